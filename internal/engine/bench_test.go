@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// The read benchmarks share one store of benchRows rows:
+// (id BIGINT PRIMARY KEY, u INT UNIQUE, name VARCHAR(64)), u = id*3+1.
+// Compare BenchmarkFindPK and BenchmarkFindUnique with BenchmarkRawGet
+// (Pebble's own Get of the same primary keys) from the same run.
+const benchRows = 1_000_000
+
+var bench struct {
+	once sync.Once
+	dir  string
+	e    *Engine
+	t    *Table
+	keys [][]byte // raw primary keys, for BenchmarkRawGet
+	err  error
+}
+
+func benchStore(b *testing.B) (*Engine, *Table) {
+	bench.once.Do(func() {
+		bench.dir, bench.err = os.MkdirTemp("", "handlerdb-bench-")
+		if bench.err != nil {
+			return
+		}
+		bench.e, bench.err = Open(Options{Dir: bench.dir, Durability: DurabilityNone, CacheSize: 1 << 30})
+		if bench.err != nil {
+			return
+		}
+		bench.err = bench.e.Update(context.Background(), func(tx *Tx) error {
+			if err := tx.CreateDatabase("b"); err != nil {
+				return err
+			}
+			var err error
+			bench.t, err = tx.CreateTable("b", &TableDef{Name: "t",
+				Columns: []types.Column{
+					{Name: "id", Type: types.Type{Kind: types.BigInt}},
+					{Name: "u", Type: intType()},
+					{Name: "name", Type: varcharType(64, "")},
+				},
+				Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}, {Name: "u", Unique: true, Columns: []string{"u"}}}})
+			return err
+		})
+		for start := 0; start < benchRows && bench.err == nil; start += 10000 {
+			bench.err = bench.e.Update(context.Background(), func(tx *Tx) error {
+				for id := start; id < start+10000; id++ {
+					if _, err := tx.Insert(bench.t, row(iv(int64(id)), iv(int64(id*3+1)), sv(fmt.Sprintf("name-%08d", id)))); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		if bench.err != nil {
+			return
+		}
+		bench.keys = make([][]byte, benchRows)
+		for id := range bench.keys {
+			bench.keys[id] = appendIndexKey(nil, bench.t, bench.t.Primary, row(iv(int64(id)), iv(0), sv("")))
+		}
+		// Settle the LSM (no compaction running under the benchmark), then
+		// warm the block cache.
+		if bench.err = bench.e.db.Compact(context.Background(), []byte{dataPrefix}, []byte{dataPrefix + 1}, true); bench.err != nil {
+			return
+		}
+		for _, k := range bench.keys {
+			if _, c, err := bench.e.db.Get(k); err == nil {
+				c.Close()
+			}
+		}
+	})
+	if bench.err != nil {
+		b.Fatal(bench.err)
+	}
+	return bench.e, bench.t
+}
+
+func closeBenchStore() {
+	if bench.e != nil {
+		bench.e.Close()
+		os.RemoveAll(bench.dir)
+	}
+}
+
+// next is a cheap deterministic sequence over [0, benchRows).
+func nextKey(x *uint64) int64 {
+	*x ^= *x << 13
+	*x ^= *x >> 7
+	*x ^= *x << 17
+	return int64(*x % benchRows)
+}
+
+var sinkI int64
+
+func BenchmarkRawGet(b *testing.B) {
+	e, _ := benchStore(b)
+	x := uint64(88172645463325252)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v, c, err := e.db.Get(bench.keys[nextKey(&x)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkI += int64(len(v))
+		c.Close()
+	}
+}
+
+func BenchmarkFindPK(b *testing.B) {
+	e, t := benchStore(b)
+	x := uint64(88172645463325252)
+	q := &Query{Op: OpEQ, Key: make([]types.Value, 1)}
+	fn := func(r Row) bool { sinkI += r[0].I; return true }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q.Key[0] = types.Value{I: nextKey(&x)}
+		if err := e.Find(t, q, fn); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFindUnique(b *testing.B) {
+	e, t := benchStore(b)
+	x := uint64(88172645463325252)
+	q := &Query{Index: t.Index("u"), Op: OpEQ, Key: make([]types.Value, 1)}
+	fn := func(r Row) bool { sinkI += r[0].I; return true }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q.Key[0] = types.Value{I: nextKey(&x)*3 + 1}
+		if err := e.Find(t, q, fn); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRange100(b *testing.B) {
+	e, t := benchStore(b)
+	x := uint64(88172645463325252)
+	q := &Query{Op: OpGE, Key: make([]types.Value, 1), Limit: 100}
+	n := 0
+	fn := func(r Row) bool { n++; return true }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q.Key[0] = types.Value{I: nextKey(&x) % (benchRows - 100)}
+		if err := e.Find(t, q, fn); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if n != 100*b.N {
+		b.Fatalf("scanned %d rows, want %d", n, 100*b.N)
+	}
+}
+
+// BenchmarkInsertSync measures single-row inserts in DurabilitySync mode
+// with 1 and 16 concurrent callers; group commit is what makes the second
+// faster per insert.
+func BenchmarkInsertSync(b *testing.B) {
+	for _, callers := range []int{1, 16} {
+		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
+			e := openTestEngine(b, "", DurabilitySync)
+			var t *Table
+			update(b, e, func(tx *Tx) error {
+				if err := tx.CreateDatabase("b"); err != nil {
+					return err
+				}
+				var err error
+				t, err = tx.CreateTable("b", &TableDef{Name: "t",
+					Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.BigInt}, AutoIncrement: true}, {Name: "name", Type: varcharType(64, "")}},
+					Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}})
+				return err
+			})
+			var groups, jobs atomic.Int64
+			e.SetGroupHook(func(g GroupStats) { groups.Add(1); jobs.Add(int64(g.Jobs)) })
+			var next atomic.Int64
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for c := 0; c < callers; c++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r := row(null(), sv("some name of moderate length"))
+					for next.Add(1) <= int64(b.N) {
+						err := e.Update(context.Background(), func(tx *Tx) error {
+							r[0] = null()
+							_, err := tx.Insert(t, r)
+							return err
+						})
+						if err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.StopTimer()
+			if g := groups.Load(); g > 0 {
+				b.ReportMetric(float64(jobs.Load())/float64(g), "jobs/group")
+			}
+		})
+	}
+}

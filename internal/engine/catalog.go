@@ -1,0 +1,510 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/handlerdb/handlerdb/internal/collation"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Catalog is an immutable snapshot of every database, table and index.
+// DDL builds a new Catalog and publishes it when its group commits, so a
+// *Catalog, and every *Database, *Table and *Index reached from it, may be
+// read from any goroutine without locks. Version grows with every DDL.
+type Catalog struct {
+	Version     uint64
+	dbs         map[string]*Database
+	nextTableID uint32
+}
+
+// Database is a named set of tables.
+type Database struct {
+	Name   string
+	tables map[string]*Table
+}
+
+// Table is a table definition with its indexes.
+type Table struct {
+	ID      uint32
+	DB      string
+	Name    string
+	Columns []types.Column
+	// Primary is the primary index. Hidden when the table declares no
+	// primary key: rows are then keyed by a generated row id, as InnoDB does.
+	Primary *Index
+	// Indexes are the visible indexes in MySQL's key order: the primary key
+	// first, then unique indexes, then the others, each group in the order
+	// they were created. HandlerSocket's index numbers count in this order.
+	Indexes []*Index
+	// AutoInc is the ordinal of the AUTO_INCREMENT column, or -1.
+	AutoInc int
+	// Collation is the table's default collation.
+	Collation *collation.Collation
+	Comment   string
+
+	nextIndexID uint32
+	classes     []types.Class
+	rt          *tableRuntime
+}
+
+// Index is one index of a table.
+type Index struct {
+	ID      uint32
+	Name    string
+	Primary bool
+	Unique  bool
+	Hidden  bool
+	// Columns are ordinals into Table.Columns.
+	Columns []int
+
+	prefix []byte
+}
+
+// tableRuntime holds a table's counters; it is shared by every catalog
+// version of the table. They are atomics because SQL transactions take
+// AUTO_INCREMENT ids at statement time, outside the writer.
+type tableRuntime struct {
+	autoInc atomic.Uint64 // highest AUTO_INCREMENT value used
+	rowID   atomic.Uint64 // highest hidden row id used
+}
+
+// nextAutoInc takes the next AUTO_INCREMENT id, failing past max.
+func (rt *tableRuntime) nextAutoInc(max uint64) (uint64, bool) {
+	for {
+		cur := rt.autoInc.Load()
+		if cur >= max {
+			return 0, false
+		}
+		if rt.autoInc.CompareAndSwap(cur, cur+1) {
+			return cur + 1, true
+		}
+	}
+}
+
+// seenAutoInc moves the counter past an explicitly given value.
+func (rt *tableRuntime) seenAutoInc(v uint64) {
+	for {
+		cur := rt.autoInc.Load()
+		if v <= cur || rt.autoInc.CompareAndSwap(cur, v) {
+			return
+		}
+	}
+}
+
+// TableDef describes a table to create.
+type TableDef struct {
+	Name    string
+	Columns []types.Column
+	Indexes []IndexDef
+	// Collation is the table default; nil means the engine's default.
+	Collation *collation.Collation
+	Comment   string
+	// AutoIncrement is the first AUTO_INCREMENT value to hand out (0 or 1: 1).
+	AutoIncrement uint64
+}
+
+// IndexDef describes an index to create.
+type IndexDef struct {
+	Name    string // "PRIMARY" for the primary key
+	Primary bool
+	Unique  bool
+	Columns []string
+}
+
+// Database returns the named database (case sensitive).
+func (c *Catalog) Database(name string) (*Database, error) {
+	d := c.dbs[name]
+	if d == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, name)
+	}
+	return d, nil
+}
+
+// Databases returns the database names in sorted order.
+func (c *Catalog) Databases() []string {
+	names := make([]string, 0, len(c.dbs))
+	for n := range c.dbs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Table returns a table by database and name (case sensitive). The errors
+// wrap ErrNoDatabase or ErrNoTable.
+func (c *Catalog) Table(db, name string) (*Table, error) {
+	d := c.dbs[db]
+	if d == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, db)
+	}
+	t := d.tables[name]
+	if t == nil {
+		return nil, fmt.Errorf("%w: %s.%s", ErrNoTable, db, name)
+	}
+	return t, nil
+}
+
+// Table returns the named table of d, or nil.
+func (d *Database) Table(name string) *Table { return d.tables[name] }
+
+// Tables returns d's tables sorted by name.
+func (d *Database) Tables() []*Table {
+	ts := make([]*Table, 0, len(d.tables))
+	for _, t := range d.tables {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	return ts
+}
+
+// Column returns the ordinal of the named column (case insensitive, as
+// MySQL column names are), or -1.
+func (t *Table) Column(name string) int {
+	for i := range t.Columns {
+		if strings.EqualFold(t.Columns[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Index returns the named visible index (case sensitive; "PRIMARY" is the
+// primary key), or nil.
+func (t *Table) Index(name string) *Index {
+	for _, idx := range t.Indexes {
+		if idx.Name == name {
+			return idx
+		}
+	}
+	return nil
+}
+
+// AutoIncrementNext is the value the next generated AUTO_INCREMENT id would
+// get (what SHOW CREATE TABLE prints as AUTO_INCREMENT=).
+func (t *Table) AutoIncrementNext() uint64 { return t.rt.autoInc.Load() + 1 }
+
+// missingValue is the value of column i for a row stored before the column
+// was added.
+func (t *Table) missingValue(i int) types.Value {
+	c := &t.Columns[i]
+	switch {
+	case c.Default != nil:
+		return *c.Default
+	case c.Nullable:
+		return types.NullValue
+	default:
+		return types.ImplicitDefault(&c.Type)
+	}
+}
+
+// Unique reports whether the index admits at most one row per key.
+func (idx *Index) isUniqueLike() bool { return idx.Primary || idx.Unique }
+
+// newTable builds a Table from a definition, validating it.
+func newTable(id uint32, db string, def *TableDef, defColl *collation.Collation) (*Table, error) {
+	if def.Name == "" || len(def.Columns) == 0 {
+		return nil, fmt.Errorf("%w: table needs a name and columns", ErrBadDefinition)
+	}
+	t := &Table{ID: id, DB: db, Name: def.Name, AutoInc: -1, Collation: def.Collation, Comment: def.Comment, rt: &tableRuntime{}}
+	if t.Collation == nil {
+		t.Collation = defColl
+	}
+	t.Columns = make([]types.Column, len(def.Columns))
+	copy(t.Columns, def.Columns)
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if c.Name == "" {
+			return nil, fmt.Errorf("%w: column %d has no name", ErrBadDefinition, i)
+		}
+		if t.Column(c.Name) != i {
+			return nil, fmt.Errorf("%w: duplicate column %s", ErrBadDefinition, c.Name)
+		}
+		if c.Type.IsString() && c.Type.Collation == nil {
+			c.Type.Collation = t.Collation
+		}
+		if c.AutoIncrement {
+			if t.AutoInc >= 0 || !c.Type.IsInteger() {
+				return nil, fmt.Errorf("%w: AUTO_INCREMENT column %s", ErrBadDefinition, c.Name)
+			}
+			t.AutoInc = i
+		}
+	}
+	t.nextIndexID = 1
+	var prim *Index
+	var others []*Index
+	for _, d := range def.Indexes {
+		idx, err := t.newIndex(&d)
+		if err != nil {
+			return nil, err
+		}
+		if idx.Primary {
+			if prim != nil {
+				return nil, fmt.Errorf("%w: two primary keys", ErrBadDefinition)
+			}
+			prim = idx
+			for _, c := range idx.Columns {
+				t.Columns[c].Nullable = false
+			}
+		} else {
+			others = append(others, idx)
+		}
+	}
+	if prim == nil {
+		prim = &Index{ID: t.nextIndexID, Name: "PRIMARY", Primary: true, Unique: true, Hidden: true}
+		t.nextIndexID++
+	}
+	t.Primary = prim
+	t.setIndexes(others)
+	if t.AutoInc >= 0 && !t.autoIncIndexed() {
+		return nil, fmt.Errorf("%w: AUTO_INCREMENT column %s is not the first column of an index", ErrBadDefinition, t.Columns[t.AutoInc].Name)
+	}
+	if def.AutoIncrement > 1 {
+		t.rt.autoInc.Store(def.AutoIncrement - 1)
+	}
+	t.finish()
+	return t, nil
+}
+
+func (t *Table) newIndex(d *IndexDef) (*Index, error) {
+	name := d.Name
+	if d.Primary {
+		name = "PRIMARY"
+	}
+	if name == "" && len(d.Columns) > 0 {
+		name = d.Columns[0]
+	}
+	if len(d.Columns) == 0 {
+		return nil, fmt.Errorf("%w: index %s has no columns", ErrBadDefinition, name)
+	}
+	idx := &Index{ID: t.nextIndexID, Name: name, Primary: d.Primary, Unique: d.Unique || d.Primary}
+	t.nextIndexID++
+	for _, cn := range d.Columns {
+		c := t.Column(cn)
+		if c < 0 {
+			return nil, fmt.Errorf("%w: index %s names unknown column %s", ErrBadDefinition, name, cn)
+		}
+		idx.Columns = append(idx.Columns, c)
+	}
+	return idx, nil
+}
+
+// setIndexes orders the visible indexes as MySQL numbers keys.
+func (t *Table) setIndexes(others []*Index) {
+	group := func(idx *Index) int {
+		switch {
+		case idx.Primary:
+			return 0
+		case idx.Unique:
+			for _, c := range idx.Columns {
+				if t.Columns[c].Nullable {
+					return 2
+				}
+			}
+			return 1
+		}
+		return 3
+	}
+	sort.SliceStable(others, func(i, j int) bool { return group(others[i]) < group(others[j]) })
+	t.Indexes = t.Indexes[:0]
+	if !t.Primary.Hidden {
+		t.Indexes = append(t.Indexes, t.Primary)
+	}
+	t.Indexes = append(t.Indexes, others...)
+}
+
+func (t *Table) autoIncIndexed() bool {
+	for _, idx := range t.Indexes {
+		if idx.Columns[0] == t.AutoInc {
+			return true
+		}
+	}
+	return false
+}
+
+// finish computes derived fields after any change of columns or indexes.
+func (t *Table) finish() {
+	t.classes = make([]types.Class, len(t.Columns))
+	for i := range t.Columns {
+		t.classes[i] = t.Columns[i].Type.Class()
+	}
+	// Index objects are shared between catalog versions of a table (and
+	// read concurrently): set a prefix only on a new index.
+	if t.Primary.prefix == nil {
+		t.Primary.prefix = indexPrefix(t.ID, t.Primary.ID)
+	}
+	for _, idx := range t.Indexes {
+		if idx.prefix == nil {
+			idx.prefix = indexPrefix(t.ID, idx.ID)
+		}
+	}
+}
+
+// secondaries returns the visible non-primary indexes.
+func (t *Table) secondaries() []*Index {
+	if t.Primary.Hidden {
+		return t.Indexes
+	}
+	return t.Indexes[1:]
+}
+
+// ---- persistence ----
+
+type metaJSON struct {
+	Version     uint64 `json:"version"`
+	NextTableID uint32 `json:"next_table_id"`
+}
+
+type valueJSON struct {
+	Null bool    `json:"null,omitempty"`
+	I    int64   `json:"i,omitempty"`
+	F    float64 `json:"f,omitempty"`
+	B    []byte  `json:"b,omitempty"`
+}
+
+type columnJSON struct {
+	Name       string     `json:"name"`
+	Kind       types.Kind `json:"kind"`
+	Unsigned   bool       `json:"unsigned,omitempty"`
+	Length     uint32     `json:"length,omitempty"`
+	Scale      uint8      `json:"scale,omitempty"`
+	Elems      []string   `json:"elems,omitempty"`
+	Collation  string     `json:"collation,omitempty"`
+	Nullable   bool       `json:"nullable,omitempty"`
+	Default    *valueJSON `json:"default,omitempty"`
+	DefaultNow bool       `json:"default_now,omitempty"`
+	AutoInc    bool       `json:"auto_increment,omitempty"`
+}
+
+type indexJSON struct {
+	ID      uint32 `json:"id"`
+	Name    string `json:"name"`
+	Primary bool   `json:"primary,omitempty"`
+	Unique  bool   `json:"unique,omitempty"`
+	Hidden  bool   `json:"hidden,omitempty"`
+	Columns []int  `json:"columns"`
+}
+
+type tableJSON struct {
+	ID          uint32       `json:"id"`
+	DB          string       `json:"db"`
+	Name        string       `json:"name"`
+	Columns     []columnJSON `json:"columns"`
+	Indexes     []indexJSON  `json:"indexes"`
+	Collation   string       `json:"collation"`
+	Comment     string       `json:"comment,omitempty"`
+	NextIndexID uint32       `json:"next_index_id"`
+}
+
+type databaseJSON struct {
+	Name string `json:"name"`
+}
+
+func (t *Table) marshal() []byte {
+	tj := tableJSON{ID: t.ID, DB: t.DB, Name: t.Name, Collation: t.Collation.Name, Comment: t.Comment, NextIndexID: t.nextIndexID}
+	for _, c := range t.Columns {
+		cj := columnJSON{Name: c.Name, Kind: c.Type.Kind, Unsigned: c.Type.Unsigned, Length: c.Type.Length,
+			Scale: c.Type.Scale, Elems: c.Type.Elems, Nullable: c.Nullable, DefaultNow: c.DefaultCurrentTimestamp, AutoInc: c.AutoIncrement}
+		if c.Type.Collation != nil {
+			cj.Collation = c.Type.Collation.Name
+		}
+		if c.Default != nil {
+			cj.Default = &valueJSON{Null: c.Default.Null, I: c.Default.I, F: c.Default.F, B: c.Default.B}
+		}
+		tj.Columns = append(tj.Columns, cj)
+	}
+	add := func(idx *Index) {
+		tj.Indexes = append(tj.Indexes, indexJSON{ID: idx.ID, Name: idx.Name, Primary: idx.Primary, Unique: idx.Unique, Hidden: idx.Hidden, Columns: idx.Columns})
+	}
+	if t.Primary.Hidden {
+		add(t.Primary)
+	}
+	for _, idx := range t.Indexes {
+		add(idx)
+	}
+	b, err := json.Marshal(&tj)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
+}
+
+func unmarshalTable(b []byte) (*Table, error) {
+	var tj tableJSON
+	if err := json.Unmarshal(b, &tj); err != nil {
+		return nil, fmt.Errorf("%w: table definition: %v", ErrCorrupt, err)
+	}
+	t := &Table{ID: tj.ID, DB: tj.DB, Name: tj.Name, AutoInc: -1, Comment: tj.Comment, nextIndexID: tj.NextIndexID, rt: &tableRuntime{}}
+	var err error
+	if t.Collation, err = lookupCollation(tj.Collation); err != nil {
+		return nil, err
+	}
+	for i, cj := range tj.Columns {
+		c := types.Column{Name: cj.Name, Nullable: cj.Nullable, DefaultCurrentTimestamp: cj.DefaultNow, AutoIncrement: cj.AutoInc,
+			Type: types.Type{Kind: cj.Kind, Unsigned: cj.Unsigned, Length: cj.Length, Scale: cj.Scale, Elems: cj.Elems}}
+		if cj.Collation != "" {
+			if c.Type.Collation, err = lookupCollation(cj.Collation); err != nil {
+				return nil, err
+			}
+		}
+		if cj.Default != nil {
+			c.Default = &types.Value{Null: cj.Default.Null, I: cj.Default.I, F: cj.Default.F, B: cj.Default.B}
+		}
+		if c.AutoIncrement {
+			t.AutoInc = i
+		}
+		t.Columns = append(t.Columns, c)
+	}
+	var others []*Index
+	for _, ij := range tj.Indexes {
+		idx := &Index{ID: ij.ID, Name: ij.Name, Primary: ij.Primary, Unique: ij.Unique, Hidden: ij.Hidden, Columns: ij.Columns}
+		for _, c := range idx.Columns {
+			if c < 0 || c >= len(t.Columns) {
+				return nil, fmt.Errorf("%w: index %s column %d", ErrCorrupt, idx.Name, c)
+			}
+		}
+		if idx.Primary {
+			t.Primary = idx
+		} else {
+			others = append(others, idx)
+		}
+	}
+	if t.Primary == nil {
+		return nil, fmt.Errorf("%w: table %s has no primary index", ErrCorrupt, t.Name)
+	}
+	t.setIndexes(others)
+	t.finish()
+	return t, nil
+}
+
+func lookupCollation(name string) (*collation.Collation, error) {
+	c := collation.Lookup(name)
+	if c == nil {
+		return nil, fmt.Errorf("%w: unknown collation %q", ErrCorrupt, name)
+	}
+	return c, nil
+}
+
+// clone returns a copy of c whose maps may be changed.
+func (c *Catalog) clone() *Catalog {
+	n := &Catalog{Version: c.Version, nextTableID: c.nextTableID, dbs: make(map[string]*Database, len(c.dbs))}
+	for k, v := range c.dbs {
+		n.dbs[k] = v
+	}
+	return n
+}
+
+// withDatabase returns a copy of database name whose table map may be
+// changed, installed in c (which must be a clone).
+func (c *Catalog) mutableDatabase(name string) *Database {
+	old := c.dbs[name]
+	d := &Database{Name: name, tables: make(map[string]*Table, len(old.tables)+1)}
+	for k, v := range old.tables {
+		d.tables[k] = v
+	}
+	c.dbs[name] = d
+	return d
+}

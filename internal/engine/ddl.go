@@ -1,0 +1,394 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// DDL runs inside a job like any write: it changes a private copy of the
+// catalog, writes the changed definitions into the group's batch, and the
+// new catalog is published when the group commits. Open HandlerSocket
+// handles hold *Table pointers of an older version and re-resolve lazily
+// when Catalog().Version moves.
+
+func (tx *Tx) mutableCatalog() *Catalog {
+	if !tx.catChanged {
+		tx.cat = tx.cat.clone()
+		tx.catChanged = true
+	}
+	tx.cat.Version++
+	return tx.cat
+}
+
+func (tx *Tx) writeMeta(c *Catalog) error {
+	b, _ := json.Marshal(metaJSON{Version: c.Version, NextTableID: c.nextTableID})
+	return tx.b.Set(metaKey, b, nil)
+}
+
+func (tx *Tx) writeTable(t *Table) error {
+	return tx.b.Set(tableSysKey(sysTable, t.ID), t.marshal(), nil)
+}
+
+// CreateDatabase creates an empty database.
+func (tx *Tx) CreateDatabase(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: empty database name", ErrBadDefinition)
+	}
+	if tx.cat.dbs[name] != nil {
+		return fmt.Errorf("%w: %s", ErrDatabaseExists, name)
+	}
+	c := tx.mutableCatalog()
+	c.dbs[name] = &Database{Name: name, tables: map[string]*Table{}}
+	b, _ := json.Marshal(databaseJSON{Name: name})
+	if err := tx.b.Set(databaseKey(name), b, nil); err != nil {
+		return err
+	}
+	return tx.writeMeta(c)
+}
+
+// DropDatabase drops a database and every table in it.
+func (tx *Tx) DropDatabase(name string) error {
+	d, err := tx.cat.Database(name)
+	if err != nil {
+		return err
+	}
+	for _, t := range d.tables {
+		if err := tx.dropTableData(t, true); err != nil {
+			return err
+		}
+	}
+	c := tx.mutableCatalog()
+	delete(c.dbs, name)
+	if err := tx.b.Delete(databaseKey(name), nil); err != nil {
+		return err
+	}
+	return tx.writeMeta(c)
+}
+
+// CreateTable creates a table in database db and returns it.
+func (tx *Tx) CreateTable(db string, def *TableDef) (*Table, error) {
+	d, err := tx.cat.Database(db)
+	if err != nil {
+		return nil, err
+	}
+	if d.tables[def.Name] != nil {
+		return nil, fmt.Errorf("%w: %s.%s", ErrTableExists, db, def.Name)
+	}
+	t, err := newTable(tx.cat.nextTableID, db, def, tx.e.opts.DefaultCollation)
+	if err != nil {
+		return nil, err
+	}
+	c := tx.mutableCatalog()
+	c.nextTableID++
+	c.mutableDatabase(db).tables[t.Name] = t
+	if def.AutoIncrement > 1 {
+		tx.touch(t)
+	}
+	if err := tx.writeTable(t); err != nil {
+		return nil, err
+	}
+	return t, tx.writeMeta(c)
+}
+
+// DropTable drops a table and all its rows.
+func (tx *Tx) DropTable(db, name string) error {
+	t, err := tx.cat.Table(db, name)
+	if err != nil {
+		return err
+	}
+	if err := tx.dropTableData(t, true); err != nil {
+		return err
+	}
+	c := tx.mutableCatalog()
+	delete(c.mutableDatabase(db).tables, name)
+	return tx.writeMeta(c)
+}
+
+// dropTableData deletes every row and index entry of t, its counters and,
+// when def is set, its definition.
+func (tx *Tx) dropTableData(t *Table, def bool) error {
+	start := tablePrefix(t.ID)
+	if err := tx.b.DeleteRange(start, prefixEnd(nil, start), nil); err != nil {
+		return err
+	}
+	delete(tx.dirty, t.rt)
+	for _, k := range []byte{sysAutoInc, sysRowID} {
+		if err := tx.b.Delete(tableSysKey(k, t.ID), nil); err != nil {
+			return err
+		}
+	}
+	if def {
+		return tx.b.Delete(tableSysKey(sysTable, t.ID), nil)
+	}
+	return nil
+}
+
+// TruncateTable deletes every row of a table and resets its
+// AUTO_INCREMENT counter, as MySQL's TRUNCATE does.
+func (tx *Tx) TruncateTable(db, name string) error {
+	t, err := tx.cat.Table(db, name)
+	if err != nil {
+		return err
+	}
+	if err := tx.dropTableData(t, false); err != nil {
+		return err
+	}
+	t.rt.autoInc.Store(0)
+	t.rt.rowID.Store(0)
+	tx.touch(t)
+	return nil
+}
+
+// RenameTable moves a table to a new name, possibly in another database.
+func (tx *Tx) RenameTable(db, name, newDB, newName string) error {
+	t, err := tx.cat.Table(db, name)
+	if err != nil {
+		return err
+	}
+	nd, err := tx.cat.Database(newDB)
+	if err != nil {
+		return err
+	}
+	if nd.tables[newName] != nil {
+		return fmt.Errorf("%w: %s.%s", ErrTableExists, newDB, newName)
+	}
+	c := tx.mutableCatalog()
+	delete(c.mutableDatabase(db).tables, name)
+	nt := t.copy()
+	nt.DB, nt.Name = newDB, newName
+	c.mutableDatabase(newDB).tables[newName] = nt
+	if err := tx.writeTable(nt); err != nil {
+		return err
+	}
+	return tx.writeMeta(c)
+}
+
+// copy returns a shallow copy of t with its own index list, sharing the
+// runtime counters.
+func (t *Table) copy() *Table {
+	n := *t
+	n.Indexes = append([]*Index(nil), t.Indexes...)
+	n.Columns = append(n.Columns[:0:0], t.Columns...)
+	return &n
+}
+
+// AddIndex adds a secondary index to a table and builds it over the rows
+// already there. A unique index over rows that share a key fails with
+// ErrDuplicateKey and changes nothing.
+func (tx *Tx) AddIndex(db, table string, def *IndexDef) (*Table, error) {
+	t, err := tx.cat.Table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	if def.Primary {
+		return nil, fmt.Errorf("%w: cannot add a primary key to an existing table", ErrBadDefinition)
+	}
+	nt := t.copy()
+	idx, err := nt.newIndex(def)
+	if err != nil {
+		return nil, err
+	}
+	if nt.Index(idx.Name) != nil {
+		return nil, fmt.Errorf("%w: %s", ErrIndexExists, idx.Name)
+	}
+	nt.setIndexes(append(nt.secondaries(), idx))
+	nt.finish()
+	// Build the new index from the primary rows.
+	it, err := tx.b.NewIter(&pebble.IterOptions{LowerBound: t.Primary.prefix, UpperBound: prefixEnd(nil, t.Primary.prefix)})
+	if err != nil {
+		return nil, err
+	}
+	var row Row
+	for it.First(); it.Valid(); it.Next() {
+		var rowID uint64
+		row, rowID, err = decodeRow(row, nt, it.Value())
+		if err != nil {
+			break
+		}
+		if err = tx.putSecondary(nt, idx, row, rowID); err != nil {
+			break
+		}
+	}
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := tx.mutableCatalog()
+	c.mutableDatabase(db).tables[table] = nt
+	if err := tx.writeTable(nt); err != nil {
+		return nil, err
+	}
+	return nt, tx.writeMeta(c)
+}
+
+// DropIndex removes a secondary index and its entries.
+func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
+	t, err := tx.cat.Table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	idx := t.Index(name)
+	if idx == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoIndex, name)
+	}
+	if idx.Primary {
+		return nil, fmt.Errorf("%w: cannot drop the primary key", ErrBadDefinition)
+	}
+	nt := t.copy()
+	var rest []*Index
+	for _, x := range nt.secondaries() {
+		if x != idx {
+			rest = append(rest, x)
+		}
+	}
+	nt.setIndexes(rest)
+	if nt.AutoInc >= 0 && !nt.autoIncIndexed() {
+		return nil, fmt.Errorf("%w: the AUTO_INCREMENT column needs an index", ErrBadDefinition)
+	}
+	nt.finish()
+	if err := tx.b.DeleteRange(idx.prefix, prefixEnd(nil, idx.prefix), nil); err != nil {
+		return nil, err
+	}
+	c := tx.mutableCatalog()
+	c.mutableDatabase(db).tables[table] = nt
+	if err := tx.writeTable(nt); err != nil {
+		return nil, err
+	}
+	return nt, tx.writeMeta(c)
+}
+
+// AlterTable gives table a new definition (columns and indexes; the name
+// and AUTO_INCREMENT counter stay) and rewrites every row into it: new
+// column i takes old column colMap[i], converted through its text form if
+// the type changed, or, when colMap[i] < 0, the column's default (NULL for
+// a nullable column without one, else the type's implicit default). A
+// unique index that the rows break fails with ErrDuplicateKey and changes
+// nothing. This is how ADD/DROP/MODIFY COLUMN and index changes are done.
+func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table, error) {
+	old, err := tx.cat.Table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	if len(colMap) != len(def.Columns) {
+		return nil, fmt.Errorf("%w: column map has %d entries for %d columns", ErrBadDefinition, len(colMap), len(def.Columns))
+	}
+	for _, c := range colMap {
+		if c >= len(old.Columns) {
+			return nil, fmt.Errorf("%w: column map names old column %d", ErrBadDefinition, c)
+		}
+	}
+	d := *def
+	d.Name = old.Name
+	nt, err := newTable(old.ID, db, &d, old.Collation)
+	if err != nil {
+		return nil, err
+	}
+	nt.rt = old.rt
+	// Index ids of a new definition must not reuse ids of the old one:
+	// the old entries are deleted by range below, in this same batch.
+	base := old.nextIndexID
+	renumber := func(idx *Index) { idx.ID += base; idx.prefix = nil }
+	renumber(nt.Primary)
+	for _, idx := range nt.secondaries() {
+		renumber(idx)
+	}
+	nt.nextIndexID += base
+	nt.finish()
+
+	// Read every old row first (the batch view is fixed at iterator
+	// creation), then drop the old entries and write the new ones.
+	it, err := tx.b.NewIter(&pebble.IterOptions{LowerBound: old.Primary.prefix, UpperBound: prefixEnd(nil, old.Primary.prefix)})
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	var r Row
+	for valid := it.First(); valid; valid = it.Next() {
+		if r, _, err = decodeRow(r, old, it.Value()); err != nil {
+			break
+		}
+		rows = append(rows, r.Clone())
+	}
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.dropTableData(old, false); err != nil {
+		return nil, err
+	}
+	var buf []byte
+	for _, or := range rows {
+		nr := make(Row, len(nt.Columns))
+		for i, oc := range colMap {
+			nc := &nt.Columns[i]
+			switch {
+			case oc < 0:
+				nr[i] = nt.missingValue(i)
+			case or[oc].Null && !nc.Nullable:
+				nr[i] = types.ImplicitDefault(&nc.Type)
+			case or[oc].Null || sameType(&old.Columns[oc].Type, &nc.Type):
+				nr[i] = or[oc]
+			default:
+				buf = types.AppendFormat(buf[:0], &old.Columns[oc].Type, or[oc])
+				nr[i] = types.Convert(&nc.Type, buf, nil)
+			}
+		}
+		var rowID uint64
+		if nt.Primary.Hidden {
+			rowID = nt.rt.rowID.Add(1)
+		}
+		pk := tx.primaryKey(nil, nt, nr, rowID)
+		if !nt.Primary.Hidden {
+			if err := tx.checkAbsent(nt, nt.Primary, pk); err != nil {
+				return nil, err
+			}
+		}
+		if err := tx.b.Set(pk, encodeRow(nil, nt, nr, rowID), nil); err != nil {
+			return nil, err
+		}
+		for _, idx := range nt.secondaries() {
+			if err := tx.putSecondary(nt, idx, nr, rowID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	tx.touch(nt)
+	c := tx.mutableCatalog()
+	c.mutableDatabase(db).tables[table] = nt
+	if err := tx.writeTable(nt); err != nil {
+		return nil, err
+	}
+	return nt, tx.writeMeta(c)
+}
+
+func sameType(a, b *types.Type) bool {
+	return a.Kind == b.Kind && a.Unsigned == b.Unsigned && a.Length == b.Length && a.Scale == b.Scale &&
+		a.Collation == b.Collation && slices.Equal(a.Elems, b.Elems)
+}
+
+// SetBlob stores a named system record (the SQL front keeps its users and
+// grants this way) as part of the job.
+func (tx *Tx) SetBlob(name string, data []byte) error {
+	return tx.b.Set(blobKey(name), data, nil)
+}
+
+// Blob returns the committed system record of that name, or nil.
+func (e *Engine) Blob(name string) ([]byte, error) {
+	v, closer, err := e.db.Get(blobKey(name))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	return append([]byte(nil), v...), nil
+}

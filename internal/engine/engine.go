@@ -1,0 +1,207 @@
+// Package engine keeps HandlerDB's tables in Pebble: the catalog of
+// databases, tables and indexes, the rows and their index entries, lookups
+// and scans, and the single writer that group-commits every change.
+//
+// Concurrency: an *Engine is safe for concurrent use. Reads (Find, Scan,
+// Catalog) take no lock and see only committed data. Every change runs as
+// a job inside Update; jobs from all goroutines are applied in arrival
+// order by one writer goroutine to one batch per group, which is committed
+// once. A *Tx is valid only inside its job's function and must not be
+// retained or shared. Catalog objects are immutable snapshots.
+//
+// The engine imports no protocol package.
+package engine
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Engine is an open store.
+type Engine struct {
+	opts  Options
+	db    *pebble.DB
+	cat   atomic.Pointer[Catalog]
+	w     writer
+	wopts *pebble.WriteOptions
+
+	mu      sync.RWMutex // guards closed against Update's submission
+	closed  bool
+	pending sync.WaitGroup // jobs submitted and not yet answered
+
+	stopSync chan struct{}
+	syncDone chan struct{}
+	reads    sync.Pool // *readState
+}
+
+// Open opens (or creates) the store in opts.Dir and loads its catalog.
+func Open(opts Options) (*Engine, error) {
+	opts.EnsureDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	cache := pebble.NewCache(opts.CacheSize)
+	defer cache.Unref()
+	popts := &pebble.Options{
+		Cache:                       cache,
+		MemTableSize:                64 << 20,
+		MemTableStopWritesThreshold: 4,
+		L0CompactionThreshold:       4,
+		L0StopWritesThreshold:       1000,
+		LBaseMaxBytes:               256 << 20,
+		Logger:                      quietLogger{},
+	}
+	db, err := pebble.Open(opts.Dir, popts)
+	if err != nil {
+		return nil, fmt.Errorf("engine: open %s: %w", opts.Dir, err)
+	}
+	e := &Engine{opts: opts, db: db}
+	if opts.Durability == DurabilitySync {
+		e.wopts = pebble.Sync
+	} else {
+		e.wopts = pebble.NoSync
+	}
+	if err := e.loadCatalog(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	e.reads.New = func() any { return new(readState) }
+	e.w.start(e)
+	if opts.Durability == DurabilityOS {
+		e.stopSync = make(chan struct{})
+		e.syncDone = make(chan struct{})
+		go e.syncLoop()
+	}
+	return e, nil
+}
+
+// Options returns the options the engine was opened with (defaults filled).
+func (e *Engine) Options() Options { return e.opts }
+
+// Catalog returns the current catalog snapshot.
+func (e *Engine) Catalog() *Catalog { return e.cat.Load() }
+
+// DB exposes the underlying Pebble database for metrics, checkpoints and
+// benchmarks. Writing to it directly bypasses every invariant of the engine.
+func (e *Engine) DB() *pebble.DB { return e.db }
+
+// Close waits for submitted jobs to commit, stops the writer and closes the
+// store. Calls made after Close began return ErrClosed.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return ErrClosed
+	}
+	e.closed = true
+	e.mu.Unlock()
+	e.pending.Wait()
+	e.w.stop()
+	if e.stopSync != nil {
+		close(e.stopSync)
+		<-e.syncDone
+	}
+	if e.opts.Durability != DurabilitySync {
+		// A clean shutdown loses nothing in any mode.
+		_ = e.db.LogData(nil, pebble.Sync)
+	}
+	return e.db.Close()
+}
+
+// syncLoop fsyncs the WAL once per SyncInterval (DurabilityOS).
+func (e *Engine) syncLoop() {
+	defer close(e.syncDone)
+	t := time.NewTicker(e.opts.SyncInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stopSync:
+			return
+		case <-t.C:
+			_ = e.db.LogData(nil, pebble.Sync)
+		}
+	}
+}
+
+func (e *Engine) loadCatalog() error {
+	cat := &Catalog{dbs: map[string]*Database{}, nextTableID: 1}
+	if v, closer, err := e.db.Get(metaKey); err == nil {
+		var m metaJSON
+		jerr := json.Unmarshal(v, &m)
+		closer.Close()
+		if jerr != nil {
+			return fmt.Errorf("%w: catalog meta: %v", ErrCorrupt, jerr)
+		}
+		cat.Version, cat.nextTableID = m.Version, m.NextTableID
+	} else if !errors.Is(err, pebble.ErrNotFound) {
+		return err
+	}
+	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte{sysPrefix}, UpperBound: []byte{sysPrefix + 1}})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var tables []*Table
+	for it.First(); it.Valid(); it.Next() {
+		k := it.Key()
+		if len(k) < 2 {
+			continue
+		}
+		switch k[1] {
+		case sysDatabase:
+			name := string(k[2:])
+			cat.dbs[name] = &Database{Name: name, tables: map[string]*Table{}}
+		case sysTable:
+			t, err := unmarshalTable(it.Value())
+			if err != nil {
+				return err
+			}
+			tables = append(tables, t)
+		}
+	}
+	if err := it.Error(); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		d := cat.dbs[t.DB]
+		if d == nil {
+			return fmt.Errorf("%w: table %s in missing database %s", ErrCorrupt, t.Name, t.DB)
+		}
+		d.tables[t.Name] = t
+		for _, c := range []struct {
+			kind byte
+			dst  *atomic.Uint64
+		}{{sysAutoInc, &t.rt.autoInc}, {sysRowID, &t.rt.rowID}} {
+			v, closer, err := e.db.Get(tableSysKey(c.kind, t.ID))
+			if errors.Is(err, pebble.ErrNotFound) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			if len(v) == 8 {
+				c.dst.Store(binary.BigEndian.Uint64(v))
+			}
+			closer.Close()
+		}
+	}
+	e.cat.Store(cat)
+	return nil
+}
+
+// quietLogger drops Pebble's informational messages and keeps errors.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Errorf(format string, args ...any) {
+	pebble.DefaultLogger.Errorf(format, args...)
+}
+func (quietLogger) Fatalf(format string, args ...any) {
+	pebble.DefaultLogger.Fatalf(format, args...)
+}

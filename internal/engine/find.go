@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// FindOp is how a find positions on its index key.
+type FindOp uint8
+
+// Find operations, as HandlerSocket names them.
+const (
+	OpEQ FindOp = iota // rows whose key starts with the given key parts
+	OpGE               // ascending from the first key >= the given one
+	OpGT               // ascending from the first key > the given one
+	OpLE               // descending from the last key <= the given one
+	OpLT               // descending from the last key < the given one
+)
+
+// CmpOp is a filter's comparison.
+type CmpOp uint8
+
+// Filter comparisons. CmpInvalid makes every row fail the filter.
+const (
+	CmpEQ CmpOp = iota
+	CmpNE
+	CmpLT
+	CmpLE
+	CmpGT
+	CmpGE
+	CmpInvalid
+)
+
+// Filter tests one column of each row found against a value (already
+// converted to the column's type), comparing by type and collation; a NULL
+// value equals a NULL column and sorts below every other value.
+type Filter struct {
+	// Stop makes the first failing row end the find (HandlerSocket's W);
+	// otherwise failing rows are skipped (F).
+	Stop   bool
+	Op     CmpOp
+	Column int
+	Value  types.Value
+}
+
+// Query is one find on one index.
+type Query struct {
+	Index *Index
+	Op    FindOp
+	// Key holds values for a prefix of the index columns, converted to the
+	// columns' types; it may be empty (the whole index).
+	Key []types.Value
+	// Limit is the most rows to return (0: no limit). Offset rows that
+	// pass the filters are skipped first.
+	Limit, Offset int
+	// In, when non-nil, runs the find once per value with key part InPart
+	// replaced by it, in order; Limit and Offset apply across all of them.
+	In     []types.Value
+	InPart int
+	// Filters every row must pass.
+	Filters []Filter
+}
+
+// readState holds the buffers of one find, reused through a pool so that a
+// point find allocates nothing.
+type readState struct {
+	key   []byte
+	end   []byte
+	seek  []byte
+	iopts pebble.IterOptions
+	pk    []byte
+	row   Row
+	keyv  []types.Value
+	q     *Query
+	t     *Table
+	fn    func(Row) bool
+	skip  int
+	n     int
+	done  bool
+	rowID uint64
+}
+
+// Find runs q on committed data and calls fn for each row, in index order,
+// until fn returns false or the limit is reached. The Row passed to fn is
+// valid only during the call. Safe for concurrent use.
+func (e *Engine) Find(t *Table, q *Query, fn func(Row) bool) error {
+	st := e.reads.Get().(*readState)
+	err := st.find(e.db, t, q, fn)
+	e.reads.Put(st)
+	return err
+}
+
+// Find runs q inside the job: it sees the group's pending writes.
+func (tx *Tx) Find(t *Table, q *Query, fn func(Row) bool) error {
+	return tx.rs.find(tx.b, t, q, fn)
+}
+
+func (st *readState) find(r pebble.Reader, t *Table, q *Query, fn func(Row) bool) error {
+	idx := q.Index
+	if idx == nil {
+		idx = t.Primary
+	}
+	if len(q.Key) > len(idx.Columns) {
+		return ErrKeyParts
+	}
+	st.q, st.t, st.fn, st.skip, st.n, st.done = q, t, fn, q.Offset, 0, false
+	defer func() { st.q, st.t, st.fn = nil, nil, nil }()
+	if q.In == nil {
+		return st.run(r, idx, q.Key)
+	}
+	if q.InPart < 0 || q.InPart >= len(q.Key) {
+		return ErrKeyParts
+	}
+	st.keyv = append(st.keyv[:0], q.Key...)
+	for _, v := range q.In {
+		st.keyv[q.InPart] = v
+		if err := st.run(r, idx, st.keyv); err != nil || st.done {
+			return err
+		}
+	}
+	return nil
+}
+
+// run performs one positioned walk of idx from key.
+func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
+	t := st.t
+	st.key = append(st.key[:0], idx.prefix...)
+	nullKey := false
+	for i, v := range key {
+		st.key = types.AppendKey(st.key, &t.Columns[idx.Columns[i]].Type, v)
+		nullKey = nullKey || v.Null
+	}
+	op := st.q.Op
+	if op == OpEQ && idx.isUniqueLike() && !idx.Hidden && len(key) == len(idx.Columns) && !nullKey {
+		return st.point(r, idx, st.key)
+	}
+	st.end = prefixEnd(st.end[:0], idx.prefix)
+	st.iopts = pebble.IterOptions{LowerBound: idx.prefix, UpperBound: st.end}
+	if op == OpEQ {
+		st.end = prefixEnd(st.end[:0], st.key)
+		st.iopts.LowerBound, st.iopts.UpperBound = st.key, st.end
+	}
+	it, err := r.NewIter(&st.iopts)
+	if err != nil {
+		return err
+	}
+	var valid bool
+	switch op {
+	case OpEQ, OpGE:
+		valid = it.SeekGE(st.key)
+	case OpGT:
+		if st.seek = prefixEnd(st.seek[:0], st.key); st.seek != nil {
+			valid = it.SeekGE(st.seek)
+		}
+	case OpLE:
+		if st.seek = prefixEnd(st.seek[:0], st.key); st.seek != nil {
+			valid = it.SeekLT(st.seek)
+		} else {
+			valid = it.Last()
+		}
+	case OpLT:
+		valid = it.SeekLT(st.key)
+	default:
+		it.Close()
+		return fmt.Errorf("engine: unknown find op %d", op)
+	}
+	forward := op <= OpGT
+	for valid && !st.done {
+		if idx.Primary {
+			err = st.emit(it.Value())
+		} else {
+			err = st.viaPrimary(r, it.Value())
+		}
+		if err != nil {
+			break
+		}
+		if forward {
+			valid = it.Next()
+		} else {
+			valid = it.Prev()
+		}
+	}
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// point looks up one key of a unique index.
+func (st *readState) point(r pebble.Reader, idx *Index, key []byte) error {
+	v, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if idx.Primary {
+		err = st.emit(v)
+	} else {
+		err = st.viaPrimary(r, v)
+	}
+	closer.Close()
+	return err
+}
+
+// viaPrimary fetches the row a secondary entry points to.
+func (st *readState) viaPrimary(r pebble.Reader, pkCols []byte) error {
+	st.pk = append(append(st.pk[:0], st.t.Primary.prefix...), pkCols...)
+	v, closer, err := r.Get(st.pk)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
+	} else if err != nil {
+		return err
+	}
+	err = st.emit(v)
+	closer.Close()
+	return err
+}
+
+// emit decodes a stored row, applies the filters, offset and limit, and
+// hands it to the callback.
+func (st *readState) emit(stored []byte) error {
+	var err error
+	st.row, st.rowID, err = decodeRow(st.row, st.t, stored)
+	if err != nil {
+		return err
+	}
+	for i := range st.q.Filters {
+		f := &st.q.Filters[i]
+		if !f.pass(st.t, st.row) {
+			if f.Stop {
+				st.done = true
+			}
+			return nil
+		}
+	}
+	if st.skip > 0 {
+		st.skip--
+		return nil
+	}
+	st.n++
+	if !st.fn(st.row) || (st.q.Limit > 0 && st.n >= st.q.Limit) {
+		st.done = true
+	}
+	return nil
+}
+
+func (f *Filter) pass(t *Table, row Row) bool {
+	if f.Column < 0 || f.Column >= len(row) {
+		return false
+	}
+	c := types.Compare(&t.Columns[f.Column].Type, row[f.Column], f.Value)
+	switch f.Op {
+	case CmpEQ:
+		return c == 0
+	case CmpNE:
+		return c != 0
+	case CmpLT:
+		return c < 0
+	case CmpLE:
+		return c <= 0
+	case CmpGT:
+		return c > 0
+	case CmpGE:
+		return c >= 0
+	}
+	return false
+}

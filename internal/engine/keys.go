@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"encoding/binary"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Key space layout in Pebble.
+//
+//	0x00 'm'                       catalog meta (version, next table id)
+//	0x00 'd' <name>                a database
+//	0x00 't' <table id u32>        a table definition
+//	0x00 'a' <table id u32>        a table's AUTO_INCREMENT counter (u64)
+//	0x00 'h' <table id u32>        a table's hidden row id counter (u64)
+//	0x00 'b' <name>                a named system record (users, grants)
+//	0x01 <table id u32> <index id u32> <key>
+//	                               an index entry; the primary index's value
+//	                               is the encoded row, a secondary index's
+//	                               value is the primary key bytes
+//
+// <key> is the concatenation of types.AppendKey of the index columns, so the
+// byte order is MySQL's comparison order; non-unique secondary indexes (and
+// unique ones holding a NULL) append the primary key columns.
+const (
+	sysPrefix  = 0x00
+	dataPrefix = 0x01
+
+	sysMeta     = 'm'
+	sysDatabase = 'd'
+	sysTable    = 't'
+	sysAutoInc  = 'a'
+	sysRowID    = 'h'
+	sysBlob     = 'b'
+)
+
+func blobKey(name string) []byte {
+	return append([]byte{sysPrefix, sysBlob}, name...)
+}
+
+var metaKey = []byte{sysPrefix, sysMeta}
+
+func databaseKey(name string) []byte {
+	return append([]byte{sysPrefix, sysDatabase}, name...)
+}
+
+func tableSysKey(kind byte, id uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{sysPrefix, kind}, id)
+}
+
+// indexPrefix is the prefix of every entry of one index.
+func indexPrefix(tableID, indexID uint32) []byte {
+	k := make([]byte, 0, 9)
+	k = append(k, dataPrefix)
+	k = binary.BigEndian.AppendUint32(k, tableID)
+	return binary.BigEndian.AppendUint32(k, indexID)
+}
+
+// tablePrefix is the prefix of every index entry of one table.
+func tablePrefix(tableID uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{dataPrefix}, tableID)
+}
+
+// prefixEnd returns the smallest key greater than every key that starts
+// with p, appended to dst; nil when there is none.
+func prefixEnd(dst, p []byte) []byte {
+	dst = append(dst, p...)
+	for i := len(dst) - 1; i >= 0; i-- {
+		if dst[i] != 0xff {
+			dst[i]++
+			return dst[:i+1]
+		}
+	}
+	return nil
+}
+
+// appendIndexKey appends the key columns of idx taken from row.
+func appendIndexKey(dst []byte, t *Table, idx *Index, row Row) []byte {
+	dst = append(dst, idx.prefix...)
+	for _, c := range idx.Columns {
+		dst = types.AppendKey(dst, &t.Columns[c].Type, row[c])
+	}
+	return dst
+}
+
+// appendPKColumns appends the key columns of the primary index (without the
+// index prefix): the part a secondary entry stores to reach its row.
+func appendPKColumns(dst []byte, t *Table, row Row, rowID uint64) []byte {
+	if t.Primary.Hidden {
+		return binary.BigEndian.AppendUint64(dst, rowID)
+	}
+	for _, c := range t.Primary.Columns {
+		dst = types.AppendKey(dst, &t.Columns[c].Type, row[c])
+	}
+	return dst
+}
+
+// hasNull reports whether any of idx's columns is NULL in row.
+func hasNull(idx *Index, row Row) bool {
+	for _, c := range idx.Columns {
+		if row[c].Null {
+			return true
+		}
+	}
+	return false
+}

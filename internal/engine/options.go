@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/collation"
+)
+
+// Durability says when a committed group of writes reaches stable storage.
+type Durability uint8
+
+const (
+	// DurabilitySync fsyncs the write-ahead log once per group commit,
+	// before any write of the group is acknowledged: an acknowledged write
+	// survives a crash of the process or of the machine.
+	DurabilitySync Durability = iota
+	// DurabilityOS writes each group to the operating system before it is
+	// acknowledged and fsyncs the log once a second: a process crash loses
+	// nothing, a machine crash loses up to about a second of writes (like
+	// innodb_flush_log_at_trx_commit=2).
+	DurabilityOS
+	// DurabilityNone writes each group to the operating system and never
+	// forces it to disk: a process crash loses nothing, a machine crash
+	// loses whatever the OS had not written back.
+	DurabilityNone
+)
+
+// ParseDurability parses "sync", "os" or "none".
+func ParseDurability(s string) (Durability, error) {
+	switch s {
+	case "sync":
+		return DurabilitySync, nil
+	case "os":
+		return DurabilityOS, nil
+	case "none":
+		return DurabilityNone, nil
+	}
+	return 0, fmt.Errorf("engine: durability %q is not sync, os or none", s)
+}
+
+func (d Durability) String() string {
+	switch d {
+	case DurabilitySync:
+		return "sync"
+	case DurabilityOS:
+		return "os"
+	case DurabilityNone:
+		return "none"
+	}
+	return fmt.Sprintf("Durability(%d)", uint8(d))
+}
+
+// Options configure an Engine. The zero value of every field means its
+// default; call EnsureDefaults (Open does) to fill them in.
+type Options struct {
+	// Dir is the data directory. Required.
+	Dir string
+	// Durability of acknowledged writes. Default DurabilitySync.
+	Durability Durability
+	// CacheSize is Pebble's block cache size in bytes. Default 256 MiB.
+	CacheSize int64
+	// DefaultCollation is the collation of string columns that name none.
+	// Default utf8mb4_general_ci.
+	DefaultCollation *collation.Collation
+	// SyncInterval is how often DurabilityOS fsyncs the log. Default 1 s.
+	SyncInterval time.Duration
+	// MaxGroupJobs bounds how many jobs one group commit takes. Default 1024.
+	MaxGroupJobs int
+}
+
+// EnsureDefaults fills every zero field with its default.
+func (o *Options) EnsureDefaults() {
+	if o.CacheSize == 0 {
+		o.CacheSize = 256 << 20
+	}
+	if o.DefaultCollation == nil {
+		o.DefaultCollation = collation.Default
+	}
+	if o.SyncInterval == 0 {
+		o.SyncInterval = time.Second
+	}
+	if o.MaxGroupJobs == 0 {
+		o.MaxGroupJobs = 1024
+	}
+}
+
+// Validate reports the first invalid setting.
+func (o *Options) Validate() error {
+	switch {
+	case o.Dir == "":
+		return fmt.Errorf("engine: Options.Dir is required")
+	case o.Durability > DurabilityNone:
+		return fmt.Errorf("engine: unknown durability %d", o.Durability)
+	case o.CacheSize < 0:
+		return fmt.Errorf("engine: negative CacheSize")
+	case o.SyncInterval < 0:
+		return fmt.Errorf("engine: negative SyncInterval")
+	case o.MaxGroupJobs < 0:
+		return fmt.Errorf("engine: negative MaxGroupJobs")
+	}
+	return nil
+}

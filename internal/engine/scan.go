@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"errors"
+	"io"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Range bounds an index scan. Lower and Upper hold values for a prefix of
+// the index columns (converted to their types); a nil bound is open. An
+// inclusive bound takes every key that starts with it.
+type Range struct {
+	Lower, Upper                   []types.Value
+	LowerExclusive, UpperExclusive bool
+}
+
+// Iterator walks the rows of one index range in order (or in reverse).
+// It is not safe for concurrent use; Close it when done.
+type Iterator struct {
+	r       pebble.Reader
+	it      *pebble.Iterator
+	t       *Table
+	idx     *Index
+	reverse bool
+	started bool
+	row     Row
+	pk      []byte
+	err     error
+}
+
+// NewIterator returns an iterator over committed data of idx (t.Primary
+// for a full table scan) within rg. Safe for concurrent use.
+func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
+	return newIterator(e.db, t, idx, rg, reverse)
+}
+
+// NewIterator is like Engine.NewIterator but sees the group's pending
+// writes as of the call. It must be closed before the job returns.
+func (tx *Tx) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
+	return newIterator(tx.b, t, idx, rg, reverse)
+}
+
+func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
+	if idx == nil {
+		idx = t.Primary
+	}
+	if len(rg.Lower) > len(idx.Columns) || len(rg.Upper) > len(idx.Columns) {
+		return nil, ErrKeyParts
+	}
+	bound := func(vals []types.Value, after bool) []byte {
+		k := append([]byte(nil), idx.prefix...)
+		for i, v := range vals {
+			k = types.AppendKey(k, &t.Columns[idx.Columns[i]].Type, v)
+		}
+		if after {
+			return prefixEnd(nil, k)
+		}
+		return k
+	}
+	opts := &pebble.IterOptions{
+		LowerBound: bound(rg.Lower, rg.LowerExclusive && rg.Lower != nil),
+		UpperBound: bound(rg.Upper, !rg.UpperExclusive || rg.Upper == nil),
+	}
+	it, err := r.NewIter(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse}, nil
+}
+
+// Next returns the next row, or io.EOF after the last. The row is valid
+// until the next call of Next or Close.
+func (x *Iterator) Next() (Row, error) {
+	if x.err != nil {
+		return nil, x.err
+	}
+	var valid bool
+	switch {
+	case !x.started && x.reverse:
+		valid = x.it.Last()
+	case !x.started:
+		valid = x.it.First()
+	case x.reverse:
+		valid = x.it.Prev()
+	default:
+		valid = x.it.Next()
+	}
+	x.started = true
+	if !valid {
+		if x.err = x.it.Error(); x.err == nil {
+			x.err = io.EOF
+		}
+		return nil, x.err
+	}
+	stored := x.it.Value()
+	if !x.idx.Primary {
+		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
+		v, closer, err := x.r.Get(x.pk)
+		if errors.Is(err, pebble.ErrNotFound) {
+			x.err = ErrCorrupt
+			return nil, x.err
+		} else if err != nil {
+			x.err = err
+			return nil, err
+		}
+		x.row, _, x.err = decodeRow(x.row, x.t, v)
+		row := x.row.Clone() // v is released by Close below
+		closer.Close()
+		return row, x.err
+	}
+	x.row, _, x.err = decodeRow(x.row, x.t, stored)
+	return x.row, x.err
+}
+
+// Close releases the iterator.
+func (x *Iterator) Close() error {
+	if x.it == nil {
+		return nil
+	}
+	err := x.it.Close()
+	x.it = nil
+	return err
+}
+
+// Count returns the number of rows of t (a full scan of its primary index).
+func (e *Engine) Count(t *Table) (int64, error) {
+	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: t.Primary.prefix, UpperBound: prefixEnd(nil, t.Primary.prefix)})
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for valid := it.First(); valid; valid = it.Next() {
+		n++
+	}
+	if err := it.Error(); err != nil {
+		it.Close()
+		return 0, err
+	}
+	return n, it.Close()
+}

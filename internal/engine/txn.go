@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+)
+
+// Txn is a multi-statement transaction (SQL's BEGIN ... COMMIT). Its writes
+// go to a private batch over the committed data, so the transaction reads
+// its own writes and nobody else sees them; unique keys are checked as each
+// statement runs. Commit replays the transaction's row changes as one
+// writer job, re-running every check against what committed meanwhile, so
+// the transaction applies whole or not at all. Rollback drops it.
+//
+// A Txn is not safe for concurrent use: it belongs to one session.
+// Reads see committed data as it is at the moment of the read, plus the
+// transaction's own writes (READ COMMITTED).
+type Txn struct {
+	w   batchWriter
+	log []txnOp
+}
+
+type txnOpKind uint8
+
+const (
+	txnInsert txnOpKind = iota
+	txnUpdate
+	txnDelete
+)
+
+type txnOp struct {
+	kind     txnOpKind
+	t        *Table
+	old, row Row
+}
+
+// TxnSavepoint marks a point of a transaction to roll back to (the start
+// of a statement, for statement atomicity).
+type TxnSavepoint struct {
+	size  int
+	count uint32
+	log   int
+}
+
+// Begin starts a transaction.
+func (e *Engine) Begin() *Txn {
+	return &Txn{w: batchWriter{e: e, b: e.db.NewIndexedBatch()}}
+}
+
+// Insert is Tx.Insert inside the transaction. AUTO_INCREMENT ids are taken
+// now, and kept even if the transaction rolls back (as InnoDB does).
+func (x *Txn) Insert(t *Table, row Row) (uint64, error) {
+	id, err := x.w.Insert(t, row)
+	if err == nil {
+		x.log = append(x.log, txnOp{kind: txnInsert, t: t, row: row.Clone()})
+	}
+	return id, err
+}
+
+// Update replaces the row with old's primary key by row.
+func (x *Txn) Update(t *Table, old, row Row) (bool, error) {
+	ok, err := x.w.Update(t, old, row)
+	if err == nil && ok {
+		x.log = append(x.log, txnOp{kind: txnUpdate, t: t, old: old.Clone(), row: row.Clone()})
+	}
+	return ok, err
+}
+
+// Delete removes the row with row's primary key.
+func (x *Txn) Delete(t *Table, row Row) (bool, error) {
+	ok, err := x.w.Delete(t, row)
+	if err == nil && ok {
+		x.log = append(x.log, txnOp{kind: txnDelete, t: t, row: row.Clone()})
+	}
+	return ok, err
+}
+
+// Find runs q over committed data plus the transaction's writes.
+func (x *Txn) Find(t *Table, q *Query, fn func(Row) bool) error {
+	return x.w.rs.find(x.w.b, t, q, fn)
+}
+
+// NewIterator iterates committed data plus the transaction's writes as of
+// the call.
+func (x *Txn) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
+	return newIterator(x.w.b, t, idx, rg, reverse)
+}
+
+// Empty reports whether the transaction has written nothing.
+func (x *Txn) Empty() bool { return len(x.log) == 0 }
+
+// Savepoint returns the current point of the transaction.
+func (x *Txn) Savepoint() TxnSavepoint {
+	return TxnSavepoint{size: x.w.b.Len(), count: x.w.b.Count(), log: len(x.log)}
+}
+
+// RollbackTo drops every write made after sp.
+func (x *Txn) RollbackTo(sp TxnSavepoint) {
+	x.w.truncate(sp.size, sp.count)
+	clear(x.log[sp.log:])
+	x.log = x.log[:sp.log]
+}
+
+// Commit applies the transaction through the writer and ends it. On error
+// (a unique key taken by a transaction that committed first, a closed
+// engine, a failed group commit) nothing of it is applied.
+func (x *Txn) Commit(ctx context.Context) error {
+	defer x.Rollback()
+	if len(x.log) == 0 {
+		return nil
+	}
+	log := x.log
+	return x.w.e.Update(ctx, func(tx *Tx) error {
+		for i := range log {
+			op := &log[i]
+			t := tx.current(op.t)
+			if t == nil {
+				return ErrNoTable
+			}
+			var err error
+			switch op.kind {
+			case txnInsert:
+				_, err = tx.Insert(t, op.row.Clone())
+			case txnUpdate:
+				_, err = tx.Update(t, op.old, op.row)
+			case txnDelete:
+				_, err = tx.Delete(t, op.row)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Rollback ends the transaction, dropping its writes. Safe to call twice.
+func (x *Txn) Rollback() {
+	if x.w.b != nil {
+		x.w.b.Close()
+		x.w.b = nil
+	}
+	x.log = nil
+}
+
+// current returns the catalog's present version of t (DDL may have
+// replaced the definition since the statement ran), or nil if t is gone.
+func (tx *Tx) current(t *Table) *Table {
+	d := tx.cat.dbs[t.DB]
+	if d == nil {
+		return nil
+	}
+	n := d.tables[t.Name]
+	if n == nil || n.ID != t.ID {
+		return nil
+	}
+	return n
+}

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+func TestTxnReadsOwnWritesAndCommitsWhole(t *testing.T) {
+	e := openTestEngine(t, "", DurabilitySync)
+	tb := setupPeople(t, e)
+	insertPeople(t, e, tb)
+	x := e.Begin()
+	id, err := x.Insert(tb, row(null(), sv("tx"), sv("t@x"), iv(1)))
+	if err != nil || id != 6 {
+		t.Fatalf("insert in txn: id %d err %v", id, err)
+	}
+	if _, err := x.Delete(tb, row(iv(1), sv(""), null(), null())); err != nil {
+		t.Fatal(err)
+	}
+	// The transaction sees its writes; others do not.
+	var in []int64
+	x.Find(tb, &Query{Op: OpGE}, func(r Row) bool { in = append(in, r[0].I); return true })
+	if !reflect.DeepEqual(in, []int64{2, 3, 4, 5, 6}) {
+		t.Fatalf("inside txn: %v", in)
+	}
+	if got := ids(findAll(t, e, tb, &Query{Op: OpGE})); !reflect.DeepEqual(got, []int64{1, 2, 3, 4, 5}) {
+		t.Fatalf("outside txn: %v", got)
+	}
+	// A statement that fails part way is undone by its savepoint.
+	sp := x.Savepoint()
+	if _, err := x.Insert(tb, row(iv(50), sv("s"), null(), null())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Insert(tb, row(null(), sv("s"), sv("b@x"), null())); !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("dup in txn: %v", err)
+	}
+	x.RollbackTo(sp)
+	if err := x.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(findAll(t, e, tb, &Query{Op: OpGE})); !reflect.DeepEqual(got, []int64{2, 3, 4, 5, 6}) {
+		t.Fatalf("after commit: %v", got)
+	}
+	if err := e.Check(tb); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTxnConflictAppliesNothing(t *testing.T) {
+	e := openTestEngine(t, "", DurabilitySync)
+	tb := setupPeople(t, e)
+	x := e.Begin()
+	if _, err := x.Insert(tb, row(iv(1), sv("a"), sv("same@x"), null())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Insert(tb, row(iv(2), sv("b"), null(), null())); err != nil {
+		t.Fatal(err)
+	}
+	// Another writer takes the unique email first.
+	update(t, e, func(tx *Tx) error {
+		_, err := tx.Insert(tb, row(iv(9), sv("c"), sv("same@x"), null()))
+		return err
+	})
+	if err := x.Commit(context.Background()); !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("commit: %v", err)
+	}
+	if got := ids(findAll(t, e, tb, &Query{Op: OpGE})); !reflect.DeepEqual(got, []int64{9}) {
+		t.Fatalf("rows %v, want only 9", got)
+	}
+	x2 := e.Begin()
+	x2.Insert(tb, row(iv(3), sv("r"), null(), null()))
+	x2.Rollback()
+	if got := ids(findAll(t, e, tb, &Query{Op: OpGE})); !reflect.DeepEqual(got, []int64{9}) {
+		t.Fatalf("after rollback %v", got)
+	}
+}
+
+func TestAlterTableRewritesRows(t *testing.T) {
+	e := openTestEngine(t, "", DurabilitySync)
+	tb := setupPeople(t, e)
+	insertPeople(t, e, tb)
+	def := peopleDef()
+	// Drop "email", add "score INT NOT NULL DEFAULT 7" and index it, turn
+	// age into a VARCHAR.
+	def.Columns = []types.Column{def.Columns[0], def.Columns[1],
+		{Name: "age", Type: varcharType(10, ""), Nullable: true},
+		{Name: "score", Type: intType(), Default: &types.Value{I: 7}}}
+	def.Indexes = []IndexDef{{Primary: true, Columns: []string{"id"}}, {Name: "score", Columns: []string{"score"}}}
+	update(t, e, func(tx *Tx) error {
+		_, err := tx.AlterTable("app", "people", def, []int{0, 1, 3, -1})
+		return err
+	})
+	nt, _ := e.Catalog().Table("app", "people")
+	if err := e.Check(nt); err != nil {
+		t.Fatal(err)
+	}
+	got := findAll(t, e, nt, &Query{Index: nt.Index("score"), Op: OpEQ, Key: []types.Value{iv(7)}})
+	if len(got) != 5 || string(got[0][2].B) != "30" || !got[3][2].Null {
+		t.Fatalf("rows after alter: %v", got)
+	}
+	update(t, e, func(tx *Tx) error {
+		id, err := tx.Insert(nt, row(null(), sv("n"), null(), iv(1)))
+		if err == nil && id != 6 {
+			t.Errorf("id after alter %d", id)
+		}
+		return err
+	})
+	// A unique index the rows break is refused and changes nothing.
+	def.Indexes = append(def.Indexes, IndexDef{Name: "u", Unique: true, Columns: []string{"score"}})
+	err := e.Update(context.Background(), func(tx *Tx) error {
+		_, err := tx.AlterTable("app", "people", def, []int{0, 1, 2, 3})
+		return err
+	})
+	if !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("unique over duplicates: %v", err)
+	}
+	if got := findAll(t, e, nt, &Query{Op: OpGE}); len(got) != 6 {
+		t.Fatalf("rows after failed alter: %d", len(got))
+	}
+}

@@ -1,0 +1,364 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"math"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Insert adds a row (one value per column, already converted). An
+// AUTO_INCREMENT column that is NULL or 0 gets the next id, which is
+// written into row and returned; an explicit value moves the counter past
+// it, as InnoDB does, and 0 is returned. Every unique index is checked
+// (against pending rows of the group too) before anything is written, so a
+// failed insert writes nothing; a duplicate is a *DuplicateKeyError.
+func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
+	if len(row) != len(t.Columns) {
+		return 0, ErrBadRow
+	}
+	var id uint64
+	if t.AutoInc >= 0 {
+		v := &row[t.AutoInc]
+		typ := &t.Columns[t.AutoInc].Type
+		tx.touch(t)
+		if v.Null || v.I == 0 {
+			var ok bool
+			if id, ok = t.rt.nextAutoInc(autoIncMax(typ)); !ok {
+				return 0, ErrAutoIncrementOverflow
+			}
+			*v = types.Value{I: int64(id)}
+		} else if x := v.I; typ.Unsigned || x > 0 {
+			t.rt.seenAutoInc(uint64(x))
+		}
+	}
+	var rowID uint64
+	if t.Primary.Hidden {
+		tx.touch(t)
+		rowID = t.rt.rowID.Add(1)
+	}
+	pk := tx.primaryKey(nil, t, row, rowID)
+	if !t.Primary.Hidden {
+		if err := tx.checkAbsent(t, t.Primary, pk); err != nil {
+			return 0, err
+		}
+	}
+	for _, idx := range t.secondaries() {
+		if err := tx.checkUnique(t, idx, row, nil); err != nil {
+			return 0, err
+		}
+	}
+	if err := tx.b.Set(pk, encodeRow(tx.buf[:0], t, row, rowID), nil); err != nil {
+		return 0, err
+	}
+	for _, idx := range t.secondaries() {
+		if err := tx.putSecondary(t, idx, row, rowID); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// autoIncMax is the largest value an AUTO_INCREMENT column of typ holds.
+func autoIncMax(typ *types.Type) uint64 {
+	bits := map[types.Kind]uint{types.TinyInt: 8, types.SmallInt: 16, types.MediumInt: 24, types.Int: 32, types.BigInt: 64}[typ.Kind]
+	if bits == 0 {
+		bits = 64
+	}
+	if typ.Unsigned {
+		if bits == 64 {
+			return math.MaxUint64
+		}
+		return 1<<bits - 1
+	}
+	return 1<<(bits-1) - 1
+}
+
+// primaryKey appends the full primary index key of row.
+func (tx *batchWriter) primaryKey(dst []byte, t *Table, row Row, rowID uint64) []byte {
+	dst = append(dst, t.Primary.prefix...)
+	return appendPKColumns(dst, t, row, rowID)
+}
+
+// secondaryKey appends idx's stored key for row: the index columns, plus
+// the primary key columns unless idx is unique and row has no NULL in it.
+func secondaryKey(dst []byte, t *Table, idx *Index, row Row, pkCols []byte) []byte {
+	dst = appendIndexKey(dst, t, idx, row)
+	if !idx.Unique || hasNull(idx, row) {
+		dst = append(dst, pkCols...)
+	}
+	return dst
+}
+
+// checkAbsent fails with a *DuplicateKeyError when key exists in idx.
+func (tx *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
+	v, closer, err := tx.b.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var existing Row
+	if idx.Primary {
+		existing, _, _ = decodeRow(nil, t, v)
+	} else {
+		existing = tx.rowByPK(t, v)
+	}
+	existing = existing.Clone()
+	closer.Close()
+	return &DuplicateKeyError{Table: t.DB + "." + t.Name, Index: idx.Name, Existing: existing}
+}
+
+// rowByPK returns the row whose primary key columns are pkCols, or nil.
+func (tx *batchWriter) rowByPK(t *Table, pkCols []byte) Row {
+	k := append(append([]byte(nil), t.Primary.prefix...), pkCols...)
+	v, closer, err := tx.b.Get(k)
+	if err != nil {
+		return nil
+	}
+	defer closer.Close()
+	r, _, err := decodeRow(nil, t, v)
+	if err != nil {
+		return nil
+	}
+	return r.Clone()
+}
+
+// checkUnique checks that row's key in unique index idx is free; old is the
+// row being replaced by an update (its own key does not count), or nil.
+func (tx *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
+	if !idx.Unique || hasNull(idx, row) {
+		return nil
+	}
+	key := appendIndexKey(nil, t, idx, row)
+	if old != nil && !hasNull(idx, old) && bytes.Equal(key, appendIndexKey(nil, t, idx, old)) {
+		return nil
+	}
+	return tx.checkAbsent(t, idx, key)
+}
+
+// putSecondary writes row's entry in secondary index idx. For a unique
+// index it also checks the key is free (used when building an index).
+func (tx *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64) error {
+	pkCols := appendPKColumns(nil, t, row, rowID)
+	key := secondaryKey(nil, t, idx, row, pkCols)
+	if idx.Unique && !hasNull(idx, row) {
+		if err := tx.checkAbsent(t, idx, key); err != nil {
+			return err
+		}
+	}
+	return tx.b.Set(key, pkCols, nil)
+}
+
+// deleteRow removes row (as stored) and its index entries.
+func (tx *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
+	pkCols := appendPKColumns(nil, t, row, rowID)
+	if err := tx.b.Delete(append(append([]byte(nil), t.Primary.prefix...), pkCols...), nil); err != nil {
+		return err
+	}
+	for _, idx := range t.secondaries() {
+		if err := tx.b.Delete(secondaryKey(nil, t, idx, row, pkCols), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// updateRow replaces old (as stored) by row. Unique indexes are checked
+// before anything is written.
+func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
+	oldPK := appendPKColumns(nil, t, old, rowID)
+	newPK := appendPKColumns(nil, t, row, rowID)
+	pkChanged := !bytes.Equal(oldPK, newPK)
+	if pkChanged {
+		if err := tx.checkAbsent(t, t.Primary, append(append([]byte(nil), t.Primary.prefix...), newPK...)); err != nil {
+			return err
+		}
+	}
+	for _, idx := range t.secondaries() {
+		if err := tx.checkUnique(t, idx, row, old); err != nil {
+			return err
+		}
+	}
+	if pkChanged {
+		if err := tx.b.Delete(append(append([]byte(nil), t.Primary.prefix...), oldPK...), nil); err != nil {
+			return err
+		}
+	}
+	if err := tx.b.Set(append(append([]byte(nil), t.Primary.prefix...), newPK...), encodeRow(nil, t, row, rowID), nil); err != nil {
+		return err
+	}
+	for _, idx := range t.secondaries() {
+		ok := secondaryKey(nil, t, idx, old, oldPK)
+		nk := secondaryKey(nil, t, idx, row, newPK)
+		if !pkChanged && bytes.Equal(ok, nk) {
+			continue
+		}
+		if err := tx.b.Delete(ok, nil); err != nil {
+			return err
+		}
+		if err := tx.b.Set(nk, newPK, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ModOp is the change FindModify makes to each row found.
+type ModOp uint8
+
+// Modify operations, as HandlerSocket's U, D, + and -.
+const (
+	ModUpdate    ModOp = iota // set Columns to Values
+	ModDelete                 // delete the row
+	ModIncrement              // add Values[i].I to the integer value of Columns[i]
+	ModDecrement              // subtract; a row whose value would change sign is left alone and not counted
+)
+
+// Modify describes the change FindModify makes.
+type Modify struct {
+	Op      ModOp
+	Columns []int
+	// Values are the new values (ModUpdate, converted to the columns'
+	// types) or the amounts in I (ModIncrement/ModDecrement, where a Null
+	// amount leaves its column alone). One per Columns entry.
+	Values []types.Value
+	// Before, when set, is called with every row found, as it was before
+	// the change, in find order (the row is valid only during the call).
+	Before func(Row)
+}
+
+type found struct {
+	row   Row
+	rowID uint64
+}
+
+// FindModify runs q inside the job and changes every row it finds (the
+// rows are collected first, so a change never makes a row be found twice).
+// It returns how many rows were changed; updating a row to the values it
+// already has counts. An error part way (a duplicate key) leaves the rows
+// changed before it changed, as HandlerSocket does; a caller that wants
+// all or nothing returns the error from its job.
+func (tx *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
+	if len(m.Values) < len(m.Columns) && m.Op != ModDelete {
+		return 0, ErrBadRow
+	}
+	var rows []found
+	err := tx.rs.find(tx.b, t, q, func(r Row) bool {
+		rows = append(rows, found{row: r.Clone(), rowID: tx.rs.rowID})
+		return true
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var nr Row
+	for _, f := range rows {
+		if m.Before != nil {
+			m.Before(f.row)
+		}
+		if m.Op == ModDelete {
+			if err := tx.deleteRow(t, f.row, f.rowID); err != nil {
+				return n, err
+			}
+			n++
+			continue
+		}
+		nr = append(nr[:0], f.row...)
+		if !applyMod(t, m, nr) {
+			continue
+		}
+		if err := tx.updateRow(t, f.row, nr, f.rowID); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// applyMod changes nr as m says; false means the row is left alone.
+func applyMod(t *Table, m *Modify, nr Row) bool {
+	for i, c := range m.Columns {
+		v := m.Values[i]
+		switch m.Op {
+		case ModUpdate:
+			nr[c] = v
+		case ModIncrement, ModDecrement:
+			if v.Null || nr[c].Null {
+				continue
+			}
+			typ := &t.Columns[c].Type
+			old := types.ValInt(typ, nr[c])
+			var nv int64
+			if m.Op == ModIncrement {
+				nv = old + v.I
+			} else {
+				nv = old - v.I
+				if (old < 0 && nv > 0) || (old > 0 && nv < 0) {
+					return false
+				}
+			}
+			nr[c] = types.FromInt(typ, nv)
+		}
+	}
+	return true
+}
+
+// Delete removes the row whose primary key equals that of row.
+// It reports whether a row was there.
+func (tx *batchWriter) Delete(t *Table, row Row) (bool, error) {
+	stored, rowID, err := tx.lookup(t, row)
+	if err != nil || stored == nil {
+		return false, err
+	}
+	return true, tx.deleteRow(t, stored, rowID)
+}
+
+// Update replaces the row whose primary key equals that of old by row.
+// It reports whether a row was there.
+func (tx *batchWriter) Update(t *Table, old, row Row) (bool, error) {
+	if len(row) != len(t.Columns) {
+		return false, ErrBadRow
+	}
+	stored, rowID, err := tx.lookup(t, old)
+	if err != nil || stored == nil {
+		return false, err
+	}
+	return true, tx.updateRow(t, stored, row, rowID)
+}
+
+// lookup finds the stored row with row's primary key (for a table without
+// one: the first row equal to row in every column).
+func (tx *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
+	if len(row) != len(t.Columns) {
+		return nil, 0, ErrBadRow
+	}
+	if !t.Primary.Hidden {
+		k := tx.primaryKey(nil, t, row, 0)
+		v, closer, err := tx.b.Get(k)
+		if errors.Is(err, pebble.ErrNotFound) {
+			return nil, 0, nil
+		} else if err != nil {
+			return nil, 0, err
+		}
+		defer closer.Close()
+		r, _, err := decodeRow(nil, t, v)
+		return r.Clone(), 0, err
+	}
+	var (
+		hit   Row
+		rowID uint64
+	)
+	err := tx.rs.find(tx.b, t, &Query{Index: t.Primary, Op: OpGE}, func(r Row) bool {
+		for i := range r {
+			if types.Compare(&t.Columns[i].Type, r[i], row[i]) != 0 {
+				return true
+			}
+		}
+		hit, rowID = r.Clone(), tx.rs.rowID
+		return false
+	})
+	return hit, rowID, err
+}

@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// job is one Update call waiting for the writer.
+type job struct {
+	ctx  context.Context
+	fn   func(*Tx) error
+	err  error
+	done chan struct{}
+}
+
+var jobPool = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)} }}
+
+// GroupStats describes one group commit, for metrics.
+type GroupStats struct {
+	Jobs  int // jobs in the group
+	Bytes int // bytes committed
+}
+
+// writer is the single goroutine that applies and commits every change.
+type writer struct {
+	e    *Engine
+	ch   chan *job
+	quit chan struct{}
+	done chan struct{}
+	jobs []*job
+	tx   Tx
+
+	onGroup atomic.Pointer[func(GroupStats)]
+}
+
+func (w *writer) start(e *Engine) {
+	w.e = e
+	w.ch = make(chan *job, 4096)
+	w.quit = make(chan struct{})
+	w.done = make(chan struct{})
+	go w.run()
+}
+
+func (w *writer) stop() {
+	close(w.quit)
+	<-w.done
+}
+
+// SetGroupHook installs a function the writer goroutine calls after every
+// group commit (for metrics); nil removes it. Safe for concurrent use.
+func (e *Engine) SetGroupHook(fn func(GroupStats)) {
+	if fn == nil {
+		e.w.onGroup.Store(nil)
+		return
+	}
+	e.w.onGroup.Store(&fn)
+}
+
+// Update runs fn as one job of the writer and returns when the group that
+// holds it has committed (durably in DurabilitySync). Inside fn, tx reads
+// see every earlier job's writes, including uncommitted ones of the same
+// group. If fn returns an error (or panics), every write it made is
+// discarded and Update returns that error; the rest of the group commits.
+// If the commit itself fails, every job of the group gets that error.
+//
+// fn runs on the writer goroutine while the caller waits: it must not block
+// on anything but the engine, and must not call Update. A ctx that is done
+// before the job starts skips it.
+func (e *Engine) Update(ctx context.Context, fn func(tx *Tx) error) error {
+	e.mu.RLock()
+	if e.closed {
+		e.mu.RUnlock()
+		return ErrClosed
+	}
+	e.pending.Add(1)
+	e.mu.RUnlock()
+	defer e.pending.Done()
+
+	j := jobPool.Get().(*job)
+	j.ctx, j.fn = ctx, fn
+	e.w.ch <- j
+	<-j.done
+	err := j.err
+	*j = job{done: j.done}
+	jobPool.Put(j)
+	return err
+}
+
+func (w *writer) run() {
+	defer close(w.done)
+	max := w.e.opts.MaxGroupJobs
+	for {
+		select {
+		case j := <-w.ch:
+			w.jobs = append(w.jobs[:0], j)
+		case <-w.quit:
+			return
+		}
+	drain:
+		for len(w.jobs) < max {
+			select {
+			case j := <-w.ch:
+				w.jobs = append(w.jobs, j)
+			default:
+				break drain
+			}
+		}
+		w.group()
+		for i, j := range w.jobs {
+			j.done <- struct{}{}
+			w.jobs[i] = nil
+		}
+	}
+}
+
+// group applies w.jobs to one batch and commits it.
+func (w *writer) group() {
+	e := w.e
+	tx := &w.tx
+	tx.begin(e)
+	for _, j := range w.jobs {
+		if err := j.ctx.Err(); err != nil {
+			j.err = err
+			continue
+		}
+		sp := tx.savepoint()
+		if err := tx.run(j.fn); err != nil {
+			tx.rollbackTo(sp)
+			j.err = err
+		}
+	}
+	tx.persistCounters()
+	size := tx.b.Len()
+	var err error
+	if !tx.b.Empty() {
+		err = tx.b.Commit(e.wopts)
+	}
+	if err != nil {
+		err = fmt.Errorf("engine: group commit: %w", err)
+		for _, j := range w.jobs {
+			if j.err == nil {
+				j.err = err
+			}
+		}
+	} else {
+		tx.publish()
+	}
+	tx.end()
+	if fn := w.onGroup.Load(); fn != nil {
+		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size})
+	}
+}
+
+// Tx is the write context of one job inside a group commit. It is valid
+// only during the job's function, on the writer goroutine. Its reads see
+// the group's pending writes.
+type Tx struct {
+	batchWriter
+	cat        *Catalog // the catalog as of this point of the group
+	catChanged bool
+}
+
+// batchWriter applies row changes to one indexed batch, keeping every
+// index consistent. Not safe for concurrent use.
+type batchWriter struct {
+	e     *Engine
+	b     *pebble.Batch
+	rs    readState
+	buf   []byte
+	dirty map[*tableRuntime]uint32 // tables whose counters moved -> table id
+}
+
+// touch marks t's counters for persisting with this batch.
+func (w *batchWriter) touch(t *Table) {
+	if w.dirty == nil {
+		w.dirty = map[*tableRuntime]uint32{}
+	}
+	w.dirty[t.rt] = t.ID
+}
+
+// persistCounters writes the current value of every touched counter into
+// the batch. Counters only grow (TRUNCATE aside), so the value written is
+// at least every id the batch used.
+func (w *batchWriter) persistCounters() {
+	for rt, id := range w.dirty {
+		w.b.Set(tableSysKey(sysAutoInc, id), binary.BigEndian.AppendUint64(nil, rt.autoInc.Load()), nil)
+		w.b.Set(tableSysKey(sysRowID, id), binary.BigEndian.AppendUint64(nil, rt.rowID.Load()), nil)
+	}
+}
+
+func (tx *Tx) begin(e *Engine) {
+	tx.e = e
+	tx.b = e.db.NewIndexedBatch()
+	tx.cat = e.cat.Load()
+	tx.catChanged = false
+}
+
+func (tx *Tx) end() {
+	tx.b.Close()
+	tx.b = nil
+	tx.cat = nil
+	clear(tx.dirty)
+}
+
+// run calls fn, turning a panic into an error so one bad job cannot take
+// the writer down.
+func (tx *Tx) run(fn func(*Tx) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("engine: job panicked: %v", r)
+		}
+	}()
+	return fn(tx)
+}
+
+// Catalog returns the catalog as this job sees it (with the DDL of earlier
+// jobs of the group).
+func (tx *Tx) Catalog() *Catalog { return tx.cat }
+
+type savepoint struct {
+	size       int
+	count      uint32
+	cat        *Catalog
+	catChanged bool
+}
+
+func (tx *Tx) savepoint() savepoint {
+	return savepoint{size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
+}
+
+// rollbackTo discards every write made after sp. Counter advances are
+// kept, as InnoDB keeps AUTO_INCREMENT gaps.
+func (tx *Tx) rollbackTo(sp savepoint) {
+	tx.cat, tx.catChanged = sp.cat, sp.catChanged
+	tx.truncate(sp.size, sp.count)
+}
+
+// truncate drops every write after the first size bytes (count records)
+// of the batch. Rare (a job or statement failed), so it rebuilds the batch
+// from those bytes.
+func (w *batchWriter) truncate(size int, count uint32) {
+	if w.b.Len() == size {
+		return
+	}
+	nb := w.e.db.NewIndexedBatch()
+	const headerLen = 12
+	if size > headerLen && count > 0 {
+		data := append([]byte(nil), w.b.Repr()[:size]...)
+		binary.LittleEndian.PutUint32(data[8:12], count)
+		tmp := w.e.db.NewBatch()
+		if err := tmp.SetRepr(data); err == nil {
+			err = nb.Apply(tmp, nil)
+			if err != nil {
+				panic(fmt.Sprintf("engine: rebuilding batch: %v", err))
+			}
+		}
+		tmp.Close()
+	}
+	w.b.Close()
+	w.b = nb
+}
+
+func (tx *Tx) publish() {
+	if tx.catChanged {
+		tx.e.cat.Store(tx.cat)
+	}
+}
