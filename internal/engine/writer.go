@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -91,9 +92,21 @@ func (e *Engine) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return err
 }
 
+// run is the writer goroutine. Group forming: the callers a group commit
+// releases usually come straight back with their next job, while the jobs
+// queued during that commit are already waiting. Starting the next group
+// at once would split the callers into two cohorts that alternate, each
+// group holding half of them. So after releasing n callers with q jobs
+// queued, the next group waits (at most a quarter of the last commit's
+// duration, so only when commits are slow, i.e. fsync) until it holds
+// q+n jobs. With one caller, or fast commits, it never waits.
 func (w *writer) run() {
 	defer close(w.done)
 	max := w.e.opts.MaxGroupJobs
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	expect := 0
+	var lastCommit time.Duration
 	for {
 		select {
 		case j := <-w.ch:
@@ -101,19 +114,40 @@ func (w *writer) run() {
 		case <-w.quit:
 			return
 		}
-	drain:
-		for len(w.jobs) < max {
-			select {
-			case j := <-w.ch:
-				w.jobs = append(w.jobs, j)
-			default:
-				break drain
+		w.drain(max)
+		if want := min(expect, max); len(w.jobs) < want && lastCommit > 20*time.Microsecond {
+			timer.Reset(min(lastCommit/4, 2*time.Millisecond))
+		wait:
+			for len(w.jobs) < want {
+				select {
+				case j := <-w.ch:
+					w.jobs = append(w.jobs, j)
+					w.drain(max)
+				case <-timer.C:
+					break wait
+				}
 			}
+			timer.Stop()
 		}
+		start := time.Now()
 		w.group()
+		lastCommit = time.Since(start)
 		for i, j := range w.jobs {
 			j.done <- struct{}{}
 			w.jobs[i] = nil
+		}
+		expect = len(w.ch) + len(w.jobs)
+	}
+}
+
+// drain takes every queued job, up to max in the group.
+func (w *writer) drain(max int) {
+	for len(w.jobs) < max {
+		select {
+		case j := <-w.ch:
+			w.jobs = append(w.jobs, j)
+		default:
+			return
 		}
 	}
 }
