@@ -56,8 +56,11 @@ type Query struct {
 	// Limit is the most rows to return (0: no limit). Offset rows that
 	// pass the filters are skipped first.
 	Limit, Offset int
-	// In, when non-nil, runs the find once per value with key part InPart
-	// replaced by it, in order; Limit and Offset apply across all of them.
+	// In, when non-nil, makes the find HandlerSocket's IN: one positioned
+	// lookup per value, in order, with key part InPart replaced by the
+	// value (no part is replaced when InPart is not below len(Key)), each
+	// taking only the first row it finds; Limit, Offset and the filters
+	// apply across all of them.
 	In     []types.Value
 	InPart int
 	// Filters every row must pass.
@@ -80,6 +83,7 @@ type readState struct {
 	skip  int
 	n     int
 	done  bool
+	first bool // IN: one row per positioned lookup
 	rowID uint64
 }
 
@@ -111,12 +115,13 @@ func (st *readState) find(r pebble.Reader, t *Table, q *Query, fn func(Row) bool
 	if q.In == nil {
 		return st.run(r, idx, q.Key)
 	}
-	if q.InPart < 0 || q.InPart >= len(q.Key) {
-		return ErrKeyParts
-	}
 	st.keyv = append(st.keyv[:0], q.Key...)
+	st.first = true
+	defer func() { st.first = false }()
 	for _, v := range q.In {
-		st.keyv[q.InPart] = v
+		if q.InPart >= 0 && q.InPart < len(st.keyv) {
+			st.keyv[q.InPart] = v
+		}
 		if err := st.run(r, idx, st.keyv); err != nil || st.done {
 			return err
 		}
@@ -174,7 +179,7 @@ func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
 		} else {
 			err = st.viaPrimary(r, it.Value())
 		}
-		if err != nil {
+		if err != nil || st.first {
 			break
 		}
 		if forward {

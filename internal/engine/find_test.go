@@ -85,9 +85,9 @@ func TestFindMatchesModel(t *testing.T) {
 				q.Key = append(q.Key, randVal(idx.Columns[i]))
 			}
 			if nk > 0 && rng.Intn(4) == 0 {
-				q.InPart = rng.Intn(nk)
+				q.InPart = rng.Intn(nk + 1)
 				for i := rng.Intn(3) + 1; i > 0; i-- {
-					q.In = append(q.In, randVal(idx.Columns[q.InPart]))
+					q.In = append(q.In, randVal(idx.Columns[min(q.InPart, nk-1)]))
 				}
 			}
 			if rng.Intn(3) == 0 {
@@ -110,7 +110,9 @@ func modelFind(tb *Table, idx *Index, sorted []Row, q *Query) []Row {
 		keys = nil
 		for _, v := range q.In {
 			k := append([]types.Value(nil), q.Key...)
-			k[q.InPart] = v
+			if q.InPart < len(k) {
+				k[q.InPart] = v
+			}
 			keys = append(keys, k)
 		}
 	}
@@ -142,6 +144,9 @@ func modelFind(tb *Table, idx *Index, sorted []Row, q *Query) []Row {
 					walk = append(walk, sorted[i])
 				}
 			}
+		}
+		if q.In != nil && len(walk) > 1 {
+			walk = walk[:1]
 		}
 		for _, r := range walk {
 			pass := true
