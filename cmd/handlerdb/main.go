@@ -1,19 +1,26 @@
-// Command handlerdb runs the HandlerDB server on its embedded store.
+// Command handlerdb runs the HandlerDB server: the HandlerSocket read and
+// write ports and the MySQL port over one embedded store.
 //
-// So far it opens (or creates) the store in --datadir and keeps it open
-// until SIGINT or SIGTERM; the HandlerSocket and MySQL listeners come with
-// their fronts.
+//	go run ./cmd/handlerdb [--datadir DIR] [--port 3306]
+//	    [--handlersocket-port 9998] [--handlersocket-port-wr 9999] ...
+//
+// Run with -h for every flag. On start it logs one line per listener
+// (`listening proto=hs-read addr=127.0.0.1:9998`) and then `ready`;
+// SIGINT or SIGTERM shut it down gracefully.
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
-	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/config"
+	"github.com/handlerdb/handlerdb/internal/server"
 )
 
 func main() {
@@ -24,26 +31,23 @@ func main() {
 }
 
 func run(args []string) error {
+	cfg := config.Default()
 	fs := flag.NewFlagSet("handlerdb", flag.ContinueOnError)
-	datadir := fs.String("datadir", "handlerdb-data", "directory of the embedded store (created if missing)")
-	durability := fs.String("durability", "sync", "when writes reach disk: sync (fsync per group commit), os (fsync once a second) or none")
+	cfg.RegisterFlags(fs)
+	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown may take")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	d, err := engine.ParseDurability(*durability)
-	if err != nil {
-		return err
-	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	e, err := engine.Open(engine.Options{Dir: *datadir, Durability: d})
+	s, err := server.Start(cfg, log)
 	if err != nil {
 		return err
 	}
-	log.Info("store open", "datadir", *datadir, "durability", d, "catalog_version", e.Catalog().Version)
-	log.Info("ready")
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	s := <-sig
-	log.Info("shutting down", "signal", s.String())
-	return e.Close()
+	got := <-sig
+	log.Info("signal", "signal", got.String())
+	ctx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
+	defer cancel()
+	return s.Shutdown(ctx)
 }

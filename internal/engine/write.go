@@ -284,6 +284,11 @@ func applyMod(t *Table, m *Modify, nr Row) bool {
 		v := m.Values[i]
 		switch m.Op {
 		case ModUpdate:
+			if v.Null && !t.Columns[c].Nullable {
+				// NULL into a NOT NULL column leaves it alone, as
+				// HandlerSocket's update does.
+				continue
+			}
 			nr[c] = v
 		case ModIncrement, ModDecrement:
 			if v.Null || nr[c].Null {

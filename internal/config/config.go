@@ -1,0 +1,131 @@
+// Package config holds HandlerDB's one configuration struct: every setting
+// with its default, its validation, and its command-line flag (named like
+// mysqld's and the HandlerSocket plugin's options).
+//
+// A Config is plain data; build it once at start-up and share it read-only.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Config is the server's configuration.
+type Config struct {
+	// DataDir is the directory of the embedded store (created if missing).
+	DataDir string
+	// BindAddress is the address every listener binds to.
+	BindAddress string
+	// Port is the MySQL protocol port (0 picks a free port; -1 disables).
+	Port int
+	// HSPort and HSPortWr are the HandlerSocket read and write ports (0
+	// picks a free port; -1 disables).
+	HSPort, HSPortWr int
+	// HSSecret and HSSecretWr are the plain secrets of the read and write
+	// ports; empty means no authentication on that port.
+	HSSecret, HSSecretWr string
+	// HSTimeout closes idle HandlerSocket connections.
+	HSTimeout time.Duration
+	// HSMaxConnections bounds HandlerSocket connections over both ports.
+	HSMaxConnections int
+	// Durability is sync, os or none (see engine.Durability).
+	Durability string
+	// RootPassword is the password of the SQL user root (empty by default).
+	RootPassword string
+	// RootHost is the host root may log in from.
+	RootHost string
+	// CacheSize is the store's block cache in bytes.
+	CacheSize int64
+}
+
+// Default returns the defaults.
+func Default() Config {
+	return Config{
+		DataDir:          "handlerdb-data",
+		BindAddress:      "127.0.0.1",
+		Port:             3306,
+		HSPort:           9998,
+		HSPortWr:         9999,
+		HSTimeout:        300 * time.Second,
+		HSMaxConnections: 10000,
+		Durability:       "sync",
+		RootHost:         "127.0.0.1",
+		CacheSize:        256 << 20,
+	}
+}
+
+// Validate reports the first invalid setting.
+func (c *Config) Validate() error {
+	if c.DataDir == "" {
+		return errors.New("config: --datadir is empty")
+	}
+	if net.ParseIP(c.BindAddress) == nil && c.BindAddress != "localhost" {
+		return fmt.Errorf("config: --bind-address %q is not an IP address", c.BindAddress)
+	}
+	for name, p := range map[string]int{"port": c.Port, "handlersocket-port": c.HSPort, "handlersocket-port-wr": c.HSPortWr} {
+		if p < -1 || p > 65535 {
+			return fmt.Errorf("config: --%s %d is out of range", name, p)
+		}
+	}
+	if _, err := engine.ParseDurability(c.Durability); err != nil {
+		return fmt.Errorf("config: --durability: %w", err)
+	}
+	if c.HSMaxConnections <= 0 {
+		return errors.New("config: --handlersocket-max-connections must be positive")
+	}
+	if c.CacheSize <= 0 {
+		return errors.New("config: --cache-size must be positive")
+	}
+	return nil
+}
+
+// Addr joins the bind address with a port; "" when the port is disabled.
+func (c *Config) Addr(port int) string {
+	if port < 0 {
+		return ""
+	}
+	return net.JoinHostPort(c.BindAddress, strconv.Itoa(port))
+}
+
+// RegisterFlags binds every setting to a flag of fs, with c's current
+// values as defaults.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.DataDir, "datadir", c.DataDir, "directory of the embedded store (created if missing)")
+	fs.StringVar(&c.BindAddress, "bind-address", c.BindAddress, "address every listener binds to")
+	fs.IntVar(&c.Port, "port", c.Port, "MySQL protocol port (0: any free port, -1: off)")
+	fs.IntVar(&c.HSPort, "handlersocket-port", c.HSPort, "HandlerSocket read port (0: any free port, -1: off)")
+	fs.IntVar(&c.HSPortWr, "handlersocket-port-wr", c.HSPortWr, "HandlerSocket write port (0: any free port, -1: off)")
+	fs.StringVar(&c.HSSecret, "handlersocket-plain-secret", c.HSSecret, "secret required by A on the read port (empty: none)")
+	fs.StringVar(&c.HSSecretWr, "handlersocket-plain-secret-wr", c.HSSecretWr, "secret required by A on the write port (empty: none; no fallback to the read secret)")
+	fs.Var((*seconds)(&c.HSTimeout), "handlersocket-timeout", "close HandlerSocket connections idle this long: seconds as the plugin takes them, or a duration like 90s (0: never)")
+	fs.IntVar(&c.HSMaxConnections, "handlersocket-max-connections", c.HSMaxConnections, "most HandlerSocket connections over both ports")
+	fs.StringVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")
+	fs.StringVar(&c.RootPassword, "root-password", c.RootPassword, "password of the SQL user root")
+	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
+	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
+}
+
+// seconds is a duration flag that also takes a bare number of seconds, as
+// the plugin's handlersocket_timeout does.
+type seconds time.Duration
+
+func (s *seconds) String() string { return time.Duration(*s).String() }
+
+func (s *seconds) Set(v string) error {
+	if n, err := strconv.ParseUint(v, 10, 32); err == nil {
+		*s = seconds(time.Duration(n) * time.Second)
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q is neither seconds nor a duration", v)
+	}
+	*s = seconds(d)
+	return nil
+}

@@ -1,0 +1,194 @@
+package hsfront
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/hsproto"
+)
+
+// Buffers. A connection holds no buffer while it waits for input: it parks
+// on the netpoller through syscall.RawConn and borrows a read buffer from a
+// pool only once the socket is readable, returning it when every complete
+// line is answered. Only a connection holding a partial line keeps one.
+const readBufSize = 16 << 10
+
+var (
+	readPool = sync.Pool{New: func() any { b := make([]byte, 0, readBufSize); return &b }}
+	outPool  = sync.Pool{New: func() any { b := make([]byte, 0, readBufSize); return &b }}
+)
+
+var nextConnID atomic.Uint64
+
+// Connection states for ConnInfo.
+const (
+	stateIdle uint32 = iota
+	stateExec
+	stateWrite
+)
+
+// conn is one client connection.
+type conn struct {
+	s     *Server
+	nc    *net.TCPConn
+	rc    syscall.RawConn
+	write bool
+	id    uint64
+	since time.Time
+
+	requests atomic.Int64
+	state    atomic.Uint32
+	closing  atomic.Bool
+
+	held *[]byte // read buffer kept while it holds a partial line
+	sess session // open indexes and auth; owned by the serving goroutine
+	mu   sync.Mutex
+	open int // number of open indexes, for ConnInfo (guarded by mu)
+}
+
+func newConn(s *Server, nc *net.TCPConn, write bool) *conn {
+	return &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: time.Now()}
+}
+
+func (c *conn) info() ConnInfo {
+	c.mu.Lock()
+	open := c.open
+	c.mu.Unlock()
+	state := [...]string{"idle", "executing", "writing"}[c.state.Load()]
+	return ConnInfo{ID: c.id, Write: c.write, Peer: c.nc.RemoteAddr().String(), OpenIndex: open,
+		Requests: c.requests.Load(), State: state, Since: c.since}
+}
+
+// shutdown asks the connection to finish its current batch and close.
+func (c *conn) shutdown() {
+	c.closing.Store(true)
+	c.nc.SetReadDeadline(time.Now())
+}
+
+func (c *conn) serve() {
+	defer c.release()
+	defer c.nc.Close()
+	rc, err := c.nc.SyscallConn()
+	if err != nil {
+		return
+	}
+	c.rc = rc
+	c.sess.init(c.s, c.write)
+	for !c.closing.Load() {
+		if t := c.s.cfg.Timeout; t > 0 {
+			c.nc.SetReadDeadline(time.Now().Add(t))
+		}
+		buf, err := c.read()
+		if err != nil {
+			return
+		}
+		if hsproto.IsCloseRequest(*buf) {
+			return
+		}
+		c.state.Store(stateExec)
+		out := outPool.Get().(*[]byte)
+		consumed, closeAfter := c.sess.batch(c, *buf, out)
+		rest := (*buf)[consumed:]
+		if len(rest) > c.s.cfg.MaxLine {
+			*out = append(*out, "2\t1\tlinelen\n"...)
+			closeAfter = true
+		}
+		c.state.Store(stateWrite)
+		if len(*out) > 0 {
+			if t := c.s.cfg.Timeout; t > 0 {
+				c.nc.SetWriteDeadline(time.Now().Add(t))
+			}
+			if _, err := c.nc.Write(*out); err != nil {
+				closeAfter = true
+			}
+		}
+		*out = (*out)[:0]
+		if cap(*out) <= 4*readBufSize {
+			outPool.Put(out)
+		}
+		c.state.Store(stateIdle)
+		if closeAfter {
+			return
+		}
+		c.keep(buf, rest)
+	}
+}
+
+// keep holds a partial line for the next read, or gives the buffer back.
+func (c *conn) keep(buf *[]byte, rest []byte) {
+	if len(rest) == 0 {
+		c.held = nil
+		c.sess.idle()
+		*buf = (*buf)[:0]
+		if cap(*buf) <= 4*readBufSize {
+			readPool.Put(buf)
+		}
+		return
+	}
+	n := copy((*buf)[:cap(*buf)], rest)
+	*buf = (*buf)[:n]
+	c.held = buf
+}
+
+func (c *conn) release() {
+	if c.held != nil {
+		*c.held = (*c.held)[:0]
+		readPool.Put(c.held)
+		c.held = nil
+	}
+	c.sess.close()
+}
+
+var errEOF = io.EOF
+
+// read waits for input and appends it to the held buffer, or to a pooled
+// one borrowed only when the socket is readable.
+func (c *conn) read() (*[]byte, error) {
+	buf := c.held
+	var n int
+	var rerr error
+	err := c.rc.Read(func(fd uintptr) bool {
+		if buf == nil {
+			buf = readPool.Get().(*[]byte)
+		}
+		if len(*buf) == cap(*buf) {
+			grown := make([]byte, len(*buf), 2*cap(*buf))
+			copy(grown, *buf)
+			*buf = grown
+		}
+		b := *buf
+		n, rerr = syscall.Read(int(fd), b[len(b):cap(b)])
+		if rerr == syscall.EAGAIN || rerr == syscall.EINTR {
+			if c.held == nil {
+				readPool.Put(buf)
+				buf = nil
+			}
+			return false
+		}
+		return true
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err == nil && n <= 0 {
+		err = errEOF
+	}
+	if err != nil {
+		if buf != nil && buf != c.held {
+			*buf = (*buf)[:0]
+			readPool.Put(buf)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, errEOF) {
+			return nil, errEOF
+		}
+		return nil, err
+	}
+	*buf = (*buf)[:len(*buf)+n]
+	return buf, nil
+}

@@ -1,0 +1,252 @@
+// Package hsfront serves the HandlerSocket protocol over the engine: the
+// read-port and write-port listeners, the connection loop, the
+// per-connection open-index table and authentication, and the executor
+// that turns each request into engine calls.
+//
+// Concurrency: a Server is safe for concurrent use; each connection is
+// served by its own goroutine and its state is touched by that goroutine
+// only (and, on the write port, by the engine writer while the connection
+// waits for its batch).
+package hsfront
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Config configures the HandlerSocket listeners.
+type Config struct {
+	// ReadAddr and WriteAddr are host:port to listen on (port 0 picks a
+	// free port); an empty address disables that port.
+	ReadAddr, WriteAddr string
+	// ReadSecret and WriteSecret, when non-empty, require `A 1 <secret>`
+	// on that port before any P or find/modify (the plugin's
+	// handlersocket_plain_secret and handlersocket_plain_secret_wr; the
+	// write port does not fall back to the read secret).
+	ReadSecret, WriteSecret string
+	// Timeout closes a connection idle for that long (default 300 s, the
+	// plugin's handlersocket_timeout); negative disables it.
+	Timeout time.Duration
+	// MaxLine is the longest request line accepted (default 16 MiB). A
+	// longer line is answered `2\t1\tlinelen` and the connection closed.
+	MaxLine int
+	// MaxConns bounds open connections over both ports (default 10000); a
+	// connection beyond it is closed at once.
+	MaxConns int
+	// Authorize, when set, enables `A 1 <user>:<password>`: it checks a SQL
+	// user's password and returns the user's grants (see Grants).
+	Authorize func(user, password string) (Grants, error)
+	// Logger receives connection-level events (debug) and errors.
+	Logger *slog.Logger
+}
+
+// Grants says which tables an authenticated SQL user may open.
+type Grants interface {
+	// Allowed reports whether the user may read (write=false) or write the
+	// table db.table.
+	Allowed(db, table string, write bool) bool
+}
+
+func (c *Config) setDefaults() {
+	if c.Timeout == 0 {
+		c.Timeout = 300 * time.Second
+	}
+	if c.MaxLine == 0 {
+		c.MaxLine = 16 << 20
+	}
+	if c.MaxConns == 0 {
+		c.MaxConns = 10000
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Server is the HandlerSocket front.
+type Server struct {
+	e   *engine.Engine
+	cfg Config
+
+	lnRead, lnWrite net.Listener
+
+	mu       sync.Mutex
+	conns    map[*conn]struct{}
+	closing  bool
+	wg       sync.WaitGroup
+	nconns   atomic.Int64
+	stats    Stats
+	acceptWG sync.WaitGroup
+}
+
+// Stats are the front's counters, safe to read at any time.
+type Stats struct {
+	Accepted atomic.Int64 // connections accepted
+	Refused  atomic.Int64 // connections closed at once (MaxConns)
+	Requests atomic.Int64 // request lines answered
+	AuthFail atomic.Int64 // failed A requests
+}
+
+// New returns a server; Start opens its listeners.
+func New(e *engine.Engine, cfg Config) *Server {
+	cfg.setDefaults()
+	return &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}}
+}
+
+// Stats returns the server's counters.
+func (s *Server) Stats() *Stats { return &s.stats }
+
+// Start opens the listeners and starts accepting.
+func (s *Server) Start() error {
+	var err error
+	if s.cfg.ReadAddr != "" {
+		if s.lnRead, err = net.Listen("tcp", s.cfg.ReadAddr); err != nil {
+			return fmt.Errorf("hsfront: read port: %w", err)
+		}
+	}
+	if s.cfg.WriteAddr != "" {
+		if s.lnWrite, err = net.Listen("tcp", s.cfg.WriteAddr); err != nil {
+			if s.lnRead != nil {
+				s.lnRead.Close()
+			}
+			return fmt.Errorf("hsfront: write port: %w", err)
+		}
+	}
+	for _, l := range []struct {
+		ln    net.Listener
+		write bool
+	}{{s.lnRead, false}, {s.lnWrite, true}} {
+		if l.ln != nil {
+			s.acceptWG.Add(1)
+			go s.accept(l.ln, l.write)
+		}
+	}
+	return nil
+}
+
+// ReadAddr is the read port's address (nil when disabled).
+func (s *Server) ReadAddr() net.Addr {
+	if s.lnRead == nil {
+		return nil
+	}
+	return s.lnRead.Addr()
+}
+
+// WriteAddr is the write port's address (nil when disabled).
+func (s *Server) WriteAddr() net.Addr {
+	if s.lnWrite == nil {
+		return nil
+	}
+	return s.lnWrite.Addr()
+}
+
+func (s *Server) accept(ln net.Listener, write bool) {
+	defer s.acceptWG.Done()
+	var delay time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of file descriptors and the like: back off, go on.
+			if delay == 0 {
+				delay = 5 * time.Millisecond
+			} else if delay < time.Second {
+				delay *= 2
+			}
+			s.cfg.Logger.Error("hs accept", "err", err)
+			time.Sleep(delay)
+			continue
+		}
+		delay = 0
+		s.stats.Accepted.Add(1)
+		tc, ok := nc.(*net.TCPConn)
+		if !ok || s.nconns.Load() >= int64(s.cfg.MaxConns) {
+			s.stats.Refused.Add(1)
+			nc.Close()
+			continue
+		}
+		c := newConn(s, tc, write)
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			nc.Close()
+			return
+		}
+		s.conns[c] = struct{}{}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		s.nconns.Add(1)
+		go func() {
+			defer s.wg.Done()
+			c.serve()
+			s.mu.Lock()
+			delete(s.conns, c)
+			s.mu.Unlock()
+			s.nconns.Add(-1)
+		}()
+	}
+}
+
+// Shutdown stops accepting, lets every connection finish the batch it is
+// running (its writes committed and answered), closes the connections and
+// returns when they are gone or ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, ln := range []net.Listener{s.lnRead, s.lnWrite} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
+	s.acceptWG.Wait()
+	for _, c := range conns {
+		c.shutdown()
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		for _, c := range conns {
+			c.nc.Close()
+		}
+		return ctx.Err()
+	}
+}
+
+// ConnInfo describes one live connection (for SHOW PROCESSLIST).
+type ConnInfo struct {
+	ID        uint64
+	Write     bool
+	Peer      string
+	OpenIndex int
+	Requests  int64
+	State     string
+	Since     time.Time
+}
+
+// Conns lists the live connections.
+func (s *Server) Conns() []ConnInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ConnInfo, 0, len(s.conns))
+	for c := range s.conns {
+		out = append(out, c.info())
+	}
+	return out
+}

@@ -1,0 +1,368 @@
+package hsfront
+
+import (
+	"context"
+	"sync"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/hsproto"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// handle is an index opened by P on one connection.
+type handle struct {
+	db, table, index string
+	colNames         []string
+	fcolNames        []string
+
+	version uint64 // catalog version the fields below were resolved in
+	t       *engine.Table
+	idx     *engine.Index
+	cols    []int // result / value columns, in P's order (may repeat)
+	fcols   []int // filter columns
+}
+
+// session is a connection's protocol state: open handles and auth. It is
+// touched only by the connection's goroutine, or by the engine writer while
+// that goroutine waits on its batch.
+type session struct {
+	s       *Server
+	write   bool
+	secret  []byte
+	authed  bool
+	user    string
+	grants  Grants
+	handles map[uint32]*handle // allocated on the first P
+	slots   uint64             // one more than the highest id opened
+}
+
+func (ss *session) init(s *Server, write bool) {
+	ss.s, ss.write = s, write
+	if write {
+		ss.secret = []byte(s.cfg.WriteSecret)
+	} else {
+		ss.secret = []byte(s.cfg.ReadSecret)
+	}
+}
+
+// needAuth reports whether requests are refused until A succeeds.
+func (ss *session) needAuth() bool {
+	return len(ss.secret) > 0 && !ss.authed
+}
+
+func (ss *session) idle()  {}
+func (ss *session) close() {}
+
+// scratch is the per-batch working memory, pooled so that an idle
+// connection holds none of it.
+type scratch struct {
+	req     hsproto.Request
+	keys    []types.Value
+	keyBufs [][]byte
+	in      []types.Value
+	inBufs  [][]byte
+	filters []engine.Filter
+	fBufs   [][]byte
+	vals    []types.Value
+	valBufs [][]byte
+	row     engine.Row
+	fmt     []byte
+	q       engine.Query
+	m       engine.Modify
+	out     *[]byte
+	h       *handle
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// conv converts protocol value v into column type t using the i-th buffer
+// of bufs (grown as needed).
+func conv(bufs *[][]byte, i int, t *types.Type, v hsproto.Value) types.Value {
+	if v.Null {
+		return types.NullValue
+	}
+	for len(*bufs) <= i {
+		*bufs = append(*bufs, nil)
+	}
+	val := types.Convert(t, v.B, (*bufs)[i])
+	if t.Class() == types.ClassBytes {
+		(*bufs)[i] = val.B[:0]
+	}
+	return val
+}
+
+// batch answers every complete line of buf into out and returns how many
+// bytes it consumed. On the write port a batch holding any numeric command
+// runs as one engine job (group commit across connections).
+func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
+	sc := scratchPool.Get().(*scratch)
+	sc.out = out
+	defer func() {
+		sc.req.Reset()
+		sc.out, sc.h = nil, nil
+		scratchPool.Put(sc)
+	}()
+	if !ss.write || !hasExec(buf) {
+		return ss.lines(c, sc, buf, nil), false
+	}
+	start := len(*out)
+	consumed, ran := 0, false
+	err := ss.s.e.Update(context.Background(), func(tx *engine.Tx) error {
+		ran = true
+		*out = (*out)[:start]
+		consumed = ss.lines(c, sc, buf, tx)
+		return nil
+	})
+	if err == nil {
+		return consumed, false
+	}
+	// The group did not commit: every request of the batch fails, and
+	// the connection is closed (its handles may have changed in a batch
+	// the client will never see answered).
+	*out = (*out)[:start]
+	n := 0
+	if !ran {
+		rest := buf
+		for {
+			_, r, ok := hsproto.NextLine(rest)
+			if !ok {
+				break
+			}
+			n++
+			rest = r
+		}
+		consumed = len(buf) - len(rest)
+	} else {
+		n = countLines(buf[:consumed])
+	}
+	for i := 0; i < n; i++ {
+		*out = append(*out, "1\t1\tcommit\n"...)
+	}
+	return consumed, true
+}
+
+func countLines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// hasExec reports whether any complete line starts with a digit (a find,
+// insert or modify), which on the write port needs the writer.
+func hasExec(buf []byte) bool {
+	start := true
+	for i, c := range buf {
+		if start && c >= '0' && c <= '9' && i < len(buf) {
+			// Only complete lines count.
+			for _, d := range buf[i:] {
+				if d == '\n' {
+					return true
+				}
+			}
+			return false
+		}
+		start = c == '\n'
+	}
+	return false
+}
+
+// lines executes each complete line of buf (tx is nil on the read path).
+func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
+	rest := buf
+	for {
+		line, r, ok := hsproto.NextLine(rest)
+		if !ok {
+			break
+		}
+		sc.req.Parse(line)
+		*sc.out = ss.exec(sc, tx, *sc.out)
+		c.requests.Add(1)
+		ss.s.stats.Requests.Add(1)
+		rest = r
+	}
+	return len(buf) - len(rest)
+}
+
+func (ss *session) exec(sc *scratch, tx *engine.Tx, out []byte) []byte {
+	r := &sc.req
+	switch r.Cmd {
+	case hsproto.CmdAuth:
+		return ss.auth(r, out)
+	case hsproto.CmdOpen:
+		if ss.needAuth() {
+			return hsproto.AppendError(out, hsproto.ErrUnauth)
+		}
+		return ss.open(r, tx, out)
+	case hsproto.CmdExec:
+		h := ss.handles[r.ID]
+		env := hsproto.ExecEnv{Unauthenticated: ss.needAuth(), ReadOnly: !ss.write, Slots: ss.slots, Opened: h != nil}
+		if h != nil {
+			env.FilterColumns = len(h.fcolNames)
+		}
+		if e := r.CheckExec(env); e != hsproto.ErrNone {
+			return hsproto.AppendError(out, e)
+		}
+		if e := ss.refresh(h, tx); e != hsproto.ErrNone {
+			return hsproto.AppendError(out, e)
+		}
+		sc.h = h
+		if r.Op == hsproto.OpInsert {
+			return ss.insert(sc, tx, out)
+		}
+		return ss.find(sc, tx, out)
+	}
+	return hsproto.AppendError(out, hsproto.ErrCmd)
+}
+
+func catalogOf(e *engine.Engine, tx *engine.Tx) *engine.Catalog {
+	if tx != nil {
+		return tx.Catalog()
+	}
+	return e.Catalog()
+}
+
+// open runs P.
+func (ss *session) open(r *hsproto.Request, tx *engine.Tx, out []byte) []byte {
+	h := &handle{db: string(r.DB), table: string(r.Table), index: string(r.Index)}
+	for _, c := range r.Columns {
+		h.colNames = append(h.colNames, string(c))
+	}
+	for _, c := range r.FilterColumns {
+		h.fcolNames = append(h.fcolNames, string(c))
+	}
+	if e := h.resolve(catalogOf(ss.s.e, tx), r); e != hsproto.ErrNone {
+		return hsproto.AppendError(out, e)
+	}
+	if ss.grants != nil && !ss.grants.Allowed(h.db, h.table, ss.write) {
+		return hsproto.AppendError(out, hsproto.ErrUnauth)
+	}
+	if ss.handles == nil {
+		ss.handles = map[uint32]*handle{}
+	}
+	ss.handles[r.ID] = h
+	if uint64(r.ID)+1 > ss.slots {
+		ss.slots = uint64(r.ID) + 1
+	}
+	return hsproto.AppendOK(out)
+}
+
+// resolve looks the handle's names up in cat. r is the P request (for its
+// index-number rules), or nil when re-resolving by the stored names.
+func (h *handle) resolve(cat *engine.Catalog, r *hsproto.Request) hsproto.Error {
+	t, err := cat.Table(h.db, h.table)
+	if err != nil {
+		return hsproto.ErrOpenTable
+	}
+	var idx *engine.Index
+	var n int
+	var numeric bool
+	if r != nil {
+		n, numeric = r.IndexNumber()
+	} else {
+		n, numeric = indexNumber(h.index)
+	}
+	if numeric {
+		if n < 0 || n >= len(t.Indexes) {
+			return hsproto.ErrIdxnum
+		}
+		idx = t.Indexes[n]
+	} else {
+		name := h.index
+		if name == "" {
+			name = "PRIMARY"
+		}
+		if idx = t.Index(name); idx == nil {
+			return hsproto.ErrIdxnum
+		}
+	}
+	cols, ok := columnList(t, h.colNames)
+	if !ok {
+		return hsproto.ErrFld
+	}
+	fcols, ok := columnList(t, h.fcolNames)
+	if !ok {
+		return hsproto.ErrFld
+	}
+	h.t, h.idx, h.cols, h.fcols, h.version = t, idx, cols, fcols, cat.Version
+	return hsproto.ErrNone
+}
+
+// indexNumber reads a stored index name as P does (leading digits, C atoi).
+func indexNumber(name string) (int, bool) {
+	var r hsproto.Request
+	r.Index = []byte(name)
+	return r.IndexNumber()
+}
+
+// columnList maps names to ordinals; HandlerSocket matches column names
+// case-sensitively.
+func columnList(t *engine.Table, names []string) ([]int, bool) {
+	out := make([]int, 0, len(names))
+	for _, n := range names {
+		found := -1
+		for i := range t.Columns {
+			if t.Columns[i].Name == n {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			return nil, false
+		}
+		out = append(out, found)
+	}
+	return out, true
+}
+
+// refresh re-resolves a handle after DDL changed the catalog.
+func (ss *session) refresh(h *handle, tx *engine.Tx) hsproto.Error {
+	cat := catalogOf(ss.s.e, tx)
+	if h.version == cat.Version {
+		return hsproto.ErrNone
+	}
+	if e := h.resolve(cat, nil); e != hsproto.ErrNone {
+		return hsproto.ErrTblnum
+	}
+	return hsproto.ErrNone
+}
+
+// auth runs A.
+func (ss *session) auth(r *hsproto.Request, out []byte) []byte {
+	e := r.CheckAuth(ss.secret)
+	if e == hsproto.ErrUnauth && ss.s.cfg.Authorize != nil && r.CheckAuth(nil) != hsproto.ErrAuthtype {
+		e = ss.authUser(r.AuthKey)
+	}
+	switch e {
+	case hsproto.ErrNone:
+		ss.authed = true
+		return hsproto.AppendOK(out)
+	case hsproto.ErrUnauth:
+		ss.authed = false
+		ss.setUser("", nil)
+		ss.s.stats.AuthFail.Add(1)
+	}
+	return hsproto.AppendError(out, e)
+}
+
+func (ss *session) setUser(user string, g Grants) {
+	ss.user, ss.grants = user, g
+}
+
+// authUser checks `user:password` against the SQL users.
+func (ss *session) authUser(key []byte) hsproto.Error {
+	for i, b := range key {
+		if b == ':' {
+			g, err := ss.s.cfg.Authorize(string(key[:i]), string(key[i+1:]))
+			if err != nil {
+				return hsproto.ErrUnauth
+			}
+			ss.setUser(string(key[:i]), g)
+			return hsproto.ErrNone
+		}
+	}
+	return hsproto.ErrUnauth
+}

@@ -1,0 +1,115 @@
+package hsfront
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/collation"
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// startTestServer opens an engine with table conf.tw and an HS server on
+// ephemeral ports.
+func startTestServer(t testing.TB, cfg Config) (*engine.Engine, *Server) {
+	t.Helper()
+	e, err := engine.Open(engine.Options{Dir: t.TempDir(), Durability: engine.DurabilityNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	err = e.Update(context.Background(), func(tx *engine.Tx) error {
+		if err := tx.CreateDatabase("conf"); err != nil {
+			return err
+		}
+		tb, err := tx.CreateTable("conf", &engine.TableDef{Name: "tw",
+			Columns: []types.Column{
+				{Name: "k", Type: types.Type{Kind: types.Int}},
+				{Name: "s", Type: types.Type{Kind: types.VarChar, Length: 10, Collation: collation.Default}, Nullable: true},
+				{Name: "n", Type: types.Type{Kind: types.Int}, Nullable: true},
+			},
+			Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"k"}}, {Name: "is1", Columns: []string{"s"}}}})
+		if err != nil {
+			return err
+		}
+		for i, s := range []string{"one", "two", "three"} {
+			if _, err := tx.Insert(tb, engine.Row{{I: int64(i + 1)}, {B: []byte(s)}, {I: int64(10 * (i + 1))}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ReadAddr == "" {
+		cfg.ReadAddr = "127.0.0.1:0"
+	}
+	if cfg.WriteAddr == "" {
+		cfg.WriteAddr = "127.0.0.1:0"
+	}
+	s := New(e, cfg)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+	})
+	return e, s
+}
+
+type client struct {
+	t testing.TB
+	c net.Conn
+	r *bufio.Reader
+}
+
+func dial(t testing.TB, addr net.Addr) *client {
+	c, err := net.Dial("tcp", addr.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &client{t: t, c: c, r: bufio.NewReader(c)}
+}
+
+// do sends req and checks the reply lines.
+func (c *client) do(req string, want ...string) {
+	c.t.Helper()
+	if _, err := c.c.Write([]byte(req)); err != nil {
+		c.t.Fatal(err)
+	}
+	for _, w := range want {
+		c.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		got, err := c.r.ReadString('\n')
+		if err != nil {
+			c.t.Fatalf("%q: reading reply: %v (got %q)", req, err, got)
+		}
+		if got != w {
+			c.t.Fatalf("%q: got %q, want %q", req, got, w)
+		}
+	}
+}
+
+func TestSmoke(t *testing.T) {
+	_, s := startTestServer(t, Config{})
+	r := dial(t, s.ReadAddr())
+	r.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "0\t1\n")
+	r.do("1\t=\t1\t2\n", "0\t3\t2\ttwo\t20\n")
+	r.do("1\t>=\t1\t1\t10\t0\n", "0\t3\t1\tone\t10\t2\ttwo\t20\t3\tthree\t30\n")
+	r.do("1\t+\t3\t4\tfour\t40\n", "2\t1\treadonly\n")
+	w := dial(t, s.WriteAddr())
+	w.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n1\t+\t3\t4\tfour\t40\n", "0\t1\n", "0\t1\n")
+	w.do("1\t+\t3\t4\tdup\t0\n", "1\t1\t121\n")
+	w.do("1\t=\t1\t4\t1\t0\tU?\t4\tFOUR\t\x00\n", "0\t3\t4\tfour\t40\n")
+	r.do("1\t=\t1\t4\n", "0\t3\t4\tFOUR\t\x00\n")
+	r.do("P\t2\tconf\ttw\tis1\tk\n2\t=\t1\tTWO\n", "0\t1\n", "0\t1\t2\n")
+	w.do("1\t=\t1\t1\t1\t0\t-\t0\t\x00\t11\n", "0\t1\t0\n")
+	w.do("1\t=\t1\t1\t1\t0\tD\n", "0\t1\t1\n")
+	r.do("1\t>\t1\t0\t10\t0\n", "0\t3\t2\ttwo\t20\t3\tthree\t30\t4\tFOUR\t\x00\n")
+}

@@ -1,0 +1,121 @@
+package hsproto
+
+// Error is one of the plugin's error replies: a numeric code and a word,
+// sent as "<code>\t1\t<word>\n" (see AppendError). The zero value ErrNone
+// means no error. Error is a plain value, not a Go error, so comparing and
+// passing it never allocates.
+//
+// The codec decides some of them by itself (ErrCmd, ErrAuthtype,
+// ErrInvalueslen, ErrFiltertype, ErrOp, ErrKlen, ErrModop, ErrNotimpl);
+// the others need connection or table state, and are listed here so that
+// every front writes them from one table. Storage errors are not among
+// them: they answer "1\t1\t<handler error number>" (AppendHandlerError).
+type Error uint8
+
+// The error replies, with the condition that gives each. See the package
+// documentation for the order in which they are checked.
+const (
+	// ErrNone is no error.
+	ErrNone Error = iota
+	// ErrCmd (2 cmd): empty line, or a first token that is neither exactly
+	// "P", nor exactly "A", nor starts with a digit.
+	ErrCmd
+	// ErrUnauth (3 unauth): the port requires authentication and the
+	// connection has not authenticated (P and numeric commands), or A with
+	// a wrong key.
+	ErrUnauth
+	// ErrAuthtype (3 authtype): A whose type token is not exactly "1".
+	ErrAuthtype
+	// ErrOpenTable (1 open_table): P naming an unknown database or table.
+	ErrOpenTable
+	// ErrIdxnum (2 idxnum): P naming an unknown index, or an index number
+	// beyond the table's indexes.
+	ErrIdxnum
+	// ErrFld (2 fld): P naming an unknown column, in either column list.
+	ErrFld
+	// ErrStmtnum (2 stmtnum): request on an index id not open on this
+	// connection.
+	ErrStmtnum
+	// ErrInvalueslen (2 invalueslen): IN clause whose value count is 0.
+	ErrInvalueslen
+	// ErrFiltertype (2 filtertype): filter type token longer than one byte
+	// (it starts with F or W, or it would not be a filter).
+	ErrFiltertype
+	// ErrFilterfld (2 filterfld): filter column not below the number of
+	// filter columns opened by P.
+	ErrFilterfld
+	// ErrOp (2 op): operation other than =, >, >=, <, <=, + and S.
+	ErrOp
+	// ErrKlen (2 klen): vlen is 0.
+	ErrKlen
+	// ErrReadonly (2 readonly): insert or modify on the read port.
+	ErrReadonly
+	// ErrModop (2 modop): modify operation whose first byte is not U, D, +
+	// or -.
+	ErrModop
+	// ErrNotimpl (2 notimpl): operation S.
+	ErrNotimpl
+	// ErrLockTables (1 lock_tables): the plugin could not lock the tables.
+	ErrLockTables
+	// ErrTblnum (2 tblnum): the handle's table is no longer open.
+	ErrTblnum
+	// ErrKpnum (2 kpnum): vlen larger than the index's number of key parts.
+	ErrKpnum
+	// ErrFilterblob (2 filterblob): filter with a non-NULL value on a BLOB
+	// or TEXT column.
+	ErrFilterblob
+
+	numErrors
+)
+
+var errorInfo = [numErrors]struct {
+	code uint32
+	word string
+	line string // the whole response line
+}{
+	ErrNone:        {0, "", "0\t1\n"},
+	ErrCmd:         {2, "cmd", ""},
+	ErrUnauth:      {3, "unauth", ""},
+	ErrAuthtype:    {3, "authtype", ""},
+	ErrOpenTable:   {1, "open_table", ""},
+	ErrIdxnum:      {2, "idxnum", ""},
+	ErrFld:         {2, "fld", ""},
+	ErrStmtnum:     {2, "stmtnum", ""},
+	ErrInvalueslen: {2, "invalueslen", ""},
+	ErrFiltertype:  {2, "filtertype", ""},
+	ErrFilterfld:   {2, "filterfld", ""},
+	ErrOp:          {2, "op", ""},
+	ErrKlen:        {2, "klen", ""},
+	ErrReadonly:    {2, "readonly", ""},
+	ErrModop:       {2, "modop", ""},
+	ErrNotimpl:     {2, "notimpl", ""},
+	ErrLockTables:  {1, "lock_tables", ""},
+	ErrTblnum:      {2, "tblnum", ""},
+	ErrKpnum:       {2, "kpnum", ""},
+	ErrFilterblob:  {2, "filterblob", ""},
+}
+
+func init() {
+	for e := ErrCmd; e < numErrors; e++ {
+		in := &errorInfo[e]
+		in.line = string(rune('0'+in.code)) + "\t1\t" + in.word + "\n"
+	}
+}
+
+// Code is the numeric code sent first in the reply (0 for ErrNone).
+func (e Error) Code() uint32 {
+	return errorInfo[e].code
+}
+
+// Word is the word sent last in the reply ("" for ErrNone).
+func (e Error) Word() string {
+	return errorInfo[e].word
+}
+
+// String returns the word, or "none" for ErrNone.
+func (e Error) String() string {
+	if e == ErrNone {
+		return "none"
+	}
+	return e.Word()
+}

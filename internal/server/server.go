@@ -1,0 +1,123 @@
+// Package server starts and stops every front of HandlerDB over one
+// engine: the MySQL listener, the HandlerSocket read and write ports, and
+// (later) the admin listener. It is what cmd/handlerdb runs and what
+// in-process tests start.
+//
+// A Server's methods are safe for concurrent use.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/handlerdb/handlerdb/internal/config"
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/hsfront"
+)
+
+// Server is a running HandlerDB.
+type Server struct {
+	cfg config.Config
+	log *slog.Logger
+	e   *engine.Engine
+	hs  *hsfront.Server
+	sql sqlFront
+}
+
+// sqlFront is the MySQL front as the server drives it.
+type sqlFront interface {
+	Addr() net.Addr
+	Close() error
+}
+
+// Start opens the store and starts every enabled listener. It logs one
+// line per listener (`listening proto=hs-read addr=127.0.0.1:41234`,
+// likewise hs-write and mysql) and then `ready`.
+func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	d, _ := engine.ParseDurability(cfg.Durability)
+	e, err := engine.Open(engine.Options{Dir: cfg.DataDir, Durability: d, CacheSize: cfg.CacheSize})
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: log, e: e}
+	if err := s.startSQL(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	timeout := cfg.HSTimeout
+	if timeout == 0 {
+		timeout = -1 // 0 on the command line means never; hsfront reads 0 as its default
+	}
+	s.hs = hsfront.New(e, hsfront.Config{
+		ReadAddr:    cfg.Addr(cfg.HSPort),
+		WriteAddr:   cfg.Addr(cfg.HSPortWr),
+		ReadSecret:  cfg.HSSecret,
+		WriteSecret: cfg.HSSecretWr,
+		Timeout:     timeout,
+		MaxConns:    cfg.HSMaxConnections,
+		Logger:      log,
+	})
+	if err := s.hs.Start(); err != nil {
+		s.closeSQL()
+		e.Close()
+		return nil, err
+	}
+	if a := s.hs.ReadAddr(); a != nil {
+		log.Info("listening", "proto", "hs-read", "addr", a.String())
+	}
+	if a := s.hs.WriteAddr(); a != nil {
+		log.Info("listening", "proto", "hs-write", "addr", a.String())
+	}
+	if s.sql != nil {
+		log.Info("listening", "proto", "mysql", "addr", s.sql.Addr().String())
+	}
+	log.Info("ready", "datadir", cfg.DataDir, "durability", cfg.Durability)
+	return s, nil
+}
+
+// Engine returns the server's engine.
+func (s *Server) Engine() *engine.Engine { return s.e }
+
+// HS returns the HandlerSocket front.
+func (s *Server) HS() *hsfront.Server { return s.hs }
+
+// SQLAddr is the MySQL listener's address, or nil when it is off.
+func (s *Server) SQLAddr() net.Addr {
+	if s.sql == nil {
+		return nil
+	}
+	return s.sql.Addr()
+}
+
+// Shutdown stops accepting, lets in-flight HandlerSocket batches commit
+// and answer, closes every connection and the store.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.log.Info("shutting down")
+	var errs []error
+	if err := s.hs.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("handlersocket: %w", err))
+	}
+	if err := s.closeSQL(); err != nil {
+		errs = append(errs, fmt.Errorf("mysql: %w", err))
+	}
+	if err := s.e.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("engine: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Server) closeSQL() error {
+	if s.sql == nil {
+		return nil
+	}
+	return s.sql.Close()
+}
