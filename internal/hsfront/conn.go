@@ -71,53 +71,88 @@ func (c *conn) shutdown() {
 	c.nc.SetReadDeadline(time.Now())
 }
 
-func (c *conn) serve() {
-	defer c.release()
-	defer c.nc.Close()
+// start sets the connection up and serves it.
+func (c *conn) start() {
 	rc, err := c.nc.SyscallConn()
 	if err != nil {
+		c.finish()
 		return
 	}
 	c.rc = rc
 	c.sess.init(c.s, c.write)
+	c.serve()
+}
+
+// serve reads and answers batches until the connection ends. When no
+// input is waiting it hands the connection to a fresh goroutine to wait:
+// executing requests grows a goroutine's stack (4-8 KiB) and the runtime
+// never shrinks a parked one below what it uses, so an idle connection
+// parks on a new goroutine with the small initial stack instead. A busy
+// connection, whose next batch is already there, stays on its goroutine.
+func (c *conn) serve() {
+	mayWait := true
 	for !c.closing.Load() {
+		if mayWait {
+			if t := c.s.cfg.Timeout; t > 0 {
+				c.nc.SetReadDeadline(time.Now().Add(t))
+			}
+		}
+		buf, err := c.read(mayWait)
+		if err == errWouldBlock {
+			go c.serve()
+			return
+		}
+		if err != nil || !c.handle(buf) {
+			break
+		}
+		mayWait = false
+	}
+	c.finish()
+}
+
+// finish closes the connection and releases everything it holds.
+func (c *conn) finish() {
+	c.nc.Close()
+	c.release()
+	c.s.forget(c)
+}
+
+// handle answers what buf holds and reports whether the connection stays
+// open. It is kept out of serve's frame so that a parked connection's
+// stack stays small (the runtime shrinks it back at the next GC).
+//
+//go:noinline
+func (c *conn) handle(buf *[]byte) bool {
+	if hsproto.IsCloseRequest(*buf) {
+		return false
+	}
+	c.state.Store(stateExec)
+	out := outPool.Get().(*[]byte)
+	consumed, closeAfter := c.sess.batch(c, *buf, out)
+	rest := (*buf)[consumed:]
+	if len(rest) > c.s.cfg.MaxLine {
+		*out = append(*out, "2\t1\tlinelen\n"...)
+		closeAfter = true
+	}
+	c.state.Store(stateWrite)
+	if len(*out) > 0 {
 		if t := c.s.cfg.Timeout; t > 0 {
-			c.nc.SetReadDeadline(time.Now().Add(t))
+			c.nc.SetWriteDeadline(time.Now().Add(t))
 		}
-		buf, err := c.read()
-		if err != nil {
-			return
-		}
-		if hsproto.IsCloseRequest(*buf) {
-			return
-		}
-		c.state.Store(stateExec)
-		out := outPool.Get().(*[]byte)
-		consumed, closeAfter := c.sess.batch(c, *buf, out)
-		rest := (*buf)[consumed:]
-		if len(rest) > c.s.cfg.MaxLine {
-			*out = append(*out, "2\t1\tlinelen\n"...)
+		if _, err := c.nc.Write(*out); err != nil {
 			closeAfter = true
 		}
-		c.state.Store(stateWrite)
-		if len(*out) > 0 {
-			if t := c.s.cfg.Timeout; t > 0 {
-				c.nc.SetWriteDeadline(time.Now().Add(t))
-			}
-			if _, err := c.nc.Write(*out); err != nil {
-				closeAfter = true
-			}
-		}
-		*out = (*out)[:0]
-		if cap(*out) <= 4*readBufSize {
-			outPool.Put(out)
-		}
-		c.state.Store(stateIdle)
-		if closeAfter {
-			return
-		}
-		c.keep(buf, rest)
 	}
+	*out = (*out)[:0]
+	if cap(*out) <= 4*readBufSize {
+		outPool.Put(out)
+	}
+	c.state.Store(stateIdle)
+	if closeAfter {
+		return false
+	}
+	c.keep(buf, rest)
+	return true
 }
 
 // keep holds a partial line for the next read, or gives the buffer back.
@@ -145,14 +180,19 @@ func (c *conn) release() {
 	c.sess.close()
 }
 
-var errEOF = io.EOF
+var (
+	errEOF        = io.EOF
+	errWouldBlock = errors.New("hsfront: no input waiting")
+)
 
-// read waits for input and appends it to the held buffer, or to a pooled
-// one borrowed only when the socket is readable.
-func (c *conn) read() (*[]byte, error) {
+// read appends input to the held buffer, or to a pooled one borrowed only
+// when the socket is readable. Unless wait is set it returns errWouldBlock
+// instead of waiting for input.
+func (c *conn) read(wait bool) (*[]byte, error) {
 	buf := c.held
 	var n int
 	var rerr error
+	blocked := false
 	err := c.rc.Read(func(fd uintptr) bool {
 		if buf == nil {
 			buf = readPool.Get().(*[]byte)
@@ -169,10 +209,17 @@ func (c *conn) read() (*[]byte, error) {
 				readPool.Put(buf)
 				buf = nil
 			}
+			if !wait && rerr == syscall.EAGAIN {
+				blocked = true
+				return true
+			}
 			return false
 		}
 		return true
 	})
+	if blocked {
+		return nil, errWouldBlock
+	}
 	if err == nil {
 		err = rerr
 	}

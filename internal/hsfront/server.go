@@ -185,15 +185,17 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		s.wg.Add(1)
 		s.mu.Unlock()
 		s.nconns.Add(1)
-		go func() {
-			defer s.wg.Done()
-			c.serve()
-			s.mu.Lock()
-			delete(s.conns, c)
-			s.mu.Unlock()
-			s.nconns.Add(-1)
-		}()
+		go c.start()
 	}
+}
+
+// forget removes a finished connection.
+func (s *Server) forget(c *conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	s.nconns.Add(-1)
+	s.wg.Done()
 }
 
 // Shutdown stops accepting, lets every connection finish the batch it is
