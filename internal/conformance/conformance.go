@@ -32,6 +32,9 @@ type Case struct {
 	Line  int
 	Setup []string
 	Steps []Step
+	// Deviation is set when a `# DEVIATION` comment in the case marks
+	// bytes edited to HandlerDB's deliberate behaviour (NOTES.md).
+	Deviation bool
 }
 
 // StepKind says what a step does.
@@ -111,6 +114,9 @@ func Parse(name string, data []byte) (*File, error) {
 			continue
 		}
 		if line == "" || strings.HasPrefix(line, "#") {
+			if cur != nil && strings.Contains(line, "DEVIATION") {
+				cur.Deviation = true
+			}
 			continue
 		}
 		if strings.HasPrefix(line, "target ") {
