@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"sync"
@@ -462,5 +463,36 @@ func TestClosedEngine(t *testing.T) {
 	}
 	if err := e.Update(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrClosed) {
 		t.Fatalf("update after close: %v", err)
+	}
+}
+
+func TestNaNRefused(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	var tb *Table
+	update(t, e, func(tx *Tx) error {
+		if err := tx.CreateDatabase("d"); err != nil {
+			return err
+		}
+		var err error
+		tb, err = tx.CreateTable("d", &TableDef{Name: "f",
+			Columns: []types.Column{{Name: "k", Type: intType()}, {Name: "x", Type: types.Type{Kind: types.Double}, Nullable: true}},
+			Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}, {Name: "x", Columns: []string{"x"}}}})
+		return err
+	})
+	err := e.Update(context.Background(), func(tx *Tx) error {
+		_, err := tx.Insert(tb, row(iv(1), types.Value{F: math.NaN()}))
+		return err
+	})
+	if !errors.Is(err, ErrBadValue) {
+		t.Fatalf("NaN insert: %v", err)
+	}
+	// Negative zero is zero: one key.
+	update(t, e, func(tx *Tx) error {
+		_, err := tx.Insert(tb, row(iv(2), types.Value{F: math.Copysign(0, -1)}))
+		return err
+	})
+	got := findAll(t, e, tb, &Query{Index: tb.Index("x"), Op: OpEQ, Key: []types.Value{{F: 0}}})
+	if len(got) != 1 {
+		t.Fatalf("find 0 after inserting -0: %d rows", len(got))
 	}
 }

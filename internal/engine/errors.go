@@ -38,6 +38,9 @@ var (
 	// ErrBadRow is returned when a row given to a write does not have one
 	// value per table column.
 	ErrBadRow = errors.New("engine: row does not match table")
+	// ErrBadValue is returned when a row holds a value no column can store
+	// (NaN in FLOAT or DOUBLE: it has no place in the key order).
+	ErrBadValue = errors.New("engine: value cannot be stored")
 	// ErrCorrupt is returned when stored bytes cannot be decoded.
 	ErrCorrupt = errors.New("engine: corrupt data")
 	// ErrAutoIncrementOverflow is returned when an AUTO_INCREMENT column

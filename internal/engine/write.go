@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -16,8 +17,8 @@ import (
 // (against pending rows of the group too) before anything is written, so a
 // failed insert writes nothing; a duplicate is a *DuplicateKeyError.
 func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
-	if len(row) != len(t.Columns) {
-		return 0, ErrBadRow
+	if err := checkRow(t, row); err != nil {
+		return 0, err
 	}
 	var id uint64
 	if t.AutoInc >= 0 {
@@ -59,6 +60,19 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 		}
 	}
 	return id, nil
+}
+
+// checkRow refuses a row of the wrong width or with a NaN.
+func checkRow(t *Table, row Row) error {
+	if len(row) != len(t.Columns) {
+		return ErrBadRow
+	}
+	for i, c := range t.classes {
+		if c == types.ClassFloat && !row[i].Null && math.IsNaN(row[i].F) {
+			return fmt.Errorf("%w: NaN in column %s", ErrBadValue, t.Columns[i].Name)
+		}
+	}
+	return nil
 }
 
 // autoIncMax is the largest value an AUTO_INCREMENT column of typ holds.
@@ -169,6 +183,9 @@ func (tx *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 // updateRow replaces old (as stored) by row. Unique indexes are checked
 // before anything is written.
 func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
+	if err := checkRow(t, row); err != nil {
+		return err
+	}
 	oldPK := appendPKColumns(nil, t, old, rowID)
 	newPK := appendPKColumns(nil, t, row, rowID)
 	pkChanged := !bytes.Equal(oldPK, newPK)
