@@ -1,0 +1,73 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "handlerdb.toml")
+	os.WriteFile(file, []byte("datadir = \"/from/file\"\nport = 1111\nhandlersocket-port = 2222\n[mysqld]\nhandlersocket_timeout = 7\n"), 0o644)
+	env := []string{"HANDLERDB_PORT=3333", "HANDLERDB_HANDLERSOCKET_PLAIN_SECRET=envsecret", "PATH=/bin"}
+	c, _, _, err := Load([]string{"--config", file, "--handlersocket-port=4444"}, env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flag > env > file > default
+	if c.HSPort != 4444 || c.Port != 3333 || c.DataDir != "/from/file" || c.HSSecret != "envsecret" ||
+		c.HSTimeout != 7*time.Second || c.HSPortWr != 9999 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestLoadMyCnfAliases(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "my.cnf")
+	os.WriteFile(file, []byte(`[client]
+port = 1
+[mysqld]
+plugin-load-add=handlersocket.so
+loose_handlersocket_port = 9990
+handlersocket_port_wr = 9991
+handlersocket_address = 127.0.0.2
+handlersocket_threads = 16
+handlersocket_plain_secret = s3cret
+`), 0o644)
+	c, _, ignored, err := Load([]string{"--config=" + file}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HSPort != 9990 || c.HSPortWr != 9991 || c.BindAddress != "127.0.0.2" || c.HSSecret != "s3cret" || c.Port != 3306 {
+		t.Fatalf("%+v", c)
+	}
+	if strings.Join(ignored, ",") != "handlersocket-threads,plugin-load-add" {
+		t.Fatalf("ignored %v", ignored)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, _, _, err := Load(nil, []string{"HANDLERDB_NO_SUCH=1"}, nil); err == nil {
+		t.Fatal("unknown env option accepted")
+	}
+	if _, _, _, err := Load([]string{"--port=x"}, nil, nil); err == nil {
+		t.Fatal("bad flag accepted")
+	}
+	if _, _, _, err := Load([]string{"--config=/does/not/exist"}, nil, nil); err == nil {
+		t.Fatal("missing file accepted")
+	}
+}
+
+func TestPrintMasksSecrets(t *testing.T) {
+	c := Default()
+	c.HSSecret = "topsecret"
+	var sb strings.Builder
+	if err := c.Print(&sb); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(sb.String(), "topsecret") || !strings.Contains(sb.String(), "handlersocket-port = 9998") {
+		t.Fatalf("%s", sb.String())
+	}
+}
