@@ -1,21 +1,32 @@
 // Command handlerdb runs the HandlerDB server: the HandlerSocket read and
-// write ports and the MySQL port over one embedded store.
+// write ports, the MySQL port and the admin listener over one embedded
+// store.
 //
-//	go run ./cmd/handlerdb [--datadir DIR] [--port 3306]
-//	    [--handlersocket-port 9998] [--handlersocket-port-wr 9999] ...
+//	handlerdb [flags]                 run the server (-h lists the flags)
+//	handlerdb --print-config [flags]  print the configuration and exit
+//	handlerdb backup --to DIR [--admin-address HOST:PORT]
+//	                                  take an online backup of a running server
 //
-// Run with -h for every flag. On start it logs one line per listener
-// (`listening proto=hs-read addr=127.0.0.1:9998`) and then `ready`;
-// SIGINT or SIGTERM shut it down gracefully.
+// Settings come from flags, HANDLERDB_* environment variables and a
+// --config file (TOML, or a my.cnf [mysqld] section), in that precedence.
+// On start it logs one line per listener (`listening proto=hs-read
+// addr=127.0.0.1:9998`) and then `ready`. SIGHUP re-reads the log level
+// from the config file; SIGINT and SIGTERM shut down gracefully within
+// --shutdown-timeout.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,30 +35,112 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	var err error
+	if len(os.Args) > 1 && os.Args[1] == "backup" {
+		err = backup(os.Args[2:])
+	} else {
+		err = run(os.Args[1:])
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "handlerdb:", err)
 		os.Exit(1)
 	}
 }
 
 func run(args []string) error {
-	cfg := config.Default()
-	fs := flag.NewFlagSet("handlerdb", flag.ContinueOnError)
-	cfg.RegisterFlags(fs)
-	shutdownTimeout := fs.Duration("shutdown-timeout", 30*time.Second, "how long a graceful shutdown may take")
-	if err := fs.Parse(args); err != nil {
+	var shutdownTimeout time.Duration
+	var printConfig bool
+	extra := func(fs *flag.FlagSet) {
+		fs.DurationVar(&shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long a graceful shutdown may take")
+		fs.BoolVar(&printConfig, "print-config", false, "print the configuration (secrets masked) and exit")
+	}
+	cfg, _, ignored, err := config.Load(args, os.Environ(), extra)
+	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if printConfig {
+		return cfg.Print(os.Stdout)
+	}
+	level := new(slog.LevelVar)
+	l, _ := config.ParseLevel(cfg.LogLevel)
+	level.Set(l)
+	log := newLogger(os.Stderr, cfg.LogFormat, level)
+	for _, name := range ignored {
+		log.Info("option has no meaning here, ignored", "option", name)
+	}
 	s, err := server.Start(cfg, log)
 	if err != nil {
 		return err
 	}
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	got := <-sig
-	log.Info("signal", "signal", got.String())
-	ctx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	for got := range sig {
+		if got == syscall.SIGHUP {
+			reloadLevel(args, level, log)
+			continue
+		}
+		log.Info("signal", "signal", got.String())
+		break
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	return s.Shutdown(ctx)
+}
+
+// reloadLevel re-reads the configuration and applies its log level.
+func reloadLevel(args []string, level *slog.LevelVar, log *slog.Logger) {
+	cfg, _, _, err := config.Load(args, os.Environ(), func(fs *flag.FlagSet) {
+		fs.Duration("shutdown-timeout", 0, "")
+		fs.Bool("print-config", false, "")
+	})
+	if err != nil {
+		log.Error("reload", "err", err)
+		return
+	}
+	l, _ := config.ParseLevel(cfg.LogLevel)
+	level.Set(l)
+	log.Info("reloaded", "log_level", l.String())
+}
+
+// newLogger logs text on a terminal and JSON otherwise (format auto).
+func newLogger(w *os.File, format string, level slog.Leveler) *slog.Logger {
+	if format == "auto" {
+		format = "json"
+		if fi, err := w.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			format = "text"
+		}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// backup asks a running server's admin listener for an online backup.
+func backup(args []string) error {
+	fs := flag.NewFlagSet("handlerdb backup", flag.ContinueOnError)
+	to := fs.String("to", "", "directory to write the backup into (must not exist); start a server with --datadir on it to restore")
+	addr := fs.String("admin-address", config.Default().AdminAddress, "admin listener of the running server")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *to == "" {
+		return fmt.Errorf("backup: --to is required")
+	}
+	dir, err := filepath.Abs(*to)
+	if err != nil {
+		return err
+	}
+	resp, err := http.Post("http://"+*addr+"/backup?to="+url.QueryEscape(dir), "", nil)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("backup: %s", strings.TrimSpace(string(body)))
+	}
+	fmt.Print(string(body))
+	return nil
 }

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -42,6 +44,13 @@ type Config struct {
 	RootHost string
 	// CacheSize is the store's block cache in bytes.
 	CacheSize int64
+	// AdminAddress is host:port of the admin HTTP listener (metrics,
+	// health, pprof, backup); empty disables it.
+	AdminAddress string
+	// LogLevel is debug, info, warn or error.
+	LogLevel string
+	// LogFormat is text, json, or auto (text on a terminal, else JSON).
+	LogFormat string
 }
 
 // Default returns the defaults.
@@ -57,6 +66,9 @@ func Default() Config {
 		Durability:       "sync",
 		RootHost:         "127.0.0.1",
 		CacheSize:        256 << 20,
+		AdminAddress:     "127.0.0.1:9180",
+		LogLevel:         "info",
+		LogFormat:        "auto",
 	}
 }
 
@@ -78,6 +90,14 @@ func (c *Config) Validate() error {
 	}
 	if c.HSMaxConnections <= 0 {
 		return errors.New("config: --handlersocket-max-connections must be positive")
+	}
+	if _, err := ParseLevel(c.LogLevel); err != nil {
+		return err
+	}
+	switch c.LogFormat {
+	case "auto", "text", "json":
+	default:
+		return fmt.Errorf("config: --log-format %q is not auto, text or json", c.LogFormat)
 	}
 	if c.CacheSize <= 0 {
 		return errors.New("config: --cache-size must be positive")
@@ -109,6 +129,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RootPassword, "root-password", c.RootPassword, "password of the SQL user root")
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
+	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error (SIGHUP re-reads it from the config file)")
+	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "auto (text on a terminal, JSON otherwise), text or json")
 }
 
 // seconds is a duration flag that also takes a bare number of seconds, as
@@ -128,4 +151,13 @@ func (s *seconds) Set(v string) error {
 	}
 	*s = seconds(d)
 	return nil
+}
+
+// ParseLevel parses a log level name.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(s))); err != nil {
+		return 0, fmt.Errorf("config: log level %q is not debug, info, warn or error", s)
+	}
+	return l, nil
 }

@@ -204,6 +204,9 @@ func (c *Config) Print(w io.Writer) error {
 		"root-password":                 mask(c.RootPassword),
 		"root-host":                     c.RootHost,
 		"cache-size":                    c.CacheSize,
+		"admin-address":                 c.AdminAddress,
+		"log-level":                     c.LogLevel,
+		"log-format":                    c.LogFormat,
 	}
 	return toml.NewEncoder(w).Encode(out)
 }

@@ -36,6 +36,8 @@ type Engine struct {
 	closed  bool
 	pending sync.WaitGroup // jobs submitted and not yet answered
 
+	stats Stats
+
 	stopSync chan struct{}
 	syncDone chan struct{}
 	reads    sync.Pool // *readState
@@ -193,6 +195,30 @@ func (e *Engine) loadCatalog() error {
 	}
 	e.cat.Store(cat)
 	return nil
+}
+
+// Stats are the engine's running counters, safe to read at any time.
+type Stats struct {
+	RowsRead    atomic.Int64 // rows handed to Find callbacks and iterators
+	RowsWritten atomic.Int64 // rows inserted, updated or deleted (committed)
+	Groups      atomic.Int64 // group commits
+	GroupJobs   atomic.Int64 // jobs in those groups
+}
+
+// Stats returns the engine's counters.
+func (e *Engine) Stats() *Stats { return &e.stats }
+
+// Checkpoint writes a consistent copy of the whole store, as of one
+// moment, into dir (which must not exist), while reads and writes go on.
+// Starting an engine on dir restores it. Safe for concurrent use.
+func (e *Engine) Checkpoint(dir string) error {
+	e.mu.RLock()
+	closed := e.closed
+	e.mu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
+	return e.db.Checkpoint(dir, pebble.WithFlushedWAL())
 }
 
 // quietLogger drops Pebble's informational messages and keeps errors.

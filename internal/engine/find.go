@@ -93,6 +93,7 @@ type readState struct {
 func (e *Engine) Find(t *Table, q *Query, fn func(Row) bool) error {
 	st := e.reads.Get().(*readState)
 	err := st.find(e.db, t, q, fn)
+	e.stats.RowsRead.Add(int64(st.n))
 	e.reads.Put(st)
 	return err
 }

@@ -59,6 +59,7 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 			return 0, err
 		}
 	}
+	tx.rows++
 	return id, nil
 }
 
@@ -177,6 +178,7 @@ func (tx *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 			return err
 		}
 	}
+	tx.rows++
 	return nil
 }
 
@@ -220,6 +222,7 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 			return err
 		}
 	}
+	tx.rows++
 	return nil
 }
 

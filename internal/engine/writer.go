@@ -23,8 +23,10 @@ var jobPool = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 
 
 // GroupStats describes one group commit, for metrics.
 type GroupStats struct {
-	Jobs  int // jobs in the group
-	Bytes int // bytes committed
+	Jobs     int           // jobs in the group
+	Bytes    int           // bytes committed
+	Duration time.Duration // applying the jobs and committing
+	Failed   bool          // the commit failed
 }
 
 // writer is the single goroutine that applies and commits every change.
@@ -154,6 +156,7 @@ func (w *writer) drain(max int) {
 
 // group applies w.jobs to one batch and commits it.
 func (w *writer) group() {
+	start := time.Now()
 	e := w.e
 	tx := &w.tx
 	tx.begin(e)
@@ -183,10 +186,14 @@ func (w *writer) group() {
 		}
 	} else {
 		tx.publish()
+		e.stats.RowsWritten.Add(tx.rows)
+		e.stats.Groups.Add(1)
+		e.stats.GroupJobs.Add(int64(len(w.jobs)))
 	}
+	tx.rows = 0
 	tx.end()
 	if fn := w.onGroup.Load(); fn != nil {
-		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size})
+		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size, Duration: time.Since(start), Failed: err != nil})
 	}
 }
 
@@ -207,6 +214,7 @@ type batchWriter struct {
 	rs    readState
 	buf   []byte
 	dirty map[*tableRuntime]uint32 // tables whose counters moved -> table id
+	rows  int64                    // rows written through this batch
 }
 
 // touch marks t's counters for persisting with this batch.
@@ -257,6 +265,7 @@ func (tx *Tx) run(fn func(*Tx) error) (err error) {
 func (tx *Tx) Catalog() *Catalog { return tx.cat }
 
 type savepoint struct {
+	rows       int64
 	size       int
 	count      uint32
 	cat        *Catalog
@@ -264,13 +273,13 @@ type savepoint struct {
 }
 
 func (tx *Tx) savepoint() savepoint {
-	return savepoint{size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
+	return savepoint{rows: tx.rows, size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
 }
 
 // rollbackTo discards every write made after sp. Counter advances are
 // kept, as InnoDB keeps AUTO_INCREMENT gaps.
 func (tx *Tx) rollbackTo(sp savepoint) {
-	tx.cat, tx.catChanged = sp.cat, sp.catChanged
+	tx.cat, tx.catChanged, tx.rows = sp.cat, sp.catChanged, sp.rows
 	tx.truncate(sp.size, sp.count)
 }
 

@@ -46,6 +46,10 @@ type Config struct {
 	Authorize func(user, password string) (Grants, error)
 	// Logger receives connection-level events (debug) and errors.
 	Logger *slog.Logger
+	// Observe, when set, is called after each request with its port,
+	// class, result and duration (for latency histograms). It must be
+	// cheap and safe for concurrent use.
+	Observe func(write bool, op Op, ok bool, d time.Duration)
 }
 
 // Grants says which tables an authenticated SQL user may open.
@@ -92,7 +96,33 @@ type Stats struct {
 	Refused  atomic.Int64 // connections closed at once (MaxConns)
 	Requests atomic.Int64 // request lines answered
 	AuthFail atomic.Int64 // failed A requests
+	// Ops counts answered requests by port (0 read, 1 write), operation
+	// and result (0 ok, 1 error).
+	Ops [2][NumOps][2]atomic.Int64
+	// Open counts live connections by port (0 read, 1 write).
+	Open [2]atomic.Int64
 }
+
+// Op classifies a request for metrics.
+type Op uint8
+
+// Request classes.
+const (
+	OpOpen Op = iota
+	OpAuth
+	OpFind
+	OpInsert
+	OpUpdate
+	OpDelete
+	OpIncrement
+	OpDecrement
+	OpInvalid
+	NumOps
+)
+
+var opNames = [NumOps]string{"open_index", "auth", "find", "insert", "update", "delete", "increment", "decrement", "invalid"}
+
+func (o Op) String() string { return opNames[o] }
 
 // New returns a server; Start opens its listeners.
 func New(e *engine.Engine, cfg Config) *Server {
@@ -185,6 +215,7 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		s.wg.Add(1)
 		s.mu.Unlock()
 		s.nconns.Add(1)
+		s.stats.Open[portIndex(write)].Add(1)
 		go c.start()
 	}
 }
@@ -195,6 +226,7 @@ func (s *Server) forget(c *conn) {
 	delete(s.conns, c)
 	s.mu.Unlock()
 	s.nconns.Add(-1)
+	s.stats.Open[portIndex(c.write)].Add(-1)
 	s.wg.Done()
 }
 
@@ -251,4 +283,11 @@ func (s *Server) Conns() []ConnInfo {
 		out = append(out, c.info())
 	}
 	return out
+}
+
+func portIndex(write bool) int {
+	if write {
+		return 1
+	}
+	return 0
 }

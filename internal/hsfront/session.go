@@ -3,6 +3,7 @@ package hsfront
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsproto"
@@ -178,13 +179,54 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
 		if !ok {
 			break
 		}
+		var t0 time.Time
+		if ss.s.cfg.Observe != nil {
+			t0 = time.Now()
+		}
+		start := len(*sc.out)
 		sc.req.Parse(line)
 		*sc.out = ss.exec(sc, tx, *sc.out)
 		c.requests.Add(1)
 		ss.s.stats.Requests.Add(1)
+		op, ok := classify(&sc.req), (*sc.out)[start] == '0'
+		res := 0
+		if !ok {
+			res = 1
+		}
+		ss.s.stats.Ops[portIndex(ss.write)][op][res].Add(1)
+		if ss.s.cfg.Observe != nil {
+			ss.s.cfg.Observe(ss.write, op, ok, time.Since(t0))
+		}
 		rest = r
 	}
 	return len(buf) - len(rest)
+}
+
+// classify names a parsed request's class.
+func classify(r *hsproto.Request) Op {
+	switch r.Cmd {
+	case hsproto.CmdOpen:
+		return OpOpen
+	case hsproto.CmdAuth:
+		return OpAuth
+	case hsproto.CmdExec:
+		if r.Op == hsproto.OpInsert {
+			return OpInsert
+		}
+		switch r.Mod {
+		case hsproto.ModNone:
+			return OpFind
+		case hsproto.ModUpdate:
+			return OpUpdate
+		case hsproto.ModDelete:
+			return OpDelete
+		case hsproto.ModIncrement:
+			return OpIncrement
+		case hsproto.ModDecrement:
+			return OpDecrement
+		}
+	}
+	return OpInvalid
 }
 
 func (ss *session) exec(sc *scratch, tx *engine.Tx, out []byte) []byte {

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"time"
 
+	"github.com/handlerdb/handlerdb/internal/admin"
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
@@ -20,11 +22,12 @@ import (
 
 // Server is a running HandlerDB.
 type Server struct {
-	cfg config.Config
-	log *slog.Logger
-	e   *engine.Engine
-	hs  *hsfront.Server
-	sql sqlFront
+	cfg   config.Config
+	log   *slog.Logger
+	e     *engine.Engine
+	hs    *hsfront.Server
+	sql   sqlFront
+	admin *admin.Server
 }
 
 // sqlFront is the MySQL front as the server drives it.
@@ -43,21 +46,34 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	s := &Server{cfg: cfg, log: log}
+	// The admin listener comes first, so /readyz answers 503 while the
+	// store opens and the other listeners start.
+	var err error
+	if cfg.AdminAddress != "" {
+		if s.admin, err = admin.New(cfg.AdminAddress, s); err != nil {
+			return nil, err
+		}
+		s.admin.Start()
+		log.Info("listening", "proto", "admin", "addr", s.admin.Addr().String())
+	}
 	d, _ := engine.ParseDurability(cfg.Durability)
 	e, err := engine.Open(engine.Options{Dir: cfg.DataDir, Durability: d, CacheSize: cfg.CacheSize})
 	if err != nil {
+		s.closeAdmin()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: log, e: e}
+	s.e = e
 	if err := s.startSQL(); err != nil {
 		e.Close()
+		s.closeAdmin()
 		return nil, err
 	}
 	timeout := cfg.HSTimeout
 	if timeout == 0 {
 		timeout = -1 // 0 on the command line means never; hsfront reads 0 as its default
 	}
-	s.hs = hsfront.New(e, hsfront.Config{
+	hcfg := hsfront.Config{
 		ReadAddr:    cfg.Addr(cfg.HSPort),
 		WriteAddr:   cfg.Addr(cfg.HSPortWr),
 		ReadSecret:  cfg.HSSecret,
@@ -65,10 +81,20 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		Timeout:     timeout,
 		MaxConns:    cfg.HSMaxConnections,
 		Logger:      log,
-	})
+	}
+	var m *admin.Metrics
+	if s.admin != nil {
+		m = admin.NewMetrics(s.admin.Registry, e)
+		hcfg.Observe = m.ObserveHS
+	}
+	s.hs = hsfront.New(e, hcfg)
+	if m != nil {
+		m.AttachHS(s.hs)
+	}
 	if err := s.hs.Start(); err != nil {
 		s.closeSQL()
 		e.Close()
+		s.closeAdmin()
 		return nil, err
 	}
 	if a := s.hs.ReadAddr(); a != nil {
@@ -80,8 +106,36 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	if s.sql != nil {
 		log.Info("listening", "proto", "mysql", "addr", s.sql.Addr().String())
 	}
+	if s.admin != nil {
+		s.admin.SetReady(true)
+	}
 	log.Info("ready", "datadir", cfg.DataDir, "durability", cfg.Durability)
 	return s, nil
+}
+
+// AdminAddr is the admin listener's address, or nil when it is off.
+func (s *Server) AdminAddr() net.Addr {
+	if s.admin == nil {
+		return nil
+	}
+	return s.admin.Addr()
+}
+
+// Checkpoint writes an online, consistent backup of the store into dir.
+func (s *Server) Checkpoint(dir string) error {
+	if s.e == nil {
+		return engine.ErrClosed
+	}
+	s.log.Info("backup", "to", dir)
+	return s.e.Checkpoint(dir)
+}
+
+func (s *Server) closeAdmin() {
+	if s.admin != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		s.admin.Close(ctx)
+	}
 }
 
 // Engine returns the server's engine.
@@ -102,6 +156,9 @@ func (s *Server) SQLAddr() net.Addr {
 // and answer, closes every connection and the store.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.log.Info("shutting down")
+	if s.admin != nil {
+		s.admin.SetReady(false)
+	}
 	var errs []error
 	if err := s.hs.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("handlersocket: %w", err))
@@ -112,6 +169,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err := s.e.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("engine: %w", err))
 	}
+	s.closeAdmin()
 	return errors.Join(errs...)
 }
 

@@ -13,14 +13,16 @@ func benchConvert(b *testing.B, def, in string) {
 	}
 }
 
-func BenchmarkConvertInt(b *testing.B)      { benchConvert(b, "INT", "-123456") }
-func BenchmarkConvertBigint(b *testing.B)   { benchConvert(b, "BIGINT UNSIGNED", "18446744073709551615") }
-func BenchmarkConvertDecimal(b *testing.B)  { benchConvert(b, "DECIMAL(10,3)", "-12345.6785") }
-func BenchmarkConvertDouble(b *testing.B)   { benchConvert(b, "DOUBLE", "3.14159265358979") }
-func BenchmarkConvertDatetime(b *testing.B) { benchConvert(b, "DATETIME(3)", "2020-01-02 03:04:05.678") }
-func BenchmarkConvertTime(b *testing.B)     { benchConvert(b, "TIME", "-12:34:56") }
-func BenchmarkConvertVarchar(b *testing.B)  { benchConvert(b, "VARCHAR(32)", "hello wörld, a value") }
-func BenchmarkConvertEnum(b *testing.B)     { benchConvert(b, "ENUM('zebra','apple','mango')", "Mango") }
+func BenchmarkConvertInt(b *testing.B)     { benchConvert(b, "INT", "-123456") }
+func BenchmarkConvertBigint(b *testing.B)  { benchConvert(b, "BIGINT UNSIGNED", "18446744073709551615") }
+func BenchmarkConvertDecimal(b *testing.B) { benchConvert(b, "DECIMAL(10,3)", "-12345.6785") }
+func BenchmarkConvertDouble(b *testing.B)  { benchConvert(b, "DOUBLE", "3.14159265358979") }
+func BenchmarkConvertDatetime(b *testing.B) {
+	benchConvert(b, "DATETIME(3)", "2020-01-02 03:04:05.678")
+}
+func BenchmarkConvertTime(b *testing.B)    { benchConvert(b, "TIME", "-12:34:56") }
+func BenchmarkConvertVarchar(b *testing.B) { benchConvert(b, "VARCHAR(32)", "hello wörld, a value") }
+func BenchmarkConvertEnum(b *testing.B)    { benchConvert(b, "ENUM('zebra','apple','mango')", "Mango") }
 
 func benchKey(b *testing.B, def, in string) {
 	typ := mustType(b, def)
@@ -50,13 +52,15 @@ func benchFormat(b *testing.B, def, in string) {
 	}
 }
 
-func BenchmarkAppendFormatInt(b *testing.B)      { benchFormat(b, "INT", "-123456") }
-func BenchmarkAppendFormatDecimal(b *testing.B)  { benchFormat(b, "DECIMAL(10,3)", "-12345.678") }
-func BenchmarkAppendFormatFloat(b *testing.B)    { benchFormat(b, "FLOAT", "3.4028234e38") }
-func BenchmarkAppendFormatDouble(b *testing.B)   { benchFormat(b, "DOUBLE", "9007199254740992") }
-func BenchmarkAppendFormatDatetime(b *testing.B) { benchFormat(b, "DATETIME(3)", "2020-01-02 03:04:05.678") }
-func BenchmarkAppendFormatTime(b *testing.B)     { benchFormat(b, "TIME", "-838:59:59") }
-func BenchmarkAppendFormatSet(b *testing.B)      { benchFormat(b, "SET('x','y','z')", "x,z") }
+func BenchmarkAppendFormatInt(b *testing.B)     { benchFormat(b, "INT", "-123456") }
+func BenchmarkAppendFormatDecimal(b *testing.B) { benchFormat(b, "DECIMAL(10,3)", "-12345.678") }
+func BenchmarkAppendFormatFloat(b *testing.B)   { benchFormat(b, "FLOAT", "3.4028234e38") }
+func BenchmarkAppendFormatDouble(b *testing.B)  { benchFormat(b, "DOUBLE", "9007199254740992") }
+func BenchmarkAppendFormatDatetime(b *testing.B) {
+	benchFormat(b, "DATETIME(3)", "2020-01-02 03:04:05.678")
+}
+func BenchmarkAppendFormatTime(b *testing.B) { benchFormat(b, "TIME", "-838:59:59") }
+func BenchmarkAppendFormatSet(b *testing.B)  { benchFormat(b, "SET('x','y','z')", "x,z") }
 
 func BenchmarkCompareVarchar(b *testing.B) {
 	typ := mustType(b, "VARCHAR(32)")

@@ -1,0 +1,169 @@
+package admin
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/hsfront"
+)
+
+// Metrics are the server's Prometheus metrics. The counters live in the
+// engine and the fronts as atomics and are read at scrape time; only the
+// latency and group-commit histograms are observed as things happen.
+type Metrics struct {
+	e  *engine.Engine
+	hs atomic.Pointer[hsfront.Server]
+
+	hsLatency   *prometheus.HistogramVec
+	groupJobs   prometheus.Histogram
+	groupTime   prometheus.Histogram
+	groupFailed prometheus.Counter
+
+	descRequests, descConns, descAuthFail, descAccepted, descRefused *prometheus.Desc
+	descRowsRead, descRowsWritten, descGroups                        *prometheus.Desc
+	descCompactions, descCacheHits, descCacheMisses, descCacheBytes  *prometheus.Desc
+	descFsync, descWALBytes, descDiskBytes                           *prometheus.Desc
+}
+
+// NewMetrics builds the metrics of e and registers them in reg. It
+// installs the engine's group-commit hook. AttachHS adds the HandlerSocket
+// front's counters.
+func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
+	m := &Metrics{e: e}
+	m.hsLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "handlerdb_handlersocket_request_duration_seconds",
+		Help:    "Time to execute one HandlerSocket request (write-port requests include waiting for their group commit).",
+		Buckets: prometheus.ExponentialBuckets(1e-6, 4, 12),
+	}, []string{"port", "op"})
+	m.groupJobs = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "handlerdb_group_commit_jobs",
+		Help:    "Jobs (write batches and SQL commits) per group commit.",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
+	})
+	m.groupTime = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "handlerdb_group_commit_duration_seconds",
+		Help:    "Time to apply and commit one group (with its fsync in sync durability).",
+		Buckets: prometheus.ExponentialBuckets(1e-5, 3, 12),
+	})
+	m.groupFailed = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "handlerdb_group_commit_failures_total",
+		Help: "Group commits that failed (their jobs were answered with an error).",
+	})
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc(name, help, labels, nil)
+	}
+	m.descRequests = d("handlerdb_requests_total", "Requests answered, by front, port, operation and result.", "front", "port", "op", "result")
+	m.descConns = d("handlerdb_connections", "Open connections by front and port.", "front", "port")
+	m.descAuthFail = d("handlerdb_auth_failures_total", "Failed authentication attempts, by front.", "front")
+	m.descAccepted = d("handlerdb_connections_accepted_total", "Connections accepted, by front.", "front")
+	m.descRefused = d("handlerdb_connections_refused_total", "Connections closed at once because the connection limit was reached, by front.", "front")
+	m.descRowsRead = d("handlerdb_rows_read_total", "Rows returned by the engine's finds.")
+	m.descRowsWritten = d("handlerdb_rows_written_total", "Rows inserted, updated or deleted (committed).")
+	m.descGroups = d("handlerdb_group_commits_total", "Group commits.")
+	m.descCompactions = d("handlerdb_pebble_compactions_total", "Compactions run by the store.")
+	m.descCacheHits = d("handlerdb_pebble_block_cache_hits_total", "Block cache hits.")
+	m.descCacheMisses = d("handlerdb_pebble_block_cache_misses_total", "Block cache misses.")
+	m.descCacheBytes = d("handlerdb_pebble_block_cache_bytes", "Bytes held by the block cache.")
+	m.descFsync = d("handlerdb_pebble_wal_fsync_duration_seconds", "WAL fsync latency.")
+	m.descWALBytes = d("handlerdb_pebble_wal_written_bytes_total", "Bytes written to the write-ahead log.")
+	m.descDiskBytes = d("handlerdb_pebble_disk_usage_bytes", "Bytes the store uses on disk.")
+	reg.MustRegister(m, m.hsLatency, m.groupJobs, m.groupTime, m.groupFailed)
+	e.SetGroupHook(func(g engine.GroupStats) {
+		m.groupJobs.Observe(float64(g.Jobs))
+		m.groupTime.Observe(g.Duration.Seconds())
+		if g.Failed {
+			m.groupFailed.Inc()
+		}
+	})
+	return m
+}
+
+// AttachHS makes the metrics report hs's counters.
+func (m *Metrics) AttachHS(hs *hsfront.Server) { m.hs.Store(hs) }
+
+var ports = [2]string{"read", "write"}
+
+// ObserveHS is the hsfront.Config.Observe hook.
+func (m *Metrics) ObserveHS(write bool, op hsfront.Op, ok bool, d time.Duration) {
+	m.hsLatency.WithLabelValues(ports[portIndex(write)], op.String()).Observe(d.Seconds())
+}
+
+func portIndex(write bool) int {
+	if write {
+		return 1
+	}
+	return 0
+}
+
+// Describe implements prometheus.Collector.
+func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused,
+		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
+		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector, reading the live counters.
+func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
+	counter := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+	}
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	if hs := m.hs.Load(); hs != nil {
+		st := hs.Stats()
+		for p := range ports {
+			for op := hsfront.Op(0); op < hsfront.NumOps; op++ {
+				for r, res := range []string{"ok", "error"} {
+					if v := st.Ops[p][op][r].Load(); v > 0 {
+						counter(m.descRequests, float64(v), "handlersocket", ports[p], op.String(), res)
+					}
+				}
+			}
+			gauge(m.descConns, float64(st.Open[p].Load()), "handlersocket", ports[p])
+		}
+		counter(m.descAuthFail, float64(st.AuthFail.Load()), "handlersocket")
+		counter(m.descAccepted, float64(st.Accepted.Load()), "handlersocket")
+		counter(m.descRefused, float64(st.Refused.Load()), "handlersocket")
+	}
+	es := m.e.Stats()
+	counter(m.descRowsRead, float64(es.RowsRead.Load()))
+	counter(m.descRowsWritten, float64(es.RowsWritten.Load()))
+	counter(m.descGroups, float64(es.Groups.Load()))
+	pm := m.e.DB().Metrics()
+	counter(m.descCompactions, float64(pm.Compact.Count))
+	counter(m.descCacheHits, float64(pm.BlockCache.Hits))
+	counter(m.descCacheMisses, float64(pm.BlockCache.Misses))
+	gauge(m.descCacheBytes, float64(pm.BlockCache.Size))
+	counter(m.descWALBytes, float64(pm.WAL.BytesWritten))
+	gauge(m.descDiskBytes, float64(pm.DiskSpaceUsage()))
+	if h := pm.LogWriter.FsyncLatency; h != nil {
+		if hm := fsyncHistogram(m.descFsync, h); hm != nil {
+			ch <- hm
+		}
+	}
+}
+
+// fsyncHistogram re-exports Pebble's unnamed fsync histogram (nanoseconds)
+// under our name, in seconds.
+func fsyncHistogram(d *prometheus.Desc, h prometheus.Histogram) prometheus.Metric {
+	var out dto.Metric
+	if err := h.Write(&out); err != nil || out.Histogram == nil {
+		return nil
+	}
+	buckets := map[float64]uint64{}
+	for _, b := range out.Histogram.Bucket {
+		buckets[b.GetUpperBound()/1e9] = b.GetCumulativeCount()
+	}
+	mt, err := prometheus.NewConstHistogram(d, out.Histogram.GetSampleCount(), out.Histogram.GetSampleSum()/1e9, buckets)
+	if err != nil {
+		return nil
+	}
+	return mt
+}
