@@ -1,0 +1,155 @@
+package sqlfront
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/collation"
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Database is one engine database as go-mysql-server sees it. It holds
+// only its name and reads the engine's current catalog on every call, so
+// it is safe for concurrent use and never stale.
+type Database struct {
+	p    *Provider
+	name string
+}
+
+var (
+	_ sql.Database         = (*Database)(nil)
+	_ sql.TableCreator     = (*Database)(nil)
+	_ sql.TableDropper     = (*Database)(nil)
+	_ sql.TableRenamer     = (*Database)(nil)
+	_ sql.CollatedDatabase = (*Database)(nil)
+)
+
+// Name is the database name.
+func (d *Database) Name() string { return d.name }
+
+// GetTableInsensitive returns the named table: the exact name if it
+// exists, else the one equal to it ignoring case.
+func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	t := d.engineTable(name)
+	if t == nil {
+		return nil, false, nil
+	}
+	return newTable(d, t), true, nil
+}
+
+// engineTable resolves a table name in the current catalog, or nil.
+func (d *Database) engineTable(name string) *engine.Table {
+	edb, err := d.p.e.Catalog().Database(d.name)
+	if err != nil {
+		return nil
+	}
+	if t := edb.Table(name); t != nil {
+		return t
+	}
+	for _, t := range edb.Tables() {
+		if strings.EqualFold(t.Name, name) {
+			return t
+		}
+	}
+	return nil
+}
+
+// GetTableNames returns the names of the database's tables, sorted.
+func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+	edb, err := d.p.e.Catalog().Database(d.name)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	ts := edb.Tables()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return names, nil
+}
+
+// GetCollation returns the collation new tables get by default: the
+// engine's default collation (utf8mb4_general_ci unless configured).
+func (d *Database) GetCollation(ctx *sql.Context) sql.CollationID {
+	return sqlCollation(d.p.e.Options().DefaultCollation)
+}
+
+// SetCollation is not supported: the engine keeps no database collation.
+func (d *Database) SetCollation(ctx *sql.Context, coll sql.CollationID) error {
+	return errUnsupported("ALTER DATABASE ... COLLATE")
+}
+
+// CreateTable creates a table from its go-mysql-server schema. Secondary
+// indexes are added afterwards by go-mysql-server through CreateIndex.
+func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
+	def, err := tableDefFromSQL(ctx, name, schema, coll, comment)
+	if err != nil {
+		return err
+	}
+	if d.engineTable(name) != nil {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	return d.p.ddl(ctx, func(tx *engine.Tx) error {
+		_, err := tx.CreateTable(d.name, def)
+		return err
+	})
+}
+
+// tableDefFromSQL maps a CREATE TABLE schema to an engine definition.
+func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) (*engine.TableDef, error) {
+	def := &engine.TableDef{Name: name, Comment: comment}
+	if coll != sql.Collation_Unspecified {
+		if def.Collation = engineCollation(coll); def.Collation == nil {
+			return nil, errUnsupported("collation %s", coll.Name())
+		}
+		if def.Collation == collation.Binary {
+			def.Collation = nil
+		}
+	}
+	autoInc := -1
+	for i, c := range schema.Schema {
+		col, err := columnFromSQL(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if col.AutoIncrement {
+			autoInc = i
+		}
+		def.Columns = append(def.Columns, col)
+	}
+	if len(schema.PkOrdinals) > 0 {
+		pk := engine.IndexDef{Name: "PRIMARY", Primary: true}
+		for _, o := range schema.PkOrdinals {
+			pk.Columns = append(pk.Columns, schema.Schema[o].Name)
+		}
+		def.Indexes = append(def.Indexes, pk)
+	}
+	// The engine wants an AUTO_INCREMENT column to lead an index when the
+	// table is created; go-mysql-server adds the secondary indexes only
+	// afterwards. Give such a column its index now, named as
+	// go-mysql-server would name it (CreateIndex then finds it there).
+	if autoInc >= 0 && (len(schema.PkOrdinals) == 0 || schema.PkOrdinals[0] != autoInc) {
+		n := schema.Schema[autoInc].Name
+		def.Indexes = append(def.Indexes, engine.IndexDef{Name: n, Columns: []string{n}})
+	}
+	return def, nil
+}
+
+// DropTable drops a table and its rows.
+func (d *Database) DropTable(ctx *sql.Context, name string) error {
+	t := d.engineTable(name)
+	if t == nil {
+		return sql.ErrTableNotFound.New(name)
+	}
+	return d.p.ddl(ctx, func(tx *engine.Tx) error { return tx.DropTable(d.name, t.Name) })
+}
+
+// RenameTable renames a table within the database.
+func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	t := d.engineTable(oldName)
+	if t == nil {
+		return sql.ErrTableNotFound.New(oldName)
+	}
+	return d.p.ddl(ctx, func(tx *engine.Tx) error { return tx.RenameTable(d.name, t.Name, d.name, newName) })
+}

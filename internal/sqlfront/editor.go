@@ -1,0 +1,158 @@
+package sqlfront
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// editor writes the rows of one statement into the session's engine
+// transaction. StatementBegin marks a savepoint and DiscardChanges rolls
+// back to it, so a statement that fails part way leaves nothing behind,
+// even inside a longer transaction. Under a context without a HandlerDB
+// session (go-mysql-server's internal contexts) the editor runs its own
+// transaction and commits it when closed.
+//
+// An editor belongs to one statement of one session and is not safe for
+// concurrent use.
+type editor struct {
+	t     *Table
+	sess  *Session
+	own   *engine.Txn
+	sp    engine.TxnSavepoint
+	spSet bool
+	err   error
+}
+
+var _ sql.TableEditor = (*editor)(nil)
+
+func (t *Table) newEditor(ctx *sql.Context) *editor {
+	return &editor{t: t, sess: sessionOf(ctx)}
+}
+
+// txn returns the transaction the editor writes to.
+func (ed *editor) txn() (*engine.Txn, error) {
+	if ed.sess != nil {
+		return ed.sess.writeTxn()
+	}
+	if ed.own == nil {
+		ed.own = ed.t.db.p.e.Begin()
+	}
+	return ed.own, nil
+}
+
+// StatementBegin marks where the statement's writes start.
+func (ed *editor) StatementBegin(ctx *sql.Context) {
+	x, err := ed.txn()
+	if err != nil {
+		ed.err = err
+		return
+	}
+	ed.sp, ed.spSet = x.Savepoint(), true
+	if ed.sess != nil {
+		ed.sess.statementBegin(x)
+	}
+}
+
+// DiscardChanges drops every write of the statement.
+func (ed *editor) DiscardChanges(ctx *sql.Context, cause error) error {
+	if !ed.spSet {
+		return nil
+	}
+	ed.spSet = false
+	if ed.sess != nil {
+		ed.sess.statementEnd()
+		ed.sess.rollbackTo(ed.sp)
+	} else if ed.own != nil {
+		ed.own.RollbackTo(ed.sp)
+	}
+	return nil
+}
+
+// StatementComplete keeps the statement's writes in the transaction.
+func (ed *editor) StatementComplete(ctx *sql.Context) error {
+	if ed.spSet && ed.sess != nil {
+		ed.sess.statementEnd()
+	}
+	ed.spSet = false
+	return nil
+}
+
+// Close commits the editor's own transaction, if it has one.
+func (ed *editor) Close(ctx *sql.Context) error {
+	if ed.own == nil {
+		return nil
+	}
+	x := ed.own
+	ed.own = nil
+	return mapError(x.Commit(ctx))
+}
+
+// Insert inserts a row. A generated AUTO_INCREMENT id is written back into
+// row, where go-mysql-server reads LAST_INSERT_ID() from.
+func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
+	if ed.err != nil {
+		return ed.err
+	}
+	x, err := ed.txn()
+	if err != nil {
+		return err
+	}
+	t := ed.t.t
+	er, err := rowFromSQL(ctx, t, row)
+	if err != nil {
+		return err
+	}
+	id, err := x.Insert(t, er)
+	if err != nil {
+		return dupKeyError(t, ed.t.ts.sch.Schema, err)
+	}
+	if id != 0 && t.AutoInc >= 0 {
+		row[t.AutoInc] = valueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
+	}
+	return nil
+}
+
+// Update replaces the row with old's primary key by row.
+func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
+	if ed.err != nil {
+		return ed.err
+	}
+	x, err := ed.txn()
+	if err != nil {
+		return err
+	}
+	t := ed.t.t
+	eo, err := rowFromSQL(ctx, t, old)
+	if err != nil {
+		return err
+	}
+	en, err := rowFromSQL(ctx, t, row)
+	if err != nil {
+		return err
+	}
+	if _, err := x.Update(t, eo, en); err != nil {
+		return dupKeyError(t, ed.t.ts.sch.Schema, err)
+	}
+	return nil
+}
+
+// Delete deletes the row with row's primary key.
+func (ed *editor) Delete(ctx *sql.Context, row sql.Row) error {
+	if ed.err != nil {
+		return ed.err
+	}
+	x, err := ed.txn()
+	if err != nil {
+		return err
+	}
+	t := ed.t.t
+	er, err := rowFromSQL(ctx, t, row)
+	if err != nil {
+		return err
+	}
+	if _, err := x.Delete(t, er); err != nil {
+		return mapError(err)
+	}
+	return nil
+}

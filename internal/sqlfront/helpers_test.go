@@ -1,0 +1,173 @@
+package sqlfront
+
+import (
+	"context"
+	gosql "database/sql"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+	"github.com/sirupsen/logrus"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+func TestMain(m *testing.M) {
+	logrus.SetLevel(logrus.ErrorLevel)
+	os.Exit(m.Run())
+}
+
+// testServer is a server on 127.0.0.1:0 over an engine in a directory.
+type testServer struct {
+	tb  testing.TB
+	dir string
+	e   *engine.Engine
+	s   *Server
+	cfg Config
+}
+
+// startTestServer opens an engine in dir (a fresh temporary directory when
+// empty) and starts a server on it; both are closed when the test ends
+// unless the test stops them first.
+func startTestServer(tb testing.TB, dir string, cfg Config) *testServer {
+	tb.Helper()
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if cfg.Address == "" {
+		cfg.Address = "127.0.0.1:0"
+	}
+	s, err := New(e, cfg)
+	if err != nil {
+		e.Close()
+		tb.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	ts := &testServer{tb: tb, dir: dir, e: e, s: s, cfg: cfg}
+	tb.Cleanup(ts.stop)
+	return ts
+}
+
+// stop closes the server and the engine (idempotent).
+func (ts *testServer) stop() {
+	if ts.s != nil {
+		ts.s.Close()
+		ts.s = nil
+	}
+	if ts.e != nil {
+		ts.e.Close()
+		ts.e = nil
+	}
+}
+
+// dsn returns a go-sql-driver DSN for user:password on database db.
+func (ts *testServer) dsn(user, password, db string) string {
+	return fmt.Sprintf("%s:%s@tcp(%s)/%s?interpolateParams=false&timeout=5s", user, password, ts.s.Addr().String(), db)
+}
+
+// open returns a pool connected as root (closed when the test ends).
+func (ts *testServer) open(db string) *gosql.DB {
+	ts.tb.Helper()
+	d, err := gosql.Open("mysql", ts.dsn("root", ts.cfg.RootPassword, db))
+	if err != nil {
+		ts.tb.Fatal(err)
+	}
+	ts.tb.Cleanup(func() { d.Close() })
+	return d
+}
+
+// conn returns one dedicated connection (for transactions and session
+// state).
+func (ts *testServer) conn(db string) *gosql.Conn {
+	ts.tb.Helper()
+	d := ts.open(db)
+	c, err := d.Conn(context.Background())
+	if err != nil {
+		ts.tb.Fatal(err)
+	}
+	ts.tb.Cleanup(func() { c.Close() })
+	return c
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error)
+}
+
+// mustExec runs statements and fails the test on the first error.
+func mustExec(tb testing.TB, db execer, stmts ...string) {
+	tb.Helper()
+	for _, s := range stmts {
+		if _, err := db.ExecContext(context.Background(), s); err != nil {
+			tb.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// queryRows returns every row of a query as strings ("NULL" for NULL),
+// each row's values joined by "|".
+func queryRows(tb testing.TB, db execer, q string, args ...any) []string {
+	tb.Helper()
+	rows, err := queryStrings(db, q, args...)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	return rows
+}
+
+func queryStrings(db execer, q string, args ...any) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rs, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for rs.Next() {
+		vals := make([]gosql.RawBytes, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		parts := make([]string, len(cols))
+		for i, v := range vals {
+			if v == nil {
+				parts[i] = "NULL"
+			} else {
+				parts[i] = string(v)
+			}
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	return out, rs.Err()
+}
+
+// expectRows fails the test unless the query returns exactly want.
+func expectRows(tb testing.TB, db execer, q string, want ...string) {
+	tb.Helper()
+	got := queryRows(tb, db, q)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		tb.Fatalf("%s:\n got: %q\nwant: %q", q, got, want)
+	}
+}
+
+func openPool(dsn string) (*gosql.DB, error) { return gosql.Open("mysql", dsn) }
+
+func joinLines(r []string) string { return strings.Join(r, "\n") }

@@ -1,0 +1,298 @@
+package sqlfront
+
+import (
+	"io"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Index is one engine index as go-mysql-server sees it: an ordered index
+// (ascending, reversible) over a prefix of whose columns the planner may
+// build ranges. It is immutable and safe for concurrent use.
+type Index struct {
+	db, table string
+	t         *engine.Table
+	idx       *engine.Index
+	exprs     []string
+	cets      []sql.ColumnExpressionType
+}
+
+var (
+	_ sql.Index        = (*Index)(nil)
+	_ sql.OrderedIndex = (*Index)(nil)
+)
+
+func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *Index {
+	ix := &Index{db: db, table: t.Name, t: t, idx: idx}
+	for _, c := range idx.Columns {
+		e := t.Name + "." + t.Columns[c].Name
+		ix.exprs = append(ix.exprs, e)
+		ix.cets = append(ix.cets, sql.ColumnExpressionType{Expression: e, Type: ts.types[c]})
+	}
+	return ix
+}
+
+// ID is the index name ("PRIMARY" for the primary key).
+func (x *Index) ID() string { return x.idx.Name }
+
+// Database is the name of the index's database.
+func (x *Index) Database() string { return x.db }
+
+// Table is the name of the index's table.
+func (x *Index) Table() string { return x.table }
+
+// Expressions names the indexed columns as table.column.
+func (x *Index) Expressions() []string { return x.exprs }
+
+// IsUnique reports whether the index is the primary key or UNIQUE.
+func (x *Index) IsUnique() bool { return x.idx.Unique || x.idx.Primary }
+
+// IsSpatial is false: the engine has no spatial indexes.
+func (x *Index) IsSpatial() bool { return false }
+
+// IsFullText is false: the engine has no full-text indexes.
+func (x *Index) IsFullText() bool { return false }
+
+// IsVector is false: the engine has no vector indexes.
+func (x *Index) IsVector() bool { return false }
+
+// Comment is empty: the engine keeps no index comments.
+func (x *Index) Comment() string { return "" }
+
+// IndexType is BTREE: an ordered index.
+func (x *Index) IndexType() string { return "BTREE" }
+
+// IsGenerated is false: every index was declared.
+func (x *Index) IsGenerated() bool { return false }
+
+// ColumnExpressionTypes gives each indexed column with its type.
+func (x *Index) ColumnExpressionTypes() []sql.ColumnExpressionType { return x.cets }
+
+// CanSupport is true: any range on a prefix of the columns can be scanned.
+func (x *Index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
+
+// CanSupportOrderBy is false: it concerns vector distance orders only.
+func (x *Index) CanSupportOrderBy(sql.Expression) bool { return false }
+
+// PrefixLengths is nil: whole column values are indexed.
+func (x *Index) PrefixLengths() []uint16 { return nil }
+
+// Order is ascending: entries are kept in MySQL's comparison order.
+func (x *Index) Order() sql.IndexOrder { return sql.IndexOrderAsc }
+
+// Reversible is true: ranges can be walked backwards.
+func (x *Index) Reversible() bool { return true }
+
+// bound is one end of one column's range. A NULL value in v is the
+// position of NULL, which sorts below every other value.
+type bound struct {
+	unbounded bool // no limit on this side
+	empty     bool // nothing passes (a lower AboveAll, an upper BelowNull)
+	v         types.Value
+	incl      bool
+}
+
+func lowerBound(ctx *sql.Context, typ *types.Type, c sql.MySQLRangeCut) (bound, error) {
+	switch c := c.(type) {
+	case sql.BelowNull:
+		return bound{v: types.NullValue, incl: true}, nil
+	case sql.AboveNull:
+		return bound{v: types.NullValue}, nil
+	case sql.Below:
+		v, err := valueFromSQL(ctx, typ, c.Key, true)
+		return bound{v: v, incl: true}, err
+	case sql.Above:
+		v, err := valueFromSQL(ctx, typ, c.Key, true)
+		return bound{v: v}, err
+	case sql.AboveAll:
+		return bound{empty: true}, nil
+	}
+	return bound{unbounded: true}, nil
+}
+
+func upperBound(ctx *sql.Context, typ *types.Type, c sql.MySQLRangeCut) (bound, error) {
+	switch c := c.(type) {
+	case sql.AboveAll:
+		return bound{unbounded: true}, nil
+	case sql.AboveNull:
+		return bound{v: types.NullValue, incl: true}, nil
+	case sql.BelowNull:
+		return bound{empty: true}, nil
+	case sql.Above:
+		v, err := valueFromSQL(ctx, typ, c.Key, true)
+		return bound{v: v, incl: true}, err
+	case sql.Below:
+		v, err := valueFromSQL(ctx, typ, c.Key, true)
+		return bound{v: v}, err
+	}
+	return bound{unbounded: true}, nil
+}
+
+// colRange is the range of one index column.
+type colRange struct {
+	col    int
+	typ    *types.Type
+	lo, hi bound
+}
+
+func (r *colRange) contains(v types.Value) bool {
+	if !r.lo.unbounded {
+		c := types.Compare(r.typ, v, r.lo.v)
+		if c < 0 || (c == 0 && !r.lo.incl) {
+			return false
+		}
+	}
+	if !r.hi.unbounded {
+		c := types.Compare(r.typ, v, r.hi.v)
+		if c > 0 || (c == 0 && !r.hi.incl) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanRange is one engine range plus, when the engine's prefix bounds
+// are wider than the SQL range, the column ranges every row must pass.
+type scanRange struct {
+	rg    engine.Range
+	check []colRange
+	empty bool
+}
+
+// toScanRange translates one go-mysql-server range over idx's columns into
+// an engine range: the leading columns fixed to one value (or NULL) form a
+// key prefix, the first column with a wider range sets the bounds after
+// that prefix, and any later column restricted too is checked row by row.
+func toScanRange(ctx *sql.Context, t *engine.Table, idx *engine.Index, mr sql.MySQLRange) (scanRange, error) {
+	var sr scanRange
+	if empty, err := mr.IsEmpty(); err == nil && empty {
+		sr.empty = true
+		return sr, nil
+	}
+	cols := make([]colRange, 0, len(mr))
+	for i, ce := range mr {
+		if i >= len(idx.Columns) {
+			break
+		}
+		c := idx.Columns[i]
+		typ := &t.Columns[c].Type
+		lo, err := lowerBound(ctx, typ, ce.LowerBound)
+		if err != nil {
+			return sr, err
+		}
+		hi, err := upperBound(ctx, typ, ce.UpperBound)
+		if err != nil {
+			return sr, err
+		}
+		if lo.empty || hi.empty {
+			sr.empty = true
+			return sr, nil
+		}
+		cols = append(cols, colRange{col: c, typ: typ, lo: lo, hi: hi})
+	}
+	var lower, upper []types.Value
+	i := 0
+	for ; i < len(cols); i++ {
+		cr := &cols[i]
+		if cr.lo.incl && cr.hi.incl && !cr.lo.unbounded && !cr.hi.unbounded &&
+			types.Compare(cr.typ, cr.lo.v, cr.hi.v) == 0 {
+			lower = append(lower, cr.lo.v)
+			upper = append(upper, cr.lo.v)
+			continue
+		}
+		if !cr.lo.unbounded && !(cr.lo.incl && cr.lo.v.Null) {
+			lower = append(lower, cr.lo.v)
+			sr.rg.LowerExclusive = !cr.lo.incl
+		}
+		if !cr.hi.unbounded {
+			upper = append(upper, cr.hi.v)
+			sr.rg.UpperExclusive = !cr.hi.incl
+		}
+		break
+	}
+	sr.rg.Lower, sr.rg.Upper = lower, upper
+	for j := i + 1; j < len(cols); j++ {
+		cr := &cols[j]
+		if !cr.lo.unbounded && !(cr.lo.incl && cr.lo.v.Null) || !cr.hi.unbounded {
+			sr.check = cols
+			break
+		}
+	}
+	return sr, nil
+}
+
+// rangeIter walks the rows of a table for one partition: a full scan of
+// the primary index or the ranges of an index lookup, in index order (or
+// reversed), converting each row for go-mysql-server.
+type rangeIter struct {
+	src     *source
+	t       *engine.Table
+	ts      *tableSchema
+	idx     *engine.Index
+	ranges  []scanRange
+	reverse bool
+	next    int
+	cur     *engine.Iterator
+	curGen  uint64
+	check   []colRange
+}
+
+var _ sql.RowIter = (*rangeIter)(nil)
+
+func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		if it.cur == nil {
+			if it.next >= len(it.ranges) {
+				return nil, io.EOF
+			}
+			sr := &it.ranges[it.next]
+			it.next++
+			if sr.empty {
+				continue
+			}
+			cur, gen, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
+			if err != nil {
+				return nil, mapError(err)
+			}
+			it.cur, it.curGen, it.check = cur, gen, sr.check
+		}
+		r, err := it.cur.Next()
+		if err == io.EOF {
+			it.closeCur()
+			continue
+		}
+		if err != nil {
+			return nil, mapError(err)
+		}
+		if it.check != nil && !rowInRange(r, it.check) {
+			continue
+		}
+		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+	}
+}
+
+func rowInRange(r engine.Row, check []colRange) bool {
+	for i := range check {
+		if !check[i].contains(r[check[i].col]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (it *rangeIter) closeCur() {
+	if it.cur != nil {
+		_ = it.cur.Close()
+		it.cur = nil
+		it.src.closed(it.curGen)
+	}
+}
+
+func (it *rangeIter) Close(*sql.Context) error {
+	it.closeCur()
+	it.next = len(it.ranges)
+	return nil
+}

@@ -1,0 +1,223 @@
+package sqlfront
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"gopkg.in/src-d/go-errors.v1"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Views, triggers and stored procedures are SQL-only objects the engine
+// knows nothing of: each database's are kept as one JSON record in the
+// engine (Tx.SetBlob), cached by the provider once read. Writes are
+// serialized by the provider's objMu, since a record is read, changed and
+// written back; they go through the provider, which drops its cached copy.
+
+// dbObjects is the stored record of one database's SQL objects.
+type dbObjects struct {
+	Views      []sql.ViewDefinition         `json:"views,omitempty"`
+	Triggers   []sql.TriggerDefinition      `json:"triggers,omitempty"`
+	Procedures []sql.StoredProcedureDetails `json:"procedures,omitempty"`
+}
+
+// errTriggerExists is MySQL's ER_TRG_ALREADY_EXISTS.
+var errTriggerExists = errors.NewKind("Trigger already exists: %s")
+
+func objectsBlob(db string) string { return "sqlfront/objects/" + db }
+
+var (
+	_ sql.ViewDatabase            = (*Database)(nil)
+	_ sql.TriggerDatabase         = (*Database)(nil)
+	_ sql.StoredProcedureDatabase = (*Database)(nil)
+)
+
+// objects reads the database's SQL objects (cached by the provider; the
+// result must not be modified).
+func (d *Database) objects() (*dbObjects, error) {
+	d.p.objCacheMu.RLock()
+	o, ok := d.p.objCache[d.name]
+	d.p.objCacheMu.RUnlock()
+	if ok {
+		return o, nil
+	}
+	o, err := d.readObjects()
+	if err != nil {
+		return nil, err
+	}
+	d.p.objCacheMu.Lock()
+	d.p.objCache[d.name] = o
+	d.p.objCacheMu.Unlock()
+	return o, nil
+}
+
+// readObjects reads the database's SQL objects from the engine.
+func (d *Database) readObjects() (*dbObjects, error) {
+	b, err := d.p.e.Blob(objectsBlob(d.name))
+	if err != nil {
+		return nil, mapError(err)
+	}
+	o := &dbObjects{}
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, o); err != nil {
+			return nil, mapError(engine.ErrCorrupt)
+		}
+	}
+	return o, nil
+}
+
+// editObjects changes the database's SQL objects as one engine job.
+func (d *Database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) error {
+	d.p.objMu.Lock()
+	defer d.p.objMu.Unlock()
+	o, err := d.readObjects()
+	if err != nil {
+		return err
+	}
+	if err := edit(o); err != nil {
+		return err
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	err = d.p.ddl(ctx, func(tx *engine.Tx) error { return tx.SetBlob(objectsBlob(d.name), b) })
+	d.p.forgetObjects(d.name)
+	return err
+}
+
+// CreateView stores a view.
+func (d *Database) CreateView(ctx *sql.Context, name string, selectStatement, createViewStmt string) error {
+	return d.editObjects(ctx, func(o *dbObjects) error {
+		for _, v := range o.Views {
+			if strings.EqualFold(v.Name, name) {
+				return sql.ErrExistingView.New(d.name, name)
+			}
+		}
+		mode := sql.LoadSqlMode(ctx).String()
+		o.Views = append(o.Views, sql.ViewDefinition{Name: name, TextDefinition: selectStatement, CreateViewStatement: createViewStmt, SqlMode: mode})
+		return nil
+	})
+}
+
+// DropView removes a view.
+func (d *Database) DropView(ctx *sql.Context, name string) error {
+	return d.editObjects(ctx, func(o *dbObjects) error {
+		for i, v := range o.Views {
+			if strings.EqualFold(v.Name, name) {
+				o.Views = append(o.Views[:i], o.Views[i+1:]...)
+				return nil
+			}
+		}
+		return sql.ErrViewDoesNotExist.New(d.name, name)
+	})
+}
+
+// GetViewDefinition returns a view by name.
+func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDefinition, bool, error) {
+	o, err := d.objects()
+	if err != nil {
+		return sql.ViewDefinition{}, false, err
+	}
+	for _, v := range o.Views {
+		if strings.EqualFold(v.Name, name) {
+			return v, true, nil
+		}
+	}
+	return sql.ViewDefinition{}, false, nil
+}
+
+// AllViews returns every view of the database.
+func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
+	o, err := d.objects()
+	if err != nil {
+		return nil, err
+	}
+	return o.Views, nil
+}
+
+// GetTriggers returns the database's triggers.
+func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error) {
+	o, err := d.objects()
+	if err != nil {
+		return nil, err
+	}
+	return o.Triggers, nil
+}
+
+// CreateTrigger stores a trigger.
+func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) error {
+	return d.editObjects(ctx, func(o *dbObjects) error {
+		for _, t := range o.Triggers {
+			if strings.EqualFold(t.Name, def.Name) {
+				return errTriggerExists.New(def.Name)
+			}
+		}
+		o.Triggers = append(o.Triggers, def)
+		return nil
+	})
+}
+
+// DropTrigger removes a trigger.
+func (d *Database) DropTrigger(ctx *sql.Context, name string) error {
+	return d.editObjects(ctx, func(o *dbObjects) error {
+		for i, t := range o.Triggers {
+			if strings.EqualFold(t.Name, name) {
+				o.Triggers = append(o.Triggers[:i], o.Triggers[i+1:]...)
+				return nil
+			}
+		}
+		return sql.ErrTriggerDoesNotExist.New(name)
+	})
+}
+
+// GetStoredProcedure returns a stored procedure by name.
+func (d *Database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
+	o, err := d.objects()
+	if err != nil {
+		return sql.StoredProcedureDetails{}, false, err
+	}
+	for _, p := range o.Procedures {
+		if strings.EqualFold(p.Name, name) {
+			return p, true, nil
+		}
+	}
+	return sql.StoredProcedureDetails{}, false, nil
+}
+
+// GetStoredProcedures returns every stored procedure of the database.
+func (d *Database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureDetails, error) {
+	o, err := d.objects()
+	if err != nil {
+		return nil, err
+	}
+	return o.Procedures, nil
+}
+
+// SaveStoredProcedure stores a stored procedure.
+func (d *Database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedureDetails) error {
+	return d.editObjects(ctx, func(o *dbObjects) error {
+		for _, p := range o.Procedures {
+			if strings.EqualFold(p.Name, spd.Name) {
+				return sql.ErrStoredProcedureAlreadyExists.New(spd.Name)
+			}
+		}
+		o.Procedures = append(o.Procedures, spd)
+		return nil
+	})
+}
+
+// DropStoredProcedure removes a stored procedure.
+func (d *Database) DropStoredProcedure(ctx *sql.Context, name string) error {
+	return d.editObjects(ctx, func(o *dbObjects) error {
+		for i, p := range o.Procedures {
+			if strings.EqualFold(p.Name, name) {
+				o.Procedures = append(o.Procedures[:i], o.Procedures[i+1:]...)
+				return nil
+			}
+		}
+		return sql.ErrStoredProcedureDoesNotExist.New(name)
+	})
+}

@@ -1,0 +1,183 @@
+package sqlfront
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Provider is the go-mysql-server DatabaseProvider over one engine: every
+// engine database is a SQL database, and CREATE/DROP DATABASE change the
+// engine's catalog. A Provider is safe for concurrent use; it keeps no
+// state of its own beyond a cache of approximate row counts.
+type Provider struct {
+	e *engine.Engine
+
+	countMu sync.Mutex
+	counts  map[uint32]rowCount
+
+	objMu      sync.Mutex // serializes changes of views, triggers and procedures
+	objCacheMu sync.RWMutex
+	objCache   map[string]*dbObjects // database -> its SQL objects
+}
+
+// forgetObjects drops the cached SQL objects of a database.
+func (p *Provider) forgetObjects(db string) {
+	p.objCacheMu.Lock()
+	delete(p.objCache, db)
+	p.objCacheMu.Unlock()
+}
+
+type rowCount struct {
+	n     uint64
+	exact bool
+	at    time.Time
+}
+
+var (
+	_ sql.DatabaseProvider         = (*Provider)(nil)
+	_ sql.MutableDatabaseProvider  = (*Provider)(nil)
+	_ sql.CollatedDatabaseProvider = (*Provider)(nil)
+)
+
+// NewProvider returns the provider of e's databases.
+func NewProvider(e *engine.Engine) *Provider {
+	return &Provider{e: e, counts: map[uint32]rowCount{}, objCache: map[string]*dbObjects{}}
+}
+
+// Engine returns the engine the provider serves.
+func (p *Provider) Engine() *engine.Engine { return p.e }
+
+// dbName resolves a SQL database name to the engine's name: the exact
+// name if it exists, else the one equal to it ignoring case.
+func (p *Provider) dbName(name string) (string, bool) {
+	cat := p.e.Catalog()
+	if _, err := cat.Database(name); err == nil {
+		return name, true
+	}
+	for _, n := range cat.Databases() {
+		if strings.EqualFold(n, name) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// Database returns the named database.
+func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
+	if name == "" {
+		// go-mysql-server asks for the current database when there is
+		// none in a few places (turning DELETE into TRUNCATE): an empty
+		// database lets those go on with the table's own database.
+		return noDatabase{}, nil
+	}
+	n, ok := p.dbName(name)
+	if !ok {
+		return nil, sql.ErrDatabaseNotFound.New(name)
+	}
+	return &Database{p: p, name: n}, nil
+}
+
+// HasDatabase reports whether the named database exists.
+func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
+	_, ok := p.dbName(name)
+	return ok
+}
+
+// AllDatabases returns every database, sorted by name.
+func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
+	names := p.e.Catalog().Databases()
+	dbs := make([]sql.Database, len(names))
+	for i, n := range names {
+		dbs[i] = &Database{p: p, name: n}
+	}
+	return dbs
+}
+
+// CreateDatabase creates an empty database.
+func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
+	return p.ddl(ctx, func(tx *engine.Tx) error { return tx.CreateDatabase(name) })
+}
+
+// CreateCollatedDatabase creates an empty database. The engine keeps no
+// database collation: tables default to the server's, utf8mb4_general_ci.
+func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, coll sql.CollationID) error {
+	return p.CreateDatabase(ctx, name)
+}
+
+// DropDatabase drops a database and its tables.
+func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
+	n, ok := p.dbName(name)
+	if !ok {
+		return sql.ErrDatabaseNotFound.New(name)
+	}
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	defer p.forgetObjects(n)
+	return p.ddl(ctx, func(tx *engine.Tx) error {
+		if err := tx.DropDatabase(n); err != nil {
+			return err
+		}
+		return tx.SetBlob(objectsBlob(n), nil)
+	})
+}
+
+// ddl runs a catalog change as one engine job, after committing what the
+// session had written (DDL commits implicitly in MySQL).
+func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Tx) error) error {
+	if err := sessionOf(ctx).commitPending(ctx); err != nil {
+		return err
+	}
+	return mapError(p.e.Update(ctx, fn))
+}
+
+// maxCounted bounds the rows counted for the planner's estimate.
+const maxCounted = 100000
+
+// rowCount returns the number of rows of t for the planner: counted (up to
+// maxCounted rows, beyond which it is an estimate) and cached for a second.
+func (p *Provider) rowCount(t *engine.Table) (uint64, bool, error) {
+	p.countMu.Lock()
+	c, ok := p.counts[t.ID]
+	p.countMu.Unlock()
+	if ok && time.Since(c.at) < time.Second {
+		return c.n, c.exact, nil
+	}
+	it, err := p.e.NewIterator(t, nil, engine.Range{}, false)
+	if err != nil {
+		return 0, false, mapError(err)
+	}
+	var n uint64
+	exact := true
+	for {
+		if _, err := it.Next(); err != nil {
+			break
+		}
+		n++
+		if n >= maxCounted {
+			exact = false
+			break
+		}
+	}
+	_ = it.Close()
+	p.countMu.Lock()
+	p.counts[t.ID] = rowCount{n: n, exact: exact, at: time.Now()}
+	p.countMu.Unlock()
+	return n, exact, nil
+}
+
+// noDatabase is the database of a session that has selected none: it has
+// no tables.
+type noDatabase struct{}
+
+func (noDatabase) Name() string { return "" }
+
+func (noDatabase) GetTableInsensitive(*sql.Context, string) (sql.Table, bool, error) {
+	return nil, false, nil
+}
+
+func (noDatabase) GetTableNames(*sql.Context) ([]string, error) { return nil, nil }

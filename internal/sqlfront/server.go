@@ -1,0 +1,195 @@
+package sqlfront
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Defaults of Config.
+const (
+	DefaultAddress        = "127.0.0.1:3306"
+	DefaultRootHost       = "127.0.0.1"
+	DefaultVersionString  = "10.11.99-HandlerDB"
+	DefaultVersionComment = "HandlerDB"
+)
+
+// Config configures the MySQL listener. The zero value of each field means
+// its default.
+type Config struct {
+	// Address is host:port to listen on (port 0 picks a free port).
+	// Default 127.0.0.1:3306.
+	Address string
+	// RootPassword is the password of the root account ("" for none). It
+	// is applied at every start, whatever an earlier run stored.
+	RootPassword string
+	// RootHost is the host root may connect from. Default 127.0.0.1
+	// (go-mysql-server also lets 127.0.0.1 and ::1 connect as localhost);
+	// "%" allows any host.
+	RootHost string
+	// VersionString is the server version clients see in the handshake,
+	// VERSION() and @@version. Default "10.11.99-HandlerDB", MariaDB-like,
+	// so that clients pick their MariaDB dialect.
+	VersionString string
+	// VersionComment is @@version_comment. Default "HandlerDB".
+	VersionComment string
+}
+
+func (c *Config) ensureDefaults() {
+	if c.Address == "" {
+		c.Address = DefaultAddress
+	}
+	if c.RootHost == "" {
+		c.RootHost = DefaultRootHost
+	}
+	if c.VersionString == "" {
+		c.VersionString = DefaultVersionString
+	}
+	if c.VersionComment == "" {
+		c.VersionComment = DefaultVersionComment
+	}
+}
+
+// Server is the MySQL-protocol listener over one engine. Its methods are
+// safe for concurrent use.
+type Server struct {
+	cfg    Config
+	e      *engine.Engine
+	p      *Provider
+	engine *sqle.Engine
+	ln     net.Listener
+	srv    *server.Server
+
+	mu      sync.Mutex
+	started bool
+	closed  bool
+	done    chan struct{}
+}
+
+// globalsOnce guards go-mysql-server's process-wide system variables.
+var globalsMu sync.Mutex
+
+// New builds a server over e and opens its listening socket (so Addr is
+// known at once); Start begins accepting connections. Users and grants are
+// loaded from the engine; root is created or updated as cfg says.
+func New(e *engine.Engine, cfg Config) (*Server, error) {
+	cfg.ensureDefaults()
+	if err := setGlobals(&cfg, e); err != nil {
+		return nil, err
+	}
+	p := NewProvider(e)
+	se := sqle.New(NewAnalyzer(p), &sqle.Config{})
+	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
+	if err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg); err != nil {
+		se.Close()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Address)
+	if err != nil {
+		se.Close()
+		return nil, fmt.Errorf("sqlfront: listen %s: %w", cfg.Address, err)
+	}
+	scfg := server.Config{
+		Protocol: "tcp",
+		Address:  ln.Addr().String(),
+		Listener: ln,
+		Version:  cfg.VersionString,
+	}
+	var mh *mariaHandler
+	wrap := func(h mysql.Handler) (mysql.Handler, error) {
+		mh = &mariaHandler{Handler: h}
+		return mh, nil
+	}
+	srv, err := server.NewServerWithHandler(scfg, se, sql.NewContext, p.SessionBuilder(), nil, wrap)
+	if err != nil {
+		ln.Close()
+		se.Close()
+		return nil, err
+	}
+	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, done: make(chan struct{})}
+	mh.srv.Store(s)
+	return s, nil
+}
+
+// setGlobals sets the system variables clients read at connect. They are
+// process-wide in go-mysql-server; every Server of the process sets the
+// same values unless configured otherwise.
+func setGlobals(cfg *Config, e *engine.Engine) error {
+	globalsMu.Lock()
+	defer globalsMu.Unlock()
+	coll := e.Options().DefaultCollation
+	name, cs := "utf8mb4_general_ci", "utf8mb4"
+	if coll != nil {
+		name, cs = sqlCollation(coll).Name(), sqlCollation(coll).CharacterSet().String()
+	}
+	return sql.SystemVariables.AssignValues(map[string]interface{}{
+		"version":                       cfg.VersionString,
+		"version_comment":               cfg.VersionComment,
+		"character_set_server":          cs,
+		"collation_server":              name,
+		"character_set_database":        cs,
+		"collation_database":            name,
+		"character_set_connection":      cs,
+		"collation_connection":          name,
+		"character_set_client":          cs,
+		"character_set_results":         cs,
+		"default_collation_for_utf8mb4": "utf8mb4_general_ci",
+	})
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Provider returns the go-mysql-server backend the server runs on.
+func (s *Server) Provider() *Provider { return s.p }
+
+// Engine returns the go-mysql-server engine (for embedding and tests).
+func (s *Server) Engine() *sqle.Engine { return s.engine }
+
+// Start begins accepting connections in the background.
+func (s *Server) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("sqlfront: server closed")
+	}
+	if s.started {
+		return errors.New("sqlfront: server already started")
+	}
+	s.started = true
+	go func() {
+		defer close(s.done)
+		_ = s.srv.Start()
+	}()
+	return nil
+}
+
+// Close stops accepting connections and closes the listener. Connections
+// already open are cut as their next statement finds the listener gone.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	started := s.started
+	s.mu.Unlock()
+	err := s.srv.Close()
+	if started {
+		<-s.done
+	} else {
+		_ = s.ln.Close()
+	}
+	s.engine.Close()
+	return err
+}

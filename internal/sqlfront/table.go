@@ -1,0 +1,270 @@
+package sqlfront
+
+import (
+	"io"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Table is one catalog version of an engine table as go-mysql-server sees
+// it. It is immutable (a DDL statement makes go-mysql-server fetch a new
+// Table) and safe for concurrent use; what it does for a statement
+// depends on the statement's session (its transaction).
+type Table struct {
+	db *Database
+	t  *engine.Table
+	ts *tableSchema
+}
+
+var (
+	_ sql.Table                    = (*Table)(nil)
+	_ sql.Databaseable             = (*Table)(nil)
+	_ sql.CommentedTable           = (*Table)(nil)
+	_ sql.PrimaryKeyTable          = (*Table)(nil)
+	_ sql.IndexAddressableTable    = (*Table)(nil)
+	_ sql.InsertableTable          = (*Table)(nil)
+	_ sql.UpdatableTable           = (*Table)(nil)
+	_ sql.DeletableTable           = (*Table)(nil)
+	_ sql.ReplaceableTable         = (*Table)(nil)
+	_ sql.TruncateableTable        = (*Table)(nil)
+	_ sql.AutoIncrementTable       = (*Table)(nil)
+	_ sql.StatisticsTable          = (*Table)(nil)
+	_ sql.AlterableTable           = (*Table)(nil)
+	_ sql.IndexAlterableTable      = (*Table)(nil)
+	_ sql.PrimaryKeyAlterableTable = (*Table)(nil)
+	_ sql.IndexedTable             = (*indexedTable)(nil)
+)
+
+func newTable(d *Database, t *engine.Table) *Table {
+	return &Table{db: d, t: t, ts: schemaOf(t)}
+}
+
+// Name is the table name.
+func (t *Table) Name() string { return t.t.Name }
+
+// String is the table name.
+func (t *Table) String() string { return t.t.Name }
+
+// Database is the name of the table's database.
+func (t *Table) Database() string { return t.db.name }
+
+// Schema is the table's columns.
+func (t *Table) Schema() sql.Schema { return t.ts.sch.Schema }
+
+// PrimaryKeySchema is the table's columns with the primary key's.
+func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.ts.sch }
+
+// Collation is the table's default collation.
+func (t *Table) Collation() sql.CollationID { return t.ts.coll }
+
+// Comment is the table's COMMENT.
+func (t *Table) Comment() string { return t.t.Comment }
+
+// partition is the single partition of a table read: the whole table, or
+// the ranges of one index lookup.
+type partition struct {
+	lookup *sql.IndexLookup
+}
+
+func (partition) Key() []byte { return []byte("all") }
+
+// Partitions returns one partition: the whole table in primary key order.
+func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(partition{}), nil
+}
+
+// PartitionRows returns the rows of a partition.
+func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary}
+	part, _ := p.(partition)
+	if part.lookup == nil {
+		it.ranges = []scanRange{{}}
+		return it, nil
+	}
+	lk := part.lookup
+	idx := t.engineIndex(lk.Index)
+	if idx == nil {
+		return nil, sql.ErrIndexNotFound.New(lk.Index.ID())
+	}
+	it.idx, it.reverse = idx, lk.IsReverse
+	if lk.IsEmptyRange {
+		return it, nil
+	}
+	mrc, ok := lk.Ranges.(sql.MySQLRangeCollection)
+	if !ok {
+		return nil, errUnsupported("range collection %T", lk.Ranges)
+	}
+	for _, mr := range mrc {
+		sr, err := toScanRange(ctx, t.t, idx, mr)
+		if err != nil {
+			return nil, err
+		}
+		it.ranges = append(it.ranges, sr)
+	}
+	return it, nil
+}
+
+// engineIndex finds the engine index behind a go-mysql-server index.
+func (t *Table) engineIndex(ix sql.Index) *engine.Index {
+	if x, ok := ix.(*Index); ok && x.t.ID == t.t.ID {
+		if found := indexByName(t.t, x.idx.Name); found != nil {
+			return found
+		}
+	}
+	return indexByName(t.t, ix.ID())
+}
+
+// GetIndexes returns the table's visible indexes, primary key first.
+func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
+	out := make([]sql.Index, 0, len(t.t.Indexes))
+	for _, idx := range t.t.Indexes {
+		out = append(out, newIndex(t.db.name, t.t, idx, t.ts))
+	}
+	return out, nil
+}
+
+// IndexedAccess returns the table restricted to an index lookup.
+func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
+	return &indexedTable{Table: t, lookup: lookup}
+}
+
+// PreciseMatch is true: a lookup returns exactly the rows of its ranges,
+// so the planner may drop the filters it came from.
+func (t *Table) PreciseMatch() bool { return true }
+
+// indexedTable is a Table read through one index lookup.
+type indexedTable struct {
+	*Table
+	lookup sql.IndexLookup
+}
+
+// LookupPartitions returns the partition of the lookup.
+func (t *indexedTable) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(partition{lookup: &lookup}), nil
+}
+
+// Partitions returns the partition of the table's lookup.
+func (t *indexedTable) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	return t.LookupPartitions(ctx, t.lookup)
+}
+
+// RowCount returns the number of rows, counted and cached for a second
+// (an estimate beyond 100,000 rows); never exact, since the session's
+// uncommitted writes are not counted.
+func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
+	n, _, err := t.db.p.rowCount(t.t)
+	return n, false, err
+}
+
+// DataLength estimates the table's size in bytes.
+func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
+	n, _, err := t.db.p.rowCount(t.t)
+	return n * uint64(16+8*len(t.t.Columns)), err
+}
+
+// PeekNextAutoIncrementValue returns the next AUTO_INCREMENT value.
+func (t *Table) PeekNextAutoIncrementValue(*sql.Context) (uint64, error) {
+	return t.t.AutoIncrementNext(), nil
+}
+
+// GetNextAutoIncrementValue returns the value go-mysql-server puts in the
+// AUTO_INCREMENT column of a row to insert: 0 when none was given, which
+// makes the engine take the next id as it inserts the row (the editor then
+// writes the id into the row, where LAST_INSERT_ID() reads it). The engine
+// moves its counter past explicit values itself.
+func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal interface{}) (uint64, error) {
+	return 0, nil
+}
+
+// AutoIncrementSetter returns the setter ALTER TABLE ... AUTO_INCREMENT=n
+// and CREATE TABLE ... AUTO_INCREMENT=n use.
+func (t *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter {
+	return &autoIncSetter{t: t}
+}
+
+type autoIncSetter struct{ t *Table }
+
+func (s *autoIncSetter) SetAutoIncrementValue(ctx *sql.Context, v uint64) error {
+	if v <= s.t.t.AutoIncrementNext() {
+		return nil // InnoDB never moves the counter below the rows' maximum
+	}
+	return s.t.rebuild(ctx, func(def *engine.TableDef) error {
+		def.AutoIncrement = v
+		return nil
+	})
+}
+
+func (s *autoIncSetter) AcquireAutoIncrementLock(*sql.Context) (func(), error) {
+	return func() {}, nil
+}
+
+func (s *autoIncSetter) Close(*sql.Context) error { return nil }
+
+// Inserter returns an editor inserting rows in the session's transaction.
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx) }
+
+// Updater returns an editor updating rows in the session's transaction.
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.newEditor(ctx) }
+
+// Deleter returns an editor deleting rows in the session's transaction.
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.newEditor(ctx) }
+
+// Replacer returns an editor for REPLACE in the session's transaction.
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
+
+// Truncate deletes every row and returns how many there were. The
+// TRUNCATE TABLE statement is DDL (it commits, resets AUTO_INCREMENT and
+// cannot be rolled back); a DELETE without WHERE that go-mysql-server
+// turns into a truncation deletes the rows in the session's transaction.
+func (t *Table) Truncate(ctx *sql.Context) (int, error) {
+	q := strings.ToUpper(strings.TrimSpace(ctx.Query()))
+	if !strings.HasPrefix(q, "TRUNCATE") {
+		return t.deleteAll(ctx)
+	}
+	if err := sessionOf(ctx).commitPending(ctx); err != nil {
+		return 0, err
+	}
+	n, err := t.db.p.e.Count(t.t)
+	if err != nil {
+		return 0, mapError(err)
+	}
+	err = t.db.p.ddl(ctx, func(tx *engine.Tx) error { return tx.TruncateTable(t.db.name, t.t.Name) })
+	return int(n), err
+}
+
+// deleteAll deletes every row through an editor.
+func (t *Table) deleteAll(ctx *sql.Context) (int, error) {
+	ed := t.newEditor(ctx)
+	ed.StatementBegin(ctx)
+	it, err := t.PartitionRows(ctx, partition{})
+	if err != nil {
+		return 0, err
+	}
+	var rows []sql.Row
+	for {
+		r, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			_ = it.Close(ctx)
+			return 0, err
+		}
+		rows = append(rows, r)
+	}
+	_ = it.Close(ctx)
+	for _, r := range rows {
+		if err := ed.Delete(ctx, r); err != nil {
+			_ = ed.DiscardChanges(ctx, err)
+			_ = ed.Close(ctx)
+			return 0, err
+		}
+	}
+	if err := ed.StatementComplete(ctx); err != nil {
+		return 0, err
+	}
+	return len(rows), ed.Close(ctx)
+}

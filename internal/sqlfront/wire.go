@@ -1,0 +1,116 @@
+package sqlfront
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Text-protocol results are printed by go-mysql-server the way MySQL 8
+// prints them. Where MariaDB prints differently, the values are rewritten
+// on their way out: FLOAT and DOUBLE with MariaDB's digits (1e20, not
+// 1e+20; FLOAT with 6 significant digits), and DATETIME(n) with exactly n
+// fractional digits.
+
+// mariaHandler is a mysql.Handler that answers EXPLAIN (see explain.go)
+// and reformats text-protocol results. Safe for concurrent use.
+type mariaHandler struct {
+	mysql.Handler
+	srv atomic.Pointer[Server] // set once the server is built
+}
+
+// ComQuery runs a query, reformatting its results.
+func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	if done, err := h.explain(ctx, c, query, callback); done {
+		return err
+	}
+	return h.Handler.ComQuery(ctx, c, query, reformatting(callback))
+}
+
+// ComMultiQuery runs the first query of a multi-statement string,
+// reformatting its results.
+func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	if done, err := h.explain(ctx, c, query, callback); done {
+		return "", err
+	}
+	return h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback))
+}
+
+// reformatting returns a callback that rewrites values before passing
+// each result on. go-mysql-server sends the fields with the first result
+// of a query only, so they are remembered.
+func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+	var fields []*querypb.Field
+	var fix []int
+	return func(res *sqltypes.Result, more bool) error {
+		if res != nil && res.Fields != nil {
+			fields, fix = res.Fields, fix[:0]
+			for i, f := range fields {
+				switch f.Type {
+				case querypb.Type_FLOAT32, querypb.Type_FLOAT64:
+					fix = append(fix, i)
+				case querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
+					if f.Decimals > 0 && f.Decimals <= 6 {
+						fix = append(fix, i)
+					}
+				}
+			}
+		}
+		if res != nil && len(fix) > 0 {
+			for _, row := range res.Rows {
+				for _, i := range fix {
+					if i < len(row) && !row[i].IsNull() {
+						row[i] = reformatValue(fields[i], row[i])
+					}
+				}
+			}
+		}
+		return next(res, more)
+	}
+}
+
+// reformatValue prints one value as MariaDB does.
+func reformatValue(f *querypb.Field, v sqltypes.Value) sqltypes.Value {
+	raw := v.Raw()
+	switch f.Type {
+	case querypb.Type_FLOAT32, querypb.Type_FLOAT64:
+		x, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return v
+		}
+		t := types.Type{Kind: types.Double}
+		if f.Type == querypb.Type_FLOAT32 {
+			t.Kind = types.Float
+		}
+		return sqltypes.MakeTrusted(f.Type, types.AppendFormat(nil, &t, types.Value{F: x}))
+	case querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
+		n := int(f.Decimals)
+		dot := bytes.IndexByte(raw, '.')
+		have := 0
+		if dot >= 0 {
+			have = len(raw) - dot - 1
+		}
+		if have == n {
+			return v
+		}
+		out := append([]byte(nil), raw...)
+		if dot < 0 {
+			out = append(out, '.')
+		}
+		for ; have < n; have++ {
+			out = append(out, '0')
+		}
+		if have > n {
+			out = out[:len(out)-(have-n)]
+		}
+		return sqltypes.MakeTrusted(f.Type, out)
+	}
+	return v
+}
