@@ -32,6 +32,9 @@ type Config struct {
 	// HSSecret and HSSecretWr are the plain secrets of the read and write
 	// ports; empty means no authentication on that port.
 	HSSecret, HSSecretWr string
+	// HSRequireAuth makes both HandlerSocket ports require A (the port's
+	// secret or a SQL user's name:password) even without a secret.
+	HSRequireAuth bool
 	// HSTimeout closes idle HandlerSocket connections.
 	HSTimeout time.Duration
 	// HSMaxConnections bounds HandlerSocket connections over both ports.
@@ -123,6 +126,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.HSPortWr, "handlersocket-port-wr", c.HSPortWr, "HandlerSocket write port (0: any free port, -1: off)")
 	fs.StringVar(&c.HSSecret, "handlersocket-plain-secret", c.HSSecret, "secret required by A on the read port (empty: none)")
 	fs.StringVar(&c.HSSecretWr, "handlersocket-plain-secret-wr", c.HSSecretWr, "secret required by A on the write port (empty: none; no fallback to the read secret)")
+	fs.BoolVar(&c.HSRequireAuth, "handlersocket-require-auth", c.HSRequireAuth, "require A on both HandlerSocket ports even without a secret (SQL users authenticate with A\\t1\\tuser:password)")
 	fs.Var((*seconds)(&c.HSTimeout), "handlersocket-timeout", "close HandlerSocket connections idle this long: seconds as the plugin takes them, or a duration like 90s (0: never)")
 	fs.IntVar(&c.HSMaxConnections, "handlersocket-max-connections", c.HSMaxConnections, "most HandlerSocket connections over both ports")
 	fs.StringVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")

@@ -199,6 +199,7 @@ func (c *Config) Print(w io.Writer) error {
 		"handlersocket-plain-secret":    mask(c.HSSecret),
 		"handlersocket-plain-secret-wr": mask(c.HSSecretWr),
 		"handlersocket-timeout":         c.HSTimeout.String(),
+		"handlersocket-require-auth":    c.HSRequireAuth,
 		"handlersocket-max-connections": c.HSMaxConnections,
 		"durability":                    c.Durability,
 		"root-password":                 mask(c.RootPassword),

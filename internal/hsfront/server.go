@@ -42,8 +42,16 @@ type Config struct {
 	// connection beyond it is closed at once.
 	MaxConns int
 	// Authorize, when set, enables `A 1 <user>:<password>`: it checks a SQL
-	// user's password and returns the user's grants (see Grants).
+	// user's password and returns the user's grants (see Grants). A
+	// connection authenticated so may open only the tables its grants
+	// allow (SELECT on the read port; INSERT, UPDATE and DELETE on the
+	// write port); another open answers `3\t1\tunauth`.
 	Authorize func(user, password string) (Grants, error)
+	// RequireAuth makes both ports refuse P and every find or modify
+	// until A succeeds, even on a port without a secret (then only a SQL
+	// user can authenticate). Without it a port with no secret blocks
+	// nothing, as in the plugin.
+	RequireAuth bool
 	// Logger receives connection-level events (debug) and errors.
 	Logger *slog.Logger
 	// Observe, when set, is called after each request with its port,

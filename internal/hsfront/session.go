@@ -48,7 +48,7 @@ func (ss *session) init(s *Server, write bool) {
 
 // needAuth reports whether requests are refused until A succeeds.
 func (ss *session) needAuth() bool {
-	return len(ss.secret) > 0 && !ss.authed
+	return (len(ss.secret) > 0 || ss.s.cfg.RequireAuth) && !ss.authed
 }
 
 func (ss *session) idle()  {}
@@ -375,7 +375,9 @@ func (ss *session) refresh(h *handle, tx *engine.Tx) hsproto.Error {
 // auth runs A.
 func (ss *session) auth(r *hsproto.Request, out []byte) []byte {
 	e := r.CheckAuth(ss.secret)
-	if e == hsproto.ErrUnauth && ss.s.cfg.Authorize != nil && r.CheckAuth(nil) != hsproto.ErrAuthtype {
+	if e == hsproto.ErrNone {
+		ss.setUser("", nil) // the port's secret: every table
+	} else if e == hsproto.ErrUnauth && ss.s.cfg.Authorize != nil {
 		e = ss.authUser(r.AuthKey)
 	}
 	switch e {

@@ -1,6 +1,6 @@
 package hsproto
 
-import "bytes"
+import "crypto/subtle"
 
 // ExecEnv is what the executor knows about the connection and the handle a
 // CmdExec request names, which CheckExec needs to find the error the plugin
@@ -120,7 +120,9 @@ func (r *Request) CheckAuth(secret []byte) Error {
 	if len(r.AuthType) != 1 || r.AuthType[0] != '1' {
 		return ErrAuthtype
 	}
-	if !bytes.Equal(secret, r.authWindow) {
+	// Constant time: the comparison must not tell how much of a guess
+	// was right.
+	if subtle.ConstantTimeCompare(secret, r.authWindow) != 1 {
 		return ErrUnauth
 	}
 	return ErrNone

@@ -81,6 +81,8 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		Timeout:     timeout,
 		MaxConns:    cfg.HSMaxConnections,
 		Logger:      log,
+		RequireAuth: cfg.HSRequireAuth,
+		Authorize:   s.authorizeHS,
 	}
 	var m *admin.Metrics
 	if s.admin != nil {

@@ -1,0 +1,51 @@
+package server
+
+import (
+	"net"
+	"testing"
+
+	"github.com/handlerdb/handlerdb/internal/config"
+)
+
+// TestHSUsers: a SQL user with SELECT on db1 only opens db1 tables on the
+// read port and is refused on db2 and on the write port; the plain secret
+// still opens everything; a wrong password is refused.
+func TestHSUsers(t *testing.T) {
+	s := startTest(t, func(c *config.Config) {
+		c.HSSecret, c.HSSecretWr = "rdsecret", "wrsecret"
+	})
+	root := sqlDB(t, s, "db1")
+	for _, q := range []string{
+		"CREATE DATABASE IF NOT EXISTS db2",
+		"CREATE TABLE db1.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"CREATE TABLE db2.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO db1.t VALUES (1, 'one')",
+		"CREATE USER 'reader'@'localhost' IDENTIFIED BY 'pw1'",
+		"GRANT SELECT ON db1.* TO 'reader'@'localhost'",
+	} {
+		if _, err := root.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	rd, wr := s.HS().ReadAddr(), s.HS().WriteAddr()
+	check := func(addr net.Addr, req string, want ...string) {
+		t.Helper()
+		lines := hsExchange(t, addr, req, len(want))
+		for i := range want {
+			if lines[i] != want[i] {
+				t.Fatalf("%q: reply %d is %q, want %q", req, i, lines[i], want[i])
+			}
+		}
+	}
+	check(rd, "A\t1\treader:pw1\nP\t1\tdb1\tt\tPRIMARY\tid,v\n1\t=\t1\t1\nP\t2\tdb2\tt\tPRIMARY\tid,v\n",
+		"0\t1\n", "0\t1\n", "0\t2\t1\tone\n", "3\t1\tunauth\n")
+	check(wr, "A\t1\treader:pw1\nP\t1\tdb1\tt\tPRIMARY\tid,v\n", "0\t1\n", "3\t1\tunauth\n")
+	check(rd, "A\t1\treader:wrong\nP\t1\tdb1\tt\tPRIMARY\tid,v\n", "3\t1\tunauth\n", "3\t1\tunauth\n")
+	check(rd, "A\t1\tnobody:pw1\n", "3\t1\tunauth\n")
+	check(wr, "A\t1\twrsecret\nP\t1\tdb2\tt\tPRIMARY\tid,v\n1\t+\t2\t5\tfive\n", "0\t1\n", "0\t1\n", "0\t1\n")
+	// REVOKE takes effect on the next open.
+	if _, err := root.Exec("REVOKE SELECT ON db1.* FROM 'reader'@'localhost'"); err != nil {
+		t.Fatal(err)
+	}
+	check(rd, "A\t1\treader:pw1\nP\t1\tdb1\tt\tPRIMARY\tid,v\n", "0\t1\n", "3\t1\tunauth\n")
+}
