@@ -50,6 +50,12 @@ type Config struct {
 	// AdminAddress is host:port of the admin HTTP listener (metrics,
 	// health, pprof, backup); empty disables it.
 	AdminAddress string
+	// TLSCert and TLSKey are PEM files; with both set, every port accepts
+	// TLS (the MySQL port by the protocol's own negotiation, the
+	// HandlerSocket ports by a TLS handshake as the first bytes).
+	TLSCert, TLSKey string
+	// TLSRequired refuses plain-text connections when TLS is on.
+	TLSRequired bool
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is text, json, or auto (text on a terminal, else JSON).
@@ -102,6 +108,12 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("config: --log-format %q is not auto, text or json", c.LogFormat)
 	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("config: --tls-cert and --tls-key go together")
+	}
+	if c.TLSRequired && c.TLSCert == "" {
+		return errors.New("config: --tls-required needs --tls-cert and --tls-key")
+	}
 	if c.CacheSize <= 0 {
 		return errors.New("config: --cache-size must be positive")
 	}
@@ -134,6 +146,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
+	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "PEM certificate: enables TLS on every port")
+	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "PEM private key of --tls-cert")
+	fs.BoolVar(&c.TLSRequired, "tls-required", c.TLSRequired, "refuse plain-text connections when TLS is on")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error (SIGHUP re-reads it from the config file)")
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "auto (text on a terminal, JSON otherwise), text or json")
 }

@@ -42,6 +42,9 @@ var aliases = map[string]string{
 	"plugin-load-add":               "",
 	"plugin-maturity":               "",
 	"innodb-buffer-pool-size":       "cache-size",
+	"ssl-cert":                      "tls-cert",
+	"ssl-key":                       "tls-key",
+	"require-secure-transport":      "tls-required",
 }
 
 // Load builds the configuration from, in increasing precedence: the
@@ -206,6 +209,9 @@ func (c *Config) Print(w io.Writer) error {
 		"root-host":                     c.RootHost,
 		"cache-size":                    c.CacheSize,
 		"admin-address":                 c.AdminAddress,
+		"tls-cert":                      c.TLSCert,
+		"tls-key":                       c.TLSKey,
+		"tls-required":                  c.TLSRequired,
 		"log-level":                     c.LogLevel,
 		"log-format":                    c.LogFormat,
 	}

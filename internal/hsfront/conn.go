@@ -1,6 +1,7 @@
 package hsfront
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -46,8 +47,9 @@ type conn struct {
 	state    atomic.Uint32
 	closing  atomic.Bool
 
-	held *[]byte // read buffer kept while it holds a partial line
-	sess session // open indexes and auth; owned by the serving goroutine
+	tc   *tls.Conn // set for a TLS connection (served by serveTLS)
+	held *[]byte   // read buffer kept while it holds a partial line
+	sess session   // open indexes and auth; owned by the serving goroutine
 	mu   sync.Mutex
 	open int // number of open indexes, for ConnInfo (guarded by mu)
 }
@@ -80,7 +82,76 @@ func (c *conn) start() {
 	}
 	c.rc = rc
 	c.sess.init(c.s, c.write)
+	if cfg := c.s.cfg.TLS; cfg != nil {
+		isTLS, err := c.peekTLS()
+		switch {
+		case err != nil, !isTLS && c.s.cfg.TLSRequired:
+			c.finish()
+			return
+		case isTLS:
+			c.tc = tls.Server(c.nc, cfg)
+			c.serveTLS()
+			return
+		}
+	}
 	c.serve()
+}
+
+// peekTLS waits for the first byte and reports whether it starts a TLS
+// handshake (a record of type 22). No request line can start with it.
+func (c *conn) peekTLS() (bool, error) {
+	if t := c.s.cfg.Timeout; t > 0 {
+		c.nc.SetReadDeadline(time.Now().Add(t))
+	}
+	var b [1]byte
+	var n int
+	var rerr error
+	err := c.rc.Read(func(fd uintptr) bool {
+		n, _, rerr = syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK)
+		return rerr != syscall.EAGAIN
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err == nil && n == 0 {
+		err = errEOF
+	}
+	return err == nil && b[0] == 0x16, err
+}
+
+// serveTLS is serve for a TLS connection. TLS keeps its own record
+// buffers, so an idle TLS connection costs more than a plain one (it waits
+// inside a blocking read).
+func (c *conn) serveTLS() {
+	for !c.closing.Load() {
+		if t := c.s.cfg.Timeout; t > 0 {
+			c.tc.SetReadDeadline(time.Now().Add(t))
+		}
+		buf := c.held
+		if buf == nil {
+			buf = readPool.Get().(*[]byte)
+		}
+		if len(*buf) == cap(*buf) {
+			grown := make([]byte, len(*buf), 2*cap(*buf))
+			copy(grown, *buf)
+			*buf = grown
+		}
+		n, err := c.tc.Read((*buf)[len(*buf):cap(*buf)])
+		if n > 0 {
+			*buf = (*buf)[:len(*buf)+n]
+		}
+		if err != nil {
+			if buf != c.held {
+				*buf = (*buf)[:0]
+				readPool.Put(buf)
+			}
+			break
+		}
+		if !c.handle(buf) {
+			break
+		}
+	}
+	c.finish()
 }
 
 // serve reads and answers batches until the connection ends. When no
@@ -112,6 +183,9 @@ func (c *conn) serve() {
 
 // finish closes the connection and releases everything it holds.
 func (c *conn) finish() {
+	if c.tc != nil {
+		c.tc.Close()
+	}
 	c.nc.Close()
 	c.release()
 	c.s.forget(c)
@@ -136,10 +210,14 @@ func (c *conn) handle(buf *[]byte) bool {
 	}
 	c.state.Store(stateWrite)
 	if len(*out) > 0 {
+		var w io.Writer = c.nc
+		if c.tc != nil {
+			w = c.tc
+		}
 		if t := c.s.cfg.Timeout; t > 0 {
 			c.nc.SetWriteDeadline(time.Now().Add(t))
 		}
-		if _, err := c.nc.Write(*out); err != nil {
+		if _, err := w.Write(*out); err != nil {
 			closeAfter = true
 		}
 	}

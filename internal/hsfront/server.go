@@ -11,6 +11,7 @@ package hsfront
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -47,6 +48,13 @@ type Config struct {
 	// allow (SELECT on the read port; INSERT, UPDATE and DELETE on the
 	// write port); another open answers `3\t1\tunauth`.
 	Authorize func(user, password string) (Grants, error)
+	// TLS, when set, lets clients open TLS connections on both ports: a
+	// connection whose first byte starts a TLS handshake is served over
+	// TLS, any other as plain text unless TLSRequired.
+	TLS *tls.Config
+	// TLSRequired closes connections that do not start with a TLS
+	// handshake.
+	TLSRequired bool
 	// RequireAuth makes both ports refuse P and every find or modify
 	// until A succeeds, even on a port without a secret (then only a SQL
 	// user can authenticate). Without it a port with no secret blocks

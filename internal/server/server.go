@@ -8,6 +8,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +29,7 @@ type Server struct {
 	hs    *hsfront.Server
 	sql   sqlFront
 	admin *admin.Server
+	tls   *tls.Config
 }
 
 // sqlFront is the MySQL front as the server drives it.
@@ -47,6 +49,13 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log}
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("server: TLS: %w", err)
+		}
+		s.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
 	// The admin listener comes first, so /readyz answers 503 while the
 	// store opens and the other listeners start.
 	var err error
@@ -82,6 +91,8 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		MaxConns:    cfg.HSMaxConnections,
 		Logger:      log,
 		RequireAuth: cfg.HSRequireAuth,
+		TLS:         s.tls,
+		TLSRequired: cfg.TLSRequired,
 		Authorize:   s.authorizeHS,
 	}
 	var m *admin.Metrics
