@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 )
 
 // Engine is an open store.
@@ -59,6 +60,12 @@ func Open(opts Options) (*Engine, error) {
 		L0StopWritesThreshold:       1000,
 		LBaseMaxBytes:               256 << 20,
 		Logger:                      quietLogger{},
+	}
+	// Bloom filters on every level: a point lookup (primary key, unique
+	// index, unique check) then skips the files that cannot hold its key.
+	for i := range popts.Levels {
+		popts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+		popts.Levels[i].FilterType = pebble.TableFilter
 	}
 	db, err := pebble.Open(opts.Dir, popts)
 	if err != nil {

@@ -47,6 +47,14 @@ type conn struct {
 	state    atomic.Uint32
 	closing  atomic.Bool
 
+	// Event-loop connections (read port, Linux): fd is the descriptor the
+	// loop owns (nc is nil), pending output the socket has not taken yet.
+	fd         int
+	loop       *evloop
+	lastActive time.Time
+	pending    []byte
+	peer       net.Addr
+
 	tc   *tls.Conn // set for a TLS connection (served by serveTLS)
 	held *[]byte   // read buffer kept while it holds a partial line
 	sess session   // open indexes and auth; owned by the serving goroutine
@@ -55,7 +63,7 @@ type conn struct {
 }
 
 func newConn(s *Server, nc *net.TCPConn, write bool) *conn {
-	return &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: time.Now()}
+	return &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: time.Now(), fd: -1, peer: nc.RemoteAddr()}
 }
 
 func (c *conn) info() ConnInfo {
@@ -63,14 +71,16 @@ func (c *conn) info() ConnInfo {
 	open := c.open
 	c.mu.Unlock()
 	state := [...]string{"idle", "executing", "writing"}[c.state.Load()]
-	return ConnInfo{ID: c.id, Write: c.write, Peer: c.nc.RemoteAddr().String(), OpenIndex: open,
+	return ConnInfo{ID: c.id, Write: c.write, Peer: c.peer.String(), OpenIndex: open,
 		Requests: c.requests.Load(), State: state, Since: c.since}
 }
 
 // shutdown asks the connection to finish its current batch and close.
 func (c *conn) shutdown() {
 	c.closing.Store(true)
-	c.nc.SetReadDeadline(time.Now())
+	if c.nc != nil {
+		c.nc.SetReadDeadline(time.Now())
+	}
 }
 
 // start sets the connection up and serves it.
@@ -94,7 +104,7 @@ func (c *conn) start() {
 			return
 		}
 	}
-	c.serve()
+	c.serve(true, time.Now())
 }
 
 // peekTLS waits for the first byte and reports whether it starts a TLS
@@ -154,29 +164,42 @@ func (c *conn) serveTLS() {
 	c.finish()
 }
 
-// serve reads and answers batches until the connection ends. When no
-// input is waiting it hands the connection to a fresh goroutine to wait:
-// executing requests grows a goroutine's stack (4-8 KiB) and the runtime
-// never shrinks a parked one below what it uses, so an idle connection
-// parks on a new goroutine with the small initial stack instead. A busy
-// connection, whose next batch is already there, stays on its goroutine.
-func (c *conn) serve() {
-	mayWait := true
+// parkAfter is how long a connection waits for its next batch on the
+// goroutine that served the last one before it moves to a fresh one.
+const parkAfter = time.Second
+
+// serve reads and answers batches until the connection ends. Executing
+// requests grows a goroutine's stack (4-8 KiB), and the runtime never
+// shrinks a parked goroutine below what its frames use; so a connection
+// that stays idle for parkAfter moves to a fresh goroutine, with the small
+// initial stack, to wait. A busy connection stays on its goroutine (moving
+// per batch would grow a new stack every time).
+//
+// fresh says the goroutine has just started (its stack is small), and
+// idleSince when the connection last finished a batch.
+func (c *conn) serve(fresh bool, idleSince time.Time) {
+	timeout := c.s.cfg.Timeout
 	for !c.closing.Load() {
-		if mayWait {
-			if t := c.s.cfg.Timeout; t > 0 {
-				c.nc.SetReadDeadline(time.Now().Add(t))
-			}
+		var deadline time.Time
+		if timeout > 0 {
+			deadline = idleSince.Add(timeout)
 		}
-		buf, err := c.read(mayWait)
-		if err == errWouldBlock {
-			go c.serve()
+		probe := !fresh && (deadline.IsZero() || time.Until(deadline) > parkAfter)
+		if probe {
+			c.nc.SetReadDeadline(time.Now().Add(parkAfter))
+		} else {
+			c.nc.SetReadDeadline(deadline)
+		}
+		buf, err := c.read()
+		if probe && errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
+			go c.serve(true, idleSince)
 			return
 		}
 		if err != nil || !c.handle(buf) {
 			break
 		}
-		mayWait = false
+		fresh = false
+		idleSince = time.Now()
 	}
 	c.finish()
 }
@@ -209,7 +232,11 @@ func (c *conn) handle(buf *[]byte) bool {
 		closeAfter = true
 	}
 	c.state.Store(stateWrite)
-	if len(*out) > 0 {
+	if len(*out) > 0 && c.fd >= 0 {
+		if !c.writeFD(*out) {
+			closeAfter = true
+		}
+	} else if len(*out) > 0 {
 		var w io.Writer = c.nc
 		if c.tc != nil {
 			w = c.tc
@@ -258,19 +285,14 @@ func (c *conn) release() {
 	c.sess.close()
 }
 
-var (
-	errEOF        = io.EOF
-	errWouldBlock = errors.New("hsfront: no input waiting")
-)
+var errEOF = io.EOF
 
 // read appends input to the held buffer, or to a pooled one borrowed only
-// when the socket is readable. Unless wait is set it returns errWouldBlock
-// instead of waiting for input.
-func (c *conn) read(wait bool) (*[]byte, error) {
+// when the socket is readable; it waits until then or the read deadline.
+func (c *conn) read() (*[]byte, error) {
 	buf := c.held
 	var n int
 	var rerr error
-	blocked := false
 	err := c.rc.Read(func(fd uintptr) bool {
 		if buf == nil {
 			buf = readPool.Get().(*[]byte)
@@ -287,17 +309,10 @@ func (c *conn) read(wait bool) (*[]byte, error) {
 				readPool.Put(buf)
 				buf = nil
 			}
-			if !wait && rerr == syscall.EAGAIN {
-				blocked = true
-				return true
-			}
 			return false
 		}
 		return true
 	})
-	if blocked {
-		return nil, errWouldBlock
-	}
 	if err == nil {
 		err = rerr
 	}
@@ -308,9 +323,6 @@ func (c *conn) read(wait bool) (*[]byte, error) {
 		if buf != nil && buf != c.held {
 			*buf = (*buf)[:0]
 			readPool.Put(buf)
-		}
-		if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, errEOF) {
-			return nil, errEOF
 		}
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,9 @@ type Config struct {
 	// TLSRequired closes connections that do not start with a TLS
 	// handshake.
 	TLSRequired bool
+	// NoEventLoop serves the read port with a goroutine per connection
+	// too (the event loops are used on Linux otherwise).
+	NoEventLoop bool
 	// RequireAuth makes both ports refuse P and every find or modify
 	// until A succeeds, even on a port without a secret (then only a SQL
 	// user can authenticate). Without it a port with no secret blocks
@@ -104,6 +108,8 @@ type Server struct {
 	nconns   atomic.Int64
 	stats    Stats
 	acceptWG sync.WaitGroup
+	loops    []*evloop // read-port event loops (nil: goroutine per connection)
+	nextLoop int
 }
 
 // Stats are the front's counters, safe to read at any time.
@@ -163,6 +169,15 @@ func (s *Server) Start() error {
 				s.lnRead.Close()
 			}
 			return fmt.Errorf("hsfront: write port: %w", err)
+		}
+	}
+	if s.lnRead != nil && s.cfg.TLS == nil && !s.cfg.NoEventLoop {
+		for i := 0; i < max(1, runtime.GOMAXPROCS(0)); i++ {
+			l, err := newEvloop(s)
+			if err != nil {
+				break // not on this OS: goroutines serve the read port too
+			}
+			s.loops = append(s.loops, l)
 		}
 	}
 	for _, l := range []struct {
@@ -232,6 +247,14 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		s.mu.Unlock()
 		s.nconns.Add(1)
 		s.stats.Open[portIndex(write)].Add(1)
+		if !write && len(s.loops) > 0 {
+			l := s.loops[s.nextLoop%len(s.loops)]
+			s.nextLoop++
+			if err := l.add(c, tc); err != nil {
+				s.forget(c)
+			}
+			continue
+		}
 		go c.start()
 	}
 }
@@ -263,6 +286,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.acceptWG.Wait()
+	for _, l := range s.loops {
+		l.shutdown()
+	}
 	for _, c := range conns {
 		c.shutdown()
 	}

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package hsfront
+
+import (
+	"errors"
+	"net"
+)
+
+// evloop is Linux-only; elsewhere every connection has its goroutine.
+type evloop struct{}
+
+func newEvloop(*Server) (*evloop, error)      { return nil, errors.New("no event loop on this OS") }
+func (*evloop) add(*conn, *net.TCPConn) error { return errors.New("no event loop") }
+func (*evloop) shutdown()                     {}
+func (c *conn) writeFD([]byte) bool           { return false }
