@@ -30,6 +30,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	return analyzer.NewBuilder(p).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
+		AddPostValidationRule(ruleFloatDiv, floatDivRule).
 		Build()
 }
 
