@@ -64,7 +64,7 @@ func TestMariaDBClient(t *testing.T) {
 		t.Errorf("GROUP BY:\n%s", out)
 	}
 	out = run("shop", "SELECT ratio, at FROM orders ORDER BY id")
-	if out != "ratio\tat\n1e20\t2024-01-02 03:04:05.000\n0.5\t2024-01-02 03:04:05.500\n0.33333\tNULL\nNULL\tNULL\n" {
+	if out != "ratio\tat\n1e20\t2024-01-02 03:04:05.000\n0.5\t2024-01-02 03:04:05.500\n0.333333333\tNULL\nNULL\tNULL\n" {
 		t.Errorf("DOUBLE and DATETIME(3) as MariaDB prints them:\n%s", out)
 	}
 	out = run("", "SELECT @@version, @@version_comment, @@collation_server")

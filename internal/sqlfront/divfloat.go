@@ -18,7 +18,8 @@ const ruleFloatDiv analyzer.RuleId = 10100
 // `INSERT INTO t (double_col) VALUES (1/3)` stores 0.333333333.
 // go-mysql-server rounds the division to 4 digits before the value reaches
 // the column (0.3333). For a division that is a whole VALUES item going
-// into a FLOAT or DOUBLE column, this rule evaluates it unrounded.
+// into a FLOAT, DOUBLE or DECIMAL column, this rule evaluates it unrounded
+// (checked against MariaDB 10.11: DECIMAL(20,10) gets 0.3333333330).
 func floatDivRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		ins, ok := n.(*plan.InsertInto)
@@ -38,7 +39,7 @@ func floatDivRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 				name = sch[i].Name
 			}
 			idx := sch.IndexOfColName(name)
-			return idx >= 0 && gmstypes.IsFloat(sch[idx].Type)
+			return idx >= 0 && (gmstypes.IsFloat(sch[idx].Type) || gmstypes.IsDecimal(sch[idx].Type))
 		}
 		changed := false
 		tuples := make([][]sql.Expression, len(vals.ExpressionTuples))
