@@ -116,8 +116,8 @@ func (l *evloop) run() {
 	events := make([]unix.EpollEvent, 128)
 	lastSweep := time.Now()
 	for {
-		// Wake at least once a second for the idle sweep.
-		l.epfile.SetReadDeadline(time.Now().Add(time.Second))
+		// Wake at least once per sweep interval.
+		l.epfile.SetReadDeadline(time.Now().Add(l.sweepEvery()))
 		n := 0
 		var werr error
 		err := l.eprc.Read(func(uintptr) bool {
@@ -159,11 +159,20 @@ func (l *evloop) run() {
 			l.closeAll()
 			return
 		}
-		if now := time.Now(); now.Sub(lastSweep) >= time.Second {
+		if now := time.Now(); now.Sub(lastSweep) >= l.sweepEvery() {
 			lastSweep = now
 			l.sweep(now)
 		}
 	}
+}
+
+// sweepEvery is how often idle connections are looked for: a quarter of
+// the timeout, at most a second.
+func (l *evloop) sweepEvery() time.Duration {
+	if t := l.s.cfg.Timeout / 4; t > 0 && t < time.Second {
+		return max(t, 10*time.Millisecond)
+	}
+	return time.Second
 }
 
 // sweep closes connections idle longer than the timeout.

@@ -119,29 +119,35 @@ func (ss *session) find(sc *scratch, tx *engine.Tx, out []byte) []byte {
 	out = hsproto.AppendResultHeader(out, len(h.cols))
 	// The plugin's loop: go on while returned < limit + skip still to do,
 	// in uint32 arithmetic; rows failing a filter are not counted.
-	limit, skip := r.EffectiveLimit(), r.Offset
-	var returned uint32
-	if returned < limit+skip {
-		fn := func(row engine.Row) bool {
-			if skip > 0 {
-				skip--
-			} else {
-				returned++
-				out = appendRow(sc, out, row)
-			}
-			return returned < limit+skip
+	sc.limit, sc.skip, sc.returned = r.EffectiveLimit(), r.Offset, 0
+	if sc.returned < sc.limit+sc.skip {
+		if sc.emitFn == nil {
+			sc.emitFn = sc.emit // bound once per pooled scratch: no allocation per find
 		}
+		sc.rows = out
 		var err error
 		if tx != nil {
-			err = tx.Find(h.t, &sc.q, fn)
+			err = tx.Find(h.t, &sc.q, sc.emitFn)
 		} else {
-			err = ss.s.e.Find(h.t, &sc.q, fn)
+			err = ss.s.e.Find(h.t, &sc.q, sc.emitFn)
 		}
+		out, sc.rows = sc.rows, nil
 		if err != nil {
 			return storageError(out[:start], err)
 		}
 	}
 	return hsproto.AppendEnd(out)
+}
+
+// emit is the find callback: it applies the offset and appends the row.
+func (sc *scratch) emit(row engine.Row) bool {
+	if sc.skip > 0 {
+		sc.skip--
+	} else {
+		sc.returned++
+		sc.rows = appendRow(sc, sc.rows, row)
+	}
+	return sc.returned < sc.limit+sc.skip
 }
 
 // modify runs U, D, + and - (and their ? forms).

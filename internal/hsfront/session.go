@@ -72,6 +72,11 @@ type scratch struct {
 	m       engine.Modify
 	out     *[]byte
 	h       *handle
+
+	// find state, used by emit
+	rows                  []byte
+	limit, skip, returned uint32
+	emitFn                func(engine.Row) bool
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

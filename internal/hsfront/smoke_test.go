@@ -113,3 +113,27 @@ func TestSmoke(t *testing.T) {
 	w.do("1\t=\t1\t1\t1\t0\tD\n", "0\t1\t1\n")
 	r.do("1\t>\t1\t0\t10\t0\n", "0\t3\t2\ttwo\t20\t3\tthree\t30\t4\tFOUR\t\x00\n")
 }
+
+// TestFindAllocs: a point find through the whole executor allocates
+// nothing per request once the pooled buffers have grown.
+func TestFindAllocs(t *testing.T) {
+	_, s := startTestServer(t, Config{})
+	c := &conn{s: s, fd: -1}
+	c.sess.init(s, false)
+	open := []byte("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n")
+	out := make([]byte, 0, 4096)
+	c.sess.batch(c, append([]byte(nil), open...), &out)
+	req := []byte("1\t=\t1\t2\n")
+	line := make([]byte, len(req))
+	allocs := testing.AllocsPerRun(1000, func() {
+		out = out[:0]
+		copy(line, req)
+		c.sess.batch(c, line, &out)
+	})
+	if string(out) != "0\t3\t2\ttwo\t20\n" {
+		t.Fatalf("reply %q", out)
+	}
+	if allocs > 0 {
+		t.Fatalf("%.1f allocations per point find", allocs)
+	}
+}
