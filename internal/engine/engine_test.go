@@ -496,3 +496,34 @@ func TestNaNRefused(t *testing.T) {
 		t.Fatalf("find 0 after inserting -0: %d rows", len(got))
 	}
 }
+
+// TestWideRowMostlyNull: a row with more columns than encoded bytes (all
+// but one NULL) decodes.
+func TestWideRowMostlyNull(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	cols := []types.Column{{Name: "k", Type: intType()}}
+	for i := 0; i < 20; i++ {
+		cols = append(cols, types.Column{Name: fmt.Sprintf("c%d", i), Type: intType(), Nullable: true})
+	}
+	var tb *Table
+	update(t, e, func(tx *Tx) error {
+		if err := tx.CreateDatabase("w"); err != nil {
+			return err
+		}
+		var err error
+		if tb, err = tx.CreateTable("w", &TableDef{Name: "t", Columns: cols, Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}}}); err != nil {
+			return err
+		}
+		r := make(Row, len(cols))
+		for i := range r {
+			r[i] = null()
+		}
+		r[0] = iv(1)
+		_, err = tx.Insert(tb, r)
+		return err
+	})
+	got := findAll(t, e, tb, &Query{Op: OpEQ, Key: []types.Value{iv(1)}})
+	if len(got) != 1 || !got[0][20].Null {
+		t.Fatalf("rows %v", got)
+	}
+}

@@ -84,7 +84,7 @@ func decodeRow(row Row, t *Table, src []byte) (Row, uint64, error) {
 	}
 	p := 1
 	stored, k := binary.Uvarint(src[p:])
-	if k <= 0 || stored > uint64(len(src)) {
+	if k <= 0 || stored > uint64(len(src))*8 { // at least a null bit per column
 		return row, 0, ErrCorrupt
 	}
 	p += k

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -40,17 +42,35 @@ func identityMap(t *engine.Table) []int {
 }
 
 // alter gives the table a definition changed by edit, rewriting its rows.
-// edit may change def and the column map (new column -> old ordinal, -1
-// for a new column).
-func (t *Table) alter(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int) error) error {
+// edit may change def, the column map (new column -> old ordinal, -1 for
+// a new column) and the table's SQL attributes.
+func (t *Table) alter(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error) error {
+	return t.alterThen(ctx, edit, nil)
+}
+
+// alterThen is alter followed, in the same job, by after on the new
+// definition of the table.
+func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error, after func(tx *engine.Tx, nt *engine.Table) error) error {
 	def := defOf(t.t)
 	colMap := identityMap(t.t)
-	if err := edit(def, &colMap); err != nil {
+	meta, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil {
+		return err
+	}
+	if err := edit(def, &colMap, meta); err != nil {
 		return err
 	}
 	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
-		_, err := tx.AlterTable(t.db.name, t.t.Name, def, colMap)
-		return err
+		nt, err := tx.AlterTable(t.db.name, t.t.Name, def, colMap)
+		if err != nil {
+			return err
+		}
+		if after != nil {
+			if err := after(tx, nt); err != nil {
+				return err
+			}
+		}
+		return writeMeta(tx, nt.ID, meta)
 	})
 }
 
@@ -61,6 +81,10 @@ func (t *Table) alter(ctx *sql.Context, edit func(def *engine.TableDef, colMap *
 func (t *Table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error) error {
 	def := defOf(t.t)
 	if err := edit(def); err != nil {
+		return err
+	}
+	meta, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil {
 		return err
 	}
 	db, name := t.db.name, t.t.Name
@@ -98,7 +122,10 @@ func (t *Table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error)
 				return err
 			}
 		}
-		return nil
+		if err := writeMeta(tx, old.ID, nil); err != nil {
+			return err
+		}
+		return writeMeta(tx, nt.ID, meta)
 	})
 }
 
@@ -123,14 +150,21 @@ func columnPos(names []string, order *sql.ColumnOrder, fallback int) (int, error
 
 // AddColumn adds a column; existing rows get its default.
 func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
-	col, err := columnFromSQL(ctx, column)
+	col, cm, err := columnFromSQL(ctx, column)
 	if err != nil {
 		return err
 	}
 	if t.t.Column(col.Name) >= 0 {
 		return sql.ErrColumnExists.New(col.Name)
 	}
-	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int) error {
+	// Rows already there get the column's DEFAULT; an expression (one the
+	// engine cannot apply itself) is evaluated for each of them.
+	var fill func(tx *engine.Tx, nt *engine.Table) error
+	if d := column.Default; d != nil && d.Expr != nil && !d.IsLiteral() {
+		fill = func(tx *engine.Tx, nt *engine.Table) error { return fillColumn(ctx, tx, nt, nt.Column(col.Name), d) }
+	}
+	return t.alterThen(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
+		meta.set(col.Name, cm)
 		names := columnNames(def.Columns)
 		pos, err := columnPos(names, order, len(names))
 		if err != nil {
@@ -142,7 +176,61 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 			def.Indexes = append(def.Indexes, engine.IndexDef{Name: col.Name, Columns: []string{col.Name}})
 		}
 		return nil
+	}, fill)
+}
+
+// fillColumn sets column ci of every row of nt to the value of def for
+// that row (inside the ALTER's job).
+func fillColumn(ctx *sql.Context, tx *engine.Tx, nt *engine.Table, ci int, def *sql.ColumnDefaultValue) error {
+	if ci < 0 {
+		return nil
+	}
+	// The expression's column references name columns of the new row.
+	e, _, err := transform.Expr(def, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if gf, ok := e.(*expression.GetField); ok {
+			if i := nt.Column(gf.Name()); i >= 0 {
+				return gf.WithIndex(i), transform.NewTree, nil
+			}
+		}
+		return e, transform.SameTree, nil
 	})
+	if err != nil {
+		return err
+	}
+	it, err := tx.NewIterator(nt, nil, engine.Range{}, false)
+	if err != nil {
+		return err
+	}
+	var rows []engine.Row
+	for {
+		r, err := it.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			it.Close()
+			return err
+		}
+		rows = append(rows, r.Clone())
+	}
+	it.Close()
+	typ := &nt.Columns[ci].Type
+	for _, r := range rows {
+		v, err := e.Eval(ctx, rowToSQL(nt, nil, r))
+		if err != nil {
+			return err
+		}
+		ev, err := valueFromSQL(ctx, typ, v, false)
+		if err != nil {
+			return err
+		}
+		nr := r.Clone()
+		nr[ci] = ev
+		if _, err := tx.Update(nt, r, nr); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DropColumn drops a column (and drops it from the indexes; an index left
@@ -156,7 +244,8 @@ func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 		return errUnsupported("dropping the last column of %s", t.t.Name)
 	}
 	real := t.t.Columns[i].Name
-	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int) error {
+	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
+		meta.drop(real)
 		def.Columns = append(def.Columns[:i:i], def.Columns[i+1:]...)
 		*colMap = append((*colMap)[:i:i], (*colMap)[i+1:]...)
 		var idxs []engine.IndexDef
@@ -179,17 +268,22 @@ func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 
 // ModifyColumn changes a column's name, type, attributes or position;
 // values are converted through their text when the type changes.
-func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
+func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) (err error) {
 	i := t.t.Column(name)
 	if i < 0 {
 		return sql.ErrTableColumnNotFound.New(t.t.Name, name)
 	}
-	col, err := columnFromSQL(ctx, column)
+	col, cm, err := columnFromSQL(ctx, column)
 	if err != nil {
 		return err
 	}
 	old := t.t.Columns[i].Name
-	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int) error {
+	if col.AutoIncrement && !t.t.Columns[i].AutoIncrement {
+		defer t.syncAutoIncrement(ctx, &err)
+	}
+	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
+		meta.drop(old)
+		meta.set(col.Name, cm)
 		def.Columns = append(def.Columns[:i:i], def.Columns[i+1:]...)
 		*colMap = append((*colMap)[:i:i], (*colMap)[i+1:]...)
 		names := columnNames(def.Columns)
@@ -211,6 +305,21 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 		}
 		return nil
 	})
+}
+
+// syncAutoIncrement moves the AUTO_INCREMENT counter of a column that has
+// just become AUTO_INCREMENT past the values its rows hold (the engine's
+// ALTER keeps the counter as it was): the table is rebuilt, which inserts
+// every row with its value again.
+func (t *Table) syncAutoIncrement(ctx *sql.Context, errp *error) {
+	if *errp != nil {
+		return
+	}
+	nt := t.db.engineTable(t.t.Name)
+	if nt == nil {
+		return
+	}
+	*errp = newTable(t.db, nt).rebuild(ctx, func(*engine.TableDef) error { return nil })
 }
 
 func leadsIndex(def *engine.TableDef, col string) bool {
@@ -264,29 +373,41 @@ func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 	if err != nil {
 		return err
 	}
-	if ex := t.t.Index(def.Name); ex != nil && !ex.Primary && ex.Unique == def.Unique && sameColumns(t.t, ex, def.Columns) {
-		// Made by CREATE TABLE for an AUTO_INCREMENT column.
-		return nil
-	}
 	if def.Name == "" {
 		def.Name = def.Columns[0]
 	}
-	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
-		_, err := tx.AddIndex(t.db.name, t.t.Name, &def)
-		return err
-	})
-}
-
-func sameColumns(t *engine.Table, idx *engine.Index, cols []string) bool {
-	if len(idx.Columns) != len(cols) {
-		return false
-	}
-	for i, c := range idx.Columns {
-		if !strings.EqualFold(t.Columns[c].Name, cols[i]) {
-			return false
+	// A helper index of an AUTO_INCREMENT column (see tableDefFromSQL)
+	// goes once this index leads with the column.
+	var helper string
+	for _, idx := range t.t.Indexes {
+		if isHelperIndex(idx) && strings.EqualFold(t.t.Columns[idx.Columns[0]].Name, def.Columns[0]) {
+			helper = idx.Name
 		}
 	}
-	return true
+	t.db.p.objMu.Lock()
+	defer t.db.p.objMu.Unlock()
+	meta, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil {
+		return err
+	}
+	meta.setIndexComment(def.Name, d.Comment)
+	if err := sessionOf(ctx).commitPending(ctx); err != nil {
+		return err
+	}
+	err = t.db.p.e.Update(ctx, func(tx *engine.Tx) error {
+		nt, err := tx.AddIndex(t.db.name, t.t.Name, &def)
+		if err != nil {
+			return err
+		}
+		if helper != "" {
+			if _, err := tx.DropIndex(t.db.name, t.t.Name, helper); err != nil {
+				return err
+			}
+		}
+		return writeMeta(tx, nt.ID, meta)
+	})
+	// Rows that break a new UNIQUE index: go-mysql-server's unique-key error.
+	return dupKeyError(t.t, t.ts.sch.Schema, err)
 }
 
 // DropIndex drops an index ("PRIMARY" drops the primary key).
@@ -298,9 +419,19 @@ func (t *Table) DropIndex(ctx *sql.Context, name string) error {
 	if idx.Primary {
 		return t.DropPrimaryKey(ctx)
 	}
-	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
-		_, err := tx.DropIndex(t.db.name, t.t.Name, idx.Name)
+	t.db.p.objMu.Lock()
+	defer t.db.p.objMu.Unlock()
+	meta, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil {
 		return err
+	}
+	meta.setIndexComment(idx.Name, "")
+	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
+		nt, err := tx.DropIndex(t.db.name, t.t.Name, idx.Name)
+		if err != nil {
+			return err
+		}
+		return writeMeta(tx, nt.ID, meta)
 	})
 }
 
@@ -326,12 +457,15 @@ func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 	if idx.Primary {
 		return errUnsupported("renaming the primary key")
 	}
-	return t.alter(ctx, func(def *engine.TableDef, _ *[]int) error {
+	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, meta *tableMeta) error {
 		for k := range def.Indexes {
 			if def.Indexes[k].Name == idx.Name {
 				def.Indexes[k].Name = to
 			}
 		}
+		c := meta.IndexComments[idx.Name]
+		meta.setIndexComment(idx.Name, "")
+		meta.setIndexComment(to, c)
 		return nil
 	})
 }
@@ -349,7 +483,7 @@ func (t *Table) CreatePrimaryKey(ctx *sql.Context, columns []sql.IndexColumn) er
 		}
 		pk.Columns = append(pk.Columns, t.t.Columns[i].Name)
 	}
-	return t.alter(ctx, func(def *engine.TableDef, _ *[]int) error {
+	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, _ *tableMeta) error {
 		def.Indexes = append([]engine.IndexDef{pk}, def.Indexes...)
 		for _, n := range pk.Columns {
 			def.Columns[t.t.Column(n)].Nullable = false
@@ -364,7 +498,7 @@ func (t *Table) DropPrimaryKey(ctx *sql.Context) error {
 	if t.t.Primary.Hidden {
 		return sql.ErrCantDropFieldOrKey.New("PRIMARY")
 	}
-	return t.alter(ctx, func(def *engine.TableDef, _ *[]int) error {
+	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, _ *tableMeta) error {
 		var idxs []engine.IndexDef
 		for _, d := range def.Indexes {
 			if !d.Primary {
@@ -372,6 +506,40 @@ func (t *Table) DropPrimaryKey(ctx *sql.Context) error {
 			}
 		}
 		def.Indexes = idxs
+		return nil
+	})
+}
+
+var _ sql.CollationAlterableTable = (*Table)(nil)
+
+// ModifyDefaultCollation changes the collation new columns get (ALTER
+// TABLE ... COLLATE); existing columns keep theirs.
+func (t *Table) ModifyDefaultCollation(ctx *sql.Context, coll sql.CollationID) error {
+	c := engineCollation(coll)
+	if c == nil {
+		return errUnsupported("collation %s", coll.Name())
+	}
+	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, _ *tableMeta) error {
+		def.Collation = c
+		return nil
+	})
+}
+
+// ModifyStoredCollation converts every character column, and the table's
+// default, to a collation (ALTER TABLE ... CONVERT TO CHARACTER SET).
+func (t *Table) ModifyStoredCollation(ctx *sql.Context, coll sql.CollationID) error {
+	c := engineCollation(coll)
+	if c == nil {
+		return errUnsupported("collation %s", coll.Name())
+	}
+	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, _ *tableMeta) error {
+		def.Collation = c
+		for i := range def.Columns {
+			typ := &def.Columns[i].Type
+			if typ.IsString() || typ.Kind == types.Enum || typ.Kind == types.Set {
+				typ.Collation = c
+			}
+		}
 		return nil
 	})
 }

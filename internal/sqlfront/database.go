@@ -5,7 +5,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
@@ -83,7 +82,7 @@ func (d *Database) SetCollation(ctx *sql.Context, coll sql.CollationID) error {
 // CreateTable creates a table from its go-mysql-server schema. Secondary
 // indexes are added afterwards by go-mysql-server through CreateIndex.
 func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
-	def, err := tableDefFromSQL(ctx, name, schema, coll, comment)
+	def, meta, err := tableDefFromSQL(ctx, name, schema, coll, comment)
 	if err != nil {
 		return err
 	}
@@ -91,28 +90,30 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.Primary
 		return sql.ErrTableAlreadyExists.New(name)
 	}
 	return d.p.ddl(ctx, func(tx *engine.Tx) error {
-		_, err := tx.CreateTable(d.name, def)
-		return err
+		t, err := tx.CreateTable(d.name, def)
+		if err != nil {
+			return err
+		}
+		return writeMeta(tx, t.ID, meta)
 	})
 }
 
 // tableDefFromSQL maps a CREATE TABLE schema to an engine definition.
-func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) (*engine.TableDef, error) {
+func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) (*engine.TableDef, *tableMeta, error) {
 	def := &engine.TableDef{Name: name, Comment: comment}
+	meta := &tableMeta{}
 	if coll != sql.Collation_Unspecified {
 		if def.Collation = engineCollation(coll); def.Collation == nil {
-			return nil, errUnsupported("collation %s", coll.Name())
-		}
-		if def.Collation == collation.Binary {
-			def.Collation = nil
+			return nil, nil, errUnsupported("collation %s", coll.Name())
 		}
 	}
 	autoInc := -1
 	for i, c := range schema.Schema {
-		col, err := columnFromSQL(ctx, c)
+		col, cm, err := columnFromSQL(ctx, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		meta.set(col.Name, cm)
 		if col.AutoIncrement {
 			autoInc = i
 		}
@@ -127,14 +128,22 @@ func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema,
 	}
 	// The engine wants an AUTO_INCREMENT column to lead an index when the
 	// table is created; go-mysql-server adds the secondary indexes only
-	// afterwards. Give such a column its index now, named as
-	// go-mysql-server would name it (CreateIndex then finds it there).
+	// afterwards. Give such a column a helper index now, which SQL does
+	// not show and CreateIndex drops once a declared index leads with the
+	// column.
 	if autoInc >= 0 && (len(schema.PkOrdinals) == 0 || schema.PkOrdinals[0] != autoInc) {
 		n := schema.Schema[autoInc].Name
-		def.Indexes = append(def.Indexes, engine.IndexDef{Name: n, Columns: []string{n}})
+		def.Indexes = append(def.Indexes, engine.IndexDef{Name: autoIncIndexPrefix + n, Columns: []string{n}})
 	}
-	return def, nil
+	return def, meta, nil
 }
+
+// autoIncIndexPrefix names the helper index of an AUTO_INCREMENT column
+// that no declared index leads (yet).
+const autoIncIndexPrefix = "__autoinc_"
+
+// isHelperIndex reports whether idx is such a helper index.
+func isHelperIndex(idx *engine.Index) bool { return strings.HasPrefix(idx.Name, autoIncIndexPrefix) }
 
 // DropTable drops a table and its rows.
 func (d *Database) DropTable(ctx *sql.Context, name string) error {
@@ -142,7 +151,12 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 	if t == nil {
 		return sql.ErrTableNotFound.New(name)
 	}
-	return d.p.ddl(ctx, func(tx *engine.Tx) error { return tx.DropTable(d.name, t.Name) })
+	return d.p.ddl(ctx, func(tx *engine.Tx) error {
+		if err := tx.DropTable(d.name, t.Name); err != nil {
+			return err
+		}
+		return writeMeta(tx, t.ID, nil)
+	})
 }
 
 // RenameTable renames a table within the database.

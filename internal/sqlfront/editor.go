@@ -50,7 +50,7 @@ func (ed *editor) StatementBegin(ctx *sql.Context) {
 	}
 	ed.sp, ed.spSet = x.Savepoint(), true
 	if ed.sess != nil {
-		ed.sess.statementBegin(x)
+		ed.sess.statementBegin(x, ed.t.t)
 	}
 }
 

@@ -89,6 +89,9 @@ func mapError(err error) error {
 // which INSERT ... ON DUPLICATE KEY UPDATE and REPLACE act on (and which
 // clients see as error 1062). Other errors go through mapError.
 func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
+	if err == nil {
+		return nil
+	}
 	var dk *engine.DuplicateKeyError
 	if !errors.As(err, &dk) {
 		return mapError(err)

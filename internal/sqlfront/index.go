@@ -18,6 +18,7 @@ type Index struct {
 	idx       *engine.Index
 	exprs     []string
 	cets      []sql.ColumnExpressionType
+	comment   string
 }
 
 var (
@@ -26,7 +27,7 @@ var (
 )
 
 func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *Index {
-	ix := &Index{db: db, table: t.Name, t: t, idx: idx}
+	ix := &Index{db: db, table: t.Name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name]}
 	for _, c := range idx.Columns {
 		e := t.Name + "." + t.Columns[c].Name
 		ix.exprs = append(ix.exprs, e)
@@ -59,8 +60,8 @@ func (x *Index) IsFullText() bool { return false }
 // IsVector is false: the engine has no vector indexes.
 func (x *Index) IsVector() bool { return false }
 
-// Comment is empty: the engine keeps no index comments.
-func (x *Index) Comment() string { return "" }
+// Comment is the index COMMENT.
+func (x *Index) Comment() string { return x.comment }
 
 // IndexType is BTREE: an ordered index.
 func (x *Index) IndexType() string { return "BTREE" }
@@ -242,6 +243,7 @@ type rangeIter struct {
 
 var _ sql.RowIter = (*rangeIter)(nil)
 
+// Next returns the next row within the ranges, or io.EOF.
 func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 	for {
 		if it.cur == nil {
@@ -291,6 +293,7 @@ func (it *rangeIter) closeCur() {
 	}
 }
 
+// Close releases the open engine iterator.
 func (it *rangeIter) Close(*sql.Context) error {
 	it.closeCur()
 	it.next = len(it.ranges)

@@ -119,6 +119,15 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	defer p.objMu.Unlock()
 	defer p.forgetObjects(n)
 	return p.ddl(ctx, func(tx *engine.Tx) error {
+		edb, err := tx.Catalog().Database(n)
+		if err != nil {
+			return err
+		}
+		for _, t := range edb.Tables() {
+			if err := writeMeta(tx, t.ID, nil); err != nil {
+				return err
+			}
+		}
 		if err := tx.DropDatabase(n); err != nil {
 			return err
 		}
@@ -174,10 +183,13 @@ func (p *Provider) rowCount(t *engine.Table) (uint64, bool, error) {
 // no tables.
 type noDatabase struct{}
 
+// Name is empty.
 func (noDatabase) Name() string { return "" }
 
+// GetTableInsensitive finds nothing.
 func (noDatabase) GetTableInsensitive(*sql.Context, string) (sql.Table, bool, error) {
 	return nil, false, nil
 }
 
+// GetTableNames returns no names.
 func (noDatabase) GetTableNames(*sql.Context) ([]string, error) { return nil, nil }

@@ -52,10 +52,16 @@ func sqlCollation(c *collation.Collation) sql.CollationID {
 }
 
 // engineCollation returns our collation for a go-mysql-server collation id,
-// or nil when the engine does not support it.
+// or nil when the engine does not support it. go-mysql-server's own
+// default, utf8mb4_0900_bin (which it gives to expressions, as in CREATE
+// TABLE ... AS SELECT CONCAT(...)), becomes utf8mb4_bin, the same order
+// with PAD SPACE.
 func engineCollation(id sql.CollationID) *collation.Collation {
-	if id == sql.Collation_Unspecified {
+	switch id {
+	case sql.Collation_Unspecified:
 		return collation.Default
+	case sql.Collation_utf8mb4_0900_bin:
+		return collation.Utf8mb4Bin
 	}
 	return collation.Lookup(id.Name())
 }
@@ -246,25 +252,30 @@ type tableSchema struct {
 	sch   sql.PrimaryKeySchema
 	coll  sql.CollationID
 	types []sql.Type
+	meta  *tableMeta // the SQL attributes it was built with
 }
 
 var schemaCache sync.Map // *engine.Table -> *tableSchema
 
-// schemaOf returns the schema of t as go-mysql-server sees it. The result
-// is shared and must not be modified.
-func schemaOf(t *engine.Table) *tableSchema {
+// schemaOf returns the schema of t as go-mysql-server sees it (with the
+// SQL attributes kept beside the table). The result is shared and must not
+// be modified. A table's attributes change only with its definition
+// (ALTER TABLE makes a new *engine.Table), except CHECK constraints, which
+// are not part of the schema.
+func (p *Provider) schemaOf(t *engine.Table) *tableSchema {
 	if s, ok := schemaCache.Load(t); ok {
 		return s.(*tableSchema)
 	}
-	s := buildSchema(t)
+	m, err := p.tableMeta(t.ID)
+	if err != nil {
+		m = &tableMeta{}
+	}
+	s := buildSchema(t, m)
 	schemaCache.Store(t, s)
 	return s
 }
 
-// forgetSchema drops cached schemas of tables no longer in the catalog.
-func forgetSchema(old *engine.Table) { schemaCache.Delete(old) }
-
-func buildSchema(t *engine.Table) *tableSchema {
+func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 	inPK := map[int]bool{}
 	var pkOrds []int
 	if !t.Primary.Hidden {
@@ -273,7 +284,7 @@ func buildSchema(t *engine.Table) *tableSchema {
 			inPK[c] = true
 		}
 	}
-	s := &tableSchema{coll: sqlCollation(t.Collation), types: make([]sql.Type, len(t.Columns))}
+	s := &tableSchema{coll: sqlCollation(t.Collation), types: make([]sql.Type, len(t.Columns)), meta: m}
 	sch := make(sql.Schema, len(t.Columns))
 	for i := range t.Columns {
 		c := &t.Columns[i]
@@ -291,7 +302,15 @@ func buildSchema(t *engine.Table) *tableSchema {
 		if c.AutoIncrement {
 			col.Extra = "auto_increment"
 		}
+		col.Comment = m.Comments[c.Name]
+		if e := m.OnUpdate[c.Name]; e != "" {
+			// Stored as printed; an unresolved default is resolved by
+			// go-mysql-server's planner when a statement uses the table.
+			col.OnUpdate = sql.NewUnresolvedColumnDefaultValue(e)
+		}
 		switch {
+		case m.Defaults[c.Name] != "":
+			col.Default = sql.NewUnresolvedColumnDefaultValue(m.Defaults[c.Name])
 		case c.DefaultCurrentTimestamp:
 			var args []sql.Expression
 			if c.Type.Scale > 0 {
@@ -309,43 +328,56 @@ func buildSchema(t *engine.Table) *tableSchema {
 	return s
 }
 
-// columnFromSQL maps a go-mysql-server column definition to the engine's.
-// The default must be a literal (or CURRENT_TIMESTAMP / NOW() for the
-// temporal kinds): the engine stores values, not expressions.
-func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, error) {
+// columnFromSQL maps a go-mysql-server column definition to the engine's
+// and to the SQL attributes kept beside it. A literal default is stored
+// by the engine (and so applies to HandlerSocket inserts too), as is
+// CURRENT_TIMESTAMP on DATETIME/TIMESTAMP; any other DEFAULT expression,
+// ON UPDATE and the COMMENT are SQL attributes.
+func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, error) {
+	var cm columnMeta
 	t, err := engineType(c.Type)
 	if err != nil {
-		return types.Column{}, err
+		return types.Column{}, cm, err
 	}
 	col := types.Column{Name: c.Name, Type: t, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement}
 	if c.AutoIncrement && !t.IsInteger() {
-		return col, mapError(engine.ErrBadDefinition)
+		return col, cm, errUnsupported("AUTO_INCREMENT on a %s column", st(c.Type))
 	}
 	if c.Generated != nil {
-		return col, errUnsupported("generated column %s", c.Name)
+		return col, cm, errUnsupported("generated column %s", c.Name)
+	}
+	cm.comment = c.Comment
+	if c.OnUpdate != nil && c.OnUpdate.Expr != nil {
+		cm.onUpdate = exprText(c.OnUpdate)
 	}
 	if c.Default != nil && c.Default.Expr != nil {
-		if isNowDefault(c.Default) {
-			if t.Kind != types.DateTime && t.Kind != types.Timestamp {
-				return col, sql.ErrInvalidColumnDefaultValue.New(c.Name)
-			}
+		if isNowDefault(c.Default) && (t.Kind == types.DateTime || t.Kind == types.Timestamp) {
 			col.DefaultCurrentTimestamp = true
-			return col, nil
+			return col, cm, nil
 		}
 		if !c.Default.IsLiteral() {
-			return col, errUnsupported("DEFAULT expression %s on column %s", c.Default.String(), c.Name)
+			cm.def = c.Default.String()
+			return col, cm, nil
+		}
+		if c.Default.IsParenthesized() {
+			// DEFAULT (2): the engine stores the value, SQL shows the
+			// expression as written.
+			cm.def = c.Default.String()
 		}
 		v, err := c.Default.Eval(ctx, nil)
 		if err != nil {
-			return col, err
+			return col, cm, err
+		}
+		if v == nil {
+			cm.def = "NULL" // the engine keeps no difference from no DEFAULT
 		}
 		if v != nil {
 			if v, _, err = c.Type.Convert(ctx, v); err != nil {
-				return col, err
+				return col, cm, err
 			}
 			dv, err := valueFromSQL(ctx, &t, v, false)
 			if err != nil {
-				return col, err
+				return col, cm, err
 			}
 			if t.Class() == types.ClassBytes {
 				dv.B = append([]byte{}, dv.B...)
@@ -353,8 +385,10 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, error) {
 			col.Default = &dv
 		}
 	}
-	return col, nil
+	return col, cm, nil
 }
+
+func st(t sql.Type) string { return strings.ToUpper(t.String()) }
 
 // isNowDefault reports whether a default is CURRENT_TIMESTAMP or NOW().
 func isNowDefault(d *sql.ColumnDefaultValue) bool {

@@ -29,6 +29,7 @@ type Session struct {
 	gen        uint64               // counts the transactions begun
 	stmtRefs   int                  // editors between StatementBegin and its end
 	stmtClean  bool                 // the transaction was empty when the statement began
+	stmtTable  uint32               // id of the table the statement writes first
 	openIters  int                  // iterators open on txn's batch
 	pendingRB  *engine.TxnSavepoint // a rollback waiting for openIters to reach 0
 }
@@ -44,7 +45,10 @@ type transaction struct {
 	readOnly bool
 }
 
-func (t *transaction) String() string   { return "handlerdb transaction" }
+// String names the transaction for logs.
+func (t *transaction) String() string { return "handlerdb transaction" }
+
+// IsReadOnly reports START TRANSACTION READ ONLY.
 func (t *transaction) IsReadOnly() bool { return t.readOnly }
 
 var (
@@ -84,18 +88,24 @@ func sessionOf(ctx *sql.Context) *Session {
 
 // StartTransaction begins a transaction. A transaction left behind by a
 // statement that failed under autocommit (go-mysql-server then drops it
-// without a rollback) is rolled back first.
+// without a rollback) is rolled back first; one that a running statement
+// is writing (a procedure called by its trigger starts transactions) goes
+// on.
 func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacteristic) (sql.Transaction, error) {
-	s.dropTxn()
+	if s.stmtRefs == 0 {
+		s.dropTxn()
+	}
 	return &transaction{readOnly: tc == sql.ReadOnly}, nil
 }
 
 // CommitTransaction commits the session's writes through the engine's
 // writer (re-checking unique keys against what committed meanwhile); on
-// error nothing of the transaction is applied.
+// error nothing of the transaction is applied. A commit asked for while a
+// writing statement is still running (by a statement of a procedure that
+// a trigger of the statement calls) waits for the statement's own commit.
 func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
 	x := s.txn
-	if x == nil {
+	if x == nil || s.stmtRefs > 0 {
 		return nil
 	}
 	s.applyPendingRollback(true)
@@ -158,18 +168,26 @@ func (s *Session) CommandBegin() error {
 }
 
 // statementBegin records that a writing statement starts (once per
-// editor). While it runs, its reads do not see its own writes: a table
-// read twice by one statement (the inner side of UPDATE ... JOIN, INSERT
-// ... SELECT from the same table) must not find rows the statement has
-// just changed. When the transaction held nothing before the statement,
-// its reads go to committed data; otherwise they see the transaction's
-// earlier writes, and the statement's own ones too (the engine has no
-// snapshot of a transaction to read instead).
-func (s *Session) statementBegin(x *engine.Txn) {
+// editor; t is the table the editor writes). While it runs, its reads of
+// the table it writes first do not see its own writes: a table read twice
+// by one statement (the inner side of UPDATE ... JOIN, INSERT ... SELECT
+// from the same table) must not find rows the statement has just changed.
+// Other tables (those a trigger writes and then reads) are read with the
+// statement's writes. When the transaction held nothing before the
+// statement, those snapshot reads go to committed data; otherwise they see
+// the transaction's earlier writes and the statement's own ones too (the
+// engine has no snapshot of a transaction to read instead).
+func (s *Session) statementBegin(x *engine.Txn, t *engine.Table) {
 	if s.stmtRefs == 0 {
-		s.stmtClean = x.Empty()
+		s.stmtClean, s.stmtTable = x.Empty(), t.ID
 	}
 	s.stmtRefs++
+}
+
+// readsCommitted reports whether a read of t goes to committed data
+// rather than to the transaction (see statementBegin).
+func (s *Session) readsCommitted(t *engine.Table) bool {
+	return s.txn == nil || (s.stmtRefs > 0 && s.stmtClean && t.ID == s.stmtTable)
 }
 
 // statementEnd records that an editor's statement ended.
@@ -268,7 +286,7 @@ func newSource(ctx *sql.Context, e *engine.Engine) *source {
 // open returns an iterator and the transaction generation it reads (0 for
 // committed data), which closed needs.
 func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, reverse bool) (*engine.Iterator, uint64, error) {
-	if s.sess != nil && s.sess.txn != nil && !(s.sess.stmtRefs > 0 && s.sess.stmtClean) {
+	if s.sess != nil && !s.sess.readsCommitted(t) {
 		s.sess.applyPendingRollback(false)
 		it, err := s.sess.txn.NewIterator(t, idx, rg, reverse)
 		if err != nil {

@@ -70,6 +70,15 @@ func TestTypesRoundTrip(t *testing.T) {
 	mustExec(t, db, `INSERT INTO ty.t VALUES (2, NULL, NULL, NULL, NULL, NULL, NULL, -1.25, NULL, NULL, NULL, NULL, NULL, NULL,
 		NULL, NULL, NULL, 'abcd', 'a longer', 'and text', NULL, X'0102030405', 'a blob value', NULL, NULL)`)
 	expectRows(t, db, "SELECT ti, de, dtm, vc, en FROM ty.t WHERE k = 2", "NULL|-1.250|NULL|a longer|NULL")
+	// Prepared statements (binary protocol) carry the same values.
+	var dtm, de, vc string
+	var bu uint64
+	if err := db.QueryRow("SELECT dtm, de, vc, bu FROM ty.t WHERE k = ?", 1).Scan(&dtm, &de, &vc, &bu); err != nil {
+		t.Fatal(err)
+	}
+	if dtm != "2021-02-03 04:05:06" || de != "12.500" || vc != "Héllo" || bu != 18446744073709551615 {
+		t.Fatalf("prepared: %q %q %q %d", dtm, de, vc, bu)
+	}
 	// Index lookups on several kinds.
 	mustExec(t, db, "CREATE INDEX idt ON ty.t (dtm)", "CREATE INDEX ide ON ty.t (de)", "CREATE INDEX ien ON ty.t (en)")
 	expectRows(t, db, "SELECT k FROM ty.t WHERE dtm = '2021-02-03 04:05:06'", "1")
@@ -100,6 +109,9 @@ func TestAutoIncrementAndLastInsertID(t *testing.T) {
 	expectRows(t, c, "SELECT LAST_INSERT_ID()", "101")
 	mustExec(t, c, "INSERT INTO t VALUES (500, 'x')", "INSERT INTO t (v) VALUES (DEFAULT)")
 	expectRows(t, c, "SELECT id, v FROM t ORDER BY id", "100|a", "101|b", "102|c", "500|x", "501|dv")
+	// ALTER TABLE ... AUTO_INCREMENT = n moves the counter (never below the rows).
+	mustExec(t, c, "ALTER TABLE t AUTO_INCREMENT = 1000", "INSERT INTO t (v) VALUES ('k')", "ALTER TABLE t AUTO_INCREMENT = 5", "INSERT INTO t (v) VALUES ('l')")
+	expectRows(t, c, "SELECT id FROM t WHERE v IN ('k', 'l') ORDER BY id", "1000", "1001")
 	// An AUTO_INCREMENT column that is not the first of the primary key.
 	mustExec(t, c, "CREATE TABLE t2 (k INT PRIMARY KEY, n INT AUTO_INCREMENT, KEY (n))", "INSERT INTO t2 (k) VALUES (1),(2)")
 	expectRows(t, c, "SELECT k, n FROM t2 ORDER BY k", "1|1", "2|2")
@@ -159,6 +171,17 @@ func TestTransactions(t *testing.T) {
 	expectRows(t, other, "SELECT COUNT(*) FROM t WHERE k = 7", "0")
 	mustExec(t, c, "COMMIT", "SET autocommit = 1")
 	expectRows(t, other, "SELECT COUNT(*) FROM t WHERE k = 7", "1")
+
+	// DDL commits what the transaction wrote, as MySQL does.
+	mustExec(t, c, "BEGIN", "INSERT INTO t VALUES (8,8)", "CREATE TABLE t_ddl (k INT PRIMARY KEY)", "ROLLBACK")
+	expectRows(t, other, "SELECT COUNT(*) FROM t WHERE k = 8", "1")
+
+	// A READ ONLY transaction refuses writes.
+	mustExec(t, c, "START TRANSACTION READ ONLY")
+	if _, err := c.ExecContext(context.Background(), "INSERT INTO t VALUES (9,9)"); err == nil {
+		t.Fatal("write in a READ ONLY transaction succeeded")
+	}
+	mustExec(t, c, "COMMIT")
 
 	// A unique key taken by another transaction that committed first
 	// makes COMMIT fail, and nothing of the transaction is applied.
@@ -331,6 +354,7 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 		"CREATE TABLE p.t (k INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10) NOT NULL DEFAULT 'dv', KEY iv(v))",
 		"INSERT INTO p.t (v) VALUES ('a'),('b')",
 		"CREATE VIEW p.vw AS SELECT k FROM p.t WHERE v = 'b'",
+		"CREATE TABLE p.c (k INT PRIMARY KEY, n INT COMMENT 'the n', d INT DEFAULT (k * 2), CONSTRAINT pos CHECK (n > 0))",
 		"CREATE USER 'keep'@'%' IDENTIFIED BY 'kpw'",
 		"GRANT SELECT ON p.* TO 'keep'@'%'")
 	db.Close()
@@ -343,6 +367,15 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	expectRows(t, ts2.open("p"), "SELECT * FROM vw", "2")
 	mustExec(t, db2, "INSERT INTO p.t () VALUES ()")
 	expectRows(t, db2, "SELECT k, v FROM p.t WHERE k = 3", "3|dv")
+	// SQL-only attributes: comments, expression defaults, CHECK constraints.
+	mustExec(t, db2, "INSERT INTO p.c (k, n) VALUES (4, 1)")
+	expectRows(t, db2, "SELECT k, n, d FROM p.c", "4|1|8")
+	if _, err := db2.Exec("INSERT INTO p.c (k, n) VALUES (5, -1)"); err == nil {
+		t.Fatal("CHECK constraint lost across restart")
+	}
+	if out := joinLines(queryRows(t, db2, "SHOW CREATE TABLE p.c")); !strings.Contains(out, "COMMENT 'the n'") || !strings.Contains(out, "DEFAULT ((`k` * 2))") {
+		t.Errorf("SHOW CREATE TABLE after restart:\n%s", out)
+	}
 	keep, _ := openPool(ts2.dsn("keep", "kpw", "p"))
 	defer keep.Close()
 	expectRows(t, keep, "SELECT COUNT(*) FROM t", "3")
@@ -359,8 +392,5 @@ func TestManyNullColumns(t *testing.T) {
 	mustExec(t, db, "CREATE DATABASE mn",
 		"CREATE TABLE mn.t (k INT PRIMARY KEY, a INT, b INT, c INT, d INT, e INT, f INT, g INT, h INT, i INT)",
 		"INSERT INTO mn.t (k) VALUES (1)")
-	if _, err := queryStrings(db, "SELECT * FROM mn.t"); err != nil {
-		t.Skipf("engine bug, fix requested: decodeRow rejects a row with more columns than bytes: %v", err)
-	}
 	expectRows(t, db, "SELECT * FROM mn.t", "1|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL")
 }

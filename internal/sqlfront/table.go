@@ -35,11 +35,12 @@ var (
 	_ sql.AlterableTable           = (*Table)(nil)
 	_ sql.IndexAlterableTable      = (*Table)(nil)
 	_ sql.PrimaryKeyAlterableTable = (*Table)(nil)
+	_ sql.TemporaryTable           = (*Table)(nil)
 	_ sql.IndexedTable             = (*indexedTable)(nil)
 )
 
 func newTable(d *Database, t *engine.Table) *Table {
-	return &Table{db: d, t: t, ts: schemaOf(t)}
+	return &Table{db: d, t: t, ts: d.p.schemaOf(t)}
 }
 
 // Name is the table name.
@@ -63,12 +64,17 @@ func (t *Table) Collation() sql.CollationID { return t.ts.coll }
 // Comment is the table's COMMENT.
 func (t *Table) Comment() string { return t.t.Comment }
 
+// IsTemporary is false: every table is stored. (go-mysql-server asks every
+// table written in a READ ONLY transaction.)
+func (t *Table) IsTemporary() bool { return false }
+
 // partition is the single partition of a table read: the whole table, or
 // the ranges of one index lookup.
 type partition struct {
 	lookup *sql.IndexLookup
 }
 
+// Key identifies the partition.
 func (partition) Key() []byte { return []byte("all") }
 
 // Partitions returns one partition: the whole table in primary key order.
@@ -117,11 +123,19 @@ func (t *Table) engineIndex(ix sql.Index) *engine.Index {
 	return indexByName(t.t, ix.ID())
 }
 
-// GetIndexes returns the table's visible indexes, primary key first.
+// GetIndexes returns the table's visible indexes, primary key first, as
+// the catalog has them now (CREATE TABLE adds its indexes one by one to
+// the Table it fetched once).
 func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
-	out := make([]sql.Index, 0, len(t.t.Indexes))
-	for _, idx := range t.t.Indexes {
-		out = append(out, newIndex(t.db.name, t.t, idx, t.ts))
+	cur, ts := t.t, t.ts
+	if n := t.db.engineTable(t.t.Name); n != nil && n.ID == t.t.ID && n != t.t {
+		cur, ts = n, t.db.p.schemaOf(n)
+	}
+	out := make([]sql.Index, 0, len(cur.Indexes))
+	for _, idx := range cur.Indexes {
+		if !isHelperIndex(idx) {
+			out = append(out, newIndex(t.db.name, cur, idx, ts))
+		}
 	}
 	return out, nil
 }
@@ -187,6 +201,8 @@ func (t *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter {
 
 type autoIncSetter struct{ t *Table }
 
+// SetAutoIncrementValue makes v the next AUTO_INCREMENT value unless rows
+// already hold higher ones (the table is rebuilt to move the counter).
 func (s *autoIncSetter) SetAutoIncrementValue(ctx *sql.Context, v uint64) error {
 	if v <= s.t.t.AutoIncrementNext() {
 		return nil // InnoDB never moves the counter below the rows' maximum
@@ -197,10 +213,12 @@ func (s *autoIncSetter) SetAutoIncrementValue(ctx *sql.Context, v uint64) error 
 	})
 }
 
+// AcquireAutoIncrementLock takes no lock: the engine hands out ids atomically.
 func (s *autoIncSetter) AcquireAutoIncrementLock(*sql.Context) (func(), error) {
 	return func() {}, nil
 }
 
+// Close does nothing.
 func (s *autoIncSetter) Close(*sql.Context) error { return nil }
 
 // Inserter returns an editor inserting rows in the session's transaction.

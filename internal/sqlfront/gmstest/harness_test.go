@@ -25,7 +25,9 @@ import (
 
 func TestMain(m *testing.M) {
 	logrus.SetLevel(logrus.ErrorLevel)
-	os.Exit(m.Run())
+	code := m.Run()
+	skips.report(os.Stdout)
+	os.Exit(code)
 }
 
 // harness is an enginetest.Harness over HandlerDB's backend.

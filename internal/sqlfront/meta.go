@@ -1,0 +1,207 @@
+package sqlfront
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// What SQL knows of a table beyond the engine's definition (column
+// comments, DEFAULT and ON UPDATE expressions, CHECK constraints) is kept
+// as one JSON record per table in the engine, keyed by the table's id
+// (stable across RENAME and ALTER) and written in the same job as the
+// DDL that changes it. HandlerSocket ignores it: its inserts apply only
+// the literal defaults the engine holds.
+
+// tableMeta is a table's SQL-only attributes.
+type tableMeta struct {
+	// Comments holds column COMMENTs by column name.
+	Comments map[string]string `json:"comments,omitempty"`
+	// Defaults holds, by column name, DEFAULT expressions the engine
+	// cannot store as a value, as go-mysql-server prints them (with their
+	// parentheses).
+	Defaults map[string]string `json:"defaults,omitempty"`
+	// OnUpdate holds ON UPDATE expressions by column name.
+	OnUpdate map[string]string `json:"on_update,omitempty"`
+	// Checks are the table's CHECK constraints.
+	Checks []sql.CheckDefinition `json:"checks,omitempty"`
+	// IndexComments holds index COMMENTs by index name.
+	IndexComments map[string]string `json:"index_comments,omitempty"`
+}
+
+func metaBlob(id uint32) string { return fmt.Sprintf("sqlfront/table/%d", id) }
+
+// tableMeta reads the SQL attributes of the table with that id.
+func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
+	b, err := p.e.Blob(metaBlob(id))
+	if err != nil {
+		return nil, mapError(err)
+	}
+	m := &tableMeta{}
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, m); err != nil {
+			return nil, mapError(fmt.Errorf("%w: table %d attributes: %v", engine.ErrCorrupt, id, err))
+		}
+	}
+	return m, nil
+}
+
+// writeMeta stores m as the SQL attributes of the table with that id, as
+// part of the job.
+func writeMeta(tx *engine.Tx, id uint32, m *tableMeta) error {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0) {
+		return tx.SetBlob(metaBlob(id), nil)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return tx.SetBlob(metaBlob(id), b)
+}
+
+// columnMeta is one column's SQL-only attributes.
+type columnMeta struct {
+	comment, def, onUpdate string
+}
+
+// set records c's attributes for column name in m.
+func (m *tableMeta) set(name string, c columnMeta) {
+	put := func(mp *map[string]string, v string) {
+		if v == "" {
+			delete(*mp, name)
+			return
+		}
+		if *mp == nil {
+			*mp = map[string]string{}
+		}
+		(*mp)[name] = v
+	}
+	put(&m.Comments, c.comment)
+	put(&m.Defaults, c.def)
+	put(&m.OnUpdate, c.onUpdate)
+}
+
+// drop forgets column name.
+func (m *tableMeta) drop(name string) { m.set(name, columnMeta{}) }
+
+// setIndexComment records an index COMMENT ("" forgets it).
+func (m *tableMeta) setIndexComment(name, comment string) {
+	if comment == "" {
+		delete(m.IndexComments, name)
+		return
+	}
+	if m.IndexComments == nil {
+		m.IndexComments = map[string]string{}
+	}
+	m.IndexComments[name] = comment
+}
+
+// exprText returns the text of a non-literal default or ON UPDATE
+// expression, without the parentheses go-mysql-server prints around it.
+func exprText(d *sql.ColumnDefaultValue) string {
+	s := d.String()
+	if len(s) >= 2 && s[0] == '(' && s[len(s)-1] == ')' && balanced(s[1:len(s)-1]) {
+		s = s[1 : len(s)-1]
+	}
+	return s
+}
+
+// balanced reports whether the parentheses of s pair up (outside quotes).
+func balanced(s string) bool {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+var _ sql.CheckAlterableTable = (*Table)(nil)
+
+// GetChecks returns the table's CHECK constraints.
+func (t *Table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
+	m, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil {
+		return nil, err
+	}
+	return m.Checks, nil
+}
+
+// CreateCheck adds a CHECK constraint.
+func (t *Table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
+	return t.editMeta(ctx, func(m *tableMeta) error {
+		c := *check
+		if c.Name == "" {
+			// MySQL names an unnamed constraint <table>_chk_<n>.
+			for n := 1; c.Name == ""; n++ {
+				name := fmt.Sprintf("%s_chk_%d", t.t.Name, n)
+				if !m.hasCheck(name) {
+					c.Name = name
+				}
+			}
+		}
+		if m.hasCheck(c.Name) {
+			return sql.ErrInvalidCheckConstraint.New("duplicate check constraint name " + c.Name)
+		}
+		m.Checks = append(m.Checks, c)
+		return nil
+	})
+}
+
+func (m *tableMeta) hasCheck(name string) bool {
+	for _, c := range m.Checks {
+		if strings.EqualFold(c.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// DropCheck removes a CHECK constraint.
+func (t *Table) DropCheck(ctx *sql.Context, name string) error {
+	return t.editMeta(ctx, func(m *tableMeta) error {
+		for i, c := range m.Checks {
+			if strings.EqualFold(c.Name, name) {
+				m.Checks = append(m.Checks[:i], m.Checks[i+1:]...)
+				return nil
+			}
+		}
+		return fmt.Errorf("check constraint %q not found", name)
+	})
+}
+
+// editMeta changes the table's SQL attributes as one job.
+func (t *Table) editMeta(ctx *sql.Context, edit func(m *tableMeta) error) error {
+	t.db.p.objMu.Lock()
+	defer t.db.p.objMu.Unlock()
+	m, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil {
+		return err
+	}
+	if err := edit(m); err != nil {
+		return err
+	}
+	id := t.t.ID
+	return t.db.p.ddl(ctx, func(tx *engine.Tx) error { return writeMeta(tx, id, m) })
+}
