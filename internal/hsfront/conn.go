@@ -92,6 +92,7 @@ func (c *conn) start() {
 	}
 	c.rc = rc
 	c.sess.init(c.s, c.write)
+	c.sess.c = c
 	if cfg := c.s.cfg.TLS; cfg != nil {
 		isTLS, err := c.peekTLS()
 		switch {

@@ -93,6 +93,7 @@ func (l *evloop) add(c *conn, tc *net.TCPConn) error {
 	c.loop = l
 	c.lastActive = time.Now()
 	c.sess.init(c.s, c.write)
+	c.sess.c = c
 	l.mu.Lock()
 	if l.stop {
 		l.mu.Unlock()

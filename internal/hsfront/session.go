@@ -28,6 +28,7 @@ type handle struct {
 // that goroutine waits on its batch.
 type session struct {
 	s       *Server
+	c       *conn
 	write   bool
 	secret  []byte
 	authed  bool
@@ -291,6 +292,11 @@ func (ss *session) open(r *hsproto.Request, tx *engine.Tx, out []byte) []byte {
 		ss.handles = map[uint32]*handle{}
 	}
 	ss.handles[r.ID] = h
+	if ss.c != nil {
+		ss.c.mu.Lock()
+		ss.c.open = len(ss.handles)
+		ss.c.mu.Unlock()
+	}
 	if uint64(r.ID)+1 > ss.slots {
 		ss.slots = uint64(r.ID) + 1
 	}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"database/sql"
+	"io"
 	"net"
 	"testing"
 
@@ -48,4 +50,45 @@ func TestHSUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(rd, "A\t1\treader:pw1\nP\t1\tdb1\tt\tPRIMARY\tid,v\n", "0\t1\n", "3\t1\tunauth\n")
+}
+
+// TestProcesslistShowsHandlerSocket: SHOW PROCESSLIST lists the
+// HandlerSocket connections with their port, open indexes and requests.
+func TestProcesslistShowsHandlerSocket(t *testing.T) {
+	s := startTest(t, nil)
+	db := sqlDB(t, s, "pl")
+	if _, err := db.Exec("CREATE TABLE t (id INT PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", s.HS().WriteAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte("P\t1\tpl\tt\tPRIMARY\tid\nP\t2\tpl\tt\tPRIMARY\tid\n"))
+	buf := make([]byte, 16)
+	if n, _ := io.ReadAtLeast(c, buf, 8); n != 8 {
+		t.Fatalf("open replies: %q", buf[:n])
+	}
+	rows, err := db.Query("SHOW PROCESSLIST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	found := ""
+	for rows.Next() {
+		var id int64
+		var user, host, command, state string
+		var dbName, info sql.NullString
+		var tm int64
+		if err := rows.Scan(&id, &user, &host, &dbName, &command, &tm, &state, &info); err != nil {
+			t.Fatal(err)
+		}
+		if command == "HandlerSocket" {
+			found = host + " " + info.String
+		}
+	}
+	if want := c.LocalAddr().String() + " port=write open_indexes=2 requests=2 state=idle"; found != want {
+		t.Fatalf("HandlerSocket process %q, want %q", found, want)
+	}
 }

@@ -35,6 +35,7 @@ type Server struct {
 // sqlFront is the MySQL front as the server drives it.
 type sqlFront interface {
 	Addr() net.Addr
+	Start() error
 	Close() error
 }
 
@@ -73,7 +74,7 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.e = e
-	if err := s.startSQL(); err != nil {
+	if err := s.newSQL(); err != nil {
 		e.Close()
 		s.closeAdmin()
 		return nil, err
@@ -103,6 +104,17 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	s.hs = hsfront.New(e, hcfg)
 	if m != nil {
 		m.AttachHS(s.hs)
+	}
+	// Both fronts exist before either accepts: each may ask the other
+	// (HandlerSocket users are SQL users; SHOW PROCESSLIST lists
+	// HandlerSocket connections).
+	if s.sql != nil {
+		if err := s.sql.Start(); err != nil {
+			s.closeSQL()
+			e.Close()
+			s.closeAdmin()
+			return nil, err
+		}
 	}
 	if err := s.hs.Start(); err != nil {
 		s.closeSQL()

@@ -1,21 +1,53 @@
 package server
 
-import "github.com/handlerdb/handlerdb/internal/sqlfront"
+import (
+	"fmt"
 
-// startSQL starts the MySQL front when its port is enabled.
-func (s *Server) startSQL() error {
+	"github.com/handlerdb/handlerdb/internal/sqlfront"
+)
+
+// newSQL builds the MySQL front (its port is open, nothing is accepted
+// until Start) when the port is enabled.
+func (s *Server) newSQL() error {
 	addr := s.cfg.Addr(s.cfg.Port)
 	if addr == "" {
 		return nil
 	}
-	f, err := sqlfront.New(s.e, sqlfront.Config{Address: addr, RootPassword: s.cfg.RootPassword, RootHost: s.cfg.RootHost})
+	f, err := sqlfront.New(s.e, sqlfront.Config{
+		Address:        addr,
+		RootPassword:   s.cfg.RootPassword,
+		RootHost:       s.cfg.RootHost,
+		TLS:            s.tls,
+		TLSRequired:    s.cfg.TLSRequired,
+		ExtraProcesses: s.hsProcesses,
+	})
 	if err != nil {
-		return err
-	}
-	if err := f.Start(); err != nil {
-		f.Close()
 		return err
 	}
 	s.sql = f
 	return nil
+}
+
+// hsProcesses lists the HandlerSocket connections for SHOW PROCESSLIST:
+// the port, peer, open indexes, requests served and state.
+func (s *Server) hsProcesses() []sqlfront.ExternalProcess {
+	if s.hs == nil {
+		return nil
+	}
+	conns := s.hs.Conns()
+	out := make([]sqlfront.ExternalProcess, 0, len(conns))
+	for _, c := range conns {
+		port := "read"
+		if c.Write {
+			port = "write"
+		}
+		out = append(out, sqlfront.ExternalProcess{
+			ID:      uint32(c.ID),
+			Host:    c.Peer,
+			Command: "HandlerSocket",
+			Since:   c.Since,
+			Info:    fmt.Sprintf("port=%s open_indexes=%d requests=%d state=%s", port, c.OpenIndex, c.Requests, c.State),
+		})
+	}
+	return out
 }

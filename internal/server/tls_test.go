@@ -1,6 +1,9 @@
 package server
 
 import (
+	"database/sql"
+	"fmt"
+
 	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -9,6 +12,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"github.com/go-sql-driver/mysql"
 	"io"
 	"math/big"
 	"net"
@@ -73,17 +77,28 @@ func hsOverTLS(t *testing.T, addr net.Addr, pool *x509.CertPool, req string, wan
 	}
 }
 
-// TestTLSHandlerSocket: with a certificate, both HandlerSocket ports
-// serve TLS connections and, unless TLS is required, plain ones too.
-func TestTLSHandlerSocket(t *testing.T) {
+// TestTLS: with a certificate, the MySQL port negotiates TLS and both
+// HandlerSocket ports serve TLS connections; unless TLS is required,
+// plain connections are served too, and with it they are refused.
+func TestTLS(t *testing.T) {
 	certPath, keyPath, pool := testCert(t)
 	for _, required := range []bool{false, true} {
 		s := startTest(t, func(c *config.Config) {
 			c.TLSCert, c.TLSKey, c.TLSRequired = certPath, keyPath, required
 		})
-		db := sqlDB(t, s, "tl")
-		if _, err := db.Exec("CREATE TABLE IF NOT EXISTS t (id INT PRIMARY KEY, v VARCHAR(10))"); err != nil {
+		// Set-up over the MySQL port, over TLS (as MySQL clients negotiate it).
+		name := fmt.Sprintf("hdbtest%v", required)
+		if err := mysql.RegisterTLSConfig(name, &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}); err != nil {
 			t.Fatal(err)
+		}
+		tdb, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/?tls=%s", s.SQLAddr(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"CREATE DATABASE tl", "CREATE TABLE tl.t (id INT PRIMARY KEY, v VARCHAR(10))"} {
+			if _, err := tdb.Exec(q); err != nil {
+				t.Fatalf("%s over TLS: %v", q, err)
+			}
 		}
 		hsOverTLS(t, s.HS().WriteAddr(), pool, "P\t1\ttl\tt\tPRIMARY\tid,v\n1\t+\t2\t1\tone\n", "0\t1\n", "0\t1\n")
 		hsOverTLS(t, s.HS().ReadAddr(), pool, "P\t1\ttl\tt\tPRIMARY\tid,v\n1\t=\t1\t1\n", "0\t1\n", "0\t2\t1\tone\n")
@@ -102,6 +117,22 @@ func TestTLSHandlerSocket(t *testing.T) {
 		// ends the read after the answer.)
 		if !required && string(got) != "0\t1\n" {
 			t.Fatalf("plain connection: %q", got)
+		}
+
+		// The row the TLS HandlerSocket insert wrote, read over TLS SQL.
+		var one int
+		if err := tdb.QueryRow("SELECT COUNT(*) FROM tl.t").Scan(&one); err != nil || one != 1 {
+			t.Fatalf("query over TLS: %v %d", err, one)
+		}
+		tdb.Close()
+		pdb, _ := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/tl?tls=false", s.SQLAddr()))
+		err = pdb.Ping()
+		pdb.Close()
+		if required && err == nil {
+			t.Fatal("plain MySQL connection accepted with TLS required")
+		}
+		if !required && err != nil {
+			t.Fatalf("plain MySQL connection: %v", err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -42,6 +43,13 @@ type Config struct {
 	VersionString string
 	// VersionComment is @@version_comment. Default "HandlerDB".
 	VersionComment string
+	// TLS, when set, lets clients negotiate TLS; TLSRequired refuses
+	// those that do not.
+	TLS         *tls.Config
+	TLSRequired bool
+	// ExtraProcesses, when set, lists other fronts' connections for
+	// SHOW PROCESSLIST.
+	ExtraProcesses func() []ExternalProcess
 }
 
 func (c *Config) ensureDefaults() {
@@ -88,6 +96,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	p := NewProvider(e)
 	se := sqle.New(NewAnalyzer(p), &sqle.Config{})
+	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	if err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg); err != nil {
 		se.Close()
@@ -103,6 +112,9 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		Address:  ln.Addr().String(),
 		Listener: ln,
 		Version:  cfg.VersionString,
+		// TLS as MySQL clients negotiate it (CLIENT_SSL in the handshake).
+		TLSConfig:              cfg.TLS,
+		RequireSecureTransport: cfg.TLS != nil && cfg.TLSRequired,
 	}
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
