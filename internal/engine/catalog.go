@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
@@ -70,6 +71,13 @@ type Index struct {
 type tableRuntime struct {
 	autoInc atomic.Uint64 // highest AUTO_INCREMENT value used
 	rowID   atomic.Uint64 // highest hidden row id used
+
+	// rows is the committed row count, valid once rowsKnown is set (a
+	// first RowCount counts the table; commits then add their inserts
+	// and subtract their deletes).
+	rows      atomic.Int64
+	rowsKnown atomic.Bool
+	countMu   sync.Mutex // one first count at a time
 }
 
 // nextAutoInc takes the next AUTO_INCREMENT id, failing past max.

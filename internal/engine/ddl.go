@@ -141,6 +141,7 @@ func (tx *Tx) TruncateTable(db, name string) error {
 	t.rt.autoInc.Store(0)
 	t.rt.rowID.Store(0)
 	tx.touch(t)
+	tx.count(t, -t.rt.rows.Load()-tx.delta[t.rt])
 	return nil
 }
 

@@ -527,3 +527,50 @@ func TestWideRowMostlyNull(t *testing.T) {
 		t.Fatalf("rows %v", got)
 	}
 }
+
+func TestRowCount(t *testing.T) {
+	dir := t.TempDir()
+	e := openTestEngine(t, dir, DurabilitySync)
+	tb := setupPeople(t, e)
+	insertPeople(t, e, tb) // 5 rows, counted before the table is known
+	count := func(want int64) {
+		t.Helper()
+		if n, err := e.RowCount(tb); err != nil || n != want {
+			t.Fatalf("RowCount = %d (%v), want %d", n, err, want)
+		}
+	}
+	count(5)
+	update(t, e, func(tx *Tx) error {
+		_, err := tx.Insert(tb, row(null(), sv("x"), null(), null()))
+		if err != nil {
+			return err
+		}
+		_, err = tx.FindModify(tb, &Query{Op: OpLE, Key: []types.Value{iv(2)}, Limit: 10}, &Modify{Op: ModDelete})
+		return err
+	})
+	count(4)
+	// A failed job changes nothing.
+	e.Update(context.Background(), func(tx *Tx) error {
+		tx.Insert(tb, row(null(), sv("y"), null(), null()))
+		return errors.New("no")
+	})
+	count(4)
+	x := e.Begin()
+	x.Insert(tb, row(null(), sv("z"), null(), null()))
+	if err := x.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	count(5)
+	update(t, e, func(tx *Tx) error { return tx.TruncateTable("app", "people") })
+	count(0)
+	update(t, e, func(tx *Tx) error {
+		_, err := tx.Insert(tb, row(null(), sv("w"), null(), null()))
+		return err
+	})
+	e.Close()
+	e2 := openTestEngine(t, dir, DurabilitySync)
+	tb2, _ := e2.Catalog().Table("app", "people")
+	if n, err := e2.RowCount(tb2); err != nil || n != 1 {
+		t.Fatalf("after restart %d %v", n, err)
+	}
+}

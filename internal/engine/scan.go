@@ -140,3 +140,30 @@ func (e *Engine) Count(t *Table) (int64, error) {
 	}
 	return n, it.Close()
 }
+
+// RowCount returns the number of committed rows of t. The first call for a
+// table counts it (a scan of its primary index); afterwards every commit
+// keeps the number up to date, so it costs nothing. Safe for concurrent
+// use; the planner's statistics come from here.
+func (e *Engine) RowCount(t *Table) (int64, error) {
+	rt := t.rt
+	if rt.rowsKnown.Load() {
+		return rt.rows.Load(), nil
+	}
+	rt.countMu.Lock()
+	defer rt.countMu.Unlock()
+	if rt.rowsKnown.Load() {
+		return rt.rows.Load(), nil
+	}
+	// Commits during the count add their deltas to rows, which the count
+	// itself may or may not see: the number is exact when the table is
+	// quiet and close to it otherwise.
+	before := rt.rows.Load()
+	n, err := e.Count(t)
+	if err != nil {
+		return 0, err
+	}
+	rt.rows.Add(n - before)
+	rt.rowsKnown.Store(true)
+	return rt.rows.Load(), nil
+}

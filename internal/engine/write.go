@@ -60,6 +60,7 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 		}
 	}
 	tx.rows++
+	tx.count(t, 1)
 	return id, nil
 }
 
@@ -179,6 +180,7 @@ func (tx *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 		}
 	}
 	tx.rows++
+	tx.count(t, -1)
 	return nil
 }
 

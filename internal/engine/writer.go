@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -186,11 +187,15 @@ func (w *writer) group() {
 		}
 	} else {
 		tx.publish()
+		for rt, d := range tx.delta {
+			rt.rows.Add(d)
+		}
 		e.stats.RowsWritten.Add(tx.rows)
 		e.stats.Groups.Add(1)
 		e.stats.GroupJobs.Add(int64(len(w.jobs)))
 	}
 	tx.rows = 0
+	clear(tx.delta)
 	tx.end()
 	if fn := w.onGroup.Load(); fn != nil {
 		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size, Duration: time.Since(start), Failed: err != nil})
@@ -215,6 +220,15 @@ type batchWriter struct {
 	buf   []byte
 	dirty map[*tableRuntime]uint32 // tables whose counters moved -> table id
 	rows  int64                    // rows written through this batch
+	delta map[*tableRuntime]int64  // row count change per table
+}
+
+// count records a change of t's row count by this batch.
+func (w *batchWriter) count(t *Table, d int64) {
+	if w.delta == nil {
+		w.delta = map[*tableRuntime]int64{}
+	}
+	w.delta[t.rt] += d
 }
 
 // touch marks t's counters for persisting with this batch.
@@ -266,6 +280,7 @@ func (tx *Tx) Catalog() *Catalog { return tx.cat }
 
 type savepoint struct {
 	rows       int64
+	delta      map[*tableRuntime]int64
 	size       int
 	count      uint32
 	cat        *Catalog
@@ -273,13 +288,13 @@ type savepoint struct {
 }
 
 func (tx *Tx) savepoint() savepoint {
-	return savepoint{rows: tx.rows, size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
+	return savepoint{rows: tx.rows, delta: maps.Clone(tx.delta), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
 }
 
 // rollbackTo discards every write made after sp. Counter advances are
 // kept, as InnoDB keeps AUTO_INCREMENT gaps.
 func (tx *Tx) rollbackTo(sp savepoint) {
-	tx.cat, tx.catChanged, tx.rows = sp.cat, sp.catChanged, sp.rows
+	tx.cat, tx.catChanged, tx.rows, tx.delta = sp.cat, sp.catChanged, sp.rows, sp.delta
 	tx.truncate(sp.size, sp.count)
 }
 

@@ -3,7 +3,6 @@ package sqlfront
 import (
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -13,12 +12,9 @@ import (
 // Provider is the go-mysql-server DatabaseProvider over one engine: every
 // engine database is a SQL database, and CREATE/DROP DATABASE change the
 // engine's catalog. A Provider is safe for concurrent use; it keeps no
-// state of its own beyond a cache of approximate row counts.
+// state of its own beyond a cache of SQL objects.
 type Provider struct {
 	e *engine.Engine
-
-	countMu sync.Mutex
-	counts  map[uint32]rowCount
 
 	objMu      sync.Mutex // serializes changes of views, triggers and procedures
 	objCacheMu sync.RWMutex
@@ -32,12 +28,6 @@ func (p *Provider) forgetObjects(db string) {
 	p.objCacheMu.Unlock()
 }
 
-type rowCount struct {
-	n     uint64
-	exact bool
-	at    time.Time
-}
-
 var (
 	_ sql.DatabaseProvider         = (*Provider)(nil)
 	_ sql.MutableDatabaseProvider  = (*Provider)(nil)
@@ -46,7 +36,7 @@ var (
 
 // NewProvider returns the provider of e's databases.
 func NewProvider(e *engine.Engine) *Provider {
-	return &Provider{e: e, counts: map[uint32]rowCount{}, objCache: map[string]*dbObjects{}}
+	return &Provider{e: e, objCache: map[string]*dbObjects{}}
 }
 
 // Engine returns the engine the provider serves.
@@ -144,39 +134,15 @@ func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Tx) error) error {
 	return mapError(p.e.Update(ctx, fn))
 }
 
-// maxCounted bounds the rows counted for the planner's estimate.
-const maxCounted = 100000
-
-// rowCount returns the number of rows of t for the planner: counted (up to
-// maxCounted rows, beyond which it is an estimate) and cached for a second.
+// rowCount returns the number of rows of t for the planner.
 func (p *Provider) rowCount(t *engine.Table) (uint64, bool, error) {
-	p.countMu.Lock()
-	c, ok := p.counts[t.ID]
-	p.countMu.Unlock()
-	if ok && time.Since(c.at) < time.Second {
-		return c.n, c.exact, nil
-	}
-	it, err := p.e.NewIterator(t, nil, engine.Range{}, false)
+	// The engine keeps the count up to date with every commit (the first
+	// call for a table counts it once).
+	n, err := p.e.RowCount(t)
 	if err != nil {
 		return 0, false, mapError(err)
 	}
-	var n uint64
-	exact := true
-	for {
-		if _, err := it.Next(); err != nil {
-			break
-		}
-		n++
-		if n >= maxCounted {
-			exact = false
-			break
-		}
-	}
-	_ = it.Close()
-	p.countMu.Lock()
-	p.counts[t.ID] = rowCount{n: n, exact: exact, at: time.Now()}
-	p.countMu.Unlock()
-	return n, exact, nil
+	return uint64(max(n, 0)), true, nil
 }
 
 // noDatabase is the database of a session that has selected none: it has
