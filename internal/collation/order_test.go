@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/handlerdb/handlerdb/internal/conformance"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,40 +20,9 @@ func unescape(field string) (b []byte, null bool, err error) {
 	if field == `\N` {
 		return nil, true, nil
 	}
-	b = []byte{}
-	for i := 0; i < len(field); i++ {
-		if field[i] != '\\' {
-			b = append(b, field[i])
-			continue
-		}
-		if i+1 >= len(field) {
-			return nil, false, fmt.Errorf("dangling backslash in %q", field)
-		}
-		i++
-		switch field[i] {
-		case '\\':
-			b = append(b, '\\')
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case '0':
-			b = append(b, 0)
-		case 'x':
-			if i+2 >= len(field) {
-				return nil, false, fmt.Errorf("short \\x escape in %q", field)
-			}
-			v, err := strconv.ParseUint(field[i+1:i+3], 16, 8)
-			if err != nil {
-				return nil, false, fmt.Errorf("bad \\x escape in %q: %v", field, err)
-			}
-			b = append(b, byte(v))
-			i += 2
-		default:
-			return nil, false, fmt.Errorf("unknown escape \\%c in %q", field[i], field)
-		}
+	b, err = conformance.Unescape(field)
+	if err != nil {
+		return nil, false, fmt.Errorf("%q: %w", field, err)
 	}
 	return b, false, nil
 }

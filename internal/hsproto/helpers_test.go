@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/handlerdb/handlerdb/internal/conformance"
 	"os"
 	"path/filepath"
 	"sort"
@@ -86,43 +87,7 @@ func readCases(t testing.TB) [][]caseStep {
 
 // unescapeNotation decodes the byte notation of FORMAT.md.
 func unescapeNotation(s string) ([]byte, error) {
-	var out []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		if i+1 >= len(s) {
-			return nil, fmt.Errorf("trailing backslash")
-		}
-		i++
-		switch s[i] {
-		case 't':
-			out = append(out, '\t')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case '0':
-			out = append(out, 0)
-		case '\\':
-			out = append(out, '\\')
-		case 'x':
-			if i+2 >= len(s) {
-				return nil, fmt.Errorf("short \\x escape")
-			}
-			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, byte(v))
-			i += 2
-		default:
-			return nil, fmt.Errorf("unknown escape \\%c", s[i])
-		}
-	}
-	return out, nil
+	return conformance.Unescape(s)
 }
 
 func mustUnescapeNotation(t testing.TB, file string, line int, s string) []byte {
@@ -136,26 +101,7 @@ func mustUnescapeNotation(t testing.TB, file string, line int, s string) []byte 
 
 // notation writes b in the byte notation of FORMAT.md.
 func notation(b []byte) string {
-	var sb strings.Builder
-	for i, c := range b {
-		switch {
-		case c == '\t':
-			sb.WriteString(`\t`)
-		case c == '\n':
-			sb.WriteString(`\n`)
-		case c == '\r':
-			sb.WriteString(`\r`)
-		case c == 0:
-			sb.WriteString(`\0`)
-		case c == '\\':
-			sb.WriteString(`\\`)
-		case c < 0x20 || c >= 0x7f || (c == ' ' && i == len(b)-1):
-			fmt.Fprintf(&sb, `\x%02x`, c)
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return sb.String()
+	return conformance.Escape(b)
 }
 
 // dumpValue renders a value for dumps: NULL, or the string quoted.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"github.com/handlerdb/handlerdb/internal/conformance"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,41 +38,9 @@ func decodeField(s string) (field, error) {
 	case `\-`:
 		return field{na: true}, nil
 	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			b = append(b, c)
-			continue
-		}
-		if i+1 >= len(s) {
-			return field{}, fmt.Errorf("dangling backslash in %q", s)
-		}
-		i++
-		switch s[i] {
-		case '\\':
-			b = append(b, '\\')
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case '0':
-			b = append(b, 0)
-		case 'x':
-			if i+2 >= len(s) {
-				return field{}, fmt.Errorf("short \\x in %q", s)
-			}
-			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return field{}, fmt.Errorf("bad \\x in %q", s)
-			}
-			b = append(b, byte(v))
-			i += 2
-		default:
-			return field{}, fmt.Errorf("unknown escape \\%c in %q", s[i], s)
-		}
+	b, err := conformance.Unescape(s)
+	if err != nil {
+		return field{}, fmt.Errorf("%q: %w", s, err)
 	}
 	return field{b: b}, nil
 }
