@@ -9,14 +9,16 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
 // Metrics are the server's Prometheus metrics. The counters live in the
 // engine and the fronts as atomics and are read at scrape time; only the
 // latency and group-commit histograms are observed as things happen.
 type Metrics struct {
-	e  *engine.Engine
-	hs atomic.Pointer[hsfront.Server]
+	e   *engine.Engine
+	hs  atomic.Pointer[hsfront.Server]
+	sql atomic.Pointer[sqlfront.Stats]
 
 	hsLatency   *prometheus.HistogramVec
 	groupJobs   prometheus.Histogram
@@ -82,6 +84,9 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	return m
 }
 
+// AttachSQL makes the metrics report the MySQL front's counters.
+func (m *Metrics) AttachSQL(st *sqlfront.Stats) { m.sql.Store(st) }
+
 // AttachHS makes the metrics report hs's counters.
 func (m *Metrics) AttachHS(hs *hsfront.Server) { m.hs.Store(hs) }
 
@@ -131,6 +136,16 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		counter(m.descAuthFail, float64(st.AuthFail.Load()), "handlersocket")
 		counter(m.descAccepted, float64(st.Accepted.Load()), "handlersocket")
 		counter(m.descRefused, float64(st.Refused.Load()), "handlersocket")
+	}
+	if st := m.sql.Load(); st != nil {
+		for c := 0; c < sqlfront.NumStmts; c++ {
+			for r, res := range []string{"ok", "error"} {
+				if v := st.Queries[c][r].Load(); v > 0 {
+					counter(m.descRequests, float64(v), "mysql", "sql", sqlfront.StmtNames[c], res)
+				}
+			}
+		}
+		gauge(m.descConns, float64(st.Connections.Load()), "mysql", "sql")
 	}
 	es := m.e.Stats()
 	counter(m.descRowsRead, float64(es.RowsRead.Load()))

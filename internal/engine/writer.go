@@ -2,9 +2,9 @@ package engine
 
 import (
 	"context"
-	"maps"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"

@@ -59,6 +59,9 @@ func TestMetricsAfterKnownTraffic(t *testing.T) {
 	req.WriteString("1\t+\t2\t0\tdup\n") // one duplicate: an error
 	hsExchange(t, s.HS().WriteAddr(), req.String(), 9)
 	hsExchange(t, s.HS().ReadAddr(), "P\t1\tm\tkv\tPRIMARY\tk,v\n1\t=\t1\t1\n1\t=\t1\t2\n1\t>=\t1\t0\t10\t0\nA\t1\twrong\n", 5)
+	if _, err := db.Exec("SELECT * FROM no_such_table"); err == nil {
+		t.Fatal("query of a missing table succeeded")
+	}
 
 	resp, err := http.Get("http://" + s.AdminAddr().String() + "/metrics")
 	if err != nil {
@@ -104,6 +107,8 @@ func TestMetricsAfterKnownTraffic(t *testing.T) {
 		{"handlerdb_requests_total", map[string]string{"port": "read", "op": "find", "result": "ok"}, 3},
 		{"handlerdb_requests_total", map[string]string{"port": "read", "op": "open_index", "result": "ok"}, 1},
 		{"handlerdb_auth_failures_total", nil, 1},
+		{"handlerdb_requests_total", map[string]string{"front": "mysql", "op": "ddl", "result": "ok"}, 2}, // CREATE DATABASE, CREATE TABLE
+		{"handlerdb_requests_total", map[string]string{"front": "mysql", "op": "select", "result": "error"}, 1},
 		{"handlerdb_rows_read_total", nil, 2 + 7},
 		{"handlerdb_handlersocket_request_duration_seconds", map[string]string{"port": "read", "op": "find"}, 3},
 	}

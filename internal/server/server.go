@@ -19,6 +19,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
 // Server is a running HandlerDB.
@@ -104,6 +105,9 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	s.hs = hsfront.New(e, hcfg)
 	if m != nil {
 		m.AttachHS(s.hs)
+		if sf, ok := s.sql.(interface{ Stats() *sqlfront.Stats }); ok {
+			m.AttachSQL(sf.Stats())
+		}
 	}
 	// Both fronts exist before either accepts: each may ask the other
 	// (HandlerSocket users are SQL users; SHOW PROCESSLIST lists

@@ -76,6 +76,7 @@ type Server struct {
 	engine *sqle.Engine
 	ln     net.Listener
 	srv    *server.Server
+	mh     *mariaHandler
 
 	mu      sync.Mutex
 	started bool
@@ -127,7 +128,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		se.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, done: make(chan struct{})}
+	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, done: make(chan struct{})}
 	mh.srv.Store(s)
 	return s, nil
 }
@@ -166,6 +167,10 @@ func (s *Server) Provider() *Provider { return s.p }
 
 // Engine returns the go-mysql-server engine (for embedding and tests).
 func (s *Server) Engine() *sqle.Engine { return s.engine }
+
+// Stats returns the front's counters (statements by class and result,
+// open connections).
+func (s *Server) Stats() *Stats { return &s.mh.stats }
 
 // Start begins accepting connections in the background.
 func (s *Server) Start() error {

@@ -23,15 +23,38 @@ import (
 // and reformats text-protocol results. Safe for concurrent use.
 type mariaHandler struct {
 	mysql.Handler
-	srv atomic.Pointer[Server] // set once the server is built
+	srv   atomic.Pointer[Server] // set once the server is built
+	stats Stats
 }
 
 // ComQuery runs a query, reformatting its results.
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	if done, err := h.explain(ctx, c, query, callback); done {
+		h.stats.count(query, err)
 		return err
 	}
-	return h.Handler.ComQuery(ctx, c, query, reformatting(callback))
+	err := h.Handler.ComQuery(ctx, c, query, reformatting(callback))
+	h.stats.count(query, err)
+	return err
+}
+
+// ComStmtExecute runs a prepared statement (counted for metrics).
+func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	err := h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	h.stats.count(prepare.PrepareStmt, err)
+	return err
+}
+
+// NewConnection counts the connection.
+func (h *mariaHandler) NewConnection(c *mysql.Conn) {
+	h.stats.Connections.Add(1)
+	h.Handler.NewConnection(c)
+}
+
+// ConnectionClosed counts the connection gone.
+func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
+	h.stats.Connections.Add(-1)
+	h.Handler.ConnectionClosed(c)
 }
 
 // ComMultiQuery runs the first query of a multi-statement string,
