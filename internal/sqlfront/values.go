@@ -236,22 +236,14 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 		if d, ok := v.(decimal.Decimal); ok {
 			return types.Convert(t, []byte(d.String()), nil), nil
 		}
-	case types.Bit, types.Set:
+	case types.Bit, types.Set, types.Enum, types.Year:
+		// go-mysql-server hands these over as uint64 (BIT, SET), uint16
+		// (ENUM) or int16 (YEAR) once converted, int64 otherwise.
 		switch x := v.(type) {
 		case uint64:
 			return types.Value{I: int64(x)}, nil
-		case int64:
-			return types.Value{I: x}, nil
-		}
-	case types.Enum:
-		switch x := v.(type) {
 		case uint16:
 			return types.Value{I: int64(x)}, nil
-		case int64:
-			return types.Value{I: x}, nil
-		}
-	case types.Year:
-		switch x := v.(type) {
 		case int16:
 			return types.Value{I: int64(x)}, nil
 		case int64:
