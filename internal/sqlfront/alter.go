@@ -93,23 +93,10 @@ func (t *Table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error)
 		if err != nil {
 			return err
 		}
-		it, err := tx.NewIterator(old, nil, engine.Range{}, false)
+		rows, err := allRows(tx, old)
 		if err != nil {
 			return err
 		}
-		var rows []engine.Row
-		for {
-			r, err := it.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				it.Close()
-				return err
-			}
-			rows = append(rows, r.Clone())
-		}
-		it.Close()
 		if err := tx.DropTable(db, name); err != nil {
 			return err
 		}
@@ -197,23 +184,10 @@ func fillColumn(ctx *sql.Context, tx *engine.Tx, nt *engine.Table, ci int, def *
 	if err != nil {
 		return err
 	}
-	it, err := tx.NewIterator(nt, nil, engine.Range{}, false)
+	rows, err := allRows(tx, nt)
 	if err != nil {
 		return err
 	}
-	var rows []engine.Row
-	for {
-		r, err := it.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			it.Close()
-			return err
-		}
-		rows = append(rows, r.Clone())
-	}
-	it.Close()
 	typ := &nt.Columns[ci].Type
 	for _, r := range rows {
 		v, err := e.Eval(ctx, rowToSQL(nt, nil, r))
@@ -542,4 +516,25 @@ func (t *Table) ModifyStoredCollation(ctx *sql.Context, coll sql.CollationID) er
 		}
 		return nil
 	})
+}
+
+// allRows reads every row of t as the job sees it (copies that outlive
+// the iterator).
+func allRows(tx *engine.Tx, t *engine.Table) ([]engine.Row, error) {
+	it, err := tx.NewIterator(t, nil, engine.Range{}, false)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var rows []engine.Row
+	for {
+		r, err := it.Next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r.Clone())
+	}
 }
