@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One benchmark sitting: HandlerDB vs MariaDB's HandlerSocket, same client,
+# alternating A B A B A B, with each server's CPU per operation.
+#
+# Needs: a HandlerDB binary running with --handlersocket-port $OURS_HS
+# --handlersocket-port-wr $OURS_WR --port $OURS_SQL, the anchor started by
+# ../shared/anchors/mariadb-hs.sh, and both loaded with
+#   hsbench load --mysql DSN --hs hs://127.0.0.1:PORT?wr_port=PORT --keys 100000
+set -euo pipefail
+HSBENCH=${HSBENCH:-hsbench}
+OURS_HS=${OURS_HS:-9998} OURS_WR=${OURS_WR:-9999} OURS_SQL=${OURS_SQL:-3306}
+OURS_PID=${OURS_PID:?pid of the handlerdb process}
+MARIA_PID=${MARIA_PID:-$(cat /tmp/anchor-mariadb/mysqld.pid)}
+DUR=${DUR:-5s}
+ours="hs://127.0.0.1:$OURS_HS?wr_port=$OURS_WR"
+maria="hs://127.0.0.1:19998?wr_port=19999"
+run() { # label dsn pid args...
+  local label=$1 dsn=$2 pid=$3; shift 3
+  "$HSBENCH" run --hs "$dsn" --duration "$DUR" --warmup 1s --quiet --server-pid "$pid" "$@" 2>&1 |
+    grep -E "^ +(hs|mysql)" | sed "s/^/$label /"
+}
+for w in "get 16 1" "get 16 16" "update 16 16" "insert 16 16"; do
+  set -- $w
+  for round in 1 2 3; do
+    run ours "$ours" "$OURS_PID" --workload "$1" --conns "$2" --pipeline "$3"
+    run maria "$maria" "$MARIA_PID" --workload "$1" --conns "$2" --pipeline "$3"
+  done
+done
+for round in 1 2 3; do
+  run ours-hs "$ours" "$OURS_PID" --workload get --conns 16 --pipeline 1
+  "$HSBENCH" run --target mysql --mysql "root@tcp(127.0.0.1:$OURS_SQL)/" --duration "$DUR" --warmup 1s --quiet \
+    --server-pid "$OURS_PID" --workload get --conns 16 2>&1 | grep -E "^ +mysql" | sed "s/^/ours-sql /"
+done
