@@ -3,10 +3,11 @@
 // per-connection open-index table and authentication, and the executor
 // that turns each request into engine calls.
 //
-// Concurrency: a Server is safe for concurrent use; each connection is
-// served by its own goroutine and its state is touched by that goroutine
-// only (and, on the write port, by the engine writer while the connection
-// waits for its batch).
+// Concurrency: a Server is safe for concurrent use. A read-port
+// connection is served by one event loop (Linux; a goroutine elsewhere or
+// with TLS), a write-port connection by its own goroutine; a connection's
+// state is touched only by what serves it (and, on the write port, by the
+// engine writer while the connection waits for its batch).
 package hsfront
 
 import (
