@@ -1,0 +1,5 @@
+//go:build !race
+
+package hsfront
+
+const raceEnabled = false
