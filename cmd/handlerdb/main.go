@@ -68,12 +68,14 @@ func run(args []string) error {
 	for _, name := range ignored {
 		log.Info("option has no meaning here, ignored", "option", name)
 	}
+	// Signals are caught before the server says ready, so a SIGHUP sent
+	// as soon as `ready` appears does not kill the process.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	s, err := server.Start(cfg, log)
 	if err != nil {
 		return err
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	for got := range sig {
 		if got == syscall.SIGHUP {
 			reloadLevel(args, level, log)
