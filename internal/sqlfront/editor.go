@@ -41,6 +41,15 @@ func (ed *editor) txn() (*engine.Txn, error) {
 	return ed.own, nil
 }
 
+// writeTxn is txn for a row change: it first reports an error an earlier
+// step of the statement left behind.
+func (ed *editor) writeTxn() (*engine.Txn, error) {
+	if ed.err != nil {
+		return nil, ed.err
+	}
+	return ed.txn()
+}
+
 // StatementBegin marks where the statement's writes start.
 func (ed *editor) StatementBegin(ctx *sql.Context) {
 	x, err := ed.txn()
@@ -91,10 +100,7 @@ func (ed *editor) Close(ctx *sql.Context) error {
 // Insert inserts a row. A generated AUTO_INCREMENT id is written back into
 // row, where go-mysql-server reads LAST_INSERT_ID() from.
 func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
-	if ed.err != nil {
-		return ed.err
-	}
-	x, err := ed.txn()
+	x, err := ed.writeTxn()
 	if err != nil {
 		return err
 	}
@@ -115,10 +121,7 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 
 // Update replaces the row with old's primary key by row.
 func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
-	if ed.err != nil {
-		return ed.err
-	}
-	x, err := ed.txn()
+	x, err := ed.writeTxn()
 	if err != nil {
 		return err
 	}
@@ -139,10 +142,7 @@ func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 
 // Delete deletes the row with row's primary key.
 func (ed *editor) Delete(ctx *sql.Context, row sql.Row) error {
-	if ed.err != nil {
-		return ed.err
-	}
-	x, err := ed.txn()
+	x, err := ed.writeTxn()
 	if err != nil {
 		return err
 	}

@@ -261,13 +261,8 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 			return types.Value{I: packTime(t, tm)}, nil
 		}
 	case types.Char, types.VarChar, types.Text:
-		var b []byte
-		switch x := v.(type) {
-		case string:
-			b = []byte(x)
-		case []byte:
-			b = x
-		default:
+		b, ok := bytesOf(v)
+		if !ok {
 			return convertText(t, v, asKey), nil
 		}
 		if asKey {
@@ -279,13 +274,8 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 		}
 		return types.Convert(t, b, nil), nil
 	case types.Binary, types.VarBinary, types.Blob:
-		var b []byte
-		switch x := v.(type) {
-		case string:
-			b = []byte(x)
-		case []byte:
-			b = x
-		default:
+		b, ok := bytesOf(v)
+		if !ok {
 			return convertText(t, v, asKey), nil
 		}
 		if asKey {
@@ -358,4 +348,15 @@ func jsonValue(ctx context.Context, v interface{}) (types.Value, error) {
 		return types.Value{}, err
 	}
 	return types.Value{B: append([]byte{}, b...)}, nil
+}
+
+// bytesOf returns the bytes of a string or []byte value.
+func bytesOf(v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case string:
+		return []byte(x), true
+	case []byte:
+		return x, true
+	}
+	return nil, false
 }
