@@ -50,6 +50,10 @@ type Config struct {
 	// ExtraProcesses, when set, lists other fronts' connections for
 	// SHOW PROCESSLIST.
 	ExtraProcesses func() []ExternalProcess
+	// NoPointFastPath sends prepared primary-key point selects through
+	// go-mysql-server's planner like every other statement, instead of
+	// looking the row up directly (see fastpath.go).
+	NoPointFastPath bool
 }
 
 func (c *Config) ensureDefaults() {
@@ -120,6 +124,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
 		mh = &mariaHandler{Handler: h}
+		mh.noFast.Store(cfg.NoPointFastPath)
 		return mh, nil
 	}
 	srv, err := server.NewServerWithHandler(scfg, se, sql.NewContext, p.SessionBuilder(), nil, wrap)

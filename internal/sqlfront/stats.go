@@ -28,6 +28,9 @@ type Stats struct {
 	Connections atomic.Int64
 	// AuthFail counts refused logins.
 	AuthFail atomic.Int64
+	// PointFast counts the prepared point selects served without
+	// go-mysql-server's planner (also counted in Queries).
+	PointFast atomic.Int64
 }
 
 // classify names a statement's class from its first keyword.

@@ -25,6 +25,12 @@ type mariaHandler struct {
 	mysql.Handler
 	srv   atomic.Pointer[Server] // set once the server is built
 	stats Stats
+
+	points pointSelects // prepared point selects (fastpath.go)
+	noFast atomic.Bool  // send every statement to go-mysql-server
+	// tap, when set (by tests), sees every result of a prepared
+	// statement, with whether the fast path produced it.
+	tap atomic.Pointer[func(fast bool, r *sqltypes.Result)]
 }
 
 // ComQuery runs a query, reformatting its results.
@@ -38,11 +44,40 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	return err
 }
 
-// ComStmtExecute runs a prepared statement (counted for metrics).
+// ComPrepare prepares a statement, remembering it when it is a point
+// select (see fastpath.go).
+func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
+	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
+		h.points.remember(query)
+	}
+	return fields, err
+}
+
+// ComStmtExecute runs a prepared statement (counted for metrics): a point
+// select on the fast path when it can, else through go-mysql-server.
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	err := h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
+		if done, err := h.execPoint(ctx, c, p, prepare, callback); done {
+			h.stats.count(prepare.PrepareStmt, err)
+			return err
+		}
+	}
+	err := h.slowExecute(ctx, c, prepare, callback)
 	h.stats.count(prepare.PrepareStmt, err)
 	return err
+}
+
+// slowExecute runs a prepared statement through go-mysql-server.
+func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	if tap := h.tap.Load(); tap != nil {
+		next := callback
+		callback = func(r *sqltypes.Result) error {
+			(*tap)(false, r)
+			return next(r)
+		}
+	}
+	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
 }
 
 // NewConnection counts the connection.

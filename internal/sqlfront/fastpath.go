@@ -1,0 +1,463 @@
+package sqlfront
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// The point-select fast path serves prepared statements of the form
+//
+//	SELECT <columns or *> FROM [db.]tbl WHERE k1 = ? [AND k2 = ? ...]
+//
+// where k1, k2... are exactly the columns of the primary key or of a
+// unique index, all of integer types, without go-mysql-server's parser and
+// analyzer (which run on every execution of a prepared statement). The
+// statement is recognised when it is prepared; each execution then looks
+// the row up with engine.Find and sends it as go-mysql-server would.
+//
+// An execution takes the fast path only when it is safe, and otherwise
+// goes to go-mysql-server as if the fast path did not exist:
+//   - the session is in autocommit mode with no transaction open (so there
+//     are no uncommitted writes of its own to read) and sql_select_limit
+//     at its default;
+//   - the table resolves, in the engine's current catalog, to an
+//     engine.Table (a new one after every DDL that changes the table) for
+//     which the statement was checked, and is not one of the system
+//     databases';
+//   - go-mysql-server's own authorization handler accepts the statement's
+//     table access for the session's user (on refusal go-mysql-server
+//     runs the statement and reports its own error);
+//   - every parameter is an integer that the key column holds exactly
+//     (not NULL, not a string, not out of the column's range);
+//   - the result fields were learnt from go-mysql-server: the first
+//     execution for a table version and character_set_results goes to
+//     go-mysql-server, whose fields are then reused verbatim. Row values
+//     are produced by the column types' own SQL conversion, as
+//     go-mysql-server's handler does.
+//
+// Text queries (COM_QUERY) are not served: their keys are literals, so a
+// cache by query text would rarely hit.
+
+// pointCacheMax bounds the number of statement texts remembered.
+const pointCacheMax = 4096
+
+// pointSelects remembers the recognised point-select statements by text.
+// Safe for concurrent use.
+type pointSelects struct {
+	plans sync.Map // query text -> *pointPlan
+	n     atomic.Int64
+}
+
+// remember parses a statement being prepared and keeps its plan when it
+// is a point select.
+func (ps *pointSelects) remember(query string) {
+	if _, ok := ps.plans.Load(query); ok || ps.n.Load() >= pointCacheMax {
+		return
+	}
+	p := parsePointSelect(query)
+	if p == nil {
+		return
+	}
+	if _, loaded := ps.plans.LoadOrStore(query, p); !loaded {
+		ps.n.Add(1)
+	}
+}
+
+// lookup returns the plan of a statement text, or nil.
+func (ps *pointSelects) lookup(query string) *pointPlan {
+	if v, ok := ps.plans.Load(query); ok {
+		return v.(*pointPlan)
+	}
+	return nil
+}
+
+// pointPlan is what the text of a point select says. Its fields are set
+// once by parsePointSelect and read-only afterwards; bound is replaced
+// atomically. Safe for concurrent use.
+type pointPlan struct {
+	db, table string   // db is "" for the current database
+	star      bool     // SELECT *
+	cols      []string // the selected columns, unless star
+	where     []string // the compared columns...
+	args      []string // ...and the bind variable each is compared to
+	auth      sqlparser.AuthInformation
+
+	bound atomic.Pointer[pointBinding]
+}
+
+// pointBinding is a plan checked against one version of its table. It is
+// immutable once published.
+type pointBinding struct {
+	t    *engine.Table
+	ts   *tableSchema
+	idx  *engine.Index // nil: the statement is no point select on this table
+	args []string      // bind variable per index column, in index order
+	out  []int         // ordinals of the columns sent
+
+	// fields are go-mysql-server's result fields for the statement,
+	// learnt under character_set_results charset; nil until learnt.
+	fields  []*querypb.Field
+	charset sql.CharacterSetID
+}
+
+// parsePointSelect returns the plan of a point select, or nil for any
+// other statement.
+func parsePointSelect(query string) *pointPlan {
+	// A double quote means a string or, under ANSI_QUOTES, an identifier;
+	// a semicolon may start another statement. Neither belongs here.
+	if strings.ContainsAny(query, "\";") {
+		return nil
+	}
+	stmt, err := sqlparser.Parse(query)
+	if err != nil {
+		return nil
+	}
+	sel, ok := stmt.(*sqlparser.Select)
+	if !ok || sel.With != nil || len(sel.Comments) > 0 || sel.QueryOpts != (sqlparser.QueryOpts{}) ||
+		sel.GroupBy != nil || sel.Having != nil || sel.Window != nil || sel.OrderBy != nil ||
+		sel.Limit != nil || sel.Lock != "" || sel.Into != nil || len(sel.From) != 1 ||
+		sel.Where == nil || sel.Where.Type != sqlparser.WhereStr {
+		return nil
+	}
+	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
+	if !ok || ate.Partitions != nil || !ate.As.IsEmpty() || ate.Hints != nil || ate.AsOf != nil || ate.Lateral {
+		return nil
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok || !tn.SchemaQualifier.IsEmpty() || tn.Name.IsEmpty() {
+		return nil
+	}
+	p := &pointPlan{db: tn.DbQualifier.String(), table: tn.Name.String(), auth: ate.Auth}
+	if len(sel.SelectExprs) == 1 {
+		if st, ok := sel.SelectExprs[0].(*sqlparser.StarExpr); ok && st.TableName.IsEmpty() {
+			p.star = true
+		}
+	}
+	if !p.star {
+		for _, se := range sel.SelectExprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok || !ae.As.IsEmpty() {
+				return nil
+			}
+			cn, ok := ae.Expr.(*sqlparser.ColName)
+			if !ok || !cn.Qualifier.IsEmpty() || cn.StoredProcVal != nil {
+				return nil
+			}
+			p.cols = append(p.cols, cn.Name.String())
+		}
+	}
+	if !p.addConds(sel.Where.Expr) {
+		return nil
+	}
+	return p
+}
+
+// addConds records the column = ? comparisons of a conjunction; false
+// when it holds anything else.
+func (p *pointPlan) addConds(e sqlparser.Expr) bool {
+	switch e := e.(type) {
+	case *sqlparser.AndExpr:
+		return p.addConds(e.Left) && p.addConds(e.Right)
+	case *sqlparser.ComparisonExpr:
+		if e.Operator != sqlparser.EqualStr || e.Escape != nil {
+			return false
+		}
+		l, r := e.Left, e.Right
+		if _, ok := l.(*sqlparser.SQLVal); ok {
+			l, r = r, l
+		}
+		cn, ok := l.(*sqlparser.ColName)
+		if !ok || !cn.Qualifier.IsEmpty() || cn.StoredProcVal != nil {
+			return false
+		}
+		v, ok := r.(*sqlparser.SQLVal)
+		if !ok || v.Type != sqlparser.ValArg || !strings.HasPrefix(string(v.Val), ":") {
+			return false
+		}
+		p.where = append(p.where, cn.Name.String())
+		p.args = append(p.args, string(v.Val[1:]))
+		return true
+	}
+	return false
+}
+
+// isSystemDB reports whether go-mysql-server, not the engine, serves a
+// database name.
+func isSystemDB(name string) bool {
+	for _, s := range []string{"information_schema", "mysql", "performance_schema", "sys"} {
+		if strings.EqualFold(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// binding returns the plan bound to the table the session's statement
+// reads now, or nil when the fast path does not apply to it.
+func (p *pointPlan) binding(pr *Provider, sess *Session) *pointBinding {
+	db := p.db
+	if db == "" {
+		db = sess.GetCurrentDatabase()
+	}
+	if db == "" || isSystemDB(db) {
+		return nil
+	}
+	t, err := pr.e.Catalog().Table(db, p.table)
+	if err != nil {
+		return nil
+	}
+	b := p.bound.Load()
+	if b == nil || b.t != t {
+		b = p.bind(pr, t)
+		p.bound.Store(b)
+	}
+	if b.idx == nil {
+		return nil
+	}
+	return b
+}
+
+// bind checks the plan against one version of its table.
+func (p *pointPlan) bind(pr *Provider, t *engine.Table) *pointBinding {
+	b := &pointBinding{t: t, ts: pr.schemaOf(t)}
+	ord := func(name string) int {
+		for i := range t.Columns {
+			if strings.EqualFold(t.Columns[i].Name, name) {
+				return i
+			}
+		}
+		return -1
+	}
+	if p.star {
+		for i := range t.Columns {
+			b.out = append(b.out, i)
+		}
+	}
+	for _, c := range p.cols {
+		i := ord(c)
+		if i < 0 {
+			return b
+		}
+		b.out = append(b.out, i)
+	}
+	where := make(map[int]string, len(p.where))
+	for i, c := range p.where {
+		o := ord(c)
+		if o < 0 || !t.Columns[o].Type.IsInteger() {
+			return b
+		}
+		if _, dup := where[o]; dup {
+			return b
+		}
+		where[o] = p.args[i]
+	}
+	cands := append([]*engine.Index{t.Primary}, t.Indexes...)
+	for _, idx := range cands {
+		if idx.Hidden || !(idx.Primary || idx.Unique) || isHelperIndex(idx) || len(idx.Columns) != len(where) {
+			continue
+		}
+		args := make([]string, 0, len(idx.Columns))
+		for _, c := range idx.Columns {
+			if a, ok := where[c]; ok {
+				args = append(args, a)
+			}
+		}
+		if len(args) == len(idx.Columns) {
+			b.idx, b.args = idx, args
+			return b
+		}
+	}
+	return b
+}
+
+// key converts the bound parameters into the index key, or reports false
+// when one is not an integer the key column holds exactly.
+func (b *pointBinding) key(binds map[string]*querypb.BindVariable) ([]types.Value, bool) {
+	key := make([]types.Value, len(b.args))
+	for i, a := range b.args {
+		v, ok := intKey(&b.t.Columns[b.idx.Columns[i]].Type, binds[a])
+		if !ok {
+			return nil, false
+		}
+		key[i] = v
+	}
+	return key, true
+}
+
+// intKey converts an integer parameter into a value of integer column
+// type t when t holds it exactly.
+func intKey(t *types.Type, bv *querypb.BindVariable) (types.Value, bool) {
+	if bv == nil {
+		return types.Value{}, false
+	}
+	var n int64
+	switch bv.Type {
+	case sqltypes.Int8, sqltypes.Int16, sqltypes.Int24, sqltypes.Int32, sqltypes.Int64:
+		x, err := strconv.ParseInt(string(bv.Value), 10, 64)
+		if err != nil || (t.Unsigned && x < 0) {
+			return types.Value{}, false
+		}
+		n = x
+	case sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64:
+		x, err := strconv.ParseUint(string(bv.Value), 10, 64)
+		if err != nil || (!t.Unsigned && x > math.MaxInt64) {
+			return types.Value{}, false
+		}
+		n = int64(x)
+	default:
+		return types.Value{}, false
+	}
+	v := types.FromInt(t, n)
+	if v.Null || v.I != n {
+		return types.Value{}, false // out of the column's range
+	}
+	return v, true
+}
+
+// pointSafe reports whether the session may read committed data outside
+// go-mysql-server: autocommit, no transaction, no default LIMIT.
+func pointSafe(ctx *sql.Context, sess *Session) bool {
+	if sess.txn != nil || sess.GetTransaction() != nil || sess.GetIgnoreAutoCommit() {
+		return false
+	}
+	v, err := sess.GetSessionVariable(ctx, "autocommit")
+	if err != nil {
+		return false
+	}
+	if ac, err := sql.ConvertToBool(ctx, v); err != nil || !ac {
+		return false
+	}
+	def, _ := sql.HasDefaultValue(ctx, sess, "sql_select_limit")
+	return def
+}
+
+// execPoint runs a prepared statement recognised as a point select.
+// done is false when the statement must go to go-mysql-server instead.
+// It is called on the connection's goroutine, like every command of the
+// connection.
+func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (done bool, err error) {
+	s := h.srv.Load()
+	if s == nil {
+		return false, nil
+	}
+	query := prepare.PrepareStmt
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return false, nil
+	}
+	sess := sessionOf(sctx)
+	if sess == nil || !pointSafe(sctx, sess) {
+		return false, nil
+	}
+	b := p.binding(s.p, sess)
+	if b == nil {
+		return false, nil
+	}
+	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, p.auth) != nil {
+		return false, nil
+	}
+	key, ok := b.key(prepare.BindVars)
+	if !ok {
+		return false, nil
+	}
+	cs := sess.GetCharacterSetResults()
+	if b.fields == nil || b.charset != cs {
+		return true, h.learnPoint(ctx, c, p, b, cs, prepare, callback)
+	}
+
+	sctx, err = sctx.ProcessList.BeginQuery(sctx, query)
+	if err != nil {
+		return true, err
+	}
+	defer sctx.ProcessList.EndQuery(sctx)
+	if err := sql.SessionCommandBegin(sess); err != nil {
+		return true, err
+	}
+	defer sql.SessionCommandEnd(sess)
+	sql.IncrementStatusVariable(sctx, "Questions", 1)
+	sctx.ClearWarnings()
+	sql.IncrementStatusVariable(sctx, "Com_select", 1)
+
+	rows, err := b.find(sctx, s.e, key)
+	if err != nil {
+		return true, sql.CastSQLError(err)
+	}
+	sctx.SetLastQueryInfoInt(sql.RowCount, -1)
+	sctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(rows)))
+	c.StatusFlags |= uint16(mysql.ServerStatusAutocommit)
+	c.StatusFlags &^= uint16(mysql.ServerInTransaction)
+	h.stats.PointFast.Add(1)
+	res := &sqltypes.Result{Fields: b.fields, Rows: rows, RowsAffected: uint64(len(rows))}
+	if tap := h.tap.Load(); tap != nil {
+		(*tap)(true, res)
+	}
+	return true, callback(res)
+}
+
+// learnPoint runs the statement through go-mysql-server and keeps the
+// fields it sends for b's table version, provided the table was the same
+// before and after and the fields have the types b would send.
+func (h *mariaHandler) learnPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, b *pointBinding, cs sql.CharacterSetID, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	var fields []*querypb.Field
+	err := h.slowExecute(ctx, c, prepare, func(r *sqltypes.Result) error {
+		if fields == nil && r != nil {
+			fields = r.Fields
+		}
+		return callback(r)
+	})
+	if err != nil || len(fields) != len(b.out) {
+		return err
+	}
+	for i, o := range b.out {
+		if fields[i] == nil || fields[i].Type != b.ts.types[o].Type() {
+			return nil
+		}
+	}
+	if now, terr := h.srv.Load().e.Catalog().Table(b.t.DB, b.t.Name); terr != nil || now != b.t {
+		return nil
+	}
+	nb := *b
+	nb.fields, nb.charset = fields, cs
+	p.bound.CompareAndSwap(b, &nb)
+	return nil
+}
+
+// find looks the key up in committed data and converts the row found, if
+// any, as go-mysql-server's handler converts result rows.
+func (b *pointBinding) find(ctx *sql.Context, e *engine.Engine, key []types.Value) ([][]sqltypes.Value, error) {
+	var rows [][]sqltypes.Value
+	var cerr error
+	q := engine.Query{Index: b.idx, Op: engine.OpEQ, Key: key, Limit: 1}
+	err := e.Find(b.t, &q, func(r engine.Row) bool {
+		row := make([]sqltypes.Value, len(b.out))
+		for i, o := range b.out {
+			v := valueToSQL(&b.t.Columns[o].Type, r[o])
+			if v == nil {
+				row[i] = sqltypes.NULL
+				continue
+			}
+			if row[i], cerr = b.ts.types[o].SQL(ctx, nil, v); cerr != nil {
+				return false
+			}
+		}
+		rows = append(rows, row)
+		return false
+	})
+	if err != nil {
+		return nil, mapError(err)
+	}
+	return rows, cerr
+}
