@@ -29,6 +29,7 @@ type Metrics struct {
 	descRequests, descConns, descAuthFail, descAccepted, descRefused *prometheus.Desc
 	descRowsRead, descRowsWritten, descGroups                        *prometheus.Desc
 	descCompactions, descCacheHits, descCacheMisses, descCacheBytes  *prometheus.Desc
+	descRowCacheHits, descRowCacheMisses, descRowCacheBytes          *prometheus.Desc
 	descFsync, descWALBytes, descDiskBytes                           *prometheus.Desc
 }
 
@@ -76,6 +77,9 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m.descCacheHits = d("handlerdb_pebble_block_cache_hits_total", "Block cache hits.")
 	m.descCacheMisses = d("handlerdb_pebble_block_cache_misses_total", "Block cache misses.")
 	m.descCacheBytes = d("handlerdb_pebble_block_cache_bytes", "Bytes held by the block cache.")
+	m.descRowCacheHits = d("handlerdb_row_cache_hits_total", "Point lookups answered by the row cache.")
+	m.descRowCacheMisses = d("handlerdb_row_cache_misses_total", "Point lookups the row cache could not answer.")
+	m.descRowCacheBytes = d("handlerdb_row_cache_bytes", "Approximate bytes held by the row cache.")
 	m.descFsync = d("handlerdb_pebble_wal_fsync_duration_seconds", "WAL fsync latency.")
 	m.descWALBytes = d("handlerdb_pebble_wal_written_bytes_total", "Bytes written to the write-ahead log.")
 	m.descDiskBytes = d("handlerdb_pebble_disk_usage_bytes", "Bytes the store uses on disk.")
@@ -114,7 +118,8 @@ func portIndex(write bool) int {
 func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused,
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
-		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes} {
+		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
+		m.descRowCacheBytes} {
 		ch <- d
 	}
 }
@@ -162,6 +167,10 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	counter(m.descCacheHits, float64(pm.BlockCache.Hits))
 	counter(m.descCacheMisses, float64(pm.BlockCache.Misses))
 	gauge(m.descCacheBytes, float64(pm.BlockCache.Size))
+	rc := m.e.RowCacheStats()
+	counter(m.descRowCacheHits, float64(rc.Hits))
+	counter(m.descRowCacheMisses, float64(rc.Misses))
+	gauge(m.descRowCacheBytes, float64(rc.Bytes))
 	counter(m.descWALBytes, float64(pm.WAL.BytesWritten))
 	gauge(m.descDiskBytes, float64(pm.DiskSpaceUsage()))
 	if h := pm.LogWriter.FsyncLatency; h != nil {

@@ -47,6 +47,9 @@ type Config struct {
 	RootHost string
 	// CacheSize is the store's block cache in bytes.
 	CacheSize int64
+	// RowCacheSize bounds the row cache that answers primary-key and
+	// unique-index point lookups; 0 turns it off.
+	RowCacheSize int64
 	// AdminAddress is host:port of the admin HTTP listener (metrics,
 	// health, pprof, backup); empty disables it.
 	AdminAddress string
@@ -75,6 +78,7 @@ func Default() Config {
 		Durability:       "sync",
 		RootHost:         "127.0.0.1",
 		CacheSize:        256 << 20,
+		RowCacheSize:     64 << 20,
 		AdminAddress:     "127.0.0.1:9180",
 		LogLevel:         "info",
 		LogFormat:        "auto",
@@ -114,6 +118,9 @@ func (c *Config) Validate() error {
 	if c.TLSRequired && c.TLSCert == "" {
 		return errors.New("config: --tls-required needs --tls-cert and --tls-key")
 	}
+	if c.RowCacheSize < 0 {
+		return errors.New("config: --row-cache-size must not be negative")
+	}
 	if c.CacheSize <= 0 {
 		return errors.New("config: --cache-size must be positive")
 	}
@@ -145,6 +152,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RootPassword, "root-password", c.RootPassword, "password of the SQL user root")
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
+	fs.Int64Var(&c.RowCacheSize, "row-cache-size", c.RowCacheSize, "row cache for point lookups, in bytes (0: off)")
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "PEM certificate: enables TLS on every port")
 	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "PEM private key of --tls-cert")

@@ -208,6 +208,7 @@ func (c *Config) Print(w io.Writer) error {
 		"root-password":                 mask(c.RootPassword),
 		"root-host":                     c.RootHost,
 		"cache-size":                    c.CacheSize,
+		"row-cache-size":                c.RowCacheSize,
 		"admin-address":                 c.AdminAddress,
 		"tls-cert":                      c.TLSCert,
 		"tls-key":                       c.TLSKey,

@@ -27,11 +27,11 @@ func (tx *Tx) mutableCatalog() *Catalog {
 
 func (tx *Tx) writeMeta(c *Catalog) error {
 	b, _ := json.Marshal(metaJSON{Version: c.Version, NextTableID: c.nextTableID})
-	return tx.b.Set(metaKey, b, nil)
+	return tx.set(metaKey, b)
 }
 
 func (tx *Tx) writeTable(t *Table) error {
-	return tx.b.Set(tableSysKey(sysTable, t.ID), t.marshal(), nil)
+	return tx.set(tableSysKey(sysTable, t.ID), t.marshal())
 }
 
 // CreateDatabase creates an empty database.
@@ -45,7 +45,7 @@ func (tx *Tx) CreateDatabase(name string) error {
 	c := tx.mutableCatalog()
 	c.dbs[name] = &Database{Name: name, tables: map[string]*Table{}}
 	b, _ := json.Marshal(databaseJSON{Name: name})
-	if err := tx.b.Set(databaseKey(name), b, nil); err != nil {
+	if err := tx.set(databaseKey(name), b); err != nil {
 		return err
 	}
 	return tx.writeMeta(c)
@@ -64,7 +64,7 @@ func (tx *Tx) DropDatabase(name string) error {
 	}
 	c := tx.mutableCatalog()
 	delete(c.dbs, name)
-	if err := tx.b.Delete(databaseKey(name), nil); err != nil {
+	if err := tx.del(databaseKey(name)); err != nil {
 		return err
 	}
 	return tx.writeMeta(c)
@@ -113,17 +113,17 @@ func (tx *Tx) DropTable(db, name string) error {
 // when def is set, its definition.
 func (tx *Tx) dropTableData(t *Table, def bool) error {
 	start := tablePrefix(t.ID)
-	if err := tx.b.DeleteRange(start, prefixEnd(nil, start), nil); err != nil {
+	if err := tx.delRange(start, prefixEnd(nil, start)); err != nil {
 		return err
 	}
 	delete(tx.dirty, t.rt)
 	for _, k := range []byte{sysAutoInc, sysRowID} {
-		if err := tx.b.Delete(tableSysKey(k, t.ID), nil); err != nil {
+		if err := tx.del(tableSysKey(k, t.ID)); err != nil {
 			return err
 		}
 	}
 	if def {
-		return tx.b.Delete(tableSysKey(sysTable, t.ID), nil)
+		return tx.del(tableSysKey(sysTable, t.ID))
 	}
 	return nil
 }
@@ -254,7 +254,7 @@ func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
 		return nil, fmt.Errorf("%w: the AUTO_INCREMENT column needs an index", ErrBadDefinition)
 	}
 	nt.finish()
-	if err := tx.b.DeleteRange(idx.prefix, prefixEnd(nil, idx.prefix), nil); err != nil {
+	if err := tx.delRange(idx.prefix, prefixEnd(nil, idx.prefix)); err != nil {
 		return nil, err
 	}
 	c := tx.mutableCatalog()
@@ -353,7 +353,7 @@ func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table,
 				return nil, err
 			}
 		}
-		if err := tx.b.Set(pk, encodeRow(nil, nt, nr, rowID), nil); err != nil {
+		if err := tx.set(pk, encodeRow(nil, nt, nr, rowID)); err != nil {
 			return nil, err
 		}
 		for _, idx := range nt.secondaries() {
@@ -379,7 +379,7 @@ func sameType(a, b *types.Type) bool {
 // SetBlob stores a named system record (the SQL front keeps its users and
 // grants this way) as part of the job.
 func (tx *Tx) SetBlob(name string, data []byte) error {
-	return tx.b.Set(blobKey(name), data, nil)
+	return tx.set(blobKey(name), data)
 }
 
 // Blob returns the committed system record of that name, or nil.

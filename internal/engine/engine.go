@@ -42,6 +42,7 @@ type Engine struct {
 	stopSync chan struct{}
 	syncDone chan struct{}
 	reads    sync.Pool // *readState
+	rc       *rowCache // nil when Options.RowCacheSize < 0
 }
 
 // Open opens (or creates) the store in opts.Dir and loads its catalog.
@@ -72,6 +73,9 @@ func Open(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("engine: open %s: %w", opts.Dir, err)
 	}
 	e := &Engine{opts: opts, db: db}
+	if opts.RowCacheSize > 0 {
+		e.rc = newRowCache(opts.RowCacheSize)
+	}
 	if opts.Durability == DurabilitySync {
 		e.wopts = pebble.Sync
 	} else {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -75,6 +74,8 @@ type readState struct {
 	seek  []byte
 	iopts pebble.IterOptions
 	pk    []byte
+	val   []byte      // the value of the last point read
+	ps    pointSource // where point reads go
 	row   Row
 	keyv  []types.Value
 	q     *Query
@@ -92,6 +93,7 @@ type readState struct {
 // valid only during the call. Safe for concurrent use.
 func (e *Engine) Find(t *Table, q *Query, fn func(Row) bool) error {
 	st := e.reads.Get().(*readState)
+	st.ps = pointSource{db: e.db, cache: e.rc}
 	err := st.find(e.db, t, q, fn)
 	e.stats.RowsRead.Add(int64(st.n))
 	e.reads.Put(st)
@@ -197,33 +199,28 @@ func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
 
 // point looks up one key of a unique index.
 func (st *readState) point(r pebble.Reader, idx *Index, key []byte) error {
-	v, closer, err := r.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil
-	} else if err != nil {
+	v, found, err := st.ps.get(r, key, st.val)
+	st.val = v
+	if err != nil || !found {
 		return err
 	}
 	if idx.Primary {
-		err = st.emit(v)
-	} else {
-		err = st.viaPrimary(r, v)
+		return st.emit(v)
 	}
-	closer.Close()
-	return err
+	return st.viaPrimary(r, v)
 }
 
 // viaPrimary fetches the row a secondary entry points to.
 func (st *readState) viaPrimary(r pebble.Reader, pkCols []byte) error {
 	st.pk = append(append(st.pk[:0], st.t.Primary.prefix...), pkCols...)
-	v, closer, err := r.Get(st.pk)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
-	} else if err != nil {
+	v, found, err := st.ps.get(r, st.pk, st.val)
+	st.val = v
+	if err != nil {
 		return err
+	} else if !found {
+		return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
 	}
-	err = st.emit(v)
-	closer.Close()
-	return err
+	return st.emit(v)
 }
 
 // emit decodes a stored row, applies the filters, offset and limit, and

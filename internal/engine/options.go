@@ -60,6 +60,10 @@ type Options struct {
 	Durability Durability
 	// CacheSize is Pebble's block cache size in bytes. Default 256 MiB.
 	CacheSize int64
+	// RowCacheSize bounds the row cache, which answers primary-key and
+	// unique-index point lookups without reading Pebble (see rowcache.go).
+	// Default 64 MiB; negative turns it off.
+	RowCacheSize int64
 	// DefaultCollation is the collation of string columns that name none.
 	// Default utf8mb4_general_ci.
 	DefaultCollation *collation.Collation
@@ -73,6 +77,9 @@ type Options struct {
 func (o *Options) EnsureDefaults() {
 	if o.CacheSize == 0 {
 		o.CacheSize = 256 << 20
+	}
+	if o.RowCacheSize == 0 {
+		o.RowCacheSize = 64 << 20
 	}
 	if o.DefaultCollation == nil {
 		o.DefaultCollation = collation.Default

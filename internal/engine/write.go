@@ -2,11 +2,9 @@ package engine
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 
-	"github.com/cockroachdb/pebble/v2"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -51,7 +49,7 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 			return 0, err
 		}
 	}
-	if err := tx.b.Set(pk, encodeRow(tx.buf[:0], t, row, rowID), nil); err != nil {
+	if err := tx.set(pk, encodeRow(tx.buf[:0], t, row, rowID)); err != nil {
 		return 0, err
 	}
 	for _, idx := range t.secondaries() {
@@ -92,6 +90,35 @@ func autoIncMax(typ *types.Type) uint64 {
 	return 1<<(bits-1) - 1
 }
 
+// set, del and delRange write to the batch, remembering the keys written
+// so that point reads of those keys go through the batch (see pointSource).
+func (w *batchWriter) set(k, v []byte) error {
+	if w.rs.ps.pend != nil {
+		w.pend.add(k)
+	}
+	return w.b.Set(k, v, nil)
+}
+
+func (w *batchWriter) del(k []byte) error {
+	if w.rs.ps.pend != nil {
+		w.pend.add(k)
+	}
+	return w.b.Delete(k, nil)
+}
+
+func (w *batchWriter) delRange(start, end []byte) error {
+	w.pend.all = true
+	return w.b.DeleteRange(start, end, nil)
+}
+
+// get reads key as the batch sees it. The value is valid until the next
+// get.
+func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
+	v, found, err := w.rs.ps.get(w.b, key, w.gbuf)
+	w.gbuf = v
+	return v, found, err
+}
+
 // primaryKey appends the full primary index key of row.
 func (tx *batchWriter) primaryKey(dst []byte, t *Table, row Row, rowID uint64) []byte {
 	dst = append(dst, t.Primary.prefix...)
@@ -110,31 +137,27 @@ func secondaryKey(dst []byte, t *Table, idx *Index, row Row, pkCols []byte) []by
 
 // checkAbsent fails with a *DuplicateKeyError when key exists in idx.
 func (tx *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
-	v, closer, err := tx.b.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil
-	} else if err != nil {
+	v, found, err := tx.get(key)
+	if err != nil || !found {
 		return err
 	}
 	var existing Row
 	if idx.Primary {
 		existing, _, _ = decodeRow(nil, t, v)
 	} else {
-		existing = tx.rowByPK(t, v)
+		existing = tx.rowByPK(t, bytes.Clone(v))
 	}
 	existing = existing.Clone()
-	closer.Close()
 	return &DuplicateKeyError{Table: t.DB + "." + t.Name, Index: idx.Name, Existing: existing}
 }
 
 // rowByPK returns the row whose primary key columns are pkCols, or nil.
 func (tx *batchWriter) rowByPK(t *Table, pkCols []byte) Row {
 	k := append(append([]byte(nil), t.Primary.prefix...), pkCols...)
-	v, closer, err := tx.b.Get(k)
-	if err != nil {
+	v, found, err := tx.get(k)
+	if err != nil || !found {
 		return nil
 	}
-	defer closer.Close()
 	r, _, err := decodeRow(nil, t, v)
 	if err != nil {
 		return nil
@@ -165,17 +188,17 @@ func (tx *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64)
 			return err
 		}
 	}
-	return tx.b.Set(key, pkCols, nil)
+	return tx.set(key, pkCols)
 }
 
 // deleteRow removes row (as stored) and its index entries.
 func (tx *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 	pkCols := appendPKColumns(nil, t, row, rowID)
-	if err := tx.b.Delete(append(append([]byte(nil), t.Primary.prefix...), pkCols...), nil); err != nil {
+	if err := tx.del(append(append([]byte(nil), t.Primary.prefix...), pkCols...)); err != nil {
 		return err
 	}
 	for _, idx := range t.secondaries() {
-		if err := tx.b.Delete(secondaryKey(nil, t, idx, row, pkCols), nil); err != nil {
+		if err := tx.del(secondaryKey(nil, t, idx, row, pkCols)); err != nil {
 			return err
 		}
 	}
@@ -204,11 +227,11 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 		}
 	}
 	if pkChanged {
-		if err := tx.b.Delete(append(append([]byte(nil), t.Primary.prefix...), oldPK...), nil); err != nil {
+		if err := tx.del(append(append([]byte(nil), t.Primary.prefix...), oldPK...)); err != nil {
 			return err
 		}
 	}
-	if err := tx.b.Set(append(append([]byte(nil), t.Primary.prefix...), newPK...), encodeRow(nil, t, row, rowID), nil); err != nil {
+	if err := tx.set(append(append([]byte(nil), t.Primary.prefix...), newPK...), encodeRow(nil, t, row, rowID)); err != nil {
 		return err
 	}
 	for _, idx := range t.secondaries() {
@@ -217,10 +240,10 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 		if !pkChanged && bytes.Equal(ok, nk) {
 			continue
 		}
-		if err := tx.b.Delete(ok, nil); err != nil {
+		if err := tx.del(ok); err != nil {
 			return err
 		}
-		if err := tx.b.Set(nk, newPK, nil); err != nil {
+		if err := tx.set(nk, newPK); err != nil {
 			return err
 		}
 	}
@@ -364,13 +387,10 @@ func (tx *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
 	}
 	if !t.Primary.Hidden {
 		k := tx.primaryKey(nil, t, row, 0)
-		v, closer, err := tx.b.Get(k)
-		if errors.Is(err, pebble.ErrNotFound) {
-			return nil, 0, nil
-		} else if err != nil {
+		v, found, err := tx.get(k)
+		if err != nil || !found {
 			return nil, 0, err
 		}
-		defer closer.Close()
 		r, _, err := decodeRow(nil, t, v)
 		return r.Clone(), 0, err
 	}

@@ -176,7 +176,16 @@ func (w *writer) group() {
 	size := tx.b.Len()
 	var err error
 	if !tx.b.Empty() {
-		err = tx.b.Commit(e.wopts)
+		if rc := e.rc; rc != nil {
+			if verifyPending {
+				tx.verifyPending()
+			}
+			all := rc.beginCommit(tx.b)
+			err = tx.b.Commit(e.wopts)
+			rc.endCommit(tx.b, all, err == nil)
+		} else {
+			err = tx.b.Commit(e.wopts)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("engine: group commit: %w", err)
@@ -217,6 +226,8 @@ type batchWriter struct {
 	e     *Engine
 	b     *pebble.Batch
 	rs    readState
+	pend  keySet // keys written to b, when point reads use the row cache
+	gbuf  []byte // the value of the last get
 	buf   []byte
 	dirty map[*tableRuntime]uint32 // tables whose counters moved -> table id
 	rows  int64                    // rows written through this batch
@@ -244,14 +255,16 @@ func (w *batchWriter) touch(t *Table) {
 // at least every id the batch used.
 func (w *batchWriter) persistCounters() {
 	for rt, id := range w.dirty {
-		w.b.Set(tableSysKey(sysAutoInc, id), binary.BigEndian.AppendUint64(nil, rt.autoInc.Load()), nil)
-		w.b.Set(tableSysKey(sysRowID, id), binary.BigEndian.AppendUint64(nil, rt.rowID.Load()), nil)
+		w.set(tableSysKey(sysAutoInc, id), binary.BigEndian.AppendUint64(nil, rt.autoInc.Load()))
+		w.set(tableSysKey(sysRowID, id), binary.BigEndian.AppendUint64(nil, rt.rowID.Load()))
 	}
 }
 
 func (tx *Tx) begin(e *Engine) {
 	tx.e = e
 	tx.b = e.db.NewIndexedBatch()
+	tx.rs.ps = pointSource{db: e.db, cache: e.rc, pend: &tx.pend}
+	tx.pend.reset()
 	tx.cat = e.cat.Load()
 	tx.catChanged = false
 }
@@ -260,6 +273,7 @@ func (tx *Tx) end() {
 	tx.b.Close()
 	tx.b = nil
 	tx.cat = nil
+	tx.pend.reset()
 	clear(tx.dirty)
 }
 
@@ -321,6 +335,24 @@ func (w *batchWriter) truncate(size int, count uint32) {
 	}
 	w.b.Close()
 	w.b = nb
+}
+
+// verifyPending, set by the package's tests, makes every group check that
+// each data key of its batch was written through set, del or delRange (so
+// that point reads inside the group see it).
+var verifyPending bool
+
+func (tx *Tx) verifyPending() {
+	r := tx.b.Reader()
+	for {
+		_, k, _, ok, err := r.Next()
+		if !ok || err != nil {
+			return
+		}
+		if len(k) > 0 && k[0] == dataPrefix && !tx.pend.has(k) {
+			panic(fmt.Sprintf("engine: key %x written to the batch around batchWriter", k))
+		}
+	}
 }
 
 func (tx *Tx) publish() {

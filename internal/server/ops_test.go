@@ -121,7 +121,7 @@ func TestMetricsAfterKnownTraffic(t *testing.T) {
 		t.Errorf("rows written %v, want at least 7", got)
 	}
 	for _, name := range []string{"handlerdb_group_commit_jobs", "handlerdb_group_commit_duration_seconds", "handlerdb_pebble_compactions_total",
-		"handlerdb_pebble_block_cache_hits_total", "handlerdb_connections"} {
+		"handlerdb_pebble_block_cache_hits_total", "handlerdb_row_cache_hits_total", "handlerdb_connections"} {
 		if fams[name] == nil {
 			t.Errorf("metric family %s missing", name)
 		}

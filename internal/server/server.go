@@ -69,7 +69,7 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		log.Info("listening", "proto", "admin", "addr", s.admin.Addr().String())
 	}
 	d, _ := engine.ParseDurability(cfg.Durability)
-	e, err := engine.Open(engine.Options{Dir: cfg.DataDir, Durability: d, CacheSize: cfg.CacheSize})
+	e, err := engine.Open(engine.Options{Dir: cfg.DataDir, Durability: d, CacheSize: cfg.CacheSize, RowCacheSize: rowCache(cfg.RowCacheSize)})
 	if err != nil {
 		s.closeAdmin()
 		return nil, err
@@ -207,4 +207,13 @@ func (s *Server) closeSQL() error {
 		return nil
 	}
 	return s.sql.Close()
+}
+
+// rowCache maps the config's row cache size (0: off) to the engine's
+// option (negative: off).
+func rowCache(n int64) int64 {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

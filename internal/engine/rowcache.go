@@ -1,0 +1,337 @@
+package engine
+
+import (
+	"errors"
+	"hash/maphash"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// rowCache holds the committed values of recently read index entries
+// (primary-key rows and unique secondary entries), so that a point lookup
+// that hits costs a hash and a map probe instead of a Pebble Get through
+// the memtables and levels.
+//
+// It is not a second copy of the data to keep in step by hand: it only
+// ever holds a value read from Pebble, and the writer goroutine, the one
+// place every change goes through, brackets each group commit with
+// beginCommit and endCommit over the keys of the batch. beginCommit drops
+// those keys and marks their shards busy; while a shard is busy no read
+// may fill it, and endCommit bumps its generation, so a value read from
+// Pebble before the commit (the old value) can never be filled after it.
+// Between beginCommit and endCommit a lookup misses and reads Pebble,
+// which makes the commit visible atomically; so no reader sees an old
+// value after any reader has seen the new one.
+//
+// Eviction is random (Go's map iteration order) once a shard is over its
+// share of the byte budget. Safe for concurrent use.
+type rowCache struct {
+	seed     maphash.Seed
+	shards   []cacheShard
+	mask     uint64
+	maxShard int64  // byte budget of each shard
+	was      []bool // beginCommit: whether each data key of the batch was cached
+}
+
+// cacheShard is one lock's worth of the cache.
+type cacheShard struct {
+	mu     sync.Mutex
+	m      map[string][]byte
+	bytes  int64
+	gen    uint64 // bumped whenever a commit touching the shard ends
+	busy   int32  // commits in flight that touch the shard
+	hits   int64
+	misses int64
+	_      [64]byte // keep shards on separate cache lines
+}
+
+// entryOverhead approximates the map and slice headers of one entry.
+const entryOverhead = 64
+
+func newRowCache(size int64) *rowCache {
+	n := 256 // shards: fewer for a small cache, so each holds some rows
+	for n > 1 && size/int64(n) < 4<<10 {
+		n /= 2
+	}
+	c := &rowCache{seed: maphash.MakeSeed(), shards: make([]cacheShard, n), mask: uint64(n - 1), maxShard: size / int64(n)}
+	for i := range c.shards {
+		c.shards[i].m = map[string][]byte{}
+	}
+	return c
+}
+
+func (c *rowCache) shard(key []byte) *cacheShard {
+	return &c.shards[maphash.Bytes(c.seed, key)&c.mask]
+}
+
+// get appends key's cached value to dst[:0]. On a miss it returns the
+// shard generation to pass to fill, and ok false; fillable is false when a
+// commit on the shard is in flight.
+func (c *rowCache) get(s *cacheShard, key, dst []byte) (v []byte, ok bool, gen uint64, fillable bool) {
+	s.mu.Lock()
+	if cv, hit := s.m[string(key)]; hit {
+		dst = append(dst[:0], cv...)
+		s.hits++
+		s.mu.Unlock()
+		return dst, true, 0, false
+	}
+	s.misses++
+	gen, fillable = s.gen, s.busy == 0
+	s.mu.Unlock()
+	return dst, false, gen, fillable
+}
+
+// fill stores val for key if no commit touched the shard since gen was
+// read.
+func (c *rowCache) fill(s *cacheShard, key, val []byte, gen uint64) {
+	need := int64(len(key)+len(val)) + entryOverhead
+	if need > c.maxShard {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen || s.busy != 0 {
+		return
+	}
+	if _, dup := s.m[string(key)]; dup {
+		return
+	}
+	c.put(s, key, val)
+}
+
+// put stores a copy of val for key, evicting random entries to stay within
+// the shard's budget; s.mu must be held.
+func (c *rowCache) put(s *cacheShard, key, val []byte) {
+	need := int64(len(key)+len(val)) + entryOverhead
+	if need > c.maxShard {
+		s.remove(key)
+		return
+	}
+	if old, ok := s.m[string(key)]; ok {
+		if len(old) == len(val) {
+			copy(old, val)
+			return
+		}
+		s.remove(key)
+	}
+	if s.bytes+need > c.maxShard {
+		for k, v := range s.m {
+			s.bytes -= int64(len(k)+len(v)) + entryOverhead
+			delete(s.m, k)
+			if s.bytes+need <= c.maxShard {
+				break
+			}
+		}
+	}
+	s.m[string(key)] = append([]byte(nil), val...)
+	s.bytes += need
+}
+
+// drop removes key from s, marks s busy and reports whether key was
+// there; s.mu must be held.
+func (s *cacheShard) drop(key []byte) bool {
+	s.busy++
+	return s.remove(key)
+}
+
+// remove removes key from s and reports whether it was there; s.mu must be
+// held.
+func (s *cacheShard) remove(key []byte) bool {
+	v, ok := s.m[string(key)]
+	if ok {
+		s.bytes -= int64(len(key)+len(v)) + entryOverhead
+		delete(s.m, string(key))
+	}
+	return ok
+}
+
+// beginCommit is called by the writer before committing b: it drops every
+// data key of b and marks their shards busy, remembering which keys were
+// cached (endCommit puts their new values back). It returns whether b
+// holds a range deletion, in which case every shard was emptied and
+// marked. beginCommit and endCommit are called by the writer goroutine
+// only.
+func (c *rowCache) beginCommit(b *pebble.Batch) (all bool) {
+	all = hasRangeDelete(b)
+	if all {
+		for i := range c.shards {
+			s := &c.shards[i]
+			s.mu.Lock()
+			clear(s.m)
+			s.bytes = 0
+			s.busy++
+			s.mu.Unlock()
+		}
+		return true
+	}
+	c.was = c.was[:0]
+	r := b.Reader()
+	for {
+		_, k, _, ok, err := r.Next()
+		if !ok || err != nil {
+			break
+		}
+		if len(k) == 0 || k[0] != dataPrefix {
+			continue
+		}
+		s := c.shard(k)
+		s.mu.Lock()
+		c.was = append(c.was, s.drop(k))
+		s.mu.Unlock()
+	}
+	return false
+}
+
+// endCommit is called by the writer once b's commit returned, with
+// beginCommit's result and whether the commit succeeded. Keys that were
+// cached get the value b gave them (the last write of a key decides), then
+// every shard beginCommit marked has its generation bumped and is
+// unmarked.
+func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
+	if all {
+		for i := range c.shards {
+			s := &c.shards[i]
+			s.mu.Lock()
+			s.gen++
+			s.busy--
+			s.mu.Unlock()
+		}
+		return
+	}
+	r := b.Reader()
+	for i := 0; ; {
+		kind, k, v, ok, err := r.Next()
+		if !ok || err != nil {
+			break
+		}
+		if len(k) == 0 || k[0] != dataPrefix {
+			continue
+		}
+		s := c.shard(k)
+		s.mu.Lock()
+		if committed && kind == pebble.InternalKeyKindSet && i < len(c.was) && c.was[i] {
+			c.put(s, k, v)
+		} else {
+			s.remove(k)
+		}
+		s.gen++
+		s.busy--
+		s.mu.Unlock()
+		i++
+	}
+}
+
+// hasRangeDelete reports whether b deletes a key range (DROP, TRUNCATE).
+func hasRangeDelete(b *pebble.Batch) bool {
+	r := b.Reader()
+	for {
+		kind, _, _, ok, err := r.Next()
+		if !ok || err != nil {
+			return false
+		}
+		if kind == pebble.InternalKeyKindRangeDelete {
+			return true
+		}
+	}
+}
+
+// RowCacheStats are the row cache's counters.
+type RowCacheStats struct {
+	Hits, Misses int64
+	Bytes        int64 // approximate memory held
+	Entries      int64
+}
+
+// RowCacheStats sums the row cache's counters (zero when it is off). Safe
+// for concurrent use.
+func (e *Engine) RowCacheStats() RowCacheStats {
+	var st RowCacheStats
+	if e.rc == nil {
+		return st
+	}
+	for i := range e.rc.shards {
+		s := &e.rc.shards[i]
+		s.mu.Lock()
+		st.Hits += s.hits
+		st.Misses += s.misses
+		st.Bytes += s.bytes
+		st.Entries += int64(len(s.m))
+		s.mu.Unlock()
+	}
+	return st
+}
+
+// keySet remembers which keys a pending batch has written, by hash, so a
+// point read can tell whether the batch may hold the key (a false positive
+// only sends the read through the batch). Not safe for concurrent use.
+type keySet struct {
+	seed maphash.Seed
+	m    map[uint64]struct{}
+	all  bool // a range deletion: every key may be in the batch
+}
+
+func (s *keySet) add(key []byte) {
+	if s.m == nil {
+		s.seed = maphash.MakeSeed()
+		s.m = map[uint64]struct{}{}
+	}
+	s.m[maphash.Bytes(s.seed, key)] = struct{}{}
+}
+
+func (s *keySet) has(key []byte) bool {
+	if s.all {
+		return true
+	}
+	if len(s.m) == 0 {
+		return false
+	}
+	_, ok := s.m[maphash.Bytes(s.seed, key)]
+	return ok
+}
+
+func (s *keySet) reset() {
+	clear(s.m)
+	s.all = false
+}
+
+// pointSource is where point reads of one reader go: r (the DB, or a
+// batch over it), through the row cache when there is one. pend, when r is
+// a batch, holds the keys the batch has written: those are read from r,
+// every other key from the cache and the DB.
+type pointSource struct {
+	db    *pebble.DB
+	cache *rowCache
+	pend  *keySet
+}
+
+// get appends key's value to dst[:0]; found is false when there is none.
+func (ps *pointSource) get(r pebble.Reader, key, dst []byte) (v []byte, found bool, err error) {
+	c := ps.cache
+	if c == nil || (ps.pend != nil && ps.pend.has(key)) {
+		return readInto(r, key, dst)
+	}
+	s := c.shard(key)
+	v, ok, gen, fillable := c.get(s, key, dst)
+	if ok {
+		return v, true, nil
+	}
+	v, found, err = readInto(ps.db, key, dst)
+	if found && fillable {
+		c.fill(s, key, v, gen)
+	}
+	return v, found, err
+}
+
+// readInto appends key's value in r to dst[:0].
+func readInto(r pebble.Reader, key, dst []byte) ([]byte, bool, error) {
+	v, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return dst[:0], false, nil
+	} else if err != nil {
+		return dst[:0], false, err
+	}
+	dst = append(dst[:0], v...)
+	closer.Close()
+	return dst, true, nil
+}
