@@ -313,8 +313,16 @@ func intKey(t *types.Type, bv *querypb.BindVariable) (types.Value, bool) {
 		n = x
 	case sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64:
 		x, err := strconv.ParseUint(string(bv.Value), 10, 64)
-		if err != nil || (!t.Unsigned && x > math.MaxInt64) {
+		if err != nil {
 			return types.Value{}, false
+		}
+		if x > math.MaxInt64 {
+			// Only BIGINT UNSIGNED holds it (as its uint64 bits);
+			// FromInt takes signed values.
+			if t.Kind != types.BigInt || !t.Unsigned {
+				return types.Value{}, false
+			}
+			return types.Value{I: int64(x)}, true
 		}
 		n = int64(x)
 	default:

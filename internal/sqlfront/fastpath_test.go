@@ -277,3 +277,250 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 	}
 	st.Close()
 }
+
+// TestPointSelectRecognition lists statements the fast path must leave to
+// go-mysql-server.
+func TestPointSelectRecognition(t *testing.T) {
+	yes := []string{
+		"SELECT id, name, email, created FROM hsbench.bench WHERE id = ?",
+		"SELECT * FROM t WHERE k = ?",
+		"select a from `d`.`t` where ? = b and c = ? and d = ?",
+	}
+	no := []string{
+		"SELECT k FROM t WHERE k = ? LIMIT 1",
+		"SELECT k FROM t WHERE k = ? ORDER BY k",
+		"SELECT k FROM t WHERE k = ? FOR UPDATE",
+		"SELECT k FROM t WHERE k = ? LOCK IN SHARE MODE",
+		"SELECT x.k FROM t x WHERE k = ?",
+		"SELECT k FROM t AS x WHERE k = ?",
+		"SELECT k AS kk FROM t WHERE k = ?",
+		"SELECT k + 1 FROM t WHERE k = ?",
+		"SELECT COUNT(*) FROM t WHERE k = ?",
+		"SELECT t.* FROM t WHERE k = ?",
+		"SELECT *, k FROM t WHERE k = ?",
+		"SELECT t.k FROM t WHERE k = ?",
+		"SELECT k FROM t WHERE t.k = ?",
+		"SELECT DISTINCT k FROM t WHERE k = ?",
+		"SELECT SQL_CALC_FOUND_ROWS k FROM t WHERE k = ?",
+		"SELECT /*+ JOIN_ORDER(t) */ k FROM t WHERE k = ?",
+		"SELECT k FROM t WHERE k = 1",
+		"SELECT k FROM t WHERE k = '1'",
+		"SELECT k FROM t WHERE k > ?",
+		"SELECT k FROM t WHERE k = ? OR k = ?",
+		"SELECT k FROM t WHERE k IN (?)",
+		"SELECT k FROM t WHERE k = ? + 1",
+		"SELECT k FROM t WHERE k <=> ?",
+		"SELECT k FROM t WHERE NOT k = ?",
+		"SELECT k FROM t",
+		"SELECT k FROM t, u WHERE k = ?",
+		"SELECT k FROM t JOIN u ON t.k = u.k WHERE k = ?",
+		"SELECT k FROM (SELECT k FROM t) s WHERE k = ?",
+		"SELECT k FROM t WHERE k = (SELECT ?)",
+		"SELECT k FROM t WHERE k = ? GROUP BY k",
+		"SELECT k FROM t WHERE k = ? HAVING k = ?",
+		"SELECT k FROM t WHERE k = ? INTO @x",
+		"WITH c AS (SELECT 1) SELECT k FROM t WHERE k = ?",
+		"SELECT k FROM t WHERE k = ? UNION SELECT k FROM t WHERE k = ?",
+		"SELECT k FROM t WHERE k = ?; SELECT 1",
+		"SELECT \"k\" FROM t WHERE k = ?",
+		"SELECT k FROM t PARTITION (p0) WHERE k = ?",
+		"SELECT k FROM t USE INDEX (PRIMARY) WHERE k = ?",
+		"SELECT k FROM t AS OF '2020-01-01' WHERE k = ?",
+		"UPDATE t SET v = 1 WHERE k = ?",
+		"DELETE FROM t WHERE k = ?",
+		"EXPLAIN SELECT k FROM t WHERE k = ?",
+	}
+	for _, q := range yes {
+		if parsePointSelect(q) == nil {
+			t.Errorf("not recognised: %s", q)
+		}
+	}
+	for _, q := range no {
+		if parsePointSelect(q) != nil {
+			t.Errorf("recognised: %s", q)
+		}
+	}
+}
+
+// TestPointFastPathFallsBack checks that executions the fast path must
+// not serve go to go-mysql-server and answer as it does.
+func TestPointFastPathFallsBack(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	mh := ts.s.mh
+	tp := tapHandler(mh)
+	root := ts.open("")
+	mustExec(t, root, "CREATE DATABASE fb",
+		"CREATE TABLE fb.t (k INT PRIMARY KEY, v VARCHAR(10), n INT, UNIQUE KEY un (n))",
+		"INSERT INTO fb.t VALUES (1, 'one', 10), (2, 'two', 20)",
+		"CREATE TABLE fb.tiny (k TINYINT UNSIGNED PRIMARY KEY)", "INSERT INTO fb.tiny VALUES (44)",
+		"CREATE TABLE fb.ub (k BIGINT UNSIGNED PRIMARY KEY)", "INSERT INTO fb.ub VALUES (18446744073709551615)",
+		"CREATE VIEW fb.vw AS SELECT k, v FROM fb.t")
+	c := ts.conn("fb")
+	ctx := context.Background()
+	conns := map[*gosql.Stmt]*gosql.Conn{} // each statement's connection
+	prep := func(c *gosql.Conn, q string) *gosql.Stmt {
+		t.Helper()
+		st, err := c.PrepareContext(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		t.Cleanup(func() { st.Close() })
+		conns[st] = c
+		return st
+	}
+	// both runs st fast path off, then on, and returns the client results
+	// and whether the second was served by the fast path. A statement
+	// that failed leaves go-mysql-server's transaction behind, which
+	// would send the next one to go-mysql-server too: SELECT 1 in between
+	// clears it.
+	both := func(st *gosql.Stmt, args ...any) (slow, fast clientResult, tookFast bool) {
+		t.Helper()
+		mh.noFast.Store(true)
+		slow = runPrepared(st, args...)
+		mh.noFast.Store(false)
+		queryRows(t, conns[st], "SELECT 1")
+		tp.take()
+		fast = runPrepared(st, args...)
+		f, _ := tp.take()
+		return slow, fast, len(f) > 0 && f[len(f)-1]
+	}
+	// mustFallBack fails unless an execution both ways agrees and was not
+	// served by the fast path.
+	mustFallBack := func(what string, st *gosql.Stmt, args ...any) clientResult {
+		t.Helper()
+		slow, fast, took := both(st, args...)
+		if took {
+			t.Errorf("%s: served by the fast path", what)
+		}
+		if d := fast.diff(slow); d != "" {
+			t.Errorf("%s: %s", what, d)
+		}
+		return fast
+	}
+	mustBeFast := func(what string, st *gosql.Stmt, args ...any) clientResult {
+		t.Helper()
+		queryRows(t, conns[st], "SELECT 1")
+		runPrepared(st, args...) // may learn the fields
+		slow, fast, took := both(st, args...)
+		if !took {
+			t.Errorf("%s: not served by the fast path", what)
+		}
+		if d := fast.diff(slow); d != "" {
+			t.Errorf("%s: %s", what, d)
+		}
+		return fast
+	}
+
+	st := prep(c, "SELECT k, v FROM t WHERE k = ?")
+	mustBeFast("int", st, 1)
+	// Parameters the key column does not hold exactly.
+	for _, arg := range []any{"1", "1abc", 1.0, 1.5, nil, []byte{1}} {
+		mustFallBack(fmt.Sprintf("param %T %v", arg, arg), st, arg)
+	}
+	tiny := prep(c, "SELECT k FROM tiny WHERE k = ?")
+	mustBeFast("tiny", tiny, 44)
+	for _, arg := range []any{300, -1, uint64(1 << 63)} {
+		mustFallBack(fmt.Sprintf("tiny %v", arg), tiny, arg)
+	}
+	ub := prep(c, "SELECT k FROM ub WHERE k = ?")
+	mustBeFast("bigint unsigned", ub, uint64(18446744073709551615))
+	mustFallBack("bigint unsigned -1", ub, -1)
+	// Non-key and not-whole-key columns, views, system tables.
+	unique := prep(c, "SELECT k FROM t WHERE n = ?")
+	mustBeFast("unique", unique, 20)
+	mustFallBack("non-key", prep(c, "SELECT k FROM t WHERE v = ?"), "one")
+	mustFallBack("view", prep(c, "SELECT k, v FROM vw WHERE k = ?"), 1)
+	mustFallBack("information_schema", prep(c, "SELECT table_name FROM information_schema.tables WHERE table_rows = ?"), 1)
+
+	// Inside a transaction the statement reads the transaction's writes.
+	mustExec(t, c, "BEGIN", "INSERT INTO t VALUES (50, 'fifty', 500)")
+	if r := mustFallBack("in transaction", st, 50); strings.Join(r.rows, ",") != `"50"|"fifty"` {
+		t.Errorf("transaction's own write not read: %q", r.rows)
+	}
+	mustExec(t, c, "ROLLBACK")
+	if r := mustBeFast("after rollback", st, 50); len(r.rows) != 0 {
+		t.Errorf("rolled back row read: %q", r.rows)
+	}
+	mustExec(t, c, "SET autocommit = 0")
+	mustFallBack("autocommit off", st, 1)
+	mustExec(t, c, "COMMIT", "SET autocommit = 1")
+	mustBeFast("autocommit on", st, 1)
+	mustExec(t, c, "SET sql_select_limit = 0")
+	if r := mustFallBack("sql_select_limit", st, 1); len(r.rows) != 0 {
+		t.Errorf("sql_select_limit ignored: %q", r.rows)
+	}
+	mustExec(t, c, "SET sql_select_limit = DEFAULT")
+	mustBeFast("sql_select_limit default", st, 1)
+
+	// Session state a SELECT leaves behind: FOUND_ROWS(), warnings.
+	for _, fast := range []bool{false, true} {
+		mh.noFast.Store(!fast)
+		runPrepared(st, 1)
+		runPrepared(st, 1)
+		expectRows(t, c, "SELECT FOUND_ROWS()", "1")
+		runPrepared(st, 3)
+		expectRows(t, c, "SELECT FOUND_ROWS()", "0")
+		mustExec(t, c, "SELECT 1/0")
+		if n := len(queryRows(t, c, "SHOW WARNINGS")); n == 0 {
+			t.Fatal("no warning to clear")
+		}
+		mustExec(t, c, "SELECT 1/0")
+		runPrepared(st, 1)
+		if w := queryRows(t, c, "SHOW WARNINGS"); len(w) != 0 {
+			t.Errorf("fast=%v: warnings left after the select: %q", fast, w)
+		}
+	}
+	mh.noFast.Store(false)
+
+	// DDL: the statement follows the table's new definition.
+	star := prep(c, "SELECT * FROM t WHERE k = ?")
+	mustBeFast("star", star, 2)
+	mustExec(t, root, "ALTER TABLE fb.t ADD COLUMN z INT DEFAULT 7")
+	if r := mustBeFast("star after ADD COLUMN", star, 2); strings.Join(r.rows, ",") != `"2"|"two"|"20"|"7"` {
+		t.Errorf("after ADD COLUMN: %q", r.rows)
+	}
+	mustExec(t, root, "ALTER TABLE fb.t DROP PRIMARY KEY, ADD PRIMARY KEY (n)")
+	mustFallBack("no longer the key", st, 2)
+	mustFallBack("no longer the key, star", star, 2)
+	if r := mustBeFast("new primary key", unique, 20); strings.Join(r.rows, ",") != `"2"` {
+		t.Errorf("new primary key: %q", r.rows)
+	}
+	mustExec(t, root, "DROP TABLE fb.t")
+	if r := mustFallBack("dropped table", st, 2); r.err == "" {
+		t.Error("dropped table still read")
+	}
+
+	// Privileges: go-mysql-server's check, every execution.
+	mustExec(t, root, "CREATE TABLE fb.p (k INT PRIMARY KEY, v INT)", "INSERT INTO fb.p VALUES (1, 100)",
+		"CREATE USER 'pu'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT ON fb.p TO 'pu'@'%'")
+	pdb, err := gosql.Open("mysql", ts.dsn("pu", "pw", "fb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pdb.Close()
+	pc, err := pdb.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	pst := prep(pc, "SELECT v FROM p WHERE k = ?")
+	mustBeFast("granted", pst, 1)
+	mustExec(t, root, "REVOKE SELECT ON fb.p FROM 'pu'@'%'")
+	before := mh.stats.PointFast.Load()
+	if r := mustFallBack("revoked", pst, 1); !strings.Contains(r.err, "denied") {
+		t.Errorf("revoked: got %q %q", r.err, r.rows)
+	}
+	if mh.stats.PointFast.Load() != before {
+		t.Error("revoked: served by the fast path")
+	}
+	mustExec(t, root, "GRANT SELECT ON fb.* TO 'pu'@'%'")
+	mustBeFast("granted on the database", pst, 1)
+
+	// Statement counters count fast executions as selects.
+	sel := mh.stats.Queries[StmtSelect][0].Load()
+	fast := mh.stats.PointFast.Load()
+	runPrepared(pst, 1)
+	if mh.stats.Queries[StmtSelect][0].Load() != sel+1 || mh.stats.PointFast.Load() != fast+1 {
+		t.Error("fast select not counted")
+	}
+}
