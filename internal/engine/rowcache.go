@@ -34,10 +34,14 @@ type rowCache struct {
 	was      []bool // beginCommit: whether each data key of the batch was cached
 }
 
-// cacheShard is one lock's worth of the cache.
+// cacheShard is one lock's worth of the cache. Entries are keyed by the
+// key's 64-bit hash and hold the key itself (after a 2-byte length) and
+// then the value in one allocation, so a lookup probes a map of integers
+// and touches one block of memory. Two keys with the same hash share the
+// slot: the entry names its key, so a lookup of the other key misses.
 type cacheShard struct {
 	mu     sync.Mutex
-	m      map[string][]byte
+	m      map[uint64][]byte
 	bytes  int64
 	gen    uint64 // bumped whenever a commit touching the shard ends
 	busy   int32  // commits in flight that touch the shard
@@ -46,8 +50,8 @@ type cacheShard struct {
 	_      [64]byte // keep shards on separate cache lines
 }
 
-// entryOverhead approximates the map and slice headers of one entry.
-const entryOverhead = 64
+// entryOverhead approximates the map slot and slice header of one entry.
+const entryOverhead = 48
 
 func newRowCache(size int64) *rowCache {
 	n := 256 // shards: fewer for a small cache, so each holds some rows
@@ -56,21 +60,30 @@ func newRowCache(size int64) *rowCache {
 	}
 	c := &rowCache{seed: maphash.MakeSeed(), shards: make([]cacheShard, n), mask: uint64(n - 1), maxShard: size / int64(n)}
 	for i := range c.shards {
-		c.shards[i].m = map[string][]byte{}
+		c.shards[i].m = map[uint64][]byte{}
 	}
 	return c
 }
 
-func (c *rowCache) shard(key []byte) *cacheShard {
-	return &c.shards[maphash.Bytes(c.seed, key)&c.mask]
+func (c *rowCache) hash(key []byte) (uint64, *cacheShard) {
+	h := maphash.Bytes(c.seed, key)
+	return h, &c.shards[h&c.mask]
+}
+
+// entryValue returns the value of entry e if e holds key.
+func entryValue(e, key []byte) ([]byte, bool) {
+	if len(e) < 2+len(key) || int(e[0])<<8|int(e[1]) != len(key) || string(e[2:2+len(key)]) != string(key) {
+		return nil, false
+	}
+	return e[2+len(key):], true
 }
 
 // get appends key's cached value to dst[:0]. On a miss it returns the
 // shard generation to pass to fill, and ok false; fillable is false when a
 // commit on the shard is in flight.
-func (c *rowCache) get(s *cacheShard, key, dst []byte) (v []byte, ok bool, gen uint64, fillable bool) {
+func (c *rowCache) get(h uint64, s *cacheShard, key, dst []byte) (v []byte, ok bool, gen uint64, fillable bool) {
 	s.mu.Lock()
-	if cv, hit := s.m[string(key)]; hit {
+	if cv, hit := entryValue(s.m[h], key); hit {
 		dst = append(dst[:0], cv...)
 		s.hits++
 		s.mu.Unlock()
@@ -83,67 +96,65 @@ func (c *rowCache) get(s *cacheShard, key, dst []byte) (v []byte, ok bool, gen u
 }
 
 // fill stores val for key if no commit touched the shard since gen was
-// read.
-func (c *rowCache) fill(s *cacheShard, key, val []byte, gen uint64) {
-	need := int64(len(key)+len(val)) + entryOverhead
-	if need > c.maxShard {
-		return
-	}
+// read and the slot is free.
+func (c *rowCache) fill(h uint64, s *cacheShard, key, val []byte, gen uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gen != gen || s.busy != 0 {
 		return
 	}
-	if _, dup := s.m[string(key)]; dup {
+	if _, taken := s.m[h]; taken {
 		return
 	}
-	c.put(s, key, val)
+	c.put(h, s, key, val)
 }
 
-// put stores a copy of val for key, evicting random entries to stay within
+// put stores key and val in slot h, evicting random entries to stay within
 // the shard's budget; s.mu must be held.
-func (c *rowCache) put(s *cacheShard, key, val []byte) {
-	need := int64(len(key)+len(val)) + entryOverhead
-	if need > c.maxShard {
-		s.remove(key)
+func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
+	need := int64(2+len(key)+len(val)) + entryOverhead
+	if need > c.maxShard || len(key) > 0xffff {
+		s.remove(h)
 		return
 	}
-	if old, ok := s.m[string(key)]; ok {
-		if len(old) == len(val) {
-			copy(old, val)
+	if old, ok := s.m[h]; ok {
+		if len(old) == 2+len(key)+len(val) {
+			old[0], old[1] = byte(len(key)>>8), byte(len(key))
+			copy(old[2+copy(old[2:], key):], val)
 			return
 		}
-		s.remove(key)
+		s.remove(h)
 	}
 	if s.bytes+need > c.maxShard {
-		for k, v := range s.m {
-			s.bytes -= int64(len(k)+len(v)) + entryOverhead
+		for k, e := range s.m {
+			s.bytes -= int64(len(e)) + entryOverhead
 			delete(s.m, k)
 			if s.bytes+need <= c.maxShard {
 				break
 			}
 		}
 	}
-	s.m[string(key)] = append([]byte(nil), val...)
+	e := make([]byte, 2, 2+len(key)+len(val))
+	e[0], e[1] = byte(len(key)>>8), byte(len(key))
+	s.m[h] = append(append(e, key...), val...)
 	s.bytes += need
 }
 
-// drop removes key from s, marks s busy and reports whether key was
-// there; s.mu must be held.
-func (s *cacheShard) drop(key []byte) bool {
+// drop empties slot h, marks s busy and reports whether the slot held key;
+// s.mu must be held.
+func (s *cacheShard) drop(h uint64, key []byte) bool {
 	s.busy++
-	return s.remove(key)
+	_, was := entryValue(s.m[h], key)
+	s.remove(h)
+	return was
 }
 
-// remove removes key from s and reports whether it was there; s.mu must be
-// held.
-func (s *cacheShard) remove(key []byte) bool {
-	v, ok := s.m[string(key)]
-	if ok {
-		s.bytes -= int64(len(key)+len(v)) + entryOverhead
-		delete(s.m, string(key))
+// remove empties slot h; s.mu must be held.
+func (s *cacheShard) remove(h uint64) {
+	if e, ok := s.m[h]; ok {
+		s.bytes -= int64(len(e)) + entryOverhead
+		delete(s.m, h)
 	}
-	return ok
 }
 
 // beginCommit is called by the writer before committing b: it drops every
@@ -175,9 +186,9 @@ func (c *rowCache) beginCommit(b *pebble.Batch) (all bool) {
 		if len(k) == 0 || k[0] != dataPrefix {
 			continue
 		}
-		s := c.shard(k)
+		h, s := c.hash(k)
 		s.mu.Lock()
-		c.was = append(c.was, s.drop(k))
+		c.was = append(c.was, s.drop(h, k))
 		s.mu.Unlock()
 	}
 	return false
@@ -208,12 +219,12 @@ func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
 		if len(k) == 0 || k[0] != dataPrefix {
 			continue
 		}
-		s := c.shard(k)
+		h, s := c.hash(k)
 		s.mu.Lock()
 		if committed && kind == pebble.InternalKeyKindSet && i < len(c.was) && c.was[i] {
-			c.put(s, k, v)
+			c.put(h, s, k, v)
 		} else {
-			s.remove(k)
+			s.remove(h)
 		}
 		s.gen++
 		s.busy--
@@ -311,14 +322,14 @@ func (ps *pointSource) get(r pebble.Reader, key, dst []byte) (v []byte, found bo
 	if c == nil || (ps.pend != nil && ps.pend.has(key)) {
 		return readInto(r, key, dst)
 	}
-	s := c.shard(key)
-	v, ok, gen, fillable := c.get(s, key, dst)
+	h, s := c.hash(key)
+	v, ok, gen, fillable := c.get(h, s, key, dst)
 	if ok {
 		return v, true, nil
 	}
 	v, found, err = readInto(ps.db, key, dst)
 	if found && fillable {
-		c.fill(s, key, v, gen)
+		c.fill(h, s, key, v, gen)
 	}
 	return v, found, err
 }
