@@ -366,6 +366,9 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	if err != nil {
 		return false, nil
 	}
+	if span := sctx.RootSpan(); span != nil {
+		defer span.End()
+	}
 	sess := sessionOf(sctx)
 	if sess == nil || !pointSafe(sctx, sess) {
 		return false, nil

@@ -276,6 +276,83 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 		t.Errorf("latin1: client results differ: %s", d)
 	}
 	st.Close()
+
+	// Another time zone.
+	mustExec(t, c, "SET character_set_results = 'utf8mb4'", "SET time_zone = '+05:00'")
+	st, err = c.PrepareContext(ctx, "SELECT tsp, ts3, dtm FROM fp.t WHERE k = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slowC, slowR, _ = run(st, false, []any{1})
+	run(st, true, []any{1})
+	fastC, fastR, f = run(st, true, []any{1})
+	if !f[0] {
+		t.Fatal("time zone: fast path not taken")
+	}
+	if d := sameResult(fastR, slowR); d != "" {
+		t.Errorf("time zone: handler results differ: %s", d)
+	}
+	if d := fastC.diff(slowC); d != "" {
+		t.Errorf("time zone: client results differ: %s", d)
+	}
+	st.Close()
+}
+
+// TestPointFastPathConcurrent reads from several connections while the
+// table is altered: every result must be whole and right for one version
+// of the table.
+func TestPointFastPathConcurrent(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	db := ts.open("")
+	mustExec(t, db, "CREATE DATABASE cc", "CREATE TABLE cc.t (k INT PRIMARY KEY, v BIGINT NOT NULL)")
+	for i := 1; i <= 50; i++ {
+		mustExec(t, db, fmt.Sprintf("INSERT INTO cc.t VALUES (%d, %d)", i, i*10))
+	}
+	pool := ts.open("cc")
+	const workers, rounds = 4, 150
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			errs <- func() error {
+				c, err := pool.Conn(context.Background())
+				if err != nil {
+					return err
+				}
+				defer c.Close()
+				st, err := c.PrepareContext(context.Background(), "SELECT * FROM t WHERE k = ?")
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				for i := 0; i < rounds; i++ {
+					k := 1 + (i*7+w)%50
+					cr := runPrepared(st, k)
+					if cr.err != "" || len(cr.rows) != 1 {
+						return fmt.Errorf("k=%d: %v %q", k, cr.err, cr.rows)
+					}
+					want := fmt.Sprintf("%q|%q", fmt.Sprint(k), fmt.Sprint(k*10))
+					if cr.rows[0] != want && cr.rows[0] != want+`|"x"` {
+						return fmt.Errorf("k=%d: %q, want %q", k, cr.rows[0], want)
+					}
+				}
+				return nil
+			}()
+		}(w)
+	}
+	mustExec(t, db, "ALTER TABLE cc.t ADD COLUMN z CHAR(1) NOT NULL DEFAULT 'x'")
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if ts.s.Stats().PointFast.Load() == 0 {
+		t.Error("no execution took the fast path")
+	}
 }
 
 // TestPointSelectRecognition lists statements the fast path must leave to
