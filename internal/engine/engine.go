@@ -55,7 +55,7 @@ func Open(opts Options) (*Engine, error) {
 	defer cache.Unref()
 	popts := &pebble.Options{
 		Cache:                       cache,
-		MemTableSize:                64 << 20,
+		MemTableSize:                uint64(opts.MemTableSize),
 		MemTableStopWritesThreshold: 4,
 		L0CompactionThreshold:       4,
 		L0StopWritesThreshold:       1000,
