@@ -117,10 +117,15 @@ func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
 		s.remove(h)
 		return
 	}
+	n := 2 + len(key) + len(val)
 	if old, ok := s.m[h]; ok {
-		if len(old) == 2+len(key)+len(val) {
-			old[0], old[1] = byte(len(key)>>8), byte(len(key))
-			copy(old[2+copy(old[2:], key):], val)
+		if cap(old) >= n {
+			// Rows rewritten in place usually keep their size class.
+			e := old[:n]
+			e[0], e[1] = byte(len(key)>>8), byte(len(key))
+			copy(e[2+copy(e[2:], key):], val)
+			s.m[h] = e
+			s.bytes += int64(n - len(old))
 			return
 		}
 		s.remove(h)
@@ -134,7 +139,7 @@ func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
 			}
 		}
 	}
-	e := make([]byte, 2, 2+len(key)+len(val))
+	e := make([]byte, 2, (n+15)&^15)
 	e[0], e[1] = byte(len(key)>>8), byte(len(key))
 	s.m[h] = append(append(e, key...), val...)
 	s.bytes += need

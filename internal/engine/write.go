@@ -213,8 +213,9 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 	if err := checkRow(t, row); err != nil {
 		return err
 	}
-	oldPK := appendPKColumns(nil, t, old, rowID)
-	newPK := appendPKColumns(nil, t, row, rowID)
+	tx.oldPK = appendPKColumns(tx.oldPK[:0], t, old, rowID)
+	tx.newPK = appendPKColumns(tx.newPK[:0], t, row, rowID)
+	oldPK, newPK := tx.oldPK, tx.newPK
 	pkChanged := !bytes.Equal(oldPK, newPK)
 	if pkChanged {
 		if err := tx.checkAbsent(t, t.Primary, append(append([]byte(nil), t.Primary.prefix...), newPK...)); err != nil {
@@ -231,7 +232,9 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 			return err
 		}
 	}
-	if err := tx.set(append(append([]byte(nil), t.Primary.prefix...), newPK...), encodeRow(nil, t, row, rowID)); err != nil {
+	tx.key = append(append(tx.key[:0], t.Primary.prefix...), newPK...)
+	tx.buf = encodeRow(tx.buf[:0], t, row, rowID)
+	if err := tx.set(tx.key, tx.buf); err != nil {
 		return err
 	}
 	for _, idx := range t.secondaries() {
@@ -290,17 +293,31 @@ func (tx *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
 	if len(m.Values) < len(m.Columns) && m.Op != ModDelete {
 		return 0, ErrBadRow
 	}
-	var rows []found
+	// The rows found are copied into scratch space the batchWriter keeps
+	// (a row appended after the space grew keeps pointing at the old
+	// array, which stays valid), so a find-modify allocates nothing once
+	// warm.
+	tx.fm, tx.fmVals, tx.fmBytes = tx.fm[:0], tx.fmVals[:0], tx.fmBytes[:0]
 	err := tx.rs.find(tx.b, t, q, func(r Row) bool {
-		rows = append(rows, found{row: r.Clone(), rowID: tx.rs.rowID})
+		start := len(tx.fmVals)
+		for _, v := range r {
+			if v.B != nil {
+				b0 := len(tx.fmBytes)
+				tx.fmBytes = append(tx.fmBytes, v.B...)
+				v.B = tx.fmBytes[b0:len(tx.fmBytes):len(tx.fmBytes)]
+			}
+			tx.fmVals = append(tx.fmVals, v)
+		}
+		tx.fm = append(tx.fm, found{row: tx.fmVals[start:len(tx.fmVals):len(tx.fmVals)], rowID: tx.rs.rowID})
 		return true
 	})
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	var nr Row
-	for _, f := range rows {
+	nr := tx.fmNew[:0]
+	defer func() { tx.fmNew = nr[:0] }()
+	for _, f := range tx.fm {
 		if m.Before != nil {
 			m.Before(f.row)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // job is one Update call waiting for the writer.
@@ -223,15 +224,21 @@ type Tx struct {
 // batchWriter applies row changes to one indexed batch, keeping every
 // index consistent. Not safe for concurrent use.
 type batchWriter struct {
-	e     *Engine
-	b     *pebble.Batch
-	rs    readState
-	pend  keySet // keys written to b, when point reads use the row cache
-	gbuf  []byte // the value of the last get
-	buf   []byte
-	dirty map[*tableRuntime]uint32 // tables whose counters moved -> table id
-	rows  int64                    // rows written through this batch
-	delta map[*tableRuntime]int64  // row count change per table
+	e    *Engine
+	b    *pebble.Batch
+	rs   readState
+	pend keySet // keys written to b, when point reads use the row cache
+	gbuf []byte // the value of the last get
+	buf  []byte
+	// Scratch space of FindModify and updateRow, reused across calls.
+	fm            []found
+	fmVals, fmNew []types.Value
+	fmBytes       []byte
+	oldPK, newPK  []byte
+	key           []byte
+	dirty         map[*tableRuntime]uint32 // tables whose counters moved -> table id
+	rows          int64                    // rows written through this batch
+	delta         map[*tableRuntime]int64  // row count change per table
 }
 
 // count records a change of t's row count by this batch.
