@@ -180,30 +180,48 @@ func hasExec(buf []byte) bool {
 // lines executes each complete line of buf (tx is nil on the read path).
 func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
 	rest := buf
+	observe := ss.s.cfg.Observe
+	var t0 time.Time
+	if observe != nil {
+		t0 = time.Now()
+	}
+	// The server-wide counters are shared by every event loop: count
+	// locally and add once per buffer, not once per request.
+	var ops [NumOps][2]int64
+	n := int64(0)
 	for {
 		line, r, ok := hsproto.NextLine(rest)
 		if !ok {
 			break
 		}
-		var t0 time.Time
-		if ss.s.cfg.Observe != nil {
-			t0 = time.Now()
-		}
 		start := len(*sc.out)
 		sc.req.Parse(line)
 		*sc.out = ss.exec(sc, tx, *sc.out)
-		c.requests.Add(1)
-		ss.s.stats.Requests.Add(1)
+		n++
 		op, ok := classify(&sc.req), (*sc.out)[start] == '0'
 		res := 0
 		if !ok {
 			res = 1
 		}
-		ss.s.stats.Ops[portIndex(ss.write)][op][res].Add(1)
-		if ss.s.cfg.Observe != nil {
-			ss.s.cfg.Observe(ss.write, op, ok, time.Since(t0))
+		ops[op][res]++
+		if observe != nil {
+			// Each request's time runs from the end of the one before.
+			t1 := time.Now()
+			observe(ss.write, op, ok, t1.Sub(t0))
+			t0 = t1
 		}
 		rest = r
+	}
+	if n > 0 {
+		c.requests.Add(n)
+		ss.s.stats.Requests.Add(n)
+		for op := range ops {
+			for res, k := range ops[op] {
+				if k > 0 {
+					ss.s.stats.Ops[portIndex(ss.write)][op][res].Add(k)
+				}
+			}
+		}
 	}
 	return len(buf) - len(rest)
 }
