@@ -47,6 +47,9 @@ type Config struct {
 	RootHost string
 	// CacheSize is the store's block cache in bytes.
 	CacheSize int64
+	// SQLPointFastPath serves prepared primary/unique-key point selects
+	// without go-mysql-server's planner (see internal/sqlfront/fastpath.go).
+	SQLPointFastPath bool
 	// RowCacheSize bounds the row cache that answers primary-key and
 	// unique-index point lookups; 0 turns it off.
 	RowCacheSize int64
@@ -79,6 +82,7 @@ func Default() Config {
 		RootHost:         "127.0.0.1",
 		CacheSize:        256 << 20,
 		RowCacheSize:     64 << 20,
+		SQLPointFastPath: true,
 		AdminAddress:     "127.0.0.1:9180",
 		LogLevel:         "info",
 		LogFormat:        "auto",
@@ -152,6 +156,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RootPassword, "root-password", c.RootPassword, "password of the SQL user root")
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
+	fs.BoolVar(&c.SQLPointFastPath, "sql-point-fast-path", c.SQLPointFastPath, "serve prepared primary-key point selects without the SQL planner")
 	fs.Int64Var(&c.RowCacheSize, "row-cache-size", c.RowCacheSize, "row cache for point lookups, in bytes (0: off)")
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "PEM certificate: enables TLS on every port")

@@ -209,6 +209,7 @@ func (c *Config) Print(w io.Writer) error {
 		"root-host":                     c.RootHost,
 		"cache-size":                    c.CacheSize,
 		"row-cache-size":                c.RowCacheSize,
+		"sql-point-fast-path":           c.SQLPointFastPath,
 		"admin-address":                 c.AdminAddress,
 		"tls-cert":                      c.TLSCert,
 		"tls-key":                       c.TLSKey,

@@ -20,6 +20,8 @@ func (s *Server) newSQL() error {
 		TLS:            s.tls,
 		TLSRequired:    s.cfg.TLSRequired,
 		ExtraProcesses: s.hsProcesses,
+
+		NoPointFastPath: !s.cfg.SQLPointFastPath,
 	})
 	if err != nil {
 		return err
