@@ -112,7 +112,7 @@ func newLogger(w *os.File, format string, level slog.Leveler) *slog.Logger {
 			format = "text"
 		}
 	}
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: server.NoticeLevelName}
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}

@@ -68,3 +68,22 @@ func TestSIGHUPReloadsLogLevel(t *testing.T) {
 		t.Fatalf("exit after SIGTERM: %v", err)
 	}
 }
+
+// TestStartLinesAtErrorLevel: the listening and ready lines, which scripts
+// wait for, are logged (as NOTICE) whatever --log-level says.
+func TestStartLinesAtErrorLevel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	p := startBinary(t, bin, "--log-level=error", "--datadir", filepath.Join(t.TempDir(), "data"))
+	defer func() {
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+	}()
+	for _, proto := range []string{"admin", "hs-read", "hs-write", "mysql"} {
+		if p.addrs[proto] == "" {
+			t.Errorf("no listening line for %s at --log-level=error (got %v)", proto, p.addrs)
+		}
+	}
+}

@@ -22,6 +22,22 @@ import (
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
+// LevelNotice is the level of the lines a script waits for (listening,
+// ready, shutting down): above every other level, so no --log-level hides
+// them. Loggers print it as NOTICE (see NoticeLevelName).
+const LevelNotice = slog.LevelError + 4
+
+// NoticeLevelName is a slog.HandlerOptions.ReplaceAttr that names
+// LevelNotice "NOTICE".
+func NoticeLevelName(_ []string, a slog.Attr) slog.Attr {
+	if a.Key == slog.LevelKey {
+		if l, ok := a.Value.Any().(slog.Level); ok && l == LevelNotice {
+			a.Value = slog.StringValue("NOTICE")
+		}
+	}
+	return a
+}
+
 // Server is a running HandlerDB.
 type Server struct {
 	cfg   config.Config
@@ -66,7 +82,7 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 			return nil, err
 		}
 		s.admin.Start()
-		log.Info("listening", "proto", "admin", "addr", s.admin.Addr().String())
+		log.Log(context.Background(), LevelNotice, "listening", "proto", "admin", "addr", s.admin.Addr().String())
 	}
 	d, _ := engine.ParseDurability(cfg.Durability)
 	e, err := engine.Open(engine.Options{Dir: cfg.DataDir, Durability: d, CacheSize: cfg.CacheSize, RowCacheSize: rowCache(cfg.RowCacheSize)})
@@ -127,18 +143,18 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	if a := s.hs.ReadAddr(); a != nil {
-		log.Info("listening", "proto", "hs-read", "addr", a.String())
+		log.Log(context.Background(), LevelNotice, "listening", "proto", "hs-read", "addr", a.String())
 	}
 	if a := s.hs.WriteAddr(); a != nil {
-		log.Info("listening", "proto", "hs-write", "addr", a.String())
+		log.Log(context.Background(), LevelNotice, "listening", "proto", "hs-write", "addr", a.String())
 	}
 	if s.sql != nil {
-		log.Info("listening", "proto", "mysql", "addr", s.sql.Addr().String())
+		log.Log(context.Background(), LevelNotice, "listening", "proto", "mysql", "addr", s.sql.Addr().String())
 	}
 	if s.admin != nil {
 		s.admin.SetReady(true)
 	}
-	log.Info("ready", "datadir", cfg.DataDir, "durability", cfg.Durability)
+	log.Log(context.Background(), LevelNotice, "ready", "datadir", cfg.DataDir, "durability", cfg.Durability)
 	return s, nil
 }
 
@@ -184,7 +200,7 @@ func (s *Server) SQLAddr() net.Addr {
 // Shutdown stops accepting, lets in-flight HandlerSocket batches commit
 // and answer, closes every connection and the store.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.log.Info("shutting down")
+	s.log.Log(context.Background(), LevelNotice, "shutting down")
 	if s.admin != nil {
 		s.admin.SetReady(false)
 	}
