@@ -157,6 +157,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 		gauge(m.descConns, float64(st.Connections.Load()), "mysql", "sql")
+		counter(m.descAuthFail, float64(st.AuthFail.Load()), "mysql")
 	}
 	es := m.e.Stats()
 	counter(m.descRowsRead, float64(es.RowsRead.Load()))

@@ -308,6 +308,9 @@ func TestLoginRefused(t *testing.T) {
 	if err := nobody.Ping(); err == nil {
 		t.Fatal("unknown user logged in")
 	}
+	if n := ts.s.Stats().AuthFail.Load(); n != 2 {
+		t.Fatalf("AuthFail = %d after a wrong password and an unknown user, want 2", n)
+	}
 }
 
 func TestUsersGrantsAndAuthorize(t *testing.T) {

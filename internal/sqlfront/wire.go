@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -84,6 +85,17 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 func (h *mariaHandler) NewConnection(c *mysql.Conn) {
 	h.stats.Connections.Add(1)
 	h.Handler.NewConnection(c)
+}
+
+// ConnectionAborted counts a refused login: the listener's reason is
+// "Error authenticating user ..." for a wrong password and "No
+// authentication methods available ..." for an unknown user. Handshakes
+// that break off before the client names a user do not count.
+func (h *mariaHandler) ConnectionAborted(c *mysql.Conn, reason string) error {
+	if strings.HasPrefix(reason, "Error authenticating user") || strings.HasPrefix(reason, "No authentication methods available") {
+		h.stats.AuthFail.Add(1)
+	}
+	return h.Handler.ConnectionAborted(c, reason)
 }
 
 // ConnectionClosed counts the connection gone.
