@@ -91,6 +91,7 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.e = e
+	sqlfront.RouteLogs(log)
 	if err := s.newSQL(); err != nil {
 		e.Close()
 		s.closeAdmin()

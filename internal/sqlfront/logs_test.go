@@ -1,0 +1,75 @@
+package sqlfront
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+)
+
+// lockedBuffer is a bytes.Buffer for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) lines() []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, line := range bytes.Split(bytes.TrimSpace(l.b.Bytes()), []byte("\n")) {
+		var rec map[string]any
+		if err := json.Unmarshal(line, &rec); err != nil {
+			out = append(out, map[string]any{"unparsed": string(line)})
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// TestRouteLogs: go-mysql-server's start message (logrus) and the
+// listener's refused-login warning (vitess) arrive as JSON records of the
+// slog logger given to RouteLogs.
+func TestRouteLogs(t *testing.T) {
+	var buf lockedBuffer
+	RouteLogs(slog.New(slog.NewJSONHandler(&buf, nil)))
+	defer RouteLogs(nil)
+	logrus.SetLevel(logrus.InfoLevel) // TestMain quiets it
+	defer logrus.SetLevel(logrus.ErrorLevel)
+	ts := startTestServer(t, "", Config{RootPassword: "pw"})
+	bad, err := openPool(ts.dsn("root", "nope", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bad.Close()
+	if bad.Ping() == nil {
+		t.Fatal("wrong password accepted")
+	}
+	var gms, vt bool
+	for _, rec := range buf.lines() {
+		if u, ok := rec["unparsed"]; ok {
+			t.Errorf("a log line that is not JSON: %v", u)
+		}
+		switch rec["from"] {
+		case "go-mysql-server":
+			gms = true
+		case "vitess":
+			if rec["level"] == "WARN" {
+				vt = true
+			}
+		}
+	}
+	if !gms || !vt {
+		t.Fatalf("go-mysql-server line %v, vitess warning %v; log: %v", gms, vt, buf.lines())
+	}
+}
