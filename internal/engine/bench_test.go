@@ -323,7 +323,9 @@ func BenchmarkRawSet256(b *testing.B) {
 	}
 	defer e.Close()
 	const keys = 100_000
-	key := func(i uint64) []byte { return binary.BigEndian.AppendUint64([]byte{dataPrefix, 0, 0, 0, 9, 0, 0, 0, 1}, i) }
+	key := func(i uint64) []byte {
+		return binary.BigEndian.AppendUint64([]byte{dataPrefix, 0, 0, 0, 9, 0, 0, 0, 1}, i)
+	}
 	val := make([]byte, 100)
 	for start := uint64(0); start < keys; start += 1000 {
 		batch := e.db.NewBatch()
