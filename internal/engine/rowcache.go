@@ -182,20 +182,12 @@ func (c *rowCache) beginCommit(b *pebble.Batch) (all bool) {
 		return true
 	}
 	c.was = c.was[:0]
-	r := b.Reader()
-	for {
-		_, k, _, ok, err := r.Next()
-		if !ok || err != nil {
-			break
-		}
-		if len(k) == 0 || k[0] != dataPrefix {
-			continue
-		}
+	eachDataKey(b, func(_ pebble.InternalKeyKind, k, _ []byte) {
 		h, s := c.hash(k)
 		s.mu.Lock()
 		c.was = append(c.was, s.drop(h, k))
 		s.mu.Unlock()
-	}
+	})
 	return false
 }
 
@@ -215,15 +207,8 @@ func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
 		}
 		return
 	}
-	r := b.Reader()
-	for i := 0; ; {
-		kind, k, v, ok, err := r.Next()
-		if !ok || err != nil {
-			break
-		}
-		if len(k) == 0 || k[0] != dataPrefix {
-			continue
-		}
+	i := 0
+	eachDataKey(b, func(kind pebble.InternalKeyKind, k, v []byte) {
 		h, s := c.hash(k)
 		s.mu.Lock()
 		if committed && kind == pebble.InternalKeyKindSet && i < len(c.was) && c.was[i] {
@@ -235,6 +220,21 @@ func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
 		s.busy--
 		s.mu.Unlock()
 		i++
+	})
+}
+
+// eachDataKey calls fn with every record of b whose key is an index entry,
+// in the batch's order.
+func eachDataKey(b *pebble.Batch, fn func(kind pebble.InternalKeyKind, k, v []byte)) {
+	r := b.Reader()
+	for {
+		kind, k, v, ok, err := r.Next()
+		if !ok || err != nil {
+			return
+		}
+		if len(k) > 0 && k[0] == dataPrefix {
+			fn(kind, k, v)
+		}
 	}
 }
 

@@ -350,16 +350,11 @@ func (w *batchWriter) truncate(size int, count uint32) {
 var verifyPending bool
 
 func (tx *Tx) verifyPending() {
-	r := tx.b.Reader()
-	for {
-		_, k, _, ok, err := r.Next()
-		if !ok || err != nil {
-			return
-		}
-		if len(k) > 0 && k[0] == dataPrefix && !tx.pend.has(k) {
+	eachDataKey(tx.b, func(_ pebble.InternalKeyKind, k, _ []byte) {
+		if !tx.pend.has(k) {
 			panic(fmt.Sprintf("engine: key %x written to the batch around batchWriter", k))
 		}
-	}
+	})
 }
 
 func (tx *Tx) publish() {
