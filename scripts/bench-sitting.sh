@@ -19,6 +19,11 @@ run() { # label dsn pid args...
   "$HSBENCH" run --hs "$dsn" --duration "$DUR" --warmup 1s --quiet --server-pid "$pid" "$@" 2>&1 |
     grep -E "^ +(hs|mysql)" | sed "s/^/$label /"
 }
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+exec 3>&1 >"$out" # every result line goes to the terminal and to $out
+tail -f "$out" >&3 &
+tailer=$!
 for w in "get 16 1" "get 16 16" "update 16 16" "insert 16 16"; do
   set -- $w
   for round in 1 2 3; do
@@ -31,3 +36,32 @@ for round in 1 2 3; do
   "$HSBENCH" run --target mysql --mysql "root@tcp(127.0.0.1:$OURS_SQL)/" --duration "$DUR" --warmup 1s --quiet \
     --server-pid "$OURS_PID" --workload get --conns 16 2>&1 | grep -E "^ +mysql" | sed "s/^/ours-sql /"
 done
+exec >&3
+sleep 0.2
+kill "$tailer"
+
+# Summary: median server CPU per operation of each side, per workload, and
+# their ratio (the second side's over the first's: above 1, the first is
+# cheaper).
+echo
+echo "median server CPU per op (3 rounds):"
+awk '
+  function us(v) { # "20.7µs", "950ns", "1.2ms" -> microseconds
+    if (sub(/ns$/, "", v)) return v / 1000
+    if (sub(/ms$/, "", v)) return v * 1000
+    sub(/[^0-9.]+$/, "", v)
+    return v + 0
+  }
+  function median(list,   a, n, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return a[int((n + 1) / 2)]
+  }
+  { key = $3 " " $4 "x" $5; side = $1; v[side, key] = v[side, key] " " us($NF); keys[key] = 1 }
+  END {
+    printf "%-16s %10s %10s %8s   %10s %10s %8s\n", "workload", "ours", "maria", "maria/ours", "ours-hs", "ours-sql", "sql/hs"
+    for (k in keys) {
+      o = median(v["ours", k]); m = median(v["maria", k]); h = median(v["ours-hs", k]); q = median(v["ours-sql", k])
+      printf "%-16s %10.2f %10.2f %8.2f   %10.2f %10.2f %8.2f\n", k, o, m, (o > 0 ? m / o : 0), h, q, (h > 0 ? q / h : 0)
+    }
+  }' "$out"
