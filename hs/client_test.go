@@ -31,13 +31,18 @@ func TestParseDSN(t *testing.T) {
 		{dsn: "hs://h?pool_size=3&wr_pool_size=5&max_idle=2&idle_timeout=1m&dial_timeout=1s&timeout=2s&debug=true",
 			want: hs.Options{ReadAddr: "h:9998", WriteAddr: "h:9999", ReadPoolSize: 3, WritePoolSize: 5, MaxIdle: 2, IdleTimeout: time.Minute, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second, Debug: true}},
 		{dsn: "hs://h?read_timeout=3s&write_timeout=4s&rd_pool_size=6", want: hs.Options{ReadAddr: "h:9998", WriteAddr: "h:9999", ReadTimeout: 3 * time.Second, WriteTimeout: 4 * time.Second, ReadPoolSize: 6}},
+		// The specific parameters win over the general ones in any order.
+		{dsn: "hs://h?wr_pool_size=5&pool_size=3&read_timeout=1s&timeout=2s", want: hs.Options{ReadAddr: "h:9998", WriteAddr: "h:9999", ReadPoolSize: 3, WritePoolSize: 5, ReadTimeout: time.Second, WriteTimeout: 2 * time.Second}},
 		{dsn: "mysql://h", err: "scheme"},
 		{dsn: "hs://h?bogus=1", err: "unknown parameter"},
 		{dsn: "hs://h?pool_size=x", err: "pool_size"},
 		{dsn: "hs://h?wr_port=99999", err: "wr_port"},
 		{dsn: "hs://h?timeout=soon", err: "timeout"},
 	}
-	for _, tc := range cases {
+	// Each DSN is parsed many times: a parser that depended on the order
+	// of Go's map iteration would give different answers.
+	for i := 0; i < 50*len(cases); i++ {
+		tc := cases[i%len(cases)]
 		got, err := hs.ParseDSN(tc.dsn)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -3,9 +3,11 @@ package hs
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -159,7 +161,21 @@ func ParseDSN(dsn string) (Options, error) {
 	o.Database = strings.TrimPrefix(u.Path, "/")
 	wrHost, wrPort := host, strconv.Itoa(DefaultWritePort)
 	q := u.Query()
-	for k, vs := range q {
+	// pool_size and timeout set two fields each; the parameters naming one
+	// of those fields (rd_pool_size, read_timeout, ...) override them, so
+	// the general ones go first, whatever their order in the DSN.
+	keys := slices.SortedFunc(maps.Keys(q), func(a, b string) int {
+		general := func(k string) bool { return k == "pool_size" || k == "timeout" }
+		if general(a) != general(b) {
+			if general(a) {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	for _, k := range keys {
+		vs := q[k]
 		v := vs[len(vs)-1]
 		var err error
 		switch k {
