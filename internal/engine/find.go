@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -74,6 +75,7 @@ type readState struct {
 	seek  []byte
 	iopts pebble.IterOptions
 	pk    []byte
+	skey  []byte      // a row's secondary key, to check it against the entry
 	val   []byte      // the value of the last point read
 	ps    pointSource // where point reads go
 	row   Row
@@ -180,7 +182,7 @@ func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
 		if idx.Primary {
 			err = st.emit(it.Value())
 		} else {
-			err = st.viaPrimary(r, it.Value())
+			err = st.viaPrimary(r, idx, it.Key(), it.Value())
 		}
 		if err != nil || st.first {
 			break
@@ -207,20 +209,39 @@ func (st *readState) point(r pebble.Reader, idx *Index, key []byte) error {
 	if idx.Primary {
 		return st.emit(v)
 	}
-	return st.viaPrimary(r, v)
+	return st.viaPrimary(r, idx, key, v)
 }
 
-// viaPrimary fetches the row a secondary entry points to.
-func (st *readState) viaPrimary(r pebble.Reader, pkCols []byte) error {
+// viaPrimary fetches the row the secondary entry idxKey of idx points to.
+// Outside the writer a commit may come between the entry and the row (the
+// entry is read from an iterator's view or by a separate get): a row that
+// is gone, or whose index columns no longer give idxKey, was deleted or
+// changed meanwhile and is skipped, as if the entry had not been seen.
+// Inside the writer nothing else writes, so a missing row is corruption.
+func (st *readState) viaPrimary(r pebble.Reader, idx *Index, idxKey, pkCols []byte) error {
 	st.pk = append(append(st.pk[:0], st.t.Primary.prefix...), pkCols...)
+	pkCols = st.pk[len(st.t.Primary.prefix):] // pkCols may be st.val, which the get reuses
 	v, found, err := st.ps.get(r, st.pk, st.val)
 	st.val = v
+	writer := st.ps.pend != nil
 	if err != nil {
 		return err
 	} else if !found {
-		return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
+		if writer {
+			return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
+		}
+		return nil
 	}
-	return st.emit(v)
+	if st.row, st.rowID, err = decodeRow(st.row, st.t, v); err != nil {
+		return err
+	}
+	if !writer {
+		st.skey = secondaryKey(st.skey[:0], st.t, idx, st.row, pkCols)
+		if !bytes.Equal(st.skey, idxKey) {
+			return nil
+		}
+	}
+	return st.pass()
 }
 
 // emit decodes a stored row, applies the filters, offset and limit, and
@@ -231,6 +252,12 @@ func (st *readState) emit(stored []byte) error {
 	if err != nil {
 		return err
 	}
+	return st.pass()
+}
+
+// pass applies the filters, offset and limit to the decoded st.row and
+// hands it to the callback.
+func (st *readState) pass() error {
 	for i := range st.q.Filters {
 		f := &st.q.Filters[i]
 		if !f.pass(st.t, st.row) {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"io"
 
@@ -27,22 +28,26 @@ type Iterator struct {
 	started bool
 	row     Row
 	pk      []byte
+	skey    []byte
 	err     error
+	// live: commits can land between reading an index entry and its row
+	// (every reader but the writer's own).
+	live bool
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
 // for a full table scan) within rg. Safe for concurrent use.
 func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(e.db, t, idx, rg, reverse)
+	return newIterator(e.db, t, idx, rg, reverse, true)
 }
 
 // NewIterator is like Engine.NewIterator but sees the group's pending
 // writes as of the call. It must be closed before the job returns.
 func (tx *Tx) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(tx.b, t, idx, rg, reverse)
+	return newIterator(tx.b, t, idx, rg, reverse, false)
 }
 
-func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
+func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, live bool) (*Iterator, error) {
 	if idx == nil {
 		idx = t.Primary
 	}
@@ -67,38 +72,47 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse bool) 
 	if err != nil {
 		return nil, err
 	}
-	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse}, nil
+	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, live: live}, nil
 }
 
 // Next returns the next row, or io.EOF after the last. The row is valid
-// until the next call of Next or Close.
+// until the next call of Next or Close. On a secondary index, an entry
+// whose row a commit deleted or changed after the iterator was opened is
+// skipped (see readState.viaPrimary).
 func (x *Iterator) Next() (Row, error) {
-	if x.err != nil {
-		return nil, x.err
-	}
-	var valid bool
-	switch {
-	case !x.started && x.reverse:
-		valid = x.it.Last()
-	case !x.started:
-		valid = x.it.First()
-	case x.reverse:
-		valid = x.it.Prev()
-	default:
-		valid = x.it.Next()
-	}
-	x.started = true
-	if !valid {
-		if x.err = x.it.Error(); x.err == nil {
-			x.err = io.EOF
+	for {
+		if x.err != nil {
+			return nil, x.err
 		}
-		return nil, x.err
-	}
-	stored := x.it.Value()
-	if !x.idx.Primary {
+		var valid bool
+		switch {
+		case !x.started && x.reverse:
+			valid = x.it.Last()
+		case !x.started:
+			valid = x.it.First()
+		case x.reverse:
+			valid = x.it.Prev()
+		default:
+			valid = x.it.Next()
+		}
+		x.started = true
+		if !valid {
+			if x.err = x.it.Error(); x.err == nil {
+				x.err = io.EOF
+			}
+			return nil, x.err
+		}
+		stored := x.it.Value()
+		if x.idx.Primary {
+			x.row, _, x.err = decodeRow(x.row, x.t, stored)
+			return x.row, x.err
+		}
 		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
 		v, closer, err := x.r.Get(x.pk)
 		if errors.Is(err, pebble.ErrNotFound) {
+			if x.live {
+				continue // deleted since the iterator was opened
+			}
 			x.err = ErrCorrupt
 			return nil, x.err
 		} else if err != nil {
@@ -106,12 +120,17 @@ func (x *Iterator) Next() (Row, error) {
 			return nil, err
 		}
 		x.row, _, x.err = decodeRow(x.row, x.t, v)
+		if x.err == nil && x.live {
+			x.skey = secondaryKey(x.skey[:0], x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):])
+			if !bytes.Equal(x.skey, x.it.Key()) {
+				closer.Close()
+				continue // changed since the iterator was opened
+			}
+		}
 		row := x.row.Clone() // v is released by Close below
 		closer.Close()
 		return row, x.err
 	}
-	x.row, _, x.err = decodeRow(x.row, x.t, stored)
-	return x.row, x.err
 }
 
 // Close releases the iterator.
