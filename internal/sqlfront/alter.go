@@ -61,6 +61,13 @@ func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colM
 		return err
 	}
 	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
+		// def and colMap were made from t.t: another ALTER that committed
+		// since would be undone, or columns shifted, by applying them.
+		if cur, err := tx.Catalog().Table(t.db.name, t.t.Name); err != nil {
+			return err
+		} else if cur != t.t {
+			return errDefChanged(t.db.name, t.t.Name)
+		}
 		nt, err := tx.AlterTable(t.db.name, t.t.Name, def, colMap)
 		if err != nil {
 			return err
@@ -92,6 +99,8 @@ func (t *Table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error)
 		old, err := tx.Catalog().Table(db, name)
 		if err != nil {
 			return err
+		} else if old != t.t {
+			return errDefChanged(db, name) // def was made from t.t
 		}
 		rows, err := allRows(tx, old)
 		if err != nil {

@@ -17,7 +17,15 @@ const (
 	erServerShutdown    = 1053 // ER_SERVER_SHUTDOWN
 	erGetErrno          = 1030 // ER_GET_ERRNO
 	erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
+	erTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
 )
+
+// errDefChanged reports that another statement changed a table's
+// definition between the resolution of an ALTER and its job.
+func errDefChanged(db, table string) error {
+	return mysql.NewSQLError(erTableDefChanged, "HY000",
+		"Table definition has changed, please retry transaction (%s.%s)", db, table)
+}
 
 // mapError turns an engine error into the error go-mysql-server reports
 // to MySQL clients. It is the one place where the engine's sentinel errors
