@@ -39,6 +39,7 @@ var (
 func (d *Database) objects() (*dbObjects, error) {
 	d.p.objCacheMu.RLock()
 	o, ok := d.p.objCache[d.name]
+	gen := d.p.objGen
 	d.p.objCacheMu.RUnlock()
 	if ok {
 		return o, nil
@@ -47,8 +48,12 @@ func (d *Database) objects() (*dbObjects, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An edit that committed after the read above has forgotten the cache
+	// (and bumped objGen): what was read may be older, so it is not kept.
 	d.p.objCacheMu.Lock()
-	d.p.objCache[d.name] = o
+	if d.p.objGen == gen {
+		d.p.objCache[d.name] = o
+	}
 	d.p.objCacheMu.Unlock()
 	return o, nil
 }

@@ -19,12 +19,14 @@ type Provider struct {
 	objMu      sync.Mutex // serializes changes of views, triggers and procedures
 	objCacheMu sync.RWMutex
 	objCache   map[string]*dbObjects // database -> its SQL objects
+	objGen     uint64                // bumped by forgetObjects, under objCacheMu
 }
 
 // forgetObjects drops the cached SQL objects of a database.
 func (p *Provider) forgetObjects(db string) {
 	p.objCacheMu.Lock()
 	delete(p.objCache, db)
+	p.objGen++
 	p.objCacheMu.Unlock()
 }
 
