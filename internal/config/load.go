@@ -139,18 +139,20 @@ func readFile(path string) (map[string]string, error) {
 	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err == nil {
+		// An option set in more than one place: [handlerdb] wins over
+		// [mysqld], which wins over the top level.
 		kv := map[string]string{}
 		for k, v := range doc {
-			if sub, ok := v.(map[string]any); ok {
-				if k != "mysqld" && k != "handlerdb" {
-					continue
-				}
+			if _, ok := v.(map[string]any); !ok {
+				kv[k] = fmt.Sprint(v)
+			}
+		}
+		for _, section := range []string{"mysqld", "handlerdb"} {
+			if sub, ok := doc[section].(map[string]any); ok {
 				for sk, sv := range sub {
 					kv[sk] = fmt.Sprint(sv)
 				}
-				continue
 			}
-			kv[k] = fmt.Sprint(v)
 		}
 		return kv, nil
 	}

@@ -71,3 +71,20 @@ func TestPrintMasksSecrets(t *testing.T) {
 		t.Fatalf("%s", sb.String())
 	}
 }
+
+// TestLoadTOMLSectionOrder: an option in several places of a TOML file
+// takes the [handlerdb] value over the [mysqld] one over the top level,
+// every time (the file is read as maps, whose order Go randomises).
+func TestLoadTOMLSectionOrder(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "handlerdb.toml")
+	os.WriteFile(file, []byte("port = 1111\nhandlersocket-port = 2221\n[mysqld]\nport = 1112\nhandlersocket-port = 2222\nhandlersocket-port-wr = 3332\n[handlerdb]\nport = 1113\n"), 0o644)
+	for range 50 {
+		c, _, _, err := Load([]string{"--config", file}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Port != 1113 || c.HSPort != 2222 || c.HSPortWr != 3332 {
+			t.Fatalf("port %d, hs %d, hs-wr %d; want 1113, 2222, 3332", c.Port, c.HSPort, c.HSPortWr)
+		}
+	}
+}
