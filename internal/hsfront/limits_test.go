@@ -58,7 +58,10 @@ func TestMaxConns(t *testing.T) {
 	a.c.Close()
 	// The slot frees up once the server has seen the close.
 	deadline := time.Now().Add(5 * time.Second)
-	for len(s.Conns()) > 1 && time.Now().Before(deadline) {
+	for len(s.Conns()) > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("closed connection still listed: %+v", s.Conns())
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	d := dial(t, s.ReadAddr())
@@ -78,8 +81,18 @@ func TestShutdownAnswersInFlight(t *testing.T) {
 	if _, err := w.c.Write(batch.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the server is executing or done with it, then shut down.
-	time.Sleep(20 * time.Millisecond)
+	// Wait until the server has taken the batch (it is executing it, or
+	// has executed it), then shut down.
+	deadline := time.Now().Add(5 * time.Second)
+	for taken := false; !taken; {
+		for _, ci := range s.Conns() {
+			taken = taken || (ci.Write && (ci.State == "executing" || ci.Requests > 1))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not take the batch: %+v", s.Conns())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := s.Shutdown(ctx); err != nil {

@@ -11,6 +11,7 @@
 package hsfront
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -231,7 +233,13 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		delay = 0
 		s.stats.Accepted.Add(1)
 		tc, ok := nc.(*net.TCPConn)
-		if !ok || s.nconns.Load() >= int64(s.cfg.MaxConns) {
+		// Both ports' accept loops count into nconns: take the slot
+		// first and give it back when over the limit, so that together
+		// they never exceed it.
+		if !ok || s.nconns.Add(1) > int64(s.cfg.MaxConns) {
+			if ok {
+				s.nconns.Add(-1)
+			}
 			s.stats.Refused.Add(1)
 			nc.Close()
 			continue
@@ -240,13 +248,13 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		s.mu.Lock()
 		if s.closing {
 			s.mu.Unlock()
+			s.nconns.Add(-1)
 			nc.Close()
 			return
 		}
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
-		s.nconns.Add(1)
 		s.stats.Open[portIndex(write)].Add(1)
 		if !write && len(s.loops) > 0 {
 			l := s.loops[s.nextLoop%len(s.loops)]
@@ -263,9 +271,9 @@ func (s *Server) accept(ln net.Listener, write bool) {
 // forget removes a finished connection.
 func (s *Server) forget(c *conn) {
 	s.mu.Lock()
+	s.nconns.Add(-1) // before the connection leaves Conns, which callers watch
 	delete(s.conns, c)
 	s.mu.Unlock()
-	s.nconns.Add(-1)
 	s.stats.Open[portIndex(c.write)].Add(-1)
 	s.wg.Done()
 }
@@ -317,7 +325,7 @@ type ConnInfo struct {
 	Since     time.Time
 }
 
-// Conns lists the live connections.
+// Conns lists the live connections, by id.
 func (s *Server) Conns() []ConnInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -325,6 +333,7 @@ func (s *Server) Conns() []ConnInfo {
 	for c := range s.conns {
 		out = append(out, c.info())
 	}
+	slices.SortFunc(out, func(a, b ConnInfo) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
