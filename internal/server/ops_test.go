@@ -162,9 +162,9 @@ func TestReadyz(t *testing.T) {
 	// Hold the engine's writer with a job of our own, so that a
 	// HandlerSocket write batch stays in flight and the graceful shutdown
 	// has to wait for it.
-	release := make(chan struct{})
-	go s.Engine().Update(context.Background(), func(*engine.Tx) error { <-release; return nil })
-	time.Sleep(20 * time.Millisecond)
+	release, holding := make(chan struct{}), make(chan struct{})
+	go s.Engine().Update(context.Background(), func(*engine.Tx) error { close(holding); <-release; return nil })
+	<-holding
 	c, err := net.Dial("tcp", s.HS().WriteAddr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,21 @@ func TestReadyz(t *testing.T) {
 	defer c.Close()
 	c.Write([]byte("P\t1\tr\tt\tPRIMARY\tid\n1\t+\t1\t1\n"))
 	go io.Copy(io.Discard, c)
-	time.Sleep(20 * time.Millisecond)
+	// Wait until the connection is executing its batch (waiting for the
+	// held writer).
+	for waiting := time.Now().Add(10 * time.Second); ; {
+		executing := false
+		for _, ci := range s.HS().Conns() {
+			executing = executing || (ci.Write && ci.State == "executing")
+		}
+		if executing {
+			break
+		}
+		if time.Now().After(waiting) {
+			t.Fatalf("the write batch never started: %+v", s.HS().Conns())
+		}
+		time.Sleep(time.Millisecond)
+	}
 	done := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
