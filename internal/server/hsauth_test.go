@@ -4,7 +4,9 @@ import (
 	"database/sql"
 	"io"
 	"net"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/handlerdb/handlerdb/internal/config"
 )
@@ -70,23 +72,33 @@ func TestProcesslistShowsHandlerSocket(t *testing.T) {
 	if n, _ := io.ReadAtLeast(c, buf, 8); n != 8 {
 		t.Fatalf("open replies: %q", buf[:n])
 	}
-	rows, err := db.Query("SHOW PROCESSLIST")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	found := ""
-	for rows.Next() {
-		var id int64
-		var user, host, command, state string
-		var dbName, info sql.NullString
-		var tm int64
-		if err := rows.Scan(&id, &user, &host, &dbName, &command, &tm, &state, &info); err != nil {
+	// The server stores the idle state just after its write returns, so
+	// the reply can arrive first: look until the connection shows idle.
+	list := func() string {
+		rows, err := db.Query("SHOW PROCESSLIST")
+		if err != nil {
 			t.Fatal(err)
 		}
-		if command == "HandlerSocket" {
-			found = host + " " + info.String
+		defer rows.Close()
+		found := ""
+		for rows.Next() {
+			var id int64
+			var user, host, command, state string
+			var dbName, info sql.NullString
+			var tm int64
+			if err := rows.Scan(&id, &user, &host, &dbName, &command, &tm, &state, &info); err != nil {
+				t.Fatal(err)
+			}
+			if command == "HandlerSocket" {
+				found = host + " " + info.String
+			}
 		}
+		return found
+	}
+	found := list()
+	for deadline := time.Now().Add(5 * time.Second); strings.HasSuffix(found, "state=writing") && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+		found = list()
 	}
 	if want := c.LocalAddr().String() + " port=write open_indexes=2 requests=2 state=idle"; found != want {
 		t.Fatalf("HandlerSocket process %q, want %q", found, want)
