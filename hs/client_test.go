@@ -133,8 +133,13 @@ func TestStaleConnection(t *testing.T) {
 	})
 	ix := c.Index("d", "t", "", []string{"v"})
 	for i := 0; i < 3; i++ {
-		if i > 0 {
-			time.Sleep(50 * time.Millisecond) // the close reaches the client
+		if i > 0 { // wait until the server has closed both connections
+			for deadline := time.Now().Add(5 * time.Second); f.closed.Load() < int32(2*i); {
+				if time.Now().After(deadline) {
+					t.Fatalf("the server closed %d connections, want %d", f.closed.Load(), 2*i)
+				}
+				time.Sleep(time.Millisecond)
+			}
 		}
 		if _, err := ix.Get(ctx, 1); err != nil {
 			t.Fatal(err)
@@ -153,10 +158,11 @@ func TestStaleConnection(t *testing.T) {
 // number (from 1) and the line. A reply "CLOSE" closes the connection
 // without answering, "HANG" never answers, "BYE:reply" answers and closes.
 type fakeServer struct {
-	ln    net.Listener
-	conns atomic.Int32
-	mu    sync.Mutex
-	lines []string
+	ln     net.Listener
+	conns  atomic.Int32
+	closed atomic.Int32 // connections the server has closed
+	mu     sync.Mutex
+	lines  []string
 }
 
 func newFakeServer(t *testing.T, reply func(conn int, line string) string) *fakeServer {
@@ -174,7 +180,10 @@ func newFakeServer(t *testing.T, reply func(conn int, line string) string) *fake
 			}
 			n := int(f.conns.Add(1))
 			go func() {
-				defer nc.Close()
+				defer func() {
+					nc.Close()
+					f.closed.Add(1)
+				}()
 				r := bufio.NewReader(nc)
 				for {
 					line, err := r.ReadString('\n')
