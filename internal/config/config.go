@@ -97,9 +97,12 @@ func (c *Config) Validate() error {
 	if net.ParseIP(c.BindAddress) == nil && c.BindAddress != "localhost" {
 		return fmt.Errorf("config: --bind-address %q is not an IP address", c.BindAddress)
 	}
-	for name, p := range map[string]int{"port": c.Port, "handlersocket-port": c.HSPort, "handlersocket-port-wr": c.HSPortWr} {
-		if p < -1 || p > 65535 {
-			return fmt.Errorf("config: --%s %d is out of range", name, p)
+	for _, p := range []struct {
+		name string
+		v    int
+	}{{"port", c.Port}, {"handlersocket-port", c.HSPort}, {"handlersocket-port-wr", c.HSPortWr}} {
+		if p.v < -1 || p.v > 65535 {
+			return fmt.Errorf("config: --%s %d is out of range", p.name, p.v)
 		}
 	}
 	if _, err := engine.ParseDurability(c.Durability); err != nil {

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -118,8 +120,8 @@ func Run(tg Target, c *Case) error {
 			}
 		}
 	}
-	for name, cn := range conns {
-		if err := checkQuiet(c, 0, name, cn); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(conns)) { // the same failure reported every run
+		if err := checkQuiet(c, 0, name, conns[name]); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -75,8 +77,8 @@ func (logrusHook) Fire(e *logrus.Entry) error {
 	}
 	attrs := make([]any, 0, 2*len(e.Data)+2)
 	attrs = append(attrs, "from", "go-mysql-server")
-	for k, v := range e.Data {
-		attrs = append(attrs, k, v)
+	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
+		attrs = append(attrs, k, e.Data[k])
 	}
 	l.Log(context.Background(), level, e.Message, attrs...)
 	return nil
