@@ -18,6 +18,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/information_schema"
 	"github.com/sirupsen/logrus"
 
+	"github.com/dolthub/go-mysql-server/sql/variables"
+
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
@@ -57,6 +59,9 @@ var (
 const keepOpen = 3
 
 func newHarness(t *testing.T, skips *skipList) *harness {
+	// System variables are process-wide: each suite starts from the
+	// defaults, not from what an earlier suite (or run, with -count) SET.
+	variables.InitSystemVariables()
 	h := &harness{t: t, skips: skips}
 	t.Cleanup(func() {
 		h.mu.Lock()
