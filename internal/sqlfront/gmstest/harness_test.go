@@ -16,9 +16,8 @@ import (
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/information_schema"
-	"github.com/sirupsen/logrus"
-
 	"github.com/dolthub/go-mysql-server/sql/variables"
+	"github.com/sirupsen/logrus"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
