@@ -78,16 +78,19 @@ type readState struct {
 	skey  []byte      // a row's secondary key, to check it against the entry
 	val   []byte      // the value of the last point read
 	ps    pointSource // where point reads go
-	row   Row
-	keyv  []types.Value
-	q     *Query
-	t     *Table
-	fn    func(Row) bool
-	skip  int
-	n     int
-	done  bool
-	first bool // IN: one row per positioned lookup
-	rowID uint64
+	// inWriter: the reads are the writer's own, which no commit can come
+	// between (the zero value is right for every other reader).
+	inWriter bool
+	row      Row
+	keyv     []types.Value
+	q        *Query
+	t        *Table
+	fn       func(Row) bool
+	skip     int
+	n        int
+	done     bool
+	first    bool // IN: one row per positioned lookup
+	rowID    uint64
 }
 
 // Find runs q on committed data and calls fn for each row, in index order,
@@ -223,11 +226,10 @@ func (st *readState) viaPrimary(r pebble.Reader, idx *Index, idxKey, pkCols []by
 	pkCols = st.pk[len(st.t.Primary.prefix):] // pkCols may be st.val, which the get reuses
 	v, found, err := st.ps.get(r, st.pk, st.val)
 	st.val = v
-	writer := st.ps.pend != nil
 	if err != nil {
 		return err
 	} else if !found {
-		if writer {
+		if st.inWriter {
 			return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
 		}
 		return nil
@@ -235,13 +237,22 @@ func (st *readState) viaPrimary(r pebble.Reader, idx *Index, idxKey, pkCols []by
 	if st.row, st.rowID, err = decodeRow(st.row, st.t, v); err != nil {
 		return err
 	}
-	if !writer {
-		st.skey = secondaryKey(st.skey[:0], st.t, idx, st.row, pkCols)
-		if !bytes.Equal(st.skey, idxKey) {
+	if !st.inWriter {
+		var ok bool
+		if st.skey, ok = stillIndexed(st.skey, st.t, idx, st.row, pkCols, idxKey); !ok {
 			return nil
 		}
 	}
 	return st.pass()
+}
+
+// stillIndexed reports whether row, fetched through the secondary entry
+// entryKey of idx, still gives that entry (a commit may have changed its
+// index columns since the entry was read). buf is scratch space, returned
+// for reuse.
+func stillIndexed(buf []byte, t *Table, idx *Index, row Row, pkCols, entryKey []byte) ([]byte, bool) {
+	buf = secondaryKey(buf[:0], t, idx, row, pkCols)
+	return buf, bytes.Equal(buf, entryKey)
 }
 
 // emit decodes a stored row, applies the filters, offset and limit, and

@@ -164,12 +164,10 @@ func (s *cacheShard) remove(h uint64) {
 
 // beginCommit is called by the writer before committing b: it drops every
 // data key of b and marks their shards busy, remembering which keys were
-// cached (endCommit puts their new values back). It returns whether b
-// holds a range deletion, in which case every shard was emptied and
-// marked. beginCommit and endCommit are called by the writer goroutine
-// only.
-func (c *rowCache) beginCommit(b *pebble.Batch) (all bool) {
-	all = hasRangeDelete(b)
+// cached (endCommit puts their new values back). all says b holds a range
+// deletion: then every shard is emptied and marked. beginCommit and
+// endCommit are called by the writer goroutine only.
+func (c *rowCache) beginCommit(b *pebble.Batch, all bool) {
 	if all {
 		for i := range c.shards {
 			s := &c.shards[i]
@@ -179,7 +177,7 @@ func (c *rowCache) beginCommit(b *pebble.Batch) (all bool) {
 			s.busy++
 			s.mu.Unlock()
 		}
-		return true
+		return
 	}
 	c.was = c.was[:0]
 	eachDataKey(b, func(_ pebble.InternalKeyKind, k, _ []byte) {
@@ -188,11 +186,10 @@ func (c *rowCache) beginCommit(b *pebble.Batch) (all bool) {
 		c.was = append(c.was, s.drop(h, k))
 		s.mu.Unlock()
 	})
-	return false
 }
 
 // endCommit is called by the writer once b's commit returned, with
-// beginCommit's result and whether the commit succeeded. Keys that were
+// beginCommit's all and whether the commit succeeded. Keys that were
 // cached get the value b gave them (the last write of a key decides), then
 // every shard beginCommit marked has its generation bumped and is
 // unmarked.
@@ -234,20 +231,6 @@ func eachDataKey(b *pebble.Batch, fn func(kind pebble.InternalKeyKind, k, v []by
 		}
 		if len(k) > 0 && k[0] == dataPrefix {
 			fn(kind, k, v)
-		}
-	}
-}
-
-// hasRangeDelete reports whether b deletes a key range (DROP, TRUNCATE).
-func hasRangeDelete(b *pebble.Batch) bool {
-	r := b.Reader()
-	for {
-		kind, _, _, ok, err := r.Next()
-		if !ok || err != nil {
-			return false
-		}
-		if kind == pebble.InternalKeyKindRangeDelete {
-			return true
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"errors"
 	"io"
 
@@ -30,24 +29,24 @@ type Iterator struct {
 	pk      []byte
 	skey    []byte
 	err     error
-	// live: commits can land between reading an index entry and its row
-	// (every reader but the writer's own).
-	live bool
+	// inWriter: the writer's own iterator, which no commit can come
+	// between an index entry and its row.
+	inWriter bool
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
 // for a full table scan) within rg. Safe for concurrent use.
 func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(e.db, t, idx, rg, reverse, true)
+	return newIterator(e.db, t, idx, rg, reverse, false)
 }
 
 // NewIterator is like Engine.NewIterator but sees the group's pending
 // writes as of the call. It must be closed before the job returns.
 func (tx *Tx) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(tx.b, t, idx, rg, reverse, false)
+	return newIterator(tx.b, t, idx, rg, reverse, true)
 }
 
-func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, live bool) (*Iterator, error) {
+func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWriter bool) (*Iterator, error) {
 	if idx == nil {
 		idx = t.Primary
 	}
@@ -72,7 +71,7 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, live 
 	if err != nil {
 		return nil, err
 	}
-	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, live: live}, nil
+	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, inWriter: inWriter}, nil
 }
 
 // Next returns the next row, or io.EOF after the last. The row is valid
@@ -110,7 +109,7 @@ func (x *Iterator) Next() (Row, error) {
 		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
 		v, closer, err := x.r.Get(x.pk)
 		if errors.Is(err, pebble.ErrNotFound) {
-			if x.live {
+			if !x.inWriter {
 				continue // deleted since the iterator was opened
 			}
 			x.err = ErrCorrupt
@@ -120,9 +119,9 @@ func (x *Iterator) Next() (Row, error) {
 			return nil, err
 		}
 		x.row, _, x.err = decodeRow(x.row, x.t, v)
-		if x.err == nil && x.live {
-			x.skey = secondaryKey(x.skey[:0], x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):])
-			if !bytes.Equal(x.skey, x.it.Key()) {
+		if x.err == nil && !x.inWriter {
+			var ok bool
+			if x.skey, ok = stillIndexed(x.skey, x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):], x.it.Key()); !ok {
 				closer.Close()
 				continue // changed since the iterator was opened
 			}

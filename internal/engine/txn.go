@@ -82,7 +82,7 @@ func (x *Txn) Find(t *Table, q *Query, fn func(Row) bool) error {
 // NewIterator iterates committed data plus the transaction's writes as of
 // the call.
 func (x *Txn) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(x.w.b, t, idx, rg, reverse, true)
+	return newIterator(x.w.b, t, idx, rg, reverse, false)
 }
 
 // Empty reports whether the transaction has written nothing.

@@ -181,7 +181,10 @@ func (w *writer) group() {
 			if verifyPending {
 				tx.verifyPending()
 			}
-			all := rc.beginCommit(tx.b)
+			// delRange records a range deletion (DROP, TRUNCATE) in
+			// pend.all; the cache then forgets every key.
+			all := tx.pend.all
+			rc.beginCommit(tx.b, all)
 			err = tx.b.Commit(e.wopts)
 			rc.endCommit(tx.b, all, err == nil)
 		} else {
@@ -270,7 +273,11 @@ func (w *batchWriter) persistCounters() {
 func (tx *Tx) begin(e *Engine) {
 	tx.e = e
 	tx.b = e.db.NewIndexedBatch()
-	tx.rs.ps = pointSource{db: e.db, cache: e.rc, pend: &tx.pend}
+	tx.rs.inWriter = true
+	tx.rs.ps = pointSource{db: e.db, cache: e.rc}
+	if e.rc != nil {
+		tx.rs.ps.pend = &tx.pend // the group's own writes bypass the cache
+	}
 	tx.pend.reset()
 	tx.cat = e.cat.Load()
 	tx.catChanged = false
