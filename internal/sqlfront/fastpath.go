@@ -233,21 +233,13 @@ func (p *pointPlan) binding(pr *Provider, sess *Session) *pointBinding {
 // bind checks the plan against one version of its table.
 func (p *pointPlan) bind(pr *Provider, t *engine.Table) *pointBinding {
 	b := &pointBinding{t: t, ts: pr.schemaOf(t)}
-	ord := func(name string) int {
-		for i := range t.Columns {
-			if strings.EqualFold(t.Columns[i].Name, name) {
-				return i
-			}
-		}
-		return -1
-	}
 	if p.star {
 		for i := range t.Columns {
 			b.out = append(b.out, i)
 		}
 	}
 	for _, c := range p.cols {
-		i := ord(c)
+		i := t.Column(c)
 		if i < 0 {
 			return b
 		}
@@ -255,7 +247,7 @@ func (p *pointPlan) bind(pr *Provider, t *engine.Table) *pointBinding {
 	}
 	where := make(map[int]string, len(p.where))
 	for i, c := range p.where {
-		o := ord(c)
+		o := t.Column(c)
 		if o < 0 || !t.Columns[o].Type.IsInteger() {
 			return b
 		}
