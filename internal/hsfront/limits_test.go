@@ -57,13 +57,7 @@ func TestMaxConns(t *testing.T) {
 	}
 	a.c.Close()
 	// The slot frees up once the server has seen the close.
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.Conns()) > 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("closed connection still listed: %+v", s.Conns())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, "the closed connection to leave the list", func() bool { return len(s.Conns()) <= 1 })
 	d := dial(t, s.ReadAddr())
 	d.do("P\t1\tconf\ttw\tPRIMARY\tk\n", "0\t1\n")
 }
@@ -83,16 +77,14 @@ func TestShutdownAnswersInFlight(t *testing.T) {
 	}
 	// Wait until the server has taken the batch (it is executing it, or
 	// has executed it), then shut down.
-	deadline := time.Now().Add(5 * time.Second)
-	for taken := false; !taken; {
+	waitFor(t, "the server to take the batch", func() bool {
 		for _, ci := range s.Conns() {
-			taken = taken || (ci.Write && (ci.State == "executing" || ci.Requests > 1))
+			if ci.Write && (ci.State == "executing" || ci.Requests > 1) {
+				return true
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not take the batch: %+v", s.Conns())
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return false
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := s.Shutdown(ctx); err != nil {

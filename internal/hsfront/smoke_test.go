@@ -69,6 +69,17 @@ type client struct {
 	r *bufio.Reader
 }
 
+// waitFor polls cond until it holds, failing the test after 5 s with what
+// it waited for.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 func dial(t testing.TB, addr net.Addr) *client {
 	c, err := net.Dial("tcp", addr.String())
 	if err != nil {

@@ -16,6 +16,17 @@ import (
 
 // startTest starts a whole server on ephemeral ports in a temporary
 // directory and stops it when the test ends.
+// waitFor polls cond until it holds, failing the test after 10 s with
+// what it waited for.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 func startTest(t testing.TB, mutate func(*config.Config)) *Server {
 	t.Helper()
 	cfg := config.Default()

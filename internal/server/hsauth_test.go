@@ -6,7 +6,6 @@ import (
 	"net"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/handlerdb/handlerdb/internal/config"
 )
@@ -95,11 +94,11 @@ func TestProcesslistShowsHandlerSocket(t *testing.T) {
 		}
 		return found
 	}
-	found := list()
-	for deadline := time.Now().Add(5 * time.Second); strings.HasSuffix(found, "state=writing") && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+	var found string
+	waitFor(t, "the connection to leave state writing", func() bool {
 		found = list()
-	}
+		return !strings.HasSuffix(found, "state=writing")
+	})
 	if want := c.LocalAddr().String() + " port=write open_indexes=2 requests=2 state=idle"; found != want {
 		t.Fatalf("HandlerSocket process %q, want %q", found, want)
 	}

@@ -174,19 +174,14 @@ func TestReadyz(t *testing.T) {
 	go io.Copy(io.Discard, c)
 	// Wait until the connection is executing its batch (waiting for the
 	// held writer).
-	for waiting := time.Now().Add(10 * time.Second); ; {
-		executing := false
+	waitFor(t, "the write batch to start", func() bool {
 		for _, ci := range s.HS().Conns() {
-			executing = executing || (ci.Write && ci.State == "executing")
+			if ci.Write && ci.State == "executing" {
+				return true
+			}
 		}
-		if executing {
-			break
-		}
-		if time.Now().After(waiting) {
-			t.Fatalf("the write batch never started: %+v", s.HS().Conns())
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return false
+	})
 	done := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
