@@ -138,15 +138,7 @@ func (c *conn) serveTLS() {
 		if t := c.s.cfg.Timeout; t > 0 {
 			c.tc.SetReadDeadline(time.Now().Add(t))
 		}
-		buf := c.held
-		if buf == nil {
-			buf = readPool.Get().(*[]byte)
-		}
-		if len(*buf) == cap(*buf) {
-			grown := make([]byte, len(*buf), 2*cap(*buf))
-			copy(grown, *buf)
-			*buf = grown
-		}
+		buf := readBuf(c.held)
 		n, err := c.tc.Read((*buf)[len(*buf):cap(*buf)])
 		if n > 0 {
 			*buf = (*buf)[:len(*buf)+n]
@@ -288,6 +280,20 @@ func (c *conn) release() {
 
 var errEOF = io.EOF
 
+// readBuf returns buf (the held buffer), or a pooled one when it is nil,
+// with room to read into: a full buffer doubles.
+func readBuf(buf *[]byte) *[]byte {
+	if buf == nil {
+		buf = readPool.Get().(*[]byte)
+	}
+	if len(*buf) == cap(*buf) {
+		grown := make([]byte, len(*buf), 2*cap(*buf))
+		copy(grown, *buf)
+		*buf = grown
+	}
+	return buf
+}
+
 // read appends input to the held buffer, or to a pooled one borrowed only
 // when the socket is readable; it waits until then or the read deadline.
 func (c *conn) read() (*[]byte, error) {
@@ -295,14 +301,7 @@ func (c *conn) read() (*[]byte, error) {
 	var n int
 	var rerr error
 	err := c.rc.Read(func(fd uintptr) bool {
-		if buf == nil {
-			buf = readPool.Get().(*[]byte)
-		}
-		if len(*buf) == cap(*buf) {
-			grown := make([]byte, len(*buf), 2*cap(*buf))
-			copy(grown, *buf)
-			*buf = grown
-		}
+		buf = readBuf(buf)
 		b := *buf
 		n, rerr = syscall.Read(int(fd), b[len(b):cap(b)])
 		if rerr == syscall.EAGAIN || rerr == syscall.EINTR {

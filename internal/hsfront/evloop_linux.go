@@ -234,15 +234,7 @@ func (l *evloop) shutdown() {
 // readReady reads what the socket holds and answers it; false closes the
 // connection.
 func (c *conn) readReady() bool {
-	buf := c.held
-	if buf == nil {
-		buf = readPool.Get().(*[]byte)
-	}
-	if len(*buf) == cap(*buf) {
-		grown := make([]byte, len(*buf), 2*cap(*buf))
-		copy(grown, *buf)
-		*buf = grown
-	}
+	buf := readBuf(c.held)
 	n, err := unix.Read(c.fd, (*buf)[len(*buf):cap(*buf)])
 	if err == unix.EAGAIN || err == unix.EINTR {
 		if c.held == nil {
