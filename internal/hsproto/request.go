@@ -351,14 +351,7 @@ func splitComma(dst [][]byte, b []byte) [][]byte {
 // never fails and never panics: see Cmd, SyntaxErr and the package
 // documentation for how malformed lines come out.
 func (r *Request) Parse(line []byte) {
-	*r = Request{
-		Columns:       r.Columns[:0],
-		FilterColumns: r.FilterColumns[:0],
-		Keys:          r.Keys[:0],
-		InValues:      r.InValues[:0],
-		Filters:       r.Filters[:0],
-		ModValues:     r.ModValues[:0],
-	}
+	r.truncate()
 	c := cursor{b: line}
 	cmd := c.token()
 	c.skip()
@@ -483,6 +476,11 @@ func (r *Request) Reset() {
 	clear(r.InValues[:cap(r.InValues)])
 	clear(r.Filters[:cap(r.Filters)])
 	clear(r.ModValues[:cap(r.ModValues)])
+	r.truncate()
+}
+
+// truncate empties r, keeping the capacity of its slices.
+func (r *Request) truncate() {
 	*r = Request{
 		Columns:       r.Columns[:0],
 		FilterColumns: r.FilterColumns[:0],
