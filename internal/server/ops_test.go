@@ -26,6 +26,12 @@ func hsExchange(t *testing.T, addr net.Addr, req string, lines int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return exchange(t, c, req, lines)
+}
+
+// exchange sends req on c, reads lines reply lines and closes c.
+func exchange(t *testing.T, c net.Conn, req string, lines int) []string {
+	t.Helper()
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	if _, err := c.Write([]byte(req)); err != nil {

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 
-	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -63,16 +62,9 @@ func hsOverTLS(t *testing.T, addr net.Addr, pool *x509.CertPool, req string, wan
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := c.Write([]byte(req)); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(c)
-	for _, w := range want {
-		l, err := r.ReadString('\n')
-		if err != nil || l != w {
-			t.Fatalf("%q over TLS: got %q (%v), want %q", req, l, err, w)
+	for i, l := range exchange(t, c, req, len(want)) {
+		if l != want[i] {
+			t.Fatalf("%q over TLS: reply %d is %q, want %q", req, i, l, want[i])
 		}
 	}
 }
