@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -332,7 +333,7 @@ func BenchmarkRawSet256(b *testing.B) {
 		for i := start; i < start+1000; i++ {
 			batch.Set(key(i), val, nil)
 		}
-		if err := batch.Commit(e.wopts); err != nil {
+		if err := batch.Commit(pebble.Sync); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -347,7 +348,7 @@ func BenchmarkRawSet256(b *testing.B) {
 			x ^= x << 17
 			batch.Set(key(x%keys), val, nil)
 		}
-		if err := batch.Commit(e.wopts); err != nil {
+		if err := batch.Commit(pebble.Sync); err != nil {
 			b.Fatal(err)
 		}
 		batch.Close()

@@ -18,13 +18,16 @@ import (
 )
 
 // The crash test runs a child process (this test binary, re-executed) that
-// writes through the writer in DurabilitySync mode and prints a line for
+// writes through the writer in one durability mode and prints a line for
 // every acknowledged job; the parent kills it with SIGKILL at a random
 // moment, reopens the store and checks that every acknowledged write is
 // there, that no multi-row job is half-applied and that every secondary
 // index matches its rows.
 
-const crashChildEnv = "HANDLERDB_CRASH_CHILD_DIR"
+const (
+	crashChildEnv      = "HANDLERDB_CRASH_CHILD_DIR"
+	crashDurabilityEnv = "HANDLERDB_CRASH_DURABILITY"
+)
 
 // Rows of a job get ids jobID*8 .. jobID*8+n-1 and grp = n, so any row
 // tells which rows its job wrote. Updated rows live at ids >= updBase.
@@ -56,7 +59,12 @@ func TestMain(m *testing.M) {
 
 // crashChild writes until it is killed.
 func crashChild(dir string) {
-	e, err := Open(Options{Dir: dir, Durability: DurabilitySync})
+	d, err := ParseDurability(os.Getenv(crashDurabilityEnv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	e, err := Open(Options{Dir: dir, Durability: d})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -129,17 +137,28 @@ func crashChild(dir string) {
 	wg.Wait()
 }
 
-func TestCrashSyncWritesSurviveSIGKILL(t *testing.T) {
+// A process crash loses no acknowledged write in any durability mode: os
+// and none defer only the fsync, never the write to the OS.
+func TestCrashWritesSurviveSIGKILL(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts and kills 20 child processes")
+		t.Skip("starts and kills 50 child processes")
 	}
+	for _, tc := range []struct {
+		d      Durability
+		rounds int
+	}{{DurabilitySync, 20}, {DurabilityOS, 15}, {DurabilityNone, 15}} {
+		t.Run(tc.d.String(), func(t *testing.T) { crashRounds(t, tc.d, tc.rounds) })
+	}
+}
+
+func crashRounds(t *testing.T, d Durability, rounds int) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
-	const rounds = 20
 	totalAcked := 0
 	for round := 1; round <= rounds; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, fmt.Sprintf("HANDLERDB_CRASH_ROUND=%d", round))
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashDurabilityEnv+"="+d.String(),
+			fmt.Sprintf("HANDLERDB_CRASH_ROUND=%d", round))
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -176,7 +195,7 @@ func TestCrashSyncWritesSurviveSIGKILL(t *testing.T) {
 			}
 		}
 		cmd.Wait()
-		e, err := Open(Options{Dir: dir, Durability: DurabilitySync})
+		e, err := Open(Options{Dir: dir, Durability: d})
 		if err != nil {
 			t.Fatalf("round %d: reopen: %v", round, err)
 		}

@@ -23,15 +23,18 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Engine is an open store.
 type Engine struct {
-	opts  Options
-	db    *pebble.DB
-	cat   atomic.Pointer[Catalog]
-	w     writer
-	wopts *pebble.WriteOptions
+	opts Options
+	db   *pebble.DB
+	cat  atomic.Pointer[Catalog]
+	w    writer
+	// walFS defers the log's fsyncs in DurabilityOS and DurabilityNone;
+	// nil in DurabilitySync.
+	walFS *deferredSyncFS
 
 	mu      sync.RWMutex // guards closed against Update's submission
 	closed  bool
@@ -62,6 +65,14 @@ func Open(opts Options) (*Engine, error) {
 		LBaseMaxBytes:               256 << 20,
 		Logger:                      quietLogger{},
 	}
+	// Every mode commits with pebble.Sync, so that a commit returns only
+	// after its group is written to the log file; in os and none the log's
+	// fsync is deferred (deferredSyncFS), which is all they give up.
+	var walFS *deferredSyncFS
+	if opts.Durability != DurabilitySync {
+		walFS = newDeferredSyncFS(vfs.Default)
+		popts.FS = walFS
+	}
 	// Bloom filters on every level: a point lookup (primary key, unique
 	// index, unique check) then skips the files that cannot hold its key.
 	for i := range popts.Levels {
@@ -72,14 +83,9 @@ func Open(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: open %s: %w", opts.Dir, err)
 	}
-	e := &Engine{opts: opts, db: db}
+	e := &Engine{opts: opts, db: db, walFS: walFS}
 	if opts.RowCacheSize > 0 {
 		e.rc = newRowCache(opts.RowCacheSize)
-	}
-	if opts.Durability == DurabilitySync {
-		e.wopts = pebble.Sync
-	} else {
-		e.wopts = pebble.NoSync
 	}
 	if err := e.loadCatalog(); err != nil {
 		db.Close()
@@ -121,10 +127,8 @@ func (e *Engine) Close() error {
 		close(e.stopSync)
 		<-e.syncDone
 	}
-	if e.opts.Durability != DurabilitySync {
-		// A clean shutdown loses nothing in any mode.
-		_ = e.db.LogData(nil, pebble.Sync)
-	}
+	// A clean shutdown loses nothing in any mode: closing the store closes
+	// the log, which fsyncs it (deferredSyncFile.Close).
 	return e.db.Close()
 }
 
@@ -138,7 +142,7 @@ func (e *Engine) syncLoop() {
 		case <-e.stopSync:
 			return
 		case <-t.C:
-			_ = e.db.LogData(nil, pebble.Sync)
+			_ = e.walFS.SyncWAL()
 		}
 	}
 }

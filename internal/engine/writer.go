@@ -185,10 +185,10 @@ func (w *writer) group() {
 			// pend.all; the cache then forgets every key.
 			all := tx.pend.all
 			rc.beginCommit(tx.b, all)
-			err = tx.b.Commit(e.wopts)
+			err = tx.b.Commit(pebble.Sync)
 			rc.endCommit(tx.b, all, err == nil)
 		} else {
-			err = tx.b.Commit(e.wopts)
+			err = tx.b.Commit(pebble.Sync)
 		}
 	}
 	if err != nil {
