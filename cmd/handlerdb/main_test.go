@@ -92,27 +92,38 @@ func startBinary(t *testing.T, bin string, args ...string) *proc {
 }
 
 // TestKill9DuringWrites kills the server binary with SIGKILL during a
-// HandlerSocket insert load in sync durability, restarts it on the same
-// data directory and checks that every acknowledged insert is there; ten
-// rounds.
+// HandlerSocket insert load, restarts it on the same data directory and
+// checks that every acknowledged insert is there, and that the database an
+// SQL CREATE DATABASE acknowledged before the load is there too; in each
+// durability mode, since os and none defer only the fsync.
 func TestKill9DuringWrites(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and kills it ten times")
+		t.Skip("builds the binary and kills it 40 times")
 	}
 	bin := buildBinary(t)
+	for _, tc := range []struct {
+		mode   string
+		rounds int
+	}{{"sync", 10}, {"os", 15}, {"none", 15}} {
+		t.Run(tc.mode, func(t *testing.T) { kill9Rounds(t, bin, tc.mode, tc.rounds) })
+	}
+}
+
+func kill9Rounds(t *testing.T, bin, mode string, rounds int) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	acked := map[int]bool{}
 	var mu sync.Mutex
-	const rounds = 10
 	for round := 0; round < rounds; round++ {
-		p := startBinary(t, bin, "--datadir="+dir, "--durability=sync")
+		p := startBinary(t, bin, "--datadir="+dir, "--durability="+mode)
 		wr := p.addrs["hs-write"]
 		if round == 0 {
 			createTable(t, p.addrs["mysql"])
 		}
-		// Check everything acknowledged so far survived.
+		// Check everything acknowledged so far survived, then have SQL
+		// acknowledge a database of this round.
 		checkAcked(t, p.addrs["hs-read"], acked, round)
+		checkDatabases(t, p.addrs["mysql"], round)
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
 		for g := 0; g < 4; g++ {
@@ -161,6 +172,7 @@ func TestKill9DuringWrites(t *testing.T) {
 	}
 	p := startBinary(t, bin, "--datadir="+dir)
 	checkAcked(t, p.addrs["hs-read"], acked, rounds)
+	checkDatabases(t, p.addrs["mysql"], rounds)
 	p.cmd.Process.Signal(os.Interrupt)
 	p.cmd.Wait()
 	if len(acked) == 0 {
