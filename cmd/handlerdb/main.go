@@ -4,8 +4,9 @@
 //
 //	handlerdb [flags]                 run the server (-h lists the flags)
 //	handlerdb --print-config [flags]  print the configuration and exit
-//	handlerdb backup --to DIR [--admin-address HOST:PORT]
+//	handlerdb backup --to NAME [--admin-address HOST:PORT] [--admin-token-file FILE]
 //	                                  take an online backup of a running server
+//	                                  into NAME inside its --backup-dir
 //
 // Settings come from flags, HANDLERDB_* environment variables and a
 // --config file (TOML, or a my.cnf [mysqld] section), in that precedence.
@@ -25,7 +26,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -37,7 +37,7 @@ import (
 func main() {
 	var err error
 	if len(os.Args) > 1 && os.Args[1] == "backup" {
-		err = backup(os.Args[2:])
+		err = backup(os.Args[2:], os.Getenv, os.Stdout)
 	} else {
 		err = run(os.Args[1:])
 	}
@@ -119,30 +119,58 @@ func newLogger(w *os.File, format string, level slog.Leveler) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// backup asks a running server's admin listener for an online backup.
-func backup(args []string) error {
+// backup asks a running server's admin listener for an online backup
+// into the new directory --to NAME inside the server's --backup-dir, and
+// writes the server's answer to stdout. The admin token comes from
+// --admin-token-file or --admin-token, else from the environment
+// (HANDLERDB_ADMIN_TOKEN_FILE or HANDLERDB_ADMIN_TOKEN, as the server
+// reads them); the address from --admin-address, else
+// HANDLERDB_ADMIN_ADDRESS, else the server's default.
+func backup(args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("handlerdb backup", flag.ContinueOnError)
-	to := fs.String("to", "", "directory to write the backup into (must not exist); start a server with --datadir on it to restore")
-	addr := fs.String("admin-address", config.Default().AdminAddress, "admin listener of the running server")
+	to := fs.String("to", "", "name of the backup: a new directory inside the server's --backup-dir (restore: start a server with --datadir on it)")
+	addr := fs.String("admin-address", "", "admin listener of the running server (default: $"+config.EnvPrefix+"ADMIN_ADDRESS, else "+config.Default().AdminAddress+")")
+	tokenFile := fs.String("admin-token-file", "", "file holding the server's admin token (default: $"+config.EnvPrefix+"ADMIN_TOKEN_FILE)")
+	token := fs.String("admin-token", "", "the admin token itself, visible in ps (default: $"+config.EnvPrefix+"ADMIN_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("backup: unexpected argument %q", fs.Arg(0))
+	}
 	if *to == "" {
-		return fmt.Errorf("backup: --to is required")
+		return fmt.Errorf("backup: --to NAME is required (a new directory inside the server's --backup-dir)")
 	}
-	dir, err := filepath.Abs(*to)
+	if *addr == "" {
+		*addr = getenv(config.EnvPrefix + "ADMIN_ADDRESS")
+	}
+	if *addr == "" {
+		*addr = config.Default().AdminAddress
+	}
+	if *token == "" && *tokenFile == "" {
+		*token, *tokenFile = getenv(config.EnvPrefix+"ADMIN_TOKEN"), getenv(config.EnvPrefix+"ADMIN_TOKEN_FILE")
+	}
+	secret, err := config.AdminTokenFrom(*token, *tokenFile)
 	if err != nil {
-		return err
+		return fmt.Errorf("backup: %w", err)
 	}
-	resp, err := http.Post("http://"+*addr+"/backup?to="+url.QueryEscape(dir), "", nil)
+	if secret == "" {
+		return fmt.Errorf("backup: no admin token: give --admin-token-file FILE (or --admin-token, or set %sADMIN_TOKEN)", config.EnvPrefix)
+	}
+	req, err := http.NewRequest(http.MethodPost, "http://"+*addr+"/backup?to="+url.QueryEscape(*to), nil)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	req.Header.Set("Authorization", "Bearer "+secret)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("backup: %s", strings.TrimSpace(string(body)))
+		return fmt.Errorf("backup: %s: %s", resp.Status, strings.TrimSpace(string(body)))
 	}
-	fmt.Print(string(body))
-	return nil
+	_, err = stdout.Write(body)
+	return err
 }

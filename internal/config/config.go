@@ -35,6 +35,17 @@ type Config struct {
 	// HSRequireAuth makes both HandlerSocket ports require A (the port's
 	// secret or a SQL user's name:password) even without a secret.
 	HSRequireAuth bool
+	// HSSQLUsers lets SQL accounts authenticate on the HandlerSocket ports
+	// with A\t1\tuser:password, checked against the account's host as a
+	// MySQL login is; off, A takes only the port's secret, as in the plugin.
+	// Accounts without a password are never accepted there.
+	HSSQLUsers bool
+	// MaxAuthFailures is how many failed HandlerSocket A requests one peer
+	// address may make before AuthBackoff refuses its attempts (0: never).
+	MaxAuthFailures int
+	// AuthBackoff is the first back-off after MaxAuthFailures; it doubles
+	// with each further failure, up to 64 times itself.
+	AuthBackoff time.Duration
 	// HSTimeout closes idle HandlerSocket connections.
 	HSTimeout time.Duration
 	// HSMaxConnections bounds HandlerSocket connections over both ports.
@@ -56,6 +67,18 @@ type Config struct {
 	// AdminAddress is host:port of the admin HTTP listener (metrics,
 	// health, pprof, backup); empty disables it.
 	AdminAddress string
+	// AdminToken is the bearer token the admin listener requires on
+	// POST /backup and under /debug/pprof/; with neither it nor
+	// AdminTokenFile set, those endpoints are refused. Prefer
+	// AdminTokenFile: a flag's value is visible to every local user in ps.
+	AdminToken string
+	// AdminTokenFile names a file whose contents, trimmed of surrounding
+	// white space, is the admin token (read once, at start-up).
+	AdminTokenFile string
+	// BackupDir is the only directory POST /backup writes into, each
+	// backup a new subdirectory named by to=; empty refuses backups. It is
+	// created (mode 0700) when missing.
+	BackupDir string
 	// TLSCert and TLSKey are PEM files; with both set, every port accepts
 	// TLS (the MySQL port by the protocol's own negotiation, the
 	// HandlerSocket ports by a TLS handshake as the first bytes).
@@ -78,6 +101,8 @@ func Default() Config {
 		HSPortWr:         9999,
 		HSTimeout:        300 * time.Second,
 		HSMaxConnections: 10000,
+		MaxAuthFailures:  5,
+		AuthBackoff:      time.Second,
 		Durability:       "sync",
 		RootHost:         "127.0.0.1",
 		CacheSize:        256 << 20,
@@ -111,6 +136,12 @@ func (c *Config) Validate() error {
 	if c.HSMaxConnections <= 0 {
 		return errors.New("config: --handlersocket-max-connections must be positive")
 	}
+	if c.MaxAuthFailures < 0 || (c.MaxAuthFailures > 0 && c.AuthBackoff <= 0) {
+		return errors.New("config: --max-auth-failures must not be negative, and --auth-backoff must be positive when it is set")
+	}
+	if c.HSRequireAuth && !c.HSSQLUsers && ((c.HSPort >= 0 && c.HSSecret == "") || (c.HSPortWr >= 0 && c.HSSecretWr == "")) {
+		return errors.New("config: --handlersocket-require-auth on a port without a secret needs --handlersocket-sql-users (no A could succeed there)")
+	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return err
 	}
@@ -130,6 +161,14 @@ func (c *Config) Validate() error {
 	}
 	if c.CacheSize <= 0 {
 		return errors.New("config: --cache-size must be positive")
+	}
+	if c.AdminToken != "" && c.AdminTokenFile != "" {
+		return errors.New("config: --admin-token and --admin-token-file: give only one")
+	}
+	if c.AdminToken != "" {
+		if err := checkAdminToken(c.AdminToken); err != nil {
+			return fmt.Errorf("config: --admin-token: %w", err)
+		}
 	}
 	return nil
 }
@@ -153,6 +192,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.HSSecret, "handlersocket-plain-secret", c.HSSecret, "secret required by A on the read port (empty: none)")
 	fs.StringVar(&c.HSSecretWr, "handlersocket-plain-secret-wr", c.HSSecretWr, "secret required by A on the write port (empty: none; no fallback to the read secret)")
 	fs.BoolVar(&c.HSRequireAuth, "handlersocket-require-auth", c.HSRequireAuth, "require A on both HandlerSocket ports even without a secret (SQL users authenticate with A\\t1\\tuser:password)")
+	fs.BoolVar(&c.HSSQLUsers, "handlersocket-sql-users", c.HSSQLUsers, "let SQL accounts authenticate on the HandlerSocket ports with A\\t1\\tuser:password, checked against the account's host (never accounts without a password)")
+	fs.IntVar(&c.MaxAuthFailures, "max-auth-failures", c.MaxAuthFailures, "failed HandlerSocket A requests from one IP address before its attempts are refused for --auth-backoff (0: no back-off)")
+	fs.DurationVar(&c.AuthBackoff, "auth-backoff", c.AuthBackoff, "first back-off after --max-auth-failures; doubles with each further failure, up to 64 times")
 	fs.Var((*seconds)(&c.HSTimeout), "handlersocket-timeout", "close HandlerSocket connections idle this long: seconds as the plugin takes them, or a duration like 90s (0: never)")
 	fs.IntVar(&c.HSMaxConnections, "handlersocket-max-connections", c.HSMaxConnections, "most HandlerSocket connections over both ports")
 	fs.StringVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")
@@ -162,6 +204,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.SQLPointFastPath, "sql-point-fast-path", c.SQLPointFastPath, "serve prepared primary-key point selects without the SQL planner")
 	fs.Int64Var(&c.RowCacheSize, "row-cache-size", c.RowCacheSize, "row cache for point lookups, in bytes (0: off)")
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
+	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file holding the bearer token required by POST /backup and /debug/pprof/ (empty: those are refused)")
+	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "the admin bearer token itself (visible in ps: prefer --admin-token-file or HANDLERDB_ADMIN_TOKEN)")
+	fs.StringVar(&c.BackupDir, "backup-dir", c.BackupDir, "directory POST /backup writes into, one subdirectory per backup (empty: backups refused; created if missing)")
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "PEM certificate: enables TLS on every port")
 	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "PEM private key of --tls-cert")
 	fs.BoolVar(&c.TLSRequired, "tls-required", c.TLSRequired, "refuse plain-text connections when TLS is on")

@@ -186,14 +186,111 @@ func readMyCnf(r io.Reader) (map[string]string, error) {
 	return kv, sc.Err()
 }
 
+// Masked replaces a secret's value wherever one would be shown.
+const Masked = "********"
+
+// secretFlags names every flag whose value is a secret: Print masks them,
+// and MaskArgs masks them on a command line. A new secret flag goes here.
+var secretFlags = []string{
+	"handlersocket-plain-secret",
+	"handlersocket-plain-secret-wr",
+	"root-password",
+	"admin-token",
+}
+
+// IsSecretFlag reports whether the flag name (without dashes) holds a
+// secret.
+func IsSecretFlag(name string) bool {
+	for _, s := range secretFlags {
+		if name == s {
+			return true
+		}
+	}
+	return false
+}
+
+// MaskArgs returns a copy of the command line args with the value of
+// every secret flag replaced by Masked, in each form the flag package
+// accepts: -flag=value, --flag=value, -flag value and --flag value. An
+// empty value stays empty. args itself is not changed.
+func MaskArgs(args []string) []string {
+	out := append([]string(nil), args...)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !IsSecretFlag(name) {
+			continue
+		}
+		switch {
+		case hasValue && value != "":
+			out[i] = a[:len(a)-len(value)] + Masked
+		case !hasValue && i+1 < len(out):
+			i++
+			if out[i] != "" {
+				out[i] = Masked
+			}
+		}
+	}
+	return out
+}
+
+// AdminTokenValue returns the admin listener's bearer token: c.AdminToken, or
+// the trimmed contents of c.AdminTokenFile; "" when neither is set.
+func (c *Config) AdminTokenValue() (string, error) {
+	return AdminTokenFrom(c.AdminToken, c.AdminTokenFile)
+}
+
+// AdminTokenFrom returns the admin token given as its value or as a file
+// holding it (trimmed of surrounding white space), as the server and
+// `handlerdb backup` take it. Giving both, an unreadable or empty file, or
+// a token with spaces or non-printable characters, is an error; giving
+// neither returns "".
+func AdminTokenFrom(token, file string) (string, error) {
+	switch {
+	case token != "" && file != "":
+		return "", fmt.Errorf("config: --admin-token and --admin-token-file: give only one")
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("config: --admin-token-file: %w", err)
+		}
+		token = strings.TrimSpace(string(data))
+		if token == "" {
+			return "", fmt.Errorf("config: --admin-token-file %s is empty", file)
+		}
+		if err := checkAdminToken(token); err != nil {
+			return "", fmt.Errorf("config: --admin-token-file %s: %w", file, err)
+		}
+	case token != "":
+		if err := checkAdminToken(token); err != nil {
+			return "", fmt.Errorf("config: --admin-token: %w", err)
+		}
+	}
+	return token, nil
+}
+
+// checkAdminToken accepts a token that can travel in an Authorization
+// header as it is: printable ASCII without spaces.
+func checkAdminToken(t string) error {
+	for i := 0; i < len(t); i++ {
+		if t[i] <= ' ' || t[i] > '~' {
+			return fmt.Errorf("the token must be printable ASCII without spaces")
+		}
+	}
+	return nil
+}
+
 // Print writes the configuration as TOML (what --print-config shows).
-// Secrets and the root password are masked.
+// The values of the secret flags (see IsSecretFlag) are masked.
 func (c *Config) Print(w io.Writer) error {
 	mask := func(s string) string {
 		if s == "" {
 			return ""
 		}
-		return "********"
+		return Masked
 	}
 	out := map[string]any{
 		"datadir":                       c.DataDir,
@@ -201,23 +298,31 @@ func (c *Config) Print(w io.Writer) error {
 		"port":                          c.Port,
 		"handlersocket-port":            c.HSPort,
 		"handlersocket-port-wr":         c.HSPortWr,
-		"handlersocket-plain-secret":    mask(c.HSSecret),
-		"handlersocket-plain-secret-wr": mask(c.HSSecretWr),
+		"handlersocket-plain-secret":    c.HSSecret,
+		"handlersocket-plain-secret-wr": c.HSSecretWr,
 		"handlersocket-timeout":         c.HSTimeout.String(),
 		"handlersocket-require-auth":    c.HSRequireAuth,
 		"handlersocket-max-connections": c.HSMaxConnections,
 		"durability":                    c.Durability,
-		"root-password":                 mask(c.RootPassword),
+		"root-password":                 c.RootPassword,
 		"root-host":                     c.RootHost,
 		"cache-size":                    c.CacheSize,
 		"row-cache-size":                c.RowCacheSize,
 		"sql-point-fast-path":           c.SQLPointFastPath,
 		"admin-address":                 c.AdminAddress,
+		"admin-token":                   c.AdminToken,
+		"admin-token-file":              c.AdminTokenFile,
+		"backup-dir":                    c.BackupDir,
 		"tls-cert":                      c.TLSCert,
 		"tls-key":                       c.TLSKey,
 		"tls-required":                  c.TLSRequired,
 		"log-level":                     c.LogLevel,
 		"log-format":                    c.LogFormat,
+	}
+	for _, name := range secretFlags {
+		if v, ok := out[name].(string); ok {
+			out[name] = mask(v)
+		}
 	}
 	return toml.NewEncoder(w).Encode(out)
 }

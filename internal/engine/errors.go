@@ -1,6 +1,10 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
 
 // Sentinel errors returned by the engine. The fronts map each of them to
 // their protocol's own form (HandlerSocket tokens, MySQL error numbers) in
@@ -54,6 +58,14 @@ type DuplicateKeyError struct {
 	Table    string
 	Index    string
 	Existing Row
+	// Key is the duplicate key as the write gave it: the written row's
+	// values of the index columns, in index order (they may differ from
+	// Existing's in letter case or trailing spaces under the index's
+	// collation). Nil when the write did not name its row (rebuilding a
+	// table): Existing's values are the key then.
+	Key []types.Value
+	// KeyTypes are the types of the index columns, one per Key value.
+	KeyTypes []types.Type
 }
 
 func (e *DuplicateKeyError) Error() string {
@@ -62,3 +74,22 @@ func (e *DuplicateKeyError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrDuplicateKey) true.
 func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
+
+// withKey sets the Key and KeyTypes of a *DuplicateKeyError from row, the
+// row being written into index idx of t; other errors (and nil) are
+// returned unchanged.
+func withKey(err error, t *Table, idx *Index, row Row) error {
+	var dk *DuplicateKeyError
+	if err == nil || !errors.As(err, &dk) || dk.Key != nil {
+		return err
+	}
+	key := make(Row, len(idx.Columns))
+	dk.KeyTypes = make([]types.Type, len(idx.Columns))
+	for i, c := range idx.Columns {
+		if c < len(row) && c < len(t.Columns) {
+			key[i], dk.KeyTypes[i] = row[c], t.Columns[c].Type
+		}
+	}
+	dk.Key = key.Clone()
+	return err
+}

@@ -41,7 +41,7 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 	pk := tx.primaryKey(nil, t, row, rowID)
 	if !t.Primary.Hidden {
 		if err := tx.checkAbsent(t, t.Primary, pk); err != nil {
-			return 0, err
+			return 0, withKey(err, t, t.Primary, row)
 		}
 	}
 	for _, idx := range t.secondaries() {
@@ -175,7 +175,7 @@ func (tx *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
 	if old != nil && !hasNull(idx, old) && bytes.Equal(key, appendIndexKey(nil, t, idx, old)) {
 		return nil
 	}
-	return tx.checkAbsent(t, idx, key)
+	return withKey(tx.checkAbsent(t, idx, key), t, idx, row)
 }
 
 // putSecondary writes row's entry in secondary index idx. For a unique
@@ -185,7 +185,7 @@ func (tx *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64)
 	key := secondaryKey(nil, t, idx, row, pkCols)
 	if idx.Unique && !hasNull(idx, row) {
 		if err := tx.checkAbsent(t, idx, key); err != nil {
-			return err
+			return withKey(err, t, idx, row)
 		}
 	}
 	return tx.set(key, pkCols)
@@ -219,7 +219,7 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 	pkChanged := !bytes.Equal(oldPK, newPK)
 	if pkChanged {
 		if err := tx.checkAbsent(t, t.Primary, append(append([]byte(nil), t.Primary.prefix...), newPK...)); err != nil {
-			return err
+			return withKey(err, t, t.Primary, row)
 		}
 	}
 	for _, idx := range t.secondaries() {

@@ -46,12 +46,15 @@ type Config struct {
 	// MaxConns bounds open connections over both ports (default 10000); a
 	// connection beyond it is closed at once.
 	MaxConns int
-	// Authorize, when set, enables `A 1 <user>:<password>`: it checks a SQL
-	// user's password and returns the user's grants (see Grants). A
-	// connection authenticated so may open only the tables its grants
-	// allow (SELECT on the read port; INSERT, UPDATE and DELETE on the
-	// write port); another open answers `3\t1\tunauth`.
-	Authorize func(user, password string) (Grants, error)
+	// Authorize, when set, enables `A 1 <user>:<password>`: it checks the
+	// password of the SQL account user@host, host being the peer's IP
+	// address, and returns the account's grants (see Grants and
+	// TableGrants in session.go for what each request needs); a refused
+	// request answers `3\t1\tunauth`. It must be safe for concurrent use.
+	Authorize func(host, user, password string) (Grants, error)
+	// Backoff, when set, refuses A from a peer address that failed too
+	// often (see Backoff); both ports share it.
+	Backoff *Backoff
 	// TLS, when set, lets clients open TLS connections on both ports: a
 	// connection whose first byte starts a TLS handshake is served over
 	// TLS, any other as plain text unless TLSRequired.

@@ -1,8 +1,11 @@
 package hsfront
 
 import (
+	"bytes"
 	"context"
+	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -21,6 +24,8 @@ type handle struct {
 	idx     *engine.Index
 	cols    []int // result / value columns, in P's order (may repeat)
 	fcols   []int // filter columns
+
+	privs Privileges // what requests on the handle may do, fixed at P
 }
 
 // session is a connection's protocol state: open handles and auth. It is
@@ -45,6 +50,20 @@ func (ss *session) init(s *Server, write bool) {
 	} else {
 		ss.secret = []byte(s.cfg.ReadSecret)
 	}
+}
+
+// peerHost is the peer's IP address as text ("" when unknown), the host
+// a SQL account is matched against (taken from the address as the MySQL
+// port takes it) and the key of the auth back-off.
+func (ss *session) peerHost() string {
+	if ss.c == nil || ss.c.peer == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(ss.c.peer.String())
+	if err != nil {
+		return ""
+	}
+	return host
 }
 
 // needAuth reports whether requests are refused until A succeeds.
@@ -100,7 +119,9 @@ func conv(bufs *[][]byte, i int, t *types.Type, v hsproto.Value) types.Value {
 
 // batch answers every complete line of buf into out and returns how many
 // bytes it consumed. On the write port a batch holding any numeric command
-// runs as one engine job (group commit across connections).
+// runs as one engine job (group commit across connections), or, when A or
+// P lines that ask the SQL front (see asksSQL) stand between its numeric
+// lines, as one job per run of the lines between them.
 func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	sc := scratchPool.Get().(*scratch)
 	sc.out = out
@@ -112,50 +133,81 @@ func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	if !ss.write || !hasExec(buf) {
 		return ss.lines(c, sc, buf, nil), false
 	}
-	start := len(*out)
-	consumed, ran := 0, false
-	err := ss.s.e.Update(context.Background(), func(tx *engine.Tx) error {
-		ran = true
-		*out = (*out)[:start]
-		consumed = ss.lines(c, sc, buf, tx)
-		return nil
-	})
-	if err == nil {
-		return consumed, false
-	}
-	// The group did not commit: every request of the batch fails, and
-	// the connection is closed (its handles may have changed in a batch
-	// the client will never see answered).
-	*out = (*out)[:start]
-	n := 0
-	if !ran {
-		rest := buf
+	// A and P lines that may ask the SQL front (a SQL account's password
+	// or grants) run between the jobs, outside the writer: GRANT and the
+	// like hold the SQL front's user table while they wait for the writer
+	// to store the change, so asking from inside a job would stop both.
+	consumed := 0
+	for {
+		rest := buf[consumed:]
+		if !hasExec(rest) {
+			return consumed + ss.lines(c, sc, rest, nil), false
+		}
+		if n := ss.leadingLines(rest, true); n > 0 {
+			consumed += ss.lines(c, sc, rest[:n], nil)
+			continue
+		}
+		seg := rest[:ss.leadingLines(rest, false)]
+		if !hasExec(seg) {
+			consumed += ss.lines(c, sc, seg, nil)
+			continue
+		}
+		if ss.job(c, sc, seg, out) {
+			consumed += len(seg)
+			continue
+		}
+		// The group did not commit: the job's requests and every later
+		// one fail, and the connection is closed (its handles may have
+		// changed in a batch the client will never see answered).
 		for {
 			_, r, ok := hsproto.NextLine(rest)
 			if !ok {
 				break
 			}
-			n++
+			*out = append(*out, "1\t1\tcommit\n"...)
 			rest = r
 		}
-		consumed = len(buf) - len(rest)
-	} else {
-		n = countLines(buf[:consumed])
+		return len(buf) - len(rest), true
 	}
-	for i := 0; i < n; i++ {
-		*out = append(*out, "1\t1\tcommit\n"...)
-	}
-	return consumed, true
 }
 
-func countLines(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
+// leadingLines returns the length of the leading complete lines of buf
+// for which asksSQL is asks.
+func (ss *session) leadingLines(buf []byte, asks bool) int {
+	rest := buf
+	for {
+		line, r, ok := hsproto.NextLine(rest)
+		if !ok || ss.asksSQL(line) != asks {
+			break
 		}
+		rest = r
 	}
-	return n
+	return len(buf) - len(rest)
+}
+
+// asksSQL reports whether a request line may call into the SQL front: A
+// when SQL accounts are enabled, P on a connection authenticated as one.
+func (ss *session) asksSQL(line []byte) bool {
+	cmd, _, _ := bytes.Cut(line, []byte{'\t'})
+	if len(cmd) != 1 {
+		return false
+	}
+	return (cmd[0] == 'A' && ss.s.cfg.Authorize != nil) || (cmd[0] == 'P' && ss.grants != nil)
+}
+
+// job runs the complete lines of seg as one engine job and reports
+// whether it committed; if not, its answers are taken back out of out.
+func (ss *session) job(c *conn, sc *scratch, seg []byte, out *[]byte) bool {
+	start := len(*out)
+	err := ss.s.e.Update(context.Background(), func(tx *engine.Tx) error {
+		*out = (*out)[:start]
+		ss.lines(c, sc, seg, tx)
+		return nil
+	})
+	if err != nil {
+		*out = (*out)[:start]
+	}
+	return err == nil
 }
 
 // hasExec reports whether any complete line starts with a digit (a find,
@@ -275,6 +327,9 @@ func (ss *session) exec(sc *scratch, tx *engine.Tx, out []byte) []byte {
 		if e := ss.refresh(h, tx); e != hsproto.ErrNone {
 			return hsproto.AppendError(out, e)
 		}
+		if need := required(r); h.privs&need != need {
+			return hsproto.AppendError(out, hsproto.ErrUnauth)
+		}
 		sc.h = h
 		if r.Op == hsproto.OpInsert {
 			return ss.insert(sc, tx, out)
@@ -293,7 +348,15 @@ func catalogOf(e *engine.Engine, tx *engine.Tx) *engine.Catalog {
 
 // open runs P.
 func (ss *session) open(r *hsproto.Request, tx *engine.Tx, out []byte) []byte {
-	h := &handle{db: string(r.DB), table: string(r.Table), index: string(r.Index)}
+	h := &handle{db: string(r.DB), table: string(r.Table), index: string(r.Index), privs: allPrivileges}
+	// The grants come first, so that a refused user cannot tell which
+	// tables exist.
+	if ss.grants != nil {
+		h.privs = privilegesOf(ss.grants, h.db, h.table)
+		if !mayOpen(h.privs, ss.write) {
+			return hsproto.AppendError(out, hsproto.ErrUnauth)
+		}
+	}
 	for _, c := range r.Columns {
 		h.colNames = append(h.colNames, string(c))
 	}
@@ -302,9 +365,6 @@ func (ss *session) open(r *hsproto.Request, tx *engine.Tx, out []byte) []byte {
 	}
 	if e := h.resolve(catalogOf(ss.s.e, tx), r); e != hsproto.ErrNone {
 		return hsproto.AppendError(out, e)
-	}
-	if ss.grants != nil && !ss.grants.Allowed(h.db, h.table, ss.write) {
-		return hsproto.AppendError(out, hsproto.ErrUnauth)
 	}
 	if ss.handles == nil {
 		ss.handles = map[uint32]*handle{}
@@ -401,22 +461,44 @@ func (ss *session) refresh(h *handle, tx *engine.Tx) hsproto.Error {
 	return hsproto.ErrNone
 }
 
-// auth runs A.
+// auth runs A. The key is first compared with the port's whole secret
+// (so a secret holding ':' works), then, when it does not match, taken as
+// user:password of a SQL account connecting from the peer's address (the
+// first ':' ends the user name; Config.Authorize decides). While the peer
+// is backed off (Config.Backoff), A is refused without any check.
 func (ss *session) auth(r *hsproto.Request, out []byte) []byte {
 	e := r.CheckAuth(ss.secret)
-	if e == hsproto.ErrNone {
-		ss.setUser("", nil) // the port's secret: every table
-	} else if e == hsproto.ErrUnauth && ss.s.cfg.Authorize != nil {
-		e = ss.authUser(r.AuthKey)
+	if e == hsproto.ErrAuthtype {
+		return hsproto.AppendError(out, e) // the connection's state is kept
 	}
-	switch e {
-	case hsproto.ErrNone:
+	peer := ss.peerHost()
+	bo := ss.s.cfg.Backoff
+	// checked: a failure tells the peer something (a secret or an
+	// account was tried), so it counts towards the back-off.
+	checked := len(ss.secret) > 0 || ss.s.cfg.RequireAuth
+	switch {
+	case bo.Blocked(peer):
+		e, checked = hsproto.ErrUnauth, false
+	case e == hsproto.ErrNone && len(ss.secret) == 0 && ss.s.cfg.RequireAuth:
+		// A port without a secret matches the empty key, as in the
+		// plugin; when A is required there, it is no credential.
+		e = hsproto.ErrUnauth
+	case e == hsproto.ErrNone:
+		ss.setUser("", nil) // the port's secret: every table
+	case ss.s.cfg.Authorize != nil:
+		var tried bool
+		e, tried = ss.authUser(peer, r.AuthKey)
+		checked = checked || tried
+	}
+	if e == hsproto.ErrNone {
 		ss.authed = true
 		return hsproto.AppendOK(out)
-	case hsproto.ErrUnauth:
-		ss.authed = false
-		ss.setUser("", nil)
-		ss.s.stats.AuthFail.Add(1)
+	}
+	ss.authed = false
+	ss.setUser("", nil)
+	ss.s.stats.AuthFail.Add(1)
+	if checked {
+		bo.Failed(peer)
 	}
 	return hsproto.AppendError(out, e)
 }
@@ -425,17 +507,239 @@ func (ss *session) setUser(user string, g Grants) {
 	ss.user, ss.grants = user, g
 }
 
-// authUser checks `user:password` against the SQL users.
-func (ss *session) authUser(key []byte) hsproto.Error {
-	for i, b := range key {
-		if b == ':' {
-			g, err := ss.s.cfg.Authorize(string(key[:i]), string(key[i+1:]))
-			if err != nil {
-				return hsproto.ErrUnauth
+// authUser checks `user:password` against the SQL accounts as connecting
+// from host; tried says whether the key named an account at all.
+func (ss *session) authUser(host string, key []byte) (e hsproto.Error, tried bool) {
+	i := bytes.IndexByte(key, ':')
+	if i < 0 {
+		return hsproto.ErrUnauth, false
+	}
+	if host == "" {
+		return hsproto.ErrUnauth, true // no address to match the account's host against
+	}
+	g, err := ss.s.cfg.Authorize(host, string(key[:i]), string(key[i+1:]))
+	if err != nil {
+		return hsproto.ErrUnauth, true
+	}
+	ss.setUser(string(key[:i]), g)
+	return hsproto.ErrNone, true
+}
+
+// Privileges is a set of the table privileges HandlerSocket requests need.
+type Privileges uint8
+
+// The privileges, named as in GRANT.
+const (
+	PrivSelect Privileges = 1 << iota
+	PrivInsert
+	PrivUpdate
+	PrivDelete
+
+	allPrivileges = PrivSelect | PrivInsert | PrivUpdate | PrivDelete
+)
+
+// TableGrants is a Grants that tells each privilege apart. With it, as in
+// MySQL, each request needs its own privileges on the handle's table:
+//
+//   - open_index: SELECT on the read port; INSERT, UPDATE or DELETE (any
+//     one) on the write port;
+//   - find: SELECT;
+//   - insert: INSERT;
+//   - U, +, - (with or without ?): UPDATE and SELECT; D and D?: DELETE and
+//     SELECT. SELECT because they read rows: the rows a ? form returns,
+//     and, for every form, which rows the key and filters match (MySQL
+//     asks SELECT for the columns an UPDATE's or DELETE's WHERE reads;
+//     without it a `+ 0` with a filter would tell any column's value).
+//
+// A refused request answers `3	1	unauth` and the connection goes on.
+// The privileges are read at open_index, so a GRANT or REVOKE applies from
+// the next P. A Grants without Privileges gets SELECT from Allowed(db,
+// table, false) and INSERT, UPDATE and DELETE from Allowed(db, table,
+// true). Implementations must be safe for concurrent use.
+type TableGrants interface {
+	Grants
+	// Privileges returns the user's privileges on db.table.
+	Privileges(db, table string) Privileges
+}
+
+// privilegesOf returns g's privileges on db.table.
+func privilegesOf(g Grants, db, table string) Privileges {
+	if tg, ok := g.(TableGrants); ok {
+		return tg.Privileges(db, table)
+	}
+	var p Privileges
+	if g.Allowed(db, table, false) {
+		p |= PrivSelect
+	}
+	if g.Allowed(db, table, true) {
+		p |= PrivInsert | PrivUpdate | PrivDelete
+	}
+	return p
+}
+
+// mayOpen reports whether privileges p let P open a table on the port.
+func mayOpen(p Privileges, write bool) bool {
+	if write {
+		return p&(PrivInsert|PrivUpdate|PrivDelete) != 0
+	}
+	return p&PrivSelect != 0
+}
+
+// required is what a find, insert or modify needs (see TableGrants).
+func required(r *hsproto.Request) Privileges {
+	if r.Op == hsproto.OpInsert {
+		return PrivInsert
+	}
+	switch r.Mod {
+	case hsproto.ModNone:
+		return PrivSelect
+	case hsproto.ModDelete:
+		return PrivSelect | PrivDelete
+	default: // U, + and -
+		return PrivSelect | PrivUpdate
+	}
+}
+
+// AuthBackoffs counts the A requests refused unchecked by Config.Backoff
+// (for the handlerdb_auth_backoff_total metric).
+func (s *Server) AuthBackoffs() int64 { return s.cfg.Backoff.Refused() }
+
+// Back-off shape: the refusal doubles up to backoffMaxShift doublings of
+// the base, and a peer without a failure for backoffForget bases is
+// forgotten (longer than the longest refusal, so that waiting one out
+// does not reset the count). At most backoffMaxPeers are tracked.
+const (
+	backoffMaxShift = 6
+	backoffForget   = 2 << backoffMaxShift
+	backoffMaxPeers = 1 << 16
+)
+
+// Backoff slows down guessing of secrets and passwords. It counts the
+// failed A requests of each peer address; from the max-th failure on, the
+// peer's A requests are refused unchecked (answered `3	1	unauth` at
+// once: nothing sleeps, so an event loop goes on serving its other
+// connections) for a back-off that starts at base and doubles with each
+// further failure, up to 64 times base. Refused requests are not checked,
+// so they do not count and do not extend the back-off: the right client
+// gets in at most 64 times base after the last failure. A peer without a
+// failure for 128 times base is forgotten.
+//
+// Peers are IP addresses; IPv6 addresses count by their /64 prefix (what
+// one site usually holds). At most 65536 peers are tracked; beyond that
+// the forgotten ones are dropped first, then arbitrary ones.
+//
+// A Backoff is safe for concurrent use; a nil *Backoff never refuses.
+type Backoff struct {
+	max  int
+	base time.Duration
+	now  func() time.Time // time.Now; tests replace it
+
+	refused atomic.Int64
+
+	mu        sync.Mutex
+	peers     map[string]*peerFailures // guarded by mu
+	lastSweep time.Time                // guarded by mu
+}
+
+// peerFailures is one peer's record, guarded by Backoff.mu.
+type peerFailures struct {
+	fails int
+	last  time.Time // last failure
+	until time.Time // end of the refusal
+}
+
+// NewBackoff returns a Backoff that refuses a peer after max failures for
+// base, doubling; nil (no back-off) when max or base is not positive.
+func NewBackoff(max int, base time.Duration) *Backoff {
+	if max <= 0 || base <= 0 {
+		return nil
+	}
+	return &Backoff{max: max, base: base, now: time.Now, peers: map[string]*peerFailures{}}
+}
+
+// peerKey is the record key of a host (an IP address as text).
+func peerKey(host string) string {
+	ip := net.ParseIP(host)
+	if ip == nil || ip.To4() != nil {
+		return host
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// Blocked reports whether host is backed off now, counting the refusal.
+func (b *Backoff) Blocked(host string) bool {
+	if b == nil {
+		return false
+	}
+	key := peerKey(host)
+	now := b.now()
+	b.mu.Lock()
+	p := b.peers[key]
+	blocked := p != nil && now.Before(p.until)
+	b.mu.Unlock()
+	if blocked {
+		b.refused.Add(1)
+	}
+	return blocked
+}
+
+// Failed counts a failed A from host.
+func (b *Backoff) Failed(host string) {
+	if b == nil {
+		return
+	}
+	key := peerKey(host)
+	now := b.now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.peers[key]
+	if p != nil && b.forgotten(p, now) {
+		p.fails = 0
+	}
+	if p == nil {
+		b.makeRoom(now)
+		p = &peerFailures{}
+		b.peers[key] = p
+	}
+	p.fails++
+	p.last = now
+	if k := p.fails - b.max; k >= 0 {
+		p.until = now.Add(b.base << min(k, backoffMaxShift))
+	}
+}
+
+// forgotten reports whether p has had no failure for long enough.
+func (b *Backoff) forgotten(p *peerFailures, now time.Time) bool {
+	return now.Sub(p.last) > backoffForget*b.base
+}
+
+// makeRoom keeps the table below backoffMaxPeers before an insertion:
+// forgotten peers go first (looked for at most once per base), then an
+// arbitrary one. Called with mu held.
+func (b *Backoff) makeRoom(now time.Time) {
+	if len(b.peers) < backoffMaxPeers {
+		return
+	}
+	if now.Sub(b.lastSweep) >= b.base {
+		b.lastSweep = now
+		for k, p := range b.peers {
+			if b.forgotten(p, now) {
+				delete(b.peers, k)
 			}
-			ss.setUser(string(key[:i]), g)
-			return hsproto.ErrNone
 		}
 	}
-	return hsproto.ErrUnauth
+	for k := range b.peers {
+		if len(b.peers) < backoffMaxPeers {
+			break
+		}
+		delete(b.peers, k)
+	}
+}
+
+// Refused counts the requests Blocked refused.
+func (b *Backoff) Refused() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.refused.Load()
 }

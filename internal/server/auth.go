@@ -3,45 +3,81 @@ package server
 import (
 	"errors"
 
-	"github.com/dolthub/vitess/go/mysql"
-
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
 // sqlAuthorizer is what the SQL front offers the HandlerSocket front: a
-// check of a SQL account's password and grants on one table.
+// check of a SQL account's password, from a host, and its privileges on
+// one table.
 type sqlAuthorizer interface {
-	Authorize(user, password, db, table string, write bool) error
+	Privileges(host, user, password, db, table string) (sqlfront.TablePrivileges, error)
 }
 
 // userGrants answers hsfront's grant questions for one authenticated SQL
-// user by asking the SQL front each time, so a REVOKE takes effect on the
-// next open_index.
+// account by asking the SQL front each time (password included), so a
+// REVOKE or a new password takes effect on the next open_index. Safe for
+// concurrent use.
 type userGrants struct {
-	a              sqlAuthorizer
-	user, password string
+	a                    sqlAuthorizer
+	host, user, password string
 }
 
+// Privileges implements hsfront.TableGrants.
+func (g *userGrants) Privileges(db, table string) hsfront.Privileges {
+	tp, err := g.a.Privileges(g.host, g.user, g.password, db, table)
+	if err != nil {
+		return 0
+	}
+	var p hsfront.Privileges
+	for _, b := range []struct {
+		has  bool
+		priv hsfront.Privileges
+	}{{tp.Select, hsfront.PrivSelect}, {tp.Insert, hsfront.PrivInsert}, {tp.Update, hsfront.PrivUpdate}, {tp.Delete, hsfront.PrivDelete}} {
+		if b.has {
+			p |= b.priv
+		}
+	}
+	return p
+}
+
+// Allowed implements hsfront.Grants: reading needs SELECT, writing any
+// of INSERT, UPDATE and DELETE.
 func (g *userGrants) Allowed(db, table string, write bool) bool {
-	return g.a.Authorize(g.user, g.password, db, table, write) == nil
+	p := g.Privileges(db, table)
+	if write {
+		return p&(hsfront.PrivInsert|hsfront.PrivUpdate|hsfront.PrivDelete) != 0
+	}
+	return p&hsfront.PrivSelect != 0
 }
 
-var errNoUsers = errors.New("server: SQL users need the MySQL front")
+var (
+	errNoUsers       = errors.New("server: SQL users need the MySQL front")
+	errSQLUsersOff   = errors.New("server: SQL users may not authenticate over HandlerSocket (--handlersocket-sql-users)")
+	errEmptyPassword = errors.New("server: an account without a password may not authenticate over HandlerSocket")
+)
 
-// authorizeHS checks `A\t1\tuser:password` against the SQL users: a wrong
-// user or password fails; a right one succeeds whatever the grants (the
-// grants decide each open_index).
-func (s *Server) authorizeHS(user, password string) (hsfront.Grants, error) {
+// authorizeHS checks `A\t1\tuser:password` from a peer at host against
+// the SQL accounts, as a MySQL login from host would be checked: a wrong
+// user, host or password fails; so does any account while
+// --handlersocket-sql-users is off, and an empty password always. A
+// right one succeeds whatever the grants (the grants decide each
+// open_index and request).
+func (s *Server) authorizeHS(host, user, password string) (hsfront.Grants, error) {
+	if !s.cfg.HSSQLUsers {
+		return nil, errSQLUsersOff
+	}
+	if password == "" {
+		return nil, errEmptyPassword
+	}
 	a, ok := s.sql.(sqlAuthorizer)
 	if !ok {
 		return nil, errNoUsers
 	}
-	// An empty table name cannot be granted anything: a password error
-	// (1045) means a bad account, anything else means the account is fine.
-	err := a.Authorize(user, password, "", "", false)
-	var se *mysql.SQLError
-	if errors.As(err, &se) && se.Number() == mysql.ERAccessDeniedError {
+	// An empty table name cannot be granted anything: only the password
+	// and host are checked here.
+	if _, err := a.Privileges(host, user, password, "", ""); err != nil {
 		return nil, err
 	}
-	return &userGrants{a: a, user: user, password: password}, nil
+	return &userGrants{a: a, host: host, user: user, password: password}, nil
 }

@@ -16,6 +16,7 @@ import (
 func TestHSUsers(t *testing.T) {
 	s := startTest(t, func(c *config.Config) {
 		c.HSSecret, c.HSSecretWr = "rdsecret", "wrsecret"
+		c.HSSQLUsers = true
 	})
 	root := sqlDB(t, s, "db1")
 	for _, q := range []string{

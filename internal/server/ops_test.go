@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -216,7 +217,12 @@ func TestReadyz(t *testing.T) {
 // and checks that every insert acknowledged before the backup began is
 // there and every index is consistent.
 func TestBackupDuringWrites(t *testing.T) {
-	s := startTest(t, nil)
+	backups := t.TempDir()
+	tokenFile := filepath.Join(t.TempDir(), "admin-token")
+	if err := os.WriteFile(tokenFile, []byte("backup-t0ken\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startTest(t, func(c *config.Config) { c.AdminTokenFile, c.BackupDir = tokenFile, backups })
 	db := sqlDB(t, s, "b")
 	if _, err := db.Exec("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(32), KEY v (v))"); err != nil {
 		t.Fatal(err)
@@ -263,8 +269,10 @@ func TestBackupDuringWrites(t *testing.T) {
 		before = append(before, id)
 	}
 	mu.Unlock()
-	dir := filepath.Join(t.TempDir(), "backup")
-	resp, err := http.Post("http://"+s.AdminAddr().String()+"/backup?to="+dir, "", nil)
+	dir := filepath.Join(backups, "backup")
+	req, _ := http.NewRequest("POST", "http://"+s.AdminAddr().String()+"/backup?to=backup", nil)
+	req.Header.Set("Authorization", "Bearer backup-t0ken")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,11 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	// store opens and the other listeners start.
 	var err error
 	if cfg.AdminAddress != "" {
-		if s.admin, err = admin.New(cfg.AdminAddress, s); err != nil {
+		var token string
+		if token, err = cfg.AdminTokenValue(); err != nil {
+			return nil, err
+		}
+		if s.admin, err = admin.New(cfg.AdminAddress, s, admin.Options{Token: token, BackupDir: cfg.BackupDir}); err != nil {
 			return nil, err
 		}
 		s.admin.Start()
@@ -113,6 +117,7 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		TLS:         s.tls,
 		TLSRequired: cfg.TLSRequired,
 		Authorize:   s.authorizeHS,
+		Backoff:     hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff),
 	}
 	var m *admin.Metrics
 	if s.admin != nil {

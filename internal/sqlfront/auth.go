@@ -4,8 +4,12 @@ import (
 	"crypto/sha1"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
+	"net"
 	"strings"
+	"time"
 
+	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
@@ -77,23 +81,13 @@ func (s *Server) Authorize(user, password, db, table string, write bool) error {
 	return s.AuthorizeHost("localhost", user, password, db, table, write)
 }
 
-// AuthorizeHost is Authorize for an account connecting from host.
+// AuthorizeHost is Authorize for an account connecting from host (an IP
+// address, or localhost), matched against the accounts' hosts as a MySQL
+// login from there is: exactly, 127.0.0.1 and ::1 as localhost, and '%'.
 func (s *Server) AuthorizeHost(host, user, password, db, table string, write bool) error {
-	mdb := s.engine.Analyzer.Catalog.MySQLDb
-	rd := mdb.Reader()
-	u := mdb.GetUser(rd, user, host, false)
-	var ps mysql_db.PrivilegeSet
-	ok := u != nil && !u.Locked && !u.IsRole
-	if ok {
-		ok = u.Plugin == "" || u.Plugin == string(mysql.MysqlNativePassword)
-		want := nativePassword(password)
-		ok = ok && subtle.ConstantTimeCompare([]byte(u.AuthString), []byte(want)) == 1
-		ps = u.PrivilegeSet.Copy()
-	}
-	rd.Close()
-	if !ok {
-		return mysql.NewSQLError(mysql.ERAccessDeniedError, mysql.SSAccessDeniedError,
-			"Access denied for user '%s'@'%s' (using password: %s)", user, host, yesNo(password != ""))
+	ps, err := s.account(host, user, password)
+	if err != nil {
+		return err
 	}
 	privs := []sql.PrivilegeType{sql.PrivilegeType_Select}
 	cmd := "SELECT"
@@ -106,6 +100,45 @@ func (s *Server) AuthorizeHost(host, user, password, db, table string, write boo
 			"%s command denied to user '%s'@'%s' for table `%s`.`%s`", cmd, user, host, db, table)
 	}
 	return nil
+}
+
+// account checks the password of user@host and returns the account's
+// privileges; the error is MySQL's 1045.
+func (s *Server) account(host, user, password string) (mysql_db.PrivilegeSet, error) {
+	want := nativePassword(password) // hashed even for an unknown user
+	mdb := s.engine.Analyzer.Catalog.MySQLDb
+	rd := mdb.Reader()
+	u := mdb.GetUser(rd, user, host, false)
+	var ps mysql_db.PrivilegeSet
+	ok := u != nil && !u.Locked && !u.IsRole
+	if ok {
+		ok = u.Plugin == "" || u.Plugin == string(mysql.MysqlNativePassword)
+		ok = ok && subtle.ConstantTimeCompare([]byte(u.AuthString), []byte(want)) == 1
+		ps = u.PrivilegeSet.Copy()
+	}
+	rd.Close()
+	if !ok {
+		return ps, mysql.NewSQLError(mysql.ERAccessDeniedError, mysql.SSAccessDeniedError,
+			"Access denied for user '%s'@'%s' (using password: %s)", user, host, yesNo(password != ""))
+	}
+	return ps, nil
+}
+
+// TablePrivileges are the row privileges an account holds on one table.
+type TablePrivileges struct{ Select, Insert, Update, Delete bool }
+
+// Privileges checks the password of the account user@host (as
+// AuthorizeHost does) and returns its privileges on db.table, granted
+// globally, on db or on the table. The error is MySQL's 1045 for a bad
+// user, host or password. Safe for concurrent use.
+func (s *Server) Privileges(host, user, password, db, table string) (TablePrivileges, error) {
+	ps, err := s.account(host, user, password)
+	if err != nil {
+		return TablePrivileges{}, err
+	}
+	has := func(p sql.PrivilegeType) bool { return hasPrivileges(ps, db, table, []sql.PrivilegeType{p}) }
+	return TablePrivileges{Select: has(sql.PrivilegeType_Select), Insert: has(sql.PrivilegeType_Insert),
+		Update: has(sql.PrivilegeType_Update), Delete: has(sql.PrivilegeType_Delete)}, nil
 }
 
 // hasPrivileges reports whether every privilege is granted globally, on db
@@ -129,4 +162,167 @@ func yesNo(b bool) string {
 		return "YES"
 	}
 	return "NO"
+}
+
+// Logins are refused as MariaDB refuses them. A client whose host no
+// account admits is told so before the handshake (1130, in a packet
+// without SQLSTATE, as MariaDB sends it); an unknown user, a user of
+// another host and a wrong password get 1045 naming the user, the
+// client's host and whether a password was given. (go-mysql-server's own
+// auth methods answer "No authentication methods available" for an
+// account they do not find.)
+
+// loginListener returns the server's protocol listener factory
+// (server.Config.ProtocolListenerFactory): go-mysql-server's MySQL
+// listener with the login checks above over mdb's accounts.
+func loginListener(mdb *mysql_db.MySQLDb) server.ProtocolListenerFunc {
+	return func(cfg server.Config, lc mysql.ListenerConfig, sel server.ServerEventListener) (server.ProtocolListener, error) {
+		var stats *Stats
+		if mh, ok := lc.Handler.(*mariaHandler); ok {
+			stats = &mh.stats
+		}
+		if lc.Listener != nil {
+			lc.Listener = &hostGate{Listener: lc.Listener, mdb: mdb, stats: stats}
+		}
+		ls := &loginServer{AuthServer: lc.AuthServer}
+		for _, m := range lc.AuthServer.AuthMethods() {
+			ls.methods = append(ls.methods, &loginMethod{AuthMethod: m, mdb: mdb})
+		}
+		lc.AuthServer = ls
+		return server.MySQLProtocolListenerFactory(cfg, lc, sel)
+	}
+}
+
+// hostGate is a listener that refuses, before the handshake, the
+// connections of hosts no account admits.
+type hostGate struct {
+	net.Listener
+	mdb   *mysql_db.MySQLDb
+	stats *Stats // counts refusals (nil: not counted)
+}
+
+// Accept returns the next connection of an admitted host.
+func (g *hostGate) Accept() (net.Conn, error) {
+	for {
+		conn, err := g.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		host := remoteHost(conn.RemoteAddr())
+		if hostAdmitted(g.mdb, host) {
+			return conn, nil
+		}
+		if g.stats != nil {
+			g.stats.AuthFail.Add(1)
+		}
+		go refuseHost(conn, host)
+	}
+}
+
+// refuseHost sends a refused host MariaDB's 1130 as the first packet and
+// closes the connection.
+func refuseHost(conn net.Conn, host string) {
+	defer conn.Close()
+	_ = conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	e := sqlError(erHostNotPrivileged, host)
+	pkt := []byte{0, 0, 0, 0, mysql.ErrPacket, byte(e.Num), byte(e.Num >> 8)}
+	pkt = append(pkt, e.Message...)
+	n := len(pkt) - 4
+	pkt[0], pkt[1], pkt[2] = byte(n), byte(n>>8), byte(n>>16)
+	_, _ = conn.Write(pkt)
+}
+
+// hostAdmitted reports whether some account (not a role) admits host.
+func hostAdmitted(mdb *mysql_db.MySQLDb, host string) bool {
+	if !mdb.Enabled() {
+		return true
+	}
+	rd := mdb.Reader()
+	defer rd.Close()
+	ok := false
+	rd.VisitUsers(func(u *mysql_db.User) {
+		ok = ok || !u.IsRole && hostMatches(u.Host, host)
+	})
+	return ok
+}
+
+// hostMatches reports whether an account's host admits a client's host
+// as go-mysql-server matches them: exactly, '%' for any host, and the
+// loopback addresses as localhost.
+func hostMatches(account, host string) bool {
+	if account == "%" || account == host {
+		return true
+	}
+	loopback := func(h string) bool { return h == "localhost" || h == "127.0.0.1" || h == "::1" }
+	return loopback(host) && loopback(account)
+}
+
+// remoteHost is the host of a client address as MariaDB names it
+// ("localhost" over a Unix socket).
+func remoteHost(addr net.Addr) string {
+	if addr == nil {
+		return ""
+	}
+	if addr.Network() == "unix" {
+		return "localhost"
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
+}
+
+// loginServer is go-mysql-server's auth server with loginMethods.
+type loginServer struct {
+	mysql.AuthServer
+	methods []mysql.AuthMethod
+}
+
+// AuthMethods returns the wrapped auth methods.
+func (s *loginServer) AuthMethods() []mysql.AuthMethod { return s.methods }
+
+// loginMethod is one of go-mysql-server's auth methods whose refusals are
+// MariaDB's 1045. mysql_native_password also takes the logins of
+// accounts that do not exist, to refuse them with 1045 once the client
+// has answered.
+type loginMethod struct {
+	mysql.AuthMethod
+	mdb *mysql_db.MySQLDb
+}
+
+// HandleUser reports whether the method authenticates user.
+func (m *loginMethod) HandleUser(c *mysql.Conn, user string) bool {
+	if m.AuthMethod.HandleUser(c, user) {
+		return true
+	}
+	return m.Name() == mysql.MysqlNativePassword && !accountExists(m.mdb, user, remoteHost(c.RemoteAddr()))
+}
+
+// HandleAuthPluginData checks the client's answer.
+func (m *loginMethod) HandleAuthPluginData(c *mysql.Conn, user string, serverData, clientData []byte, addr net.Addr) (mysql.Getter, error) {
+	host := remoteHost(addr)
+	withPassword := len(clientData) > 0 && !(len(clientData) == 1 && clientData[0] == 0)
+	denied := sqlError(mysql.ERAccessDeniedError, user, host, yesNo(withPassword))
+	if !accountExists(m.mdb, user, host) {
+		return nil, denied
+	}
+	g, err := m.AuthMethod.HandleAuthPluginData(c, user, serverData, clientData, addr)
+	var se *mysql.SQLError
+	if err != nil && errors.As(err, &se) && se.Num == mysql.ERAccessDeniedError {
+		return nil, denied
+	}
+	return g, err
+}
+
+// accountExists reports whether an account (not a role) admits user from
+// host.
+func accountExists(mdb *mysql_db.MySQLDb, user, host string) bool {
+	if !mdb.Enabled() {
+		return true
+	}
+	rd := mdb.Reader()
+	defer rd.Close()
+	u := mdb.GetUser(rd, user, host, false)
+	return u != nil && !u.IsRole
 }

@@ -1,14 +1,38 @@
 package sqlfront
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
 )
+
+// Errors reach MySQL clients as MariaDB 10.11 reports them: the same
+// error number, SQLSTATE and message, so that drivers and ORMs can react
+// (a duplicate key is 1062/23000, a missing table 1146/42S02, ...).
+//
+// They come from three places. The engine's errors are mapped where the
+// backend meets them (mapError, dupKeyError). go-mysql-server's own
+// errors are made deep in its planner and executor and cast by its
+// handler to a *mysql.SQLError that keeps its number (1105 for most) and
+// its own English; the one exit point, wireError, which every command's
+// error goes through on its way to the client (wire.go), recognises them
+// by their kind's message and rewrites them with what the statement tells
+// (the table a name resolves to, the clause a column is in, the row a
+// value is in). Login refusals are made in auth.go. All three take their
+// numbers, states and wording from mariaErrors.
 
 // MySQL error numbers HandlerDB reports that vitess names differently or
 // not at all.
@@ -18,18 +42,89 @@ const (
 	erGetErrno          = 1030 // ER_GET_ERRNO
 	erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
 	erTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
+	erHostNotPrivileged = 1130 // ER_HOST_NOT_PRIVILEGED
+	erWrongParamCount   = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
+	erReadOnlyTxn       = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 )
+
+// mariaError is one MySQL error as MariaDB reports it: its name in
+// MariaDB's sources, its SQLSTATE and its message (a fmt format of the
+// error's arguments).
+type mariaError struct {
+	name, state, format string
+}
+
+// mariaErrors is the table of the errors the SQL front reports, by
+// number, with MariaDB 10.11's SQLSTATE and wording. Errors with another
+// number keep go-mysql-server's state and text.
+var mariaErrors = map[int]mariaError{
+	1007: {"ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"},
+	1008: {"ER_DB_DROP_EXISTS", "HY000", "Can't drop database '%s'; database doesn't exist"},
+	1030: {"ER_GET_ERRNO", "HY000", "Got error from storage engine: %s"},
+	1044: {"ER_DBACCESS_DENIED_ERROR", "42000", "Access denied for user '%s'@'%s' to database '%s'"},
+	1045: {"ER_ACCESS_DENIED_ERROR", "28000", "Access denied for user '%s'@'%s' (using password: %s)"},
+	1046: {"ER_NO_DB_ERROR", "3D000", "No database selected"},
+	1048: {"ER_BAD_NULL_ERROR", "23000", "Column '%s' cannot be null"},
+	1049: {"ER_BAD_DB_ERROR", "42000", "Unknown database '%s'"},
+	1050: {"ER_TABLE_EXISTS_ERROR", "42S01", "Table '%s' already exists"},
+	1051: {"ER_BAD_TABLE_ERROR", "42S02", "Unknown table '%s'"},
+	1052: {"ER_NON_UNIQ_ERROR", "23000", "Column '%s' in %s is ambiguous"},
+	1053: {"ER_SERVER_SHUTDOWN", "08S01", "Server shutdown in progress"},
+	1054: {"ER_BAD_FIELD_ERROR", "42S22", "Unknown column '%s' in '%s'"},
+	1060: {"ER_DUP_FIELDNAME", "42S21", "Duplicate column name '%s'"},
+	1061: {"ER_DUP_KEYNAME", "42000", "Duplicate key name '%s'"},
+	1062: {"ER_DUP_ENTRY", "23000", "Duplicate entry '%s' for key '%s'"},
+	1064: {"ER_PARSE_ERROR", "42000", "%s near '%s' at line %d"},
+	1066: {"ER_NONUNIQ_TABLE", "42000", "Not unique table/alias: '%s'"},
+	1068: {"ER_MULTIPLE_PRI_KEY", "42000", "Multiple primary key defined"},
+	1072: {"ER_KEY_COLUMN_DOES_NOT_EXIST", "42000", "Key column '%s' doesn't exist in table"},
+	1075: {"ER_WRONG_AUTO_KEY", "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"},
+	1091: {"ER_CANT_DROP_FIELD_OR_KEY", "42000", "Can't DROP %s `%s`; check that it exists"},
+	1105: {"ER_UNKNOWN_ERROR", "HY000", "%s"},
+	1110: {"ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"},
+	1130: {"ER_HOST_NOT_PRIVILEGED", "HY000", "Host '%s' is not allowed to connect to this MariaDB server"},
+	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
+	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
+	1146: {"ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"},
+	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
+	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
+	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
+	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
+	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
+	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
+	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1406: {"ER_DATA_TOO_LONG", "22001", "Data too long for column '%s' at row %d"},
+	1412: {"ER_TABLE_DEF_CHANGED", "HY000", "Table definition has changed, please retry transaction (%s.%s)"},
+	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
+	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
+	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
+}
+
+// sqlError returns error num of mariaErrors with its arguments.
+func sqlError(num int, args ...any) *mysql.SQLError {
+	e, ok := mariaErrors[num]
+	if !ok {
+		panic(fmt.Sprintf("sqlfront: error %d is not in mariaErrors", num))
+	}
+	return &mysql.SQLError{Num: num, State: e.state, Message: fmt.Sprintf(e.format, args...)}
+}
+
+// syntaxErrorText is what MariaDB's 1064 says before "near".
+const syntaxErrorText = "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use"
 
 // errDefChanged reports that another statement changed a table's
 // definition between the resolution of an ALTER and its job.
-func errDefChanged(db, table string) error {
-	return mysql.NewSQLError(erTableDefChanged, "HY000",
-		"Table definition has changed, please retry transaction (%s.%s)", db, table)
+func errDefChanged(db, table string) error { return sqlError(erTableDefChanged, db, table) }
+
+// errUnsupported reports a feature the backend does not provide.
+func errUnsupported(format string, args ...any) error {
+	return sql.ErrUnsupportedFeature.New(fmt.Sprintf(format, args...))
 }
 
 // mapError turns an engine error into the error go-mysql-server reports
 // to MySQL clients. It is the one place where the engine's sentinel errors
-// meet MySQL error numbers:
+// meet MySQL error numbers (whose states and wording are mariaErrors'):
 //
 //	engine.ErrNoDatabase             1049 ER_BAD_DB_ERROR
 //	engine.ErrNoTable                1146 ER_NO_SUCH_TABLE
@@ -47,9 +142,10 @@ func errDefChanged(db, table string) error {
 // Where go-mysql-server inspects the error kind (a table that already
 // exists for CREATE TABLE IF NOT EXISTS, a missing database or table, a
 // duplicate key for INSERT ... ON DUPLICATE KEY UPDATE and REPLACE), the
-// result is the go-mysql-server kind, which it maps to the same number.
-// Duplicate keys met by row writes are turned into unique-key errors with
-// the existing row by dupKeyError, not here. Other errors pass unchanged.
+// result is the go-mysql-server kind, which wireError words as MariaDB
+// does. Duplicate keys met by row writes are turned into unique-key errors
+// with the existing row by dupKeyError, not here. Other errors pass
+// unchanged.
 func mapError(err error) error {
 	if err == nil {
 		return nil
@@ -57,8 +153,7 @@ func mapError(err error) error {
 	var dk *engine.DuplicateKeyError
 	switch {
 	case errors.As(err, &dk):
-		return mysql.NewSQLError(mysql.ERDupEntry, mysql.SSConstraintViolation,
-			"Duplicate entry for key '%s'", dk.Index)
+		return sqlError(mysql.ERDupEntry, dupEntry(dk.Key, dk.KeyTypes), dk.Index)
 	case errors.Is(err, engine.ErrNoDatabase):
 		return sql.ErrDatabaseNotFound.New(trimEnginePrefix(err, engine.ErrNoDatabase))
 	case errors.Is(err, engine.ErrNoTable):
@@ -68,34 +163,32 @@ func mapError(err error) error {
 	case errors.Is(err, engine.ErrTableExists):
 		return sql.ErrTableAlreadyExists.New(trimEnginePrefix(err, engine.ErrTableExists))
 	case errors.Is(err, engine.ErrIndexExists):
-		return mysql.NewSQLError(mysql.ERDupKeyName, mysql.SSUnknownSQLState,
-			"Duplicate key name '%s'", trimEnginePrefix(err, engine.ErrIndexExists))
+		return sqlError(mysql.ERDupKeyName, trimEnginePrefix(err, engine.ErrIndexExists))
 	case errors.Is(err, engine.ErrNoIndex):
-		return mysql.NewSQLError(mysql.ERCantDropFieldOrKey, mysql.SSUnknownSQLState,
-			"Can't DROP INDEX `%s`; check that it exists", trimEnginePrefix(err, engine.ErrNoIndex))
+		return sqlError(mysql.ERCantDropFieldOrKey, "INDEX", trimEnginePrefix(err, engine.ErrNoIndex))
 	case errors.Is(err, engine.ErrNoColumn):
-		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", err.Error())
+		return &mysql.SQLError{Num: mysql.ERBadFieldError, State: mariaErrors[mysql.ERBadFieldError].state, Message: err.Error()}
 	case errors.Is(err, engine.ErrBadDefinition):
-		if containsFold(err.Error(), "AUTO_INCREMENT") {
-			return mysql.NewSQLError(mysql.ERWrongAutoKey, mysql.SSUnknownSQLState,
-				"Incorrect table definition; there can be only one auto column and it must be defined as a key")
+		if strings.Contains(strings.ToUpper(err.Error()), "AUTO_INCREMENT") {
+			return sqlError(mysql.ERWrongAutoKey)
 		}
-		return mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "%s", err.Error())
+		return sqlError(mysql.ERUnknownError, err.Error())
 	case errors.Is(err, engine.ErrAutoIncrementOverflow):
-		return mysql.NewSQLError(erAutoincReadFailed, mysql.SSUnknownSQLState,
-			"Failed to read auto-increment value from storage engine")
+		return sqlError(erAutoincReadFailed)
 	case errors.Is(err, engine.ErrClosed):
-		return mysql.NewSQLError(erServerShutdown, "08S01", "Server shutdown in progress")
+		return sqlError(erServerShutdown)
 	case errors.Is(err, engine.ErrCorrupt):
-		return mysql.NewSQLError(erGetErrno, mysql.SSUnknownSQLState, "Got error from storage engine: %s", err.Error())
+		return sqlError(erGetErrno, err.Error())
 	}
 	return err
 }
 
 // dupKeyError turns an engine duplicate-key error met while writing a row
 // of t into go-mysql-server's unique-key error carrying the existing row,
-// which INSERT ... ON DUPLICATE KEY UPDATE and REPLACE act on (and which
-// clients see as error 1062). Other errors go through mapError.
+// which INSERT ... ON DUPLICATE KEY UPDATE and REPLACE act on. Its key
+// text is MariaDB's whole message (Duplicate entry '5' for key
+// 'PRIMARY'), which wireError sends as error 1062. Other errors go
+// through mapError.
 func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
 	if err == nil {
 		return nil
@@ -108,21 +201,63 @@ func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
 	if dk.Existing != nil {
 		existing = rowToSQL(t, sch, dk.Existing)
 	}
-	isPK := dk.Index == "PRIMARY"
-	var key []byte
-	key = append(key, '[')
-	if idx := indexByName(t, dk.Index); idx != nil && dk.Existing != nil {
-		for i, c := range idx.Columns {
-			if i > 0 {
-				key = append(key, ',')
-			}
-			key = appendText(key, &t.Columns[c].Type, dk.Existing[c])
+	key, keyTypes := dk.Key, dk.KeyTypes
+	if idx := indexByName(t, dk.Index); key == nil && idx != nil && dk.Existing != nil {
+		for _, c := range idx.Columns {
+			key = append(key, dk.Existing[c])
+			keyTypes = append(keyTypes, t.Columns[c].Type)
 		}
 	}
-	key = append(key, ']')
-	return sql.NewUniqueKeyErr(string(key), isPK, existing)
+	return sql.NewUniqueKeyErr(sqlError(mysql.ERDupEntry, dupEntry(key, keyTypes), dk.Index).Message, dk.Index == "PRIMARY", existing)
 }
 
+// dupEntry prints a duplicate key as MariaDB's 1062 does: the values
+// joined by '-', the bytes of binary strings outside printable ASCII as
+// \xHH, cut to 64 bytes with "..." when longer.
+func dupEntry(key []types.Value, keyTypes []types.Type) string {
+	var b []byte
+	for i, v := range key {
+		if i > 0 {
+			b = append(b, '-')
+		}
+		if i >= len(keyTypes) {
+			continue
+		}
+		t := &keyTypes[i]
+		switch {
+		case v.Null:
+			b = append(b, "NULL"...)
+		case t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob:
+			for _, c := range v.B {
+				if c < 0x20 || c > 0x7e {
+					b = append(b, fmt.Sprintf(`\x%02X`, c)...)
+				} else {
+					b = append(b, c)
+				}
+			}
+		default:
+			b = appendText(b, t, v)
+		}
+	}
+	return truncateText(string(b), 64)
+}
+
+// truncateText cuts s, when it is longer than max bytes, to at most max-3
+// bytes ending on a character boundary and adds "...", as MariaDB's
+// messages do.
+func truncateText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max - 3
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// indexByName returns t's index of that name (PRIMARY: the primary key),
+// or nil.
 func indexByName(t *engine.Table, name string) *engine.Index {
 	if name == "PRIMARY" {
 		return t.Primary
@@ -140,30 +275,951 @@ func trimEnginePrefix(err, sentinel error) string {
 	return s
 }
 
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		match := true
-		for j := 0; j < len(sub); j++ {
-			a, b := s[i+j], sub[j]
-			if 'a' <= a && a <= 'z' {
-				a -= 'a' - 'A'
-			}
-			if 'a' <= b && b <= 'z' {
-				b -= 'a' - 'A'
-			}
-			if a != b {
-				match = false
-				break
+// gmsRule recognises one kind of go-mysql-server error by its message
+// and words it as MariaDB does.
+type gmsRule struct {
+	re     *regexp.Regexp
+	quoted []bool // which arguments are %q (unquoted before conv)
+	// conv returns MariaDB's error, or nil to leave the error alone.
+	conv func(x *errContext, a []string) *mysql.SQLError
+}
+
+// kindRule builds a rule from a go-mysql-server error kind's message
+// format: each %s, %v, %d or %T matches any text, %q a quoted string.
+func kindRule(format string, conv func(x *errContext, a []string) *mysql.SQLError) gmsRule {
+	var re strings.Builder
+	var quoted []bool
+	re.WriteString("^")
+	lit := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' || i+1 == len(format) {
+			continue
+		}
+		re.WriteString(regexp.QuoteMeta(format[lit:i]))
+		switch format[i+1] {
+		case '%':
+			re.WriteString("%")
+		case 'q':
+			re.WriteString(`("(?:[^"\\]|\\.)*")`)
+			quoted = append(quoted, true)
+		default:
+			re.WriteString("(.*?)")
+			quoted = append(quoted, false)
+		}
+		i++
+		lit = i + 1
+	}
+	re.WriteString(regexp.QuoteMeta(format[lit:]))
+	re.WriteString("$")
+	return gmsRule{re: regexp.MustCompile(re.String()), quoted: quoted, conv: conv}
+}
+
+// match returns the arguments of msg when the rule's kind made it.
+func (r *gmsRule) match(msg string) ([]string, bool) {
+	m := r.re.FindStringSubmatch(msg)
+	if m == nil {
+		return nil, false
+	}
+	args := m[1:]
+	for i, q := range r.quoted {
+		if q && i < len(args) {
+			if s, err := strconv.Unquote(args[i]); err == nil {
+				args[i] = s
 			}
 		}
-		if match {
+	}
+	return args, true
+}
+
+// gmsRules are tried in order on the message of every error that is not
+// already one of ours.
+var gmsRules = []gmsRule{
+	{re: regexp.MustCompile(`^syntax error at position (\d+)`), quoted: []bool{false}, conv: (*errContext).syntaxError},
+	{re: regexp.MustCompile(`^duplicate (?:primary|unique) key given: Duplicate entry '(.*)' for key '(.*)'$`), quoted: []bool{false, false},
+		conv: func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERDupEntry, a[0], a[1]) }},
+	kindRule(sql.ErrTableNotFound.Message, (*errContext).tableNotFound),
+	kindRule(sql.ErrDatabaseNotFound.Message, (*errContext).databaseNotFound),
+	kindRule(sql.ErrTableAlreadyExists.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERTableExists, a[0])
+	}),
+	kindRule(sql.ErrDatabaseExists.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERDbCreateExists, a[0])
+	}),
+	kindRule(sql.ErrUnknownTable.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERBadTable, x.qualified(a[0]))
+	}),
+	kindRule(sql.ErrNoDatabaseSelected.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERNoDb)
+	}),
+	kindRule(sql.ErrColumnNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return x.unknownColumn("", a[0])
+	}),
+	kindRule(sql.ErrTableColumnNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+		if x.dropsColumn(a[1]) {
+			return sqlError(mysql.ERCantDropFieldOrKey, "COLUMN", a[1])
+		}
+		return x.unknownColumn(a[0], a[1])
+	}),
+	kindRule(sql.ErrUnknownColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+		if clauseNames[a[1]] {
+			return sqlError(mysql.ERBadFieldError, a[0], a[1])
+		}
+		return x.unknownColumn("", a[0])
+	}),
+	kindRule(sql.ErrAmbiguousColumnName.Message, func(x *errContext, a []string) *mysql.SQLError {
+		text, clause, _ := x.findColumn("", a[0])
+		return sqlError(mysql.ERNonUniq, text, clause)
+	}),
+	kindRule(sql.ErrAmbiguousColumnOrAliasName.Message, func(x *errContext, a []string) *mysql.SQLError {
+		text, clause, _ := x.findColumn("", a[0])
+		return sqlError(mysql.ERNonUniq, text, clause)
+	}),
+	kindRule(sql.ErrDuplicateAliasOrTable.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERNonUniqTable, a[0])
+	}),
+	kindRule(sql.ErrDuplicateColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERDupFieldName, a[0])
+	}),
+	kindRule(sql.ErrColumnExists.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERDupFieldName, a[0])
+	}),
+	kindRule(sql.ErrCantDropFieldOrKey.Message, func(x *errContext, a []string) *mysql.SQLError {
+		what := "INDEX"
+		if x.dropsColumn(a[0]) {
+			what = "COLUMN"
+		}
+		return sqlError(mysql.ERCantDropFieldOrKey, what, a[0])
+	}),
+	kindRule(sql.ErrColumnSpecifiedTwice.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERFieldSpecifiedTwice, a[0])
+	}),
+	kindRule(sql.ErrInsertIntoMismatchValueCount.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERWrongValueCountOnRow, x.valueCountRow())
+	}),
+	kindRule(sql.ErrInsertIntoNonNullableProvidedNull.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERBadNullError, a[0])
+	}),
+	kindRule(gtypes.ErrLengthBeyondLimit.Message, func(x *errContext, a []string) *mysql.SQLError {
+		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return strings.EqualFold(c.Name, a[1]) && lit == a[0] })
+		if !ok {
+			site = valueSite{column: a[1], row: 1}
+		}
+		return sqlError(mysql.ERDataTooLong, site.column, site.row)
+	}),
+	kindRule(sql.ErrValueOutOfRange.Message, func(x *errContext, a []string) *mysql.SQLError {
+		site, ok := x.valueSite(func(c *types.Column, lit string) bool {
+			return sqlType(&c.Type).String() == a[1] && sameNumber(lit, a[0])
+		})
+		if !ok {
+			site, ok = x.valueSite(func(c *types.Column, lit string) bool { return sameNumber(lit, a[0]) })
+		}
+		if !ok {
+			return x.keepText(mysql.ERWarnDataOutOfRange)
+		}
+		return sqlError(mysql.ERWarnDataOutOfRange, site.column, site.row)
+	}),
+	kindRule(sql.ErrInvalidValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return valueWord(&c.Type) != "" && lit == a[0] })
+		if !ok {
+			return x.keepText(mysql.ERTruncatedWrongValueForField)
+		}
+		return sqlError(mysql.ERTruncatedWrongValueForField, valueWord(&site.t.Columns[site.col].Type), a[0],
+			site.t.DB, site.t.Name, site.column, site.row)
+	}),
+	kindRule(gtypes.ErrConvertingToTime.Message, func(x *errContext, a []string) *mysql.SQLError {
+		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return temporalWord(&c.Type) != "" && lit == a[0] })
+		if !ok {
+			return x.keepText(mysql.ERTruncatedWrongValue)
+		}
+		return sqlError(mysql.ERTruncatedWrongValue, temporalWord(&site.t.Columns[site.col].Type), a[0],
+			site.t.DB, site.t.Name, site.column, site.row)
+	}),
+	kindRule(sql.ErrExpectedSingleRow.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERSubqueryNo1Row)
+	}),
+	kindRule(sql.ErrInvalidArgumentNumber.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(erWrongParamCount, x.functionName(a[0]))
+	}),
+	kindRule(sql.ErrFunctionNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+		name := x.functionName(a[0])
+		if db := x.currentDB(); db != "" {
+			name = db + "." + name
+		}
+		return sqlError(mysql.ERSPDoesNotExist, "FUNCTION", name)
+	}),
+	kindRule(sql.ErrSavepointDoesNotExist.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERSPDoesNotExist, "SAVEPOINT", a[0])
+	}),
+	kindRule(sql.ErrInvalidAutoIncCols.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERWrongAutoKey)
+	}),
+	kindRule(sql.ErrWrongAutoKey.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERWrongAutoKey)
+	}),
+	kindRule(sql.ErrKeyColumnDoesNotExist.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERKeyColumnDoesNotExist, a[0])
+	}),
+	kindRule(sql.ErrMultiplePrimaryKeysDefined.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERMultiplePriKey)
+	}),
+	kindRule(sql.ErrReadOnlyTransaction.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(erReadOnlyTxn)
+	}),
+	kindRule(sql.ErrLockDeadlock.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERLockDeadlock)
+	}),
+	kindRule(sql.ErrUnsupportedFeature.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERNotSupportedYet, a[0])
+	}),
+	kindRule(sql.ErrDatabaseAccessDeniedForUser.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return x.accessDenied(a[1], "")
+	}),
+	kindRule(sql.ErrTableAccessDeniedForUser.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return x.accessDenied("", a[1])
+	}),
+	kindRule(sql.ErrPrivilegeCheckFailed.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return x.accessDenied("", "")
+	}),
+}
+
+// translate returns err as MariaDB words it.
+func (x *errContext) translate(err error) error {
+	se, ok := err.(*mysql.SQLError)
+	if !ok {
+		se = sql.CastSQLError(mapError(err))
+	}
+	x.msg = se.Message
+	for i := range gmsRules {
+		if a, ok := gmsRules[i].match(se.Message); ok {
+			if out := gmsRules[i].conv(x, a); out != nil {
+				return out
+			}
+			break
+		}
+	}
+	if e, ok := mariaErrors[se.Num]; ok && se.State != e.state && se.Num != mysql.ERUnknownError {
+		c := *se
+		c.State = e.state
+		return &c
+	}
+	return se
+}
+
+// keepText is error num of mariaErrors with go-mysql-server's message,
+// for an error whose MariaDB arguments the statement does not tell.
+func (x *errContext) keepText(num int) *mysql.SQLError {
+	return &mysql.SQLError{Num: num, State: mariaErrors[num].state, Message: x.msg}
+}
+
+// sameNumber reports whether a literal and a value printed by
+// go-mysql-server are the same number (or the same text).
+func sameNumber(lit, val string) bool {
+	if lit == val {
+		return true
+	}
+	a, err1 := strconv.ParseFloat(lit, 64)
+	b, err2 := strconv.ParseFloat(val, 64)
+	return err1 == nil && err2 == nil && a == b
+}
+
+// valueWord is the type MariaDB's 1366 names for a value a column of t
+// cannot take ("" for types that report other errors).
+func valueWord(t *types.Type) string {
+	switch {
+	case t.IsInteger():
+		return "integer"
+	case t.Kind == types.Decimal:
+		return "decimal"
+	case t.Kind == types.Float || t.Kind == types.Double:
+		return "double"
+	}
+	return ""
+}
+
+// temporalWord is the type MariaDB's 1292 names for a temporal column.
+func temporalWord(t *types.Type) string {
+	switch t.Kind {
+	case types.Date:
+		return "date"
+	case types.DateTime, types.Timestamp:
+		return "datetime"
+	case types.Time:
+		return "time"
+	}
+	return ""
+}
+
+// errContext is what the exit point knows of a failed command: the
+// connection and the statement's text, parsed on demand.
+type errContext struct {
+	h     *mariaHandler
+	c     *mysql.Conn
+	query string
+	// selectDB is set for COM_INIT_DB and the database named at login.
+	selectDB bool
+	// msg is go-mysql-server's message of the error being translated.
+	msg string
+
+	parsed bool
+	ast    sqlparser.Statement
+}
+
+// wireError is the exit point of the SQL front's errors: every command's
+// error goes through it on its way to the client (see wire.go), and comes
+// out as MariaDB words it. query is the command's statement text.
+func (h *mariaHandler) wireError(c *mysql.Conn, query string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return (&errContext{h: h, c: c, query: query}).translate(err)
+}
+
+// ComInitDB selects a database (COM_INIT_DB, and the database a client
+// names at login), reporting failures as MariaDB does.
+func (h *mariaHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
+	err := h.Handler.ComInitDB(c, schemaName)
+	if err == nil {
+		return nil
+	}
+	return (&errContext{h: h, c: c, selectDB: true}).translate(err)
+}
+
+// stmt returns the failed statement, or nil when it does not parse.
+func (x *errContext) stmt() sqlparser.Statement {
+	if !x.parsed {
+		x.parsed = true
+		if x.query != "" {
+			x.ast, _, _ = sqlparser.ParseOne(context.Background(), x.query)
+		}
+	}
+	return x.ast
+}
+
+// walk visits the nodes of the statement in order until visit returns
+// false for the last time.
+func (x *errContext) walk(visit func(n sqlparser.SQLNode) bool) {
+	if st := x.stmt(); st != nil {
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) { return visit(n), nil }, st)
+	}
+}
+
+// server returns the Server of the connection, or nil (outside one).
+func (x *errContext) server() *Server {
+	if x.h == nil {
+		return nil
+	}
+	return x.h.srv.Load()
+}
+
+// currentDB is the connection's current database ("" for none).
+func (x *errContext) currentDB() string {
+	s := x.server()
+	if s == nil || x.c == nil {
+		return ""
+	}
+	db := ""
+	_ = s.srv.SessionManager().Iter(func(sess sql.Session) (bool, error) {
+		if sess.ID() == x.c.ConnectionID {
+			db = sess.GetCurrentDatabase()
+			return true, nil
+		}
+		return false, nil
+	})
+	return db
+}
+
+// account returns the logged-in user and its account's host ('%', an
+// address), as MariaDB names them in 1044.
+func (x *errContext) account() (user, host string) {
+	if x.c == nil {
+		return "", ""
+	}
+	if u, ok := x.c.UserData.(sql.MysqlConnectionUser); ok {
+		return u.User, u.Host
+	}
+	return x.c.User, ""
+}
+
+// clientHost is the host the client connects from, as MariaDB names it
+// in 1142.
+func (x *errContext) clientHost() string {
+	if x.c == nil || x.c.Conn == nil {
+		return ""
+	}
+	return remoteHost(x.c.RemoteAddr())
+}
+
+// engineTable returns the engine table a table name of the statement
+// resolves to, or nil.
+func (x *errContext) engineTable(tn sqlparser.TableName) *engine.Table {
+	s := x.server()
+	if s == nil {
+		return nil
+	}
+	db := tn.DbQualifier.String()
+	if db == "" {
+		db = x.currentDB()
+	}
+	name, ok := s.p.dbName(db)
+	if !ok {
+		return nil
+	}
+	return (&Database{p: s.p, name: name}).engineTable(tn.Name.String())
+}
+
+// tableRef returns the first table (not column qualifier) of the
+// statement for which match holds.
+func (x *errContext) tableRef(match func(tn sqlparser.TableName) bool) (sqlparser.TableName, bool) {
+	var found sqlparser.TableName
+	ok := false
+	x.walk(func(n sqlparser.SQLNode) bool {
+		switch n := n.(type) {
+		case *sqlparser.ColName:
+			return false
+		case sqlparser.TableName:
+			if !ok && match(n) {
+				found, ok = n, true
+			}
+		}
+		return !ok
+	})
+	return found, ok
+}
+
+// qualified returns db.name for a table name of the statement: with its
+// own database, else the current one.
+func (x *errContext) qualified(name string) string {
+	if strings.Contains(name, ".") {
+		return name
+	}
+	db := ""
+	if tn, ok := x.tableRef(func(tn sqlparser.TableName) bool { return strings.EqualFold(tn.Name.String(), name) }); ok {
+		db = tn.DbQualifier.String()
+	}
+	if db == "" {
+		db = x.currentDB()
+	}
+	if db == "" {
+		return name
+	}
+	return db + "." + name
+}
+
+// tableNotFound words go-mysql-server's "table not found": 1051 for DROP
+// TABLE, 1054 for a column qualifier naming no table of the query, else
+// 1146.
+func (x *errContext) tableNotFound(a []string) *mysql.SQLError {
+	name := a[0]
+	if d, ok := x.stmt().(*sqlparser.DDL); ok && d.Action == sqlparser.DropStr {
+		return sqlError(mysql.ERBadTable, x.qualified(name))
+	}
+	if _, ok := x.tableRef(func(tn sqlparser.TableName) bool { return strings.EqualFold(tn.Name.String(), name) }); !ok {
+		var col *sqlparser.ColName
+		x.walk(func(n sqlparser.SQLNode) bool {
+			if c, ok := n.(*sqlparser.ColName); ok && col == nil && strings.EqualFold(c.Qualifier.Name.String(), name) {
+				col = c
+			}
+			return col == nil
+		})
+		if col != nil {
+			return x.unknownColumn(name, col.Name.String())
+		}
+	}
+	q := x.qualified(name)
+	if i := strings.LastIndexByte(q, '.'); i >= 0 {
+		return sqlError(mysql.ERNoSuchTable, q[:i], q[i+1:])
+	}
+	return sqlError(mysql.ERNoDb)
+}
+
+// databaseNotFound words go-mysql-server's "database not found": 1049
+// for USE, 1008 for DROP DATABASE, 1146 for a table of the database.
+func (x *errContext) databaseNotFound(a []string) *mysql.SQLError {
+	db := a[0]
+	if x.selectDB {
+		return sqlError(mysql.ERBadDb, db)
+	}
+	switch st := x.stmt().(type) {
+	case *sqlparser.Use:
+		return sqlError(mysql.ERBadDb, db)
+	case *sqlparser.DBDDL:
+		if st.Action == sqlparser.DropStr {
+			return sqlError(mysql.ERDbDropExists, db)
+		}
+		return sqlError(mysql.ERBadDb, db)
+	}
+	if tn, ok := x.tableRef(func(tn sqlparser.TableName) bool { return strings.EqualFold(tn.DbQualifier.String(), db) }); ok {
+		return sqlError(mysql.ERNoSuchTable, tn.DbQualifier.String(), tn.Name.String())
+	}
+	return sqlError(mysql.ERBadDb, db)
+}
+
+// clauseNames are the clauses MariaDB names in 1052 and 1054.
+var clauseNames = map[string]bool{
+	"SELECT": true, "FROM": true, "ON": true, "WHERE": true, "GROUP BY": true, "HAVING": true,
+	"ORDER BY": true, "SET": true, "INSERT INTO": true, "VALUES": true, "UPDATE": true,
+}
+
+// unknownColumn is 1054 for column name (of table qual when set) as the
+// statement writes it, with the clause it is in.
+func (x *errContext) unknownColumn(qual, name string) *mysql.SQLError {
+	text, clause, _ := x.findColumn(qual, name)
+	return sqlError(mysql.ERBadFieldError, text, clause)
+}
+
+// findColumn finds the first reference to column name (of table qual
+// when set) in the statement and returns it as written, with the clause
+// it is in as MariaDB names it; the name itself and "SELECT" when none is
+// found.
+func (x *errContext) findColumn(qual, name string) (text, clause string, ok bool) {
+	f := &colFinder{qual: qual, name: name}
+	if st := x.stmt(); st != nil {
+		f.statement(st)
+	}
+	if !f.found {
+		text = name
+		if qual != "" {
+			text = qual + "." + name
+		}
+		return text, "SELECT", false
+	}
+	return f.text, f.clause, true
+}
+
+// colFinder looks for a column reference clause by clause.
+type colFinder struct {
+	qual, name   string
+	found        bool
+	text, clause string
+}
+
+// statement searches the clauses of one statement or subquery, in the
+// order MariaDB resolves them.
+func (f *colFinder) statement(st sqlparser.SQLNode) {
+	switch n := st.(type) {
+	case *sqlparser.Select:
+		f.in("SELECT", n.SelectExprs)
+		f.in("FROM", n.From)
+		if n.Where != nil {
+			f.in("WHERE", n.Where.Expr)
+		}
+		f.in("GROUP BY", n.GroupBy)
+		if n.Having != nil {
+			f.in("HAVING", n.Having.Expr)
+		}
+		f.in("ORDER BY", n.OrderBy)
+	case *sqlparser.SetOp:
+		f.statement(n.Left)
+		f.statement(n.Right)
+		f.in("ORDER BY", n.OrderBy)
+	case *sqlparser.ParenSelect:
+		f.statement(n.Select)
+	case *sqlparser.Insert:
+		for _, c := range n.Columns {
+			f.ident("INSERT INTO", c)
+		}
+		switch rows := n.Rows.(type) {
+		case sqlparser.Values:
+			f.in("VALUES", rows)
+		case *sqlparser.AliasedValues:
+			f.in("VALUES", rows.Values)
+		case sqlparser.SQLNode:
+			f.statement(rows)
+		}
+		for _, e := range n.OnDup {
+			f.in("UPDATE", e.Name)
+			f.in("SELECT", e.Expr)
+		}
+	case *sqlparser.Update:
+		f.in("FROM", n.TableExprs)
+		for _, e := range n.Exprs {
+			f.in("SET", e.Name)
+			f.in("SET", e.Expr)
+		}
+		if n.Where != nil {
+			f.in("WHERE", n.Where.Expr)
+		}
+		f.in("ORDER BY", n.OrderBy)
+	case *sqlparser.Delete:
+		f.in("FROM", n.TableExprs)
+		if n.Where != nil {
+			f.in("WHERE", n.Where.Expr)
+		}
+		f.in("ORDER BY", n.OrderBy)
+	}
+}
+
+// in searches one clause; subqueries and join conditions in it have
+// their own clauses.
+func (f *colFinder) in(clause string, node sqlparser.SQLNode) {
+	if f.found || node == nil {
+		return
+	}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if f.found {
+			return false, nil
+		}
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			f.statement(n.Select)
+			return false, nil
+		case *sqlparser.JoinTableExpr:
+			f.in(clause, n.LeftExpr)
+			f.in(clause, n.RightExpr)
+			if n.Condition.On != nil {
+				f.in("ON", n.Condition.On)
+			}
+			for _, c := range n.Condition.Using {
+				f.ident("FROM", c)
+			}
+			return false, nil
+		case *sqlparser.ColName:
+			if strings.EqualFold(n.Name.String(), f.name) && (f.qual == "" || strings.EqualFold(n.Qualifier.Name.String(), f.qual)) {
+				var parts []string
+				for _, p := range []string{n.Qualifier.DbQualifier.String(), n.Qualifier.Name.String(), n.Name.String()} {
+					if p != "" {
+						parts = append(parts, p)
+					}
+				}
+				f.found, f.text, f.clause = true, strings.Join(parts, "."), clause
+			}
+			return false, nil
+		}
+		return true, nil
+	}, node)
+}
+
+// ident matches an unqualified column name (an INSERT column, a USING
+// column).
+func (f *colFinder) ident(clause string, c sqlparser.ColIdent) {
+	if !f.found && f.qual == "" && strings.EqualFold(c.String(), f.name) {
+		f.found, f.text, f.clause = true, c.String(), clause
+	}
+}
+
+// dropsColumn reports whether the statement is an ALTER TABLE dropping
+// column name.
+func (x *errContext) dropsColumn(name string) bool {
+	var ddls []*sqlparser.DDL
+	switch st := x.stmt().(type) {
+	case *sqlparser.AlterTable:
+		ddls = st.Statements
+	case *sqlparser.DDL:
+		ddls = []*sqlparser.DDL{st}
+	}
+	for _, d := range ddls {
+		if d != nil && d.ColumnAction == sqlparser.DropStr && strings.EqualFold(d.Column.String(), name) {
 			return true
 		}
 	}
 	return false
 }
 
-// errUnsupported reports a feature the backend does not provide.
-func errUnsupported(format string, args ...any) error {
-	return sql.ErrUnsupportedFeature.New(fmt.Sprintf(format, args...))
+// functionName returns a function's name as the statement writes it
+// (go-mysql-server reports it in lower case).
+func (x *errContext) functionName(name string) string {
+	out := name
+	x.walk(func(n sqlparser.SQLNode) bool {
+		if f, ok := n.(*sqlparser.FuncExpr); ok && strings.EqualFold(f.Name.String(), name) {
+			out = f.Name.String()
+			return false
+		}
+		return out == name
+	})
+	return out
+}
+
+// insertRows returns the rows of an INSERT ... VALUES (or SET).
+func insertRows(n *sqlparser.Insert) sqlparser.Values {
+	switch rows := n.Rows.(type) {
+	case sqlparser.Values:
+		return rows
+	case *sqlparser.AliasedValues:
+		return rows.Values
+	}
+	return nil
+}
+
+// valueCountRow is the row (from 1) of an INSERT whose value count does
+// not match its columns, as MariaDB's 1136 reports it.
+func (x *errContext) valueCountRow() int {
+	n, ok := x.stmt().(*sqlparser.Insert)
+	if !ok {
+		return 1
+	}
+	want := len(n.Columns)
+	if want == 0 {
+		t := x.engineTable(n.Table)
+		if t == nil {
+			return 1
+		}
+		want = len(t.Columns)
+	}
+	for i, tuple := range insertRows(n) {
+		if len(tuple) != want {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// valueSite is where a statement writes a value: a column of its table
+// and the row (from 1).
+type valueSite struct {
+	t      *engine.Table
+	col    int
+	column string
+	row    int
+}
+
+// valueSite finds the first literal value the statement writes (INSERT
+// ... VALUES or SET, UPDATE ... SET) for which match holds.
+func (x *errContext) valueSite(match func(c *types.Column, lit string) bool) (valueSite, bool) {
+	switch n := x.stmt().(type) {
+	case *sqlparser.Insert:
+		t := x.engineTable(n.Table)
+		if t == nil {
+			return valueSite{}, false
+		}
+		cols := make([]int, 0, len(t.Columns))
+		if len(n.Columns) == 0 {
+			for i := range t.Columns {
+				cols = append(cols, i)
+			}
+		}
+		for _, c := range n.Columns {
+			cols = append(cols, columnOrdinal(t, c.String()))
+		}
+		for r, tuple := range insertRows(n) {
+			for j, e := range tuple {
+				if j >= len(cols) || cols[j] < 0 {
+					continue
+				}
+				if lit, ok := literal(e); ok && match(&t.Columns[cols[j]], lit) {
+					return valueSite{t: t, col: cols[j], column: t.Columns[cols[j]].Name, row: r + 1}, true
+				}
+			}
+		}
+	case *sqlparser.Update:
+		var t *engine.Table
+		if len(n.TableExprs) > 0 {
+			if at, ok := n.TableExprs[0].(*sqlparser.AliasedTableExpr); ok {
+				if tn, ok := at.Expr.(sqlparser.TableName); ok {
+					t = x.engineTable(tn)
+				}
+			}
+		}
+		if t == nil {
+			return valueSite{}, false
+		}
+		for _, e := range n.Exprs {
+			c := columnOrdinal(t, e.Name.Name.String())
+			if c < 0 {
+				continue
+			}
+			if lit, ok := literal(e.Expr); ok && match(&t.Columns[c], lit) {
+				return valueSite{t: t, col: c, column: t.Columns[c].Name, row: 1}, true
+			}
+		}
+	}
+	return valueSite{}, false
+}
+
+// columnOrdinal returns the ordinal of t's column name (any case), or -1.
+func columnOrdinal(t *engine.Table, name string) int {
+	for i := range t.Columns {
+		if strings.EqualFold(t.Columns[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// literal returns the text of a literal value (a negative number with
+// its sign).
+func literal(e sqlparser.Expr) (string, bool) {
+	switch v := e.(type) {
+	case *sqlparser.SQLVal:
+		return string(v.Val), true
+	case *sqlparser.UnaryExpr:
+		if v.Operator == sqlparser.UMinusStr {
+			if s, ok := literal(v.Expr); ok {
+				return "-" + s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// accessDenied words go-mysql-server's refusals (of a database, of a
+// table, of a command) as MariaDB does: 1044 for a database, 1142 naming
+// the command and the first table it is refused on, 1227 for a global
+// privilege. It finds what was refused in the statement's
+// authorization targets, checking the account's grants.
+func (x *errContext) accessDenied(deniedDB, deniedTable string) *mysql.SQLError {
+	user, account := x.account()
+	if x.selectDB && deniedDB != "" {
+		return sqlError(mysql.ERDBAccessDenied, user, account, deniedDB)
+	}
+	if st, ok := x.stmt().(*sqlparser.DBDDL); ok && deniedTable == "" {
+		return sqlError(mysql.ERDBAccessDenied, user, account, st.DBName)
+	}
+	ps, havePS := x.privileges()
+	cur := x.currentDB()
+	refused := func(db, tbl string, privs []sql.PrivilegeType) bool {
+		switch {
+		case deniedDB != "":
+			return strings.EqualFold(db, deniedDB)
+		case deniedTable != "":
+			return strings.EqualFold(tbl, deniedTable)
+		}
+		return !havePS || len(privs) > 0 && !hasPrivileges(ps, db, tbl, privs)
+	}
+	for _, a := range x.authInfos() {
+		privs, word := authPrivileges(a.AuthType)
+		if word == "" {
+			continue
+		}
+		switch a.TargetType {
+		case sqlparser.AuthTargetType_SingleTableIdentifier, sqlparser.AuthTargetType_MultipleTableIdentifiers, sqlparser.AuthTargetType_TableColumn:
+			step := 2
+			if a.TargetType == sqlparser.AuthTargetType_TableColumn {
+				step = 3
+			}
+			for i := 0; i+1 < len(a.TargetNames); i += step {
+				db, tbl := a.TargetNames[i], a.TargetNames[i+1]
+				if db == "" {
+					db = cur
+				}
+				if !strings.EqualFold(db, "information_schema") && refused(db, tbl, privs) {
+					return sqlError(erTableAccessDenied, word, user, x.clientHost(), db, tbl)
+				}
+			}
+		case sqlparser.AuthTargetType_DatabaseIdentifiers:
+			for _, db := range a.TargetNames {
+				if db == "" {
+					db = cur
+				}
+				if deniedTable == "" && refused(db, "", privs) {
+					return sqlError(mysql.ERDBAccessDenied, user, account, db)
+				}
+			}
+		case sqlparser.AuthTargetType_Global:
+			if deniedDB == "" && deniedTable == "" {
+				return sqlError(mysql.ERSpecifiedAccessDenied, word)
+			}
+		}
+	}
+	if deniedDB != "" {
+		return sqlError(mysql.ERDBAccessDenied, user, account, deniedDB)
+	}
+	return nil
+}
+
+// authInfos returns the authorization targets of the statement in order.
+func (x *errContext) authInfos() []sqlparser.AuthInformation {
+	var out []sqlparser.AuthInformation
+	x.walk(func(n sqlparser.SQLNode) bool {
+		if an, ok := n.(sqlparser.AuthNode); ok {
+			out = append(out, an.GetAuthInformation())
+		}
+		return true
+	})
+	return out
+}
+
+// authPrivileges returns the privileges an authorization type needs and
+// its name in MariaDB's messages ("" for none).
+func authPrivileges(authType string) ([]sql.PrivilegeType, string) {
+	switch authType {
+	case "", sqlparser.AuthType_IGNORE:
+		return nil, ""
+	case sqlparser.AuthType_REPLACE:
+		return []sql.PrivilegeType{sql.PrivilegeType_Insert, sql.PrivilegeType_Delete}, "INSERT"
+	}
+	word := strings.ReplaceAll(authType, "_", " ")
+	if p, ok := sql.PrivilegeTypeFromString(word); ok {
+		return []sql.PrivilegeType{p}, word
+	}
+	return nil, word
+}
+
+// privileges returns the grants of the connection's account.
+func (x *errContext) privileges() (mysql_db.PrivilegeSet, bool) {
+	s := x.server()
+	if s == nil {
+		return mysql_db.PrivilegeSet{}, false
+	}
+	user, host := x.account()
+	mdb := s.engine.Analyzer.Catalog.MySQLDb
+	rd := mdb.Reader()
+	defer rd.Close()
+	u := mdb.GetUser(rd, user, host, false)
+	if u == nil {
+		return mysql_db.PrivilegeSet{}, false
+	}
+	return u.PrivilegeSet.Copy(), true
+}
+
+// syntaxError words a parse error as MariaDB's 1064, quoting the query
+// from the token the parser stopped at. Both go-mysql-server and MariaDB
+// parse the query without its leading and trailing spaces and trailing
+// semicolons; the position and the line are counted in that text.
+func (x *errContext) syntaxError(a []string) *mysql.SQLError {
+	pos, err := strconv.Atoi(a[0])
+	if err != nil || x.query == "" {
+		return x.keepText(mysql.ERParseError)
+	}
+	q := sql.RemoveSpaceAndDelimiter(x.query, ';')
+	start := offendingToken(q, pos)
+	return sqlError(mysql.ERParseError, syntaxErrorText, truncateText(q[start:], 80), 1+strings.Count(q[:start], "\n"))
+}
+
+var syntaxPosition = regexp.MustCompile(`^syntax error at position (\d+)`)
+
+// offendingToken returns where the token starts that the parser stopped
+// at, given the position vitess reports (one past the token's end); the
+// end of the query when the parser stopped there.
+func offendingToken(query string, pos int) int {
+	tkn := sqlparser.NewStringTokenizer(query)
+	for {
+		from := tkn.Position - 1
+		if from < 0 {
+			from = 0
+		}
+		typ, _ := tkn.Scan()
+		if typ == 0 {
+			break
+		}
+		start := from
+		for start < len(query) && strings.IndexByte(" \t\r\n", query[start]) >= 0 {
+			start++
+		}
+		end := tkn.Position - 1
+		switch {
+		case typ == sqlparser.LEX_ERROR:
+			return start
+		case end+1 == pos:
+			// The last token ends where the end of the query does: the
+			// query with a space more tells which one the parser met.
+			if end < len(query) || !errorAtEnd(query, pos) {
+				return start
+			}
+			return len(query)
+		case end+1 > pos:
+			return start
+		}
+	}
+	return len(query)
+}
+
+// errorAtEnd reports whether the parse error of query, at pos, is at its
+// end: with a space appended, the error moves one further.
+func errorAtEnd(query string, pos int) bool {
+	_, _, err := sqlparser.ParseOne(context.Background(), query+" ")
+	if err == nil {
+		return false
+	}
+	m := syntaxPosition.FindStringSubmatch(err.Error())
+	return m != nil && m[1] == strconv.Itoa(pos+1)
 }

@@ -120,6 +120,8 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		// TLS as MySQL clients negotiate it (CLIENT_SSL in the handshake).
 		TLSConfig:              cfg.TLS,
 		RequireSecureTransport: cfg.TLS != nil && cfg.TLSRequired,
+		// Logins refused as MariaDB refuses them (auth.go).
+		ProtocolListenerFactory: loginListener(se.Analyzer.Catalog.MySQLDb),
 	}
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {

@@ -38,11 +38,11 @@ type mariaHandler struct {
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	if done, err := h.explain(ctx, c, query, callback); done {
 		h.stats.count(query, err)
-		return err
+		return h.wireError(c, query, err)
 	}
 	err := h.Handler.ComQuery(ctx, c, query, reformatting(callback))
 	h.stats.count(query, err)
-	return err
+	return h.wireError(c, query, err)
 }
 
 // ComPrepare prepares a statement, remembering it when it is a point
@@ -52,7 +52,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
 		h.points.remember(query)
 	}
-	return fields, err
+	return fields, h.wireError(c, query, err)
 }
 
 // ComStmtExecute runs a prepared statement (counted for metrics): a point
@@ -61,12 +61,12 @@ func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
 		if done, err := h.execPoint(ctx, c, p, prepare, callback); done {
 			h.stats.count(prepare.PrepareStmt, err)
-			return err
+			return h.wireError(c, prepare.PrepareStmt, err)
 		}
 	}
 	err := h.slowExecute(ctx, c, prepare, callback)
 	h.stats.count(prepare.PrepareStmt, err)
-	return err
+	return h.wireError(c, prepare.PrepareStmt, err)
 }
 
 // slowExecute runs a prepared statement through go-mysql-server.
@@ -108,9 +108,10 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 // reformatting its results.
 func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	if done, err := h.explain(ctx, c, query, callback); done {
-		return "", err
+		return "", h.wireError(c, query, err)
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback))
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback))
+	return rest, h.wireError(c, query, err)
 }
 
 // reformatting returns a callback that rewrites values before passing
