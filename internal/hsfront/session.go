@@ -1,6 +1,7 @@
 package hsfront
 
 import (
+	"bytes"
 	"context"
 	"sync"
 	"time"
@@ -52,9 +53,6 @@ func (ss *session) needAuth() bool {
 	return (len(ss.secret) > 0 || ss.s.cfg.RequireAuth) && !ss.authed
 }
 
-func (ss *session) idle()  {}
-func (ss *session) close() {}
-
 // scratch is the per-batch working memory, pooled so that an idle
 // connection holds none of it.
 type scratch struct {
@@ -76,6 +74,8 @@ type scratch struct {
 
 	// find state, used by emit
 	rows                  []byte
+	rowsEnd               int  // len(rows) past which the reply is too big; -1: no limit
+	tooBig                bool // the find stopped at rowsEnd
 	limit, skip, returned uint32
 	emitFn                func(engine.Row) bool
 }
@@ -98,9 +98,29 @@ func conv(bufs *[][]byte, i int, t *types.Type, v hsproto.Value) types.Value {
 	return val
 }
 
-// batch answers every complete line of buf into out and returns how many
-// bytes it consumed. On the write port a batch holding any numeric command
-// runs as one engine job (group commit across connections).
+// turnBudget bounds the output of one turn of a connection: once a batch's
+// answers reach it, the lines after are left for the next turn, which
+// comes when that output is written (so a client that does not read stops
+// being read) and, on the read port, after the event loop's other ready
+// connections had theirs.
+const turnBudget = 256 << 10
+
+// Why lines stopped before the end of the complete lines it was given.
+type stopReason uint8
+
+const (
+	stopNone   stopReason = iota // every complete line was answered
+	stopBudget                   // the turn's output reached turnBudget
+	stopWriter                   // outside the writer: the next line needs it
+	stopRead                     // inside the writer: the next line is a plain find
+)
+
+// batch answers the complete lines of buf into out and returns how many
+// bytes it consumed, and whether the connection must close. On the write
+// port a run of lines that change rows runs as one engine job (group
+// commit across connections); finds between such runs run outside the
+// writer, on committed data that holds every earlier run of the batch, so
+// a scan never holds up the writes of other connections.
 func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	sc := scratchPool.Get().(*scratch)
 	sc.out = out
@@ -109,76 +129,73 @@ func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 		sc.out, sc.h = nil, nil
 		scratchPool.Put(sc)
 	}()
-	if !ss.write || !hasExec(buf) {
-		return ss.lines(c, sc, buf, nil), false
+	consumed := 0
+	for {
+		n, stop := ss.lines(c, sc, buf[consumed:], nil)
+		consumed += n
+		if stop != stopWriter {
+			return consumed, false
+		}
+		n, stop, ok := ss.writerRun(c, sc, buf[consumed:])
+		consumed += n
+		if !ok {
+			return consumed, true
+		}
+		if stop != stopRead {
+			return consumed, false
+		}
 	}
+}
+
+// writerRun runs the lines of buf that change rows as one writer job, up
+// to the next plain find. If the group does not commit, every request of
+// the run fails and ok is false: the connection must close (its handles
+// may have changed in a batch the client will never see answered).
+func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, stop stopReason, ok bool) {
+	out := sc.out
 	start := len(*out)
-	consumed, ran := 0, false
+	ran := false
 	err := ss.s.e.Update(context.Background(), func(tx *engine.Tx) error {
 		ran = true
 		*out = (*out)[:start]
-		consumed = ss.lines(c, sc, buf, tx)
+		n, stop = ss.lines(c, sc, buf, tx)
 		return nil
 	})
 	if err == nil {
-		return consumed, false
+		return n, stop, true
 	}
-	// The group did not commit: every request of the batch fails, and
-	// the connection is closed (its handles may have changed in a batch
-	// the client will never see answered).
 	*out = (*out)[:start]
-	n := 0
 	if !ran {
-		rest := buf
-		for {
-			_, r, ok := hsproto.NextLine(rest)
-			if !ok {
-				break
-			}
-			n++
-			rest = r
-		}
-		consumed = len(buf) - len(rest)
-	} else {
-		n = countLines(buf[:consumed])
+		n = completeLines(buf)
 	}
-	for i := 0; i < n; i++ {
-		*out = append(*out, "1\t1\tcommit\n"...)
+	for i := countLines(buf[:n]); i > 0; i-- {
+		*out = hsproto.AppendError(*out, hsproto.ErrCommit)
 	}
-	return consumed, true
+	return n, stopNone, false
+}
+
+// completeLines returns the length of buf's complete lines.
+func completeLines(buf []byte) int {
+	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+		return i + 1
+	}
+	return 0
 }
 
 func countLines(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
+	return bytes.Count(b, []byte{'\n'})
 }
 
-// hasExec reports whether any complete line starts with a digit (a find,
-// insert or modify), which on the write port needs the writer.
-func hasExec(buf []byte) bool {
-	start := true
-	for i, c := range buf {
-		if start && c >= '0' && c <= '9' && i < len(buf) {
-			// Only complete lines count.
-			for _, d := range buf[i:] {
-				if d == '\n' {
-					return true
-				}
-			}
-			return false
-		}
-		start = c == '\n'
-	}
-	return false
+// needsWriter reports whether a parsed request changes rows (insert or a
+// modify), which on the write port runs inside a writer job.
+func needsWriter(r *hsproto.Request) bool {
+	return r.Cmd == hsproto.CmdExec && (r.Op == hsproto.OpInsert || r.Mod != hsproto.ModNone)
 }
 
-// lines executes each complete line of buf (tx is nil on the read path).
-func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
+// lines executes the complete lines of buf (tx is nil outside the writer)
+// and returns how many bytes it consumed and why it stopped. On the write
+// port it stops before a line that needs the other side of the writer.
+func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) (int, stopReason) {
 	rest := buf
 	observe := ss.s.cfg.Observe
 	var t0 time.Time
@@ -189,13 +206,27 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
 	// locally and add once per buffer, not once per request.
 	var ops [NumOps][2]int64
 	n := int64(0)
+	stop := stopNone
 	for {
 		line, r, ok := hsproto.NextLine(rest)
 		if !ok {
 			break
 		}
 		start := len(*sc.out)
+		if start >= turnBudget {
+			stop = stopBudget
+			break
+		}
 		sc.req.Parse(line)
+		if ss.write {
+			if w := needsWriter(&sc.req); w && tx == nil {
+				stop = stopWriter
+				break
+			} else if !w && tx != nil && n > 0 && sc.req.Cmd == hsproto.CmdExec {
+				stop = stopRead
+				break
+			}
+		}
 		*sc.out = ss.exec(sc, tx, *sc.out)
 		n++
 		op, ok := classify(&sc.req), (*sc.out)[start] == '0'
@@ -223,7 +254,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
 			}
 		}
 	}
-	return len(buf) - len(rest)
+	return len(buf) - len(rest), stop
 }
 
 // classify names a parsed request's class.
