@@ -56,21 +56,23 @@ func (ss *session) needAuth() bool {
 // scratch is the per-batch working memory, pooled so that an idle
 // connection holds none of it.
 type scratch struct {
-	req     hsproto.Request
-	keys    []types.Value
-	keyBufs [][]byte
-	in      []types.Value
-	inBufs  [][]byte
-	filters []engine.Filter
-	fBufs   [][]byte
-	vals    []types.Value
-	valBufs [][]byte
-	row     engine.Row
-	fmt     []byte
-	q       engine.Query
-	m       engine.Modify
-	out     *[]byte
-	h       *handle
+	req        hsproto.Request
+	keys       []types.Value
+	keyBufs    [][]byte
+	in         []types.Value
+	inBufs     [][]byte
+	filters    []engine.Filter
+	fBufs      [][]byte
+	vals       []types.Value
+	valBufs    [][]byte
+	row        engine.Row
+	fmt        []byte
+	q          engine.Query
+	m          engine.Modify
+	out        *[]byte
+	h          *handle
+	parsed     bool   // req holds the next line, already parsed (see lines)
+	parsedRest []byte // what follows that line
 
 	// find state, used by emit
 	rows                  []byte
@@ -126,7 +128,7 @@ func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	sc.out = out
 	defer func() {
 		sc.req.Reset()
-		sc.out, sc.h = nil, nil
+		sc.out, sc.h, sc.parsed, sc.parsedRest = nil, nil, false, nil
 		scratchPool.Put(sc)
 	}()
 	consumed := 0
@@ -208,22 +210,32 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) (int, 
 	n := int64(0)
 	stop := stopNone
 	for {
-		line, r, ok := hsproto.NextLine(rest)
-		if !ok {
-			break
+		// Parse unescapes the line in place (an escaped byte may become
+		// LF), so a line is framed and parsed once: a line this loop
+		// stopped before is left parsed, with what follows it, for the
+		// next call.
+		var r []byte
+		if sc.parsed {
+			sc.parsed, r, sc.parsedRest = false, sc.parsedRest, nil
+		} else {
+			line, rr, ok := hsproto.NextLine(rest)
+			if !ok {
+				break
+			}
+			if len(*sc.out) >= turnBudget {
+				stop = stopBudget
+				break
+			}
+			sc.req.Parse(line)
+			r = rr
 		}
 		start := len(*sc.out)
-		if start >= turnBudget {
-			stop = stopBudget
-			break
-		}
-		sc.req.Parse(line)
 		if ss.write {
 			if w := needsWriter(&sc.req); w && tx == nil {
-				stop = stopWriter
+				stop, sc.parsed, sc.parsedRest = stopWriter, true, r
 				break
 			} else if !w && tx != nil && n > 0 && sc.req.Cmd == hsproto.CmdExec {
-				stop = stopRead
+				stop, sc.parsed, sc.parsedRest = stopRead, true, r
 				break
 			}
 		}
