@@ -27,6 +27,7 @@ type Metrics struct {
 	groupFailed prometheus.Counter
 
 	descRequests, descConns, descAuthFail, descAccepted, descRefused *prometheus.Desc
+	descRefusedPeer, descExpired, descAuthBackoff                    *prometheus.Desc
 	descRowsRead, descRowsWritten, descGroups                        *prometheus.Desc
 	descCompactions, descCacheHits, descCacheMisses, descCacheBytes  *prometheus.Desc
 	descRowCacheHits, descRowCacheMisses, descRowCacheBytes          *prometheus.Desc
@@ -70,6 +71,9 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m.descAuthFail = d("handlerdb_auth_failures_total", "Failed authentication attempts, by front.", "front")
 	m.descAccepted = d("handlerdb_connections_accepted_total", "Connections accepted, by front.", "front")
 	m.descRefused = d("handlerdb_connections_refused_total", "Connections closed at once because the connection limit was reached, by front.", "front")
+	m.descRefusedPeer = d("handlerdb_connections_refused_per_peer_total", "Connections closed at once because their peer address had its most connections (also in connections_refused_total), by front.", "front")
+	m.descAuthBackoff = d("handlerdb_auth_backoff_total", "Authentication attempts refused unchecked by the per-peer back-off, by front.", "front")
+	m.descExpired = d("handlerdb_connections_expired_total", "Connections closed for a timeout: HandlerSocket idle or partial-line timeout, SQL connect_timeout; by front.", "front")
 	m.descRowsRead = d("handlerdb_rows_read_total", "Rows returned by the engine's finds.")
 	m.descRowsWritten = d("handlerdb_rows_written_total", "Rows inserted, updated or deleted (committed).")
 	m.descGroups = d("handlerdb_group_commits_total", "Group commits.")
@@ -116,7 +120,7 @@ func portIndex(write bool) int {
 
 // Describe implements prometheus.Collector.
 func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused,
+	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused, m.descRefusedPeer, m.descExpired, m.descAuthBackoff,
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
 		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
 		m.descRowCacheBytes} {
@@ -147,6 +151,9 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		counter(m.descAuthFail, float64(st.AuthFail.Load()), "handlersocket")
 		counter(m.descAccepted, float64(st.Accepted.Load()), "handlersocket")
 		counter(m.descRefused, float64(st.Refused.Load()), "handlersocket")
+		counter(m.descRefusedPeer, float64(st.RefusedPeer.Load()), "handlersocket")
+		counter(m.descExpired, float64(st.Expired.Load()), "handlersocket")
+		counter(m.descAuthBackoff, float64(hs.AuthBackoffs()), "handlersocket")
 	}
 	if st := m.sql.Load(); st != nil {
 		for c := 0; c < sqlfront.NumStmts; c++ {
@@ -158,6 +165,8 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		}
 		gauge(m.descConns, float64(st.Connections.Load()), "mysql", "sql")
 		counter(m.descAuthFail, float64(st.AuthFail.Load()), "mysql")
+		counter(m.descRefused, float64(st.Refused.Load()), "mysql")
+		counter(m.descExpired, float64(st.ConnectTimeouts.Load()), "mysql")
 	}
 	es := m.e.Stats()
 	counter(m.descRowsRead, float64(es.RowsRead.Load()))

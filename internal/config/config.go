@@ -48,8 +48,23 @@ type Config struct {
 	AuthBackoff time.Duration
 	// HSTimeout closes idle HandlerSocket connections.
 	HSTimeout time.Duration
-	// HSMaxConnections bounds HandlerSocket connections over both ports.
+	// HSMaxConnections bounds the connections of each HandlerSocket port.
 	HSMaxConnections int
+	// HSMaxConnectionsPerPeer bounds one peer address's connections on
+	// each HandlerSocket port (0: no limit).
+	HSMaxConnectionsPerPeer int
+	// HSLineTimeout closes a HandlerSocket connection whose request line
+	// stays incomplete this long (0: never).
+	HSLineTimeout time.Duration
+	// HSMaxResponse bounds one HandlerSocket find's reply in bytes; a
+	// larger one is answered 1\t1\tresultlen (0: no limit).
+	HSMaxResponse int
+	// MaxConnections bounds the SQL port's connections, as mysqld's
+	// max_connections: one more is answered error 1040 (0: no limit).
+	MaxConnections int
+	// ConnectTimeout is how long a SQL client may take from connecting to
+	// being authenticated, as mysqld's connect_timeout (0: no limit).
+	ConnectTimeout time.Duration
 	// Durability is sync, os or none (see engine.Durability).
 	Durability string
 	// RootPassword is the password of the SQL user root (empty by default).
@@ -94,23 +109,28 @@ type Config struct {
 // Default returns the defaults.
 func Default() Config {
 	return Config{
-		DataDir:          "handlerdb-data",
-		BindAddress:      "127.0.0.1",
-		Port:             3306,
-		HSPort:           9998,
-		HSPortWr:         9999,
-		HSTimeout:        300 * time.Second,
-		HSMaxConnections: 10000,
-		MaxAuthFailures:  5,
-		AuthBackoff:      time.Second,
-		Durability:       "sync",
-		RootHost:         "127.0.0.1",
-		CacheSize:        256 << 20,
-		RowCacheSize:     64 << 20,
-		SQLPointFastPath: true,
-		AdminAddress:     "127.0.0.1:9180",
-		LogLevel:         "info",
-		LogFormat:        "auto",
+		DataDir:                 "handlerdb-data",
+		BindAddress:             "127.0.0.1",
+		Port:                    3306,
+		HSPort:                  9998,
+		HSPortWr:                9999,
+		HSTimeout:               300 * time.Second,
+		HSMaxConnections:        10000,
+		HSMaxConnectionsPerPeer: 5000,
+		MaxAuthFailures:         5,
+		AuthBackoff:             time.Second,
+		HSLineTimeout:           30 * time.Second,
+		HSMaxResponse:           16 << 20,
+		MaxConnections:          151,
+		ConnectTimeout:          10 * time.Second,
+		Durability:              "sync",
+		RootHost:                "127.0.0.1",
+		CacheSize:               256 << 20,
+		RowCacheSize:            64 << 20,
+		SQLPointFastPath:        true,
+		AdminAddress:            "127.0.0.1:9180",
+		LogLevel:                "info",
+		LogFormat:               "auto",
 	}
 }
 
@@ -141,6 +161,9 @@ func (c *Config) Validate() error {
 	}
 	if c.HSRequireAuth && !c.HSSQLUsers && ((c.HSPort >= 0 && c.HSSecret == "") || (c.HSPortWr >= 0 && c.HSSecretWr == "")) {
 		return errors.New("config: --handlersocket-require-auth on a port without a secret needs --handlersocket-sql-users (no A could succeed there)")
+	}
+	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 {
+		return errors.New("config: --handlersocket-max-connections-per-peer, --handlersocket-max-response and --max-connections must not be negative")
 	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return err
@@ -196,7 +219,13 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.MaxAuthFailures, "max-auth-failures", c.MaxAuthFailures, "failed HandlerSocket A requests from one IP address before its attempts are refused for --auth-backoff (0: no back-off)")
 	fs.DurationVar(&c.AuthBackoff, "auth-backoff", c.AuthBackoff, "first back-off after --max-auth-failures; doubles with each further failure, up to 64 times")
 	fs.Var((*seconds)(&c.HSTimeout), "handlersocket-timeout", "close HandlerSocket connections idle this long: seconds as the plugin takes them, or a duration like 90s (0: never)")
-	fs.IntVar(&c.HSMaxConnections, "handlersocket-max-connections", c.HSMaxConnections, "most HandlerSocket connections over both ports")
+	fs.IntVar(&c.HSMaxConnections, "handlersocket-max-connections", c.HSMaxConnections, "most connections of each HandlerSocket port")
+
+	fs.IntVar(&c.HSMaxConnectionsPerPeer, "handlersocket-max-connections-per-peer", c.HSMaxConnectionsPerPeer, "most connections of one peer address on each HandlerSocket port (0: no limit)")
+	fs.Var((*seconds)(&c.HSLineTimeout), "handlersocket-line-timeout", "close HandlerSocket connections that leave a request line incomplete this long: seconds or a duration (0: never)")
+	fs.IntVar(&c.HSMaxResponse, "handlersocket-max-response", c.HSMaxResponse, "largest HandlerSocket find reply in bytes; a larger one answers 1\\t1\\tresultlen (0: no limit)")
+	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most SQL connections, as mysqld's max_connections; one more gets error 1040 (0: no limit)")
+	fs.Var((*seconds)(&c.ConnectTimeout), "connect-timeout", "how long a SQL client may take to authenticate, as mysqld's connect_timeout: seconds or a duration (0: no limit)")
 	fs.StringVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")
 	fs.StringVar(&c.RootPassword, "root-password", c.RootPassword, "password of the SQL user root")
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")

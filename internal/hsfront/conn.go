@@ -1,6 +1,7 @@
 package hsfront
 
 import (
+	"bytes"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -48,12 +49,23 @@ type conn struct {
 	closing  atomic.Bool
 
 	// Event-loop connections (read port, Linux): fd is the descriptor the
-	// loop owns (nc is nil), pending output the socket has not taken yet.
-	fd         int
-	loop       *evloop
-	lastActive time.Time
-	pending    []byte
-	peer       net.Addr
+	// loop owns (nc is nil), pending output the socket has not taken yet;
+	// paused says the loop stopped watching for input, gone that the loop
+	// closed the connection.
+	fd      int
+	loop    *evloop
+	pending []byte
+	paused  bool
+	gone    bool
+	peer    net.Addr
+	peerIP  string // the peer's address without the port, for per-peer limits
+
+	// lastActive is when the connection last had a request answered (or
+	// was opened), partialSince when its held partial line began (zero:
+	// none); more says held still has complete lines for another turn.
+	lastActive   time.Time
+	partialSince time.Time
+	more         bool
 
 	tc   *tls.Conn // set for a TLS connection (served by serveTLS)
 	held *[]byte   // read buffer kept while it holds a partial line
@@ -63,7 +75,28 @@ type conn struct {
 }
 
 func newConn(s *Server, nc *net.TCPConn, write bool) *conn {
-	return &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: time.Now(), fd: -1, peer: nc.RemoteAddr()}
+	now := time.Now()
+	c := &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: now, lastActive: now, fd: -1, peer: nc.RemoteAddr()}
+	if a, ok := c.peer.(*net.TCPAddr); ok {
+		c.peerIP = a.IP.String()
+	}
+	return c
+}
+
+// deadline is when a connection waiting for input is closed: Timeout after
+// its last answered request, or LineTimeout after its partial line began.
+// Zero means never.
+func (c *conn) deadline() time.Time {
+	var d time.Time
+	if t := c.s.cfg.Timeout; t > 0 {
+		d = c.lastActive.Add(t)
+	}
+	if t := c.s.cfg.LineTimeout; t > 0 && !c.partialSince.IsZero() {
+		if p := c.partialSince.Add(t); d.IsZero() || p.Before(d) {
+			d = p
+		}
+	}
+	return d
 }
 
 func (c *conn) info() ConnInfo {
@@ -105,7 +138,7 @@ func (c *conn) start() {
 			return
 		}
 	}
-	c.serve(true, time.Now())
+	c.serve(true)
 }
 
 // peekTLS waits for the first byte and reports whether it starts a TLS
@@ -125,7 +158,7 @@ func (c *conn) peekTLS() (bool, error) {
 		err = rerr
 	}
 	if err == nil && n == 0 {
-		err = errEOF
+		err = io.EOF
 	}
 	return err == nil && b[0] == 0x16, err
 }
@@ -135,9 +168,13 @@ func (c *conn) peekTLS() (bool, error) {
 // inside a blocking read).
 func (c *conn) serveTLS() {
 	for !c.closing.Load() {
-		if t := c.s.cfg.Timeout; t > 0 {
-			c.tc.SetReadDeadline(time.Now().Add(t))
+		if c.more {
+			if !c.handle(c.held) {
+				break
+			}
+			continue
 		}
+		c.tc.SetReadDeadline(c.deadline())
 		buf := readBuf(c.held)
 		n, err := c.tc.Read((*buf)[len(*buf):cap(*buf)])
 		if n > 0 {
@@ -148,6 +185,7 @@ func (c *conn) serveTLS() {
 				*buf = (*buf)[:0]
 				readPool.Put(buf)
 			}
+			c.countExpired(err)
 			break
 		}
 		if !c.handle(buf) {
@@ -168,15 +206,19 @@ const parkAfter = time.Second
 // initial stack, to wait. A busy connection stays on its goroutine (moving
 // per batch would grow a new stack every time).
 //
-// fresh says the goroutine has just started (its stack is small), and
-// idleSince when the connection last finished a batch.
-func (c *conn) serve(fresh bool, idleSince time.Time) {
-	timeout := c.s.cfg.Timeout
+// fresh says the goroutine has just started (its stack is small).
+func (c *conn) serve(fresh bool) {
 	for !c.closing.Load() {
-		var deadline time.Time
-		if timeout > 0 {
-			deadline = idleSince.Add(timeout)
+		if c.more {
+			// The last turn left complete lines: answer them before
+			// reading more.
+			if !c.handle(c.held) {
+				break
+			}
+			fresh = false
+			continue
 		}
+		deadline := c.deadline()
 		probe := !fresh && (deadline.IsZero() || time.Until(deadline) > parkAfter)
 		if probe {
 			c.nc.SetReadDeadline(time.Now().Add(parkAfter))
@@ -185,16 +227,26 @@ func (c *conn) serve(fresh bool, idleSince time.Time) {
 		}
 		buf, err := c.read()
 		if probe && errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
-			go c.serve(true, idleSince)
+			go c.serve(true)
 			return
 		}
-		if err != nil || !c.handle(buf) {
+		if err != nil {
+			c.countExpired(err)
+			break
+		}
+		if !c.handle(buf) {
 			break
 		}
 		fresh = false
-		idleSince = time.Now()
 	}
 	c.finish()
+}
+
+// countExpired counts a read that ended at the connection's deadline.
+func (c *conn) countExpired(err error) {
+	if errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
+		c.s.stats.Expired.Add(1)
+	}
 }
 
 // finish closes the connection and releases everything it holds.
@@ -220,9 +272,17 @@ func (c *conn) handle(buf *[]byte) bool {
 	out := outPool.Get().(*[]byte)
 	consumed, closeAfter := c.sess.batch(c, *buf, out)
 	rest := (*buf)[consumed:]
-	if len(rest) > c.s.cfg.MaxLine {
-		*out = append(*out, "2\t1\tlinelen\n"...)
+	more := bytes.IndexByte(rest, '\n') >= 0
+	if !more && len(rest) > c.s.cfg.MaxLine {
+		*out = hsproto.AppendError(*out, hsproto.ErrLinelen)
 		closeAfter = true
+	}
+	if consumed > 0 {
+		c.lastActive = time.Now()
+		c.partialSince = time.Time{}
+	}
+	if !more && len(rest) > 0 && c.partialSince.IsZero() {
+		c.partialSince = time.Now()
 	}
 	c.state.Store(stateWrite)
 	if len(*out) > 0 && c.fd >= 0 {
@@ -236,6 +296,8 @@ func (c *conn) handle(buf *[]byte) bool {
 		}
 		if t := c.s.cfg.Timeout; t > 0 {
 			c.nc.SetWriteDeadline(time.Now().Add(t))
+		} else {
+			c.nc.SetWriteDeadline(time.Time{})
 		}
 		if _, err := w.Write(*out); err != nil {
 			closeAfter = true
@@ -247,9 +309,11 @@ func (c *conn) handle(buf *[]byte) bool {
 	}
 	c.state.Store(stateIdle)
 	if closeAfter {
+		c.more = false
 		return false
 	}
 	c.keep(buf, rest)
+	c.more = more
 	return true
 }
 
@@ -257,7 +321,6 @@ func (c *conn) handle(buf *[]byte) bool {
 func (c *conn) keep(buf *[]byte, rest []byte) {
 	if len(rest) == 0 {
 		c.held = nil
-		c.sess.idle()
 		*buf = (*buf)[:0]
 		if cap(*buf) <= 4*readBufSize {
 			readPool.Put(buf)
@@ -275,10 +338,7 @@ func (c *conn) release() {
 		readPool.Put(c.held)
 		c.held = nil
 	}
-	c.sess.close()
 }
-
-var errEOF = io.EOF
 
 // readBuf returns buf (the held buffer), or a pooled one when it is nil,
 // with room to read into: a full buffer doubles.
@@ -317,7 +377,7 @@ func (c *conn) read() (*[]byte, error) {
 		err = rerr
 	}
 	if err == nil && n <= 0 {
-		err = errEOF
+		err = io.EOF
 	}
 	if err != nil {
 		if buf != nil && buf != c.held {

@@ -41,6 +41,11 @@ type evloop struct {
 	conns map[int32]*conn
 	stop  bool
 	done  chan struct{}
+
+	// ready holds the connections whose last turn stopped at turnBudget
+	// with complete lines left; they get their next turn after the
+	// events of this round (touched only by the loop's goroutine).
+	ready, spare []*conn
 }
 
 func newEvloop(s *Server) (*evloop, error) {
@@ -91,7 +96,6 @@ func (l *evloop) add(c *conn, tc *net.TCPConn) error {
 	unix.CloseOnExec(fd)
 	c.fd = fd
 	c.loop = l
-	c.lastActive = time.Now()
 	c.sess.init(c.s, c.write)
 	c.sess.c = c
 	l.mu.Lock()
@@ -121,10 +125,20 @@ func (l *evloop) run() {
 		l.epfile.SetReadDeadline(time.Now().Add(l.sweepEvery()))
 		n := 0
 		var werr error
-		err := l.eprc.Read(func(uintptr) bool {
+		var err error
+		if len(l.ready) > 0 {
+			// Connections wait for their next turn: look for events
+			// without parking.
 			n, werr = unix.EpollWait(l.epfd, events, 0)
-			return n > 0 || (werr != nil && werr != unix.EINTR)
-		})
+			if werr == unix.EINTR {
+				werr = nil
+			}
+		} else {
+			err = l.eprc.Read(func(uintptr) bool {
+				n, werr = unix.EpollWait(l.epfd, events, 0)
+				return n > 0 || (werr != nil && werr != unix.EINTR)
+			})
+		}
 		if err == nil && werr != nil {
 			err = werr
 		}
@@ -149,10 +163,14 @@ func (l *evloop) run() {
 				}
 				continue
 			}
+			if c.more {
+				continue // input waits until the held lines are answered
+			}
 			if ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 && !c.readReady() {
 				l.close(c)
 			}
 		}
+		l.turns()
 		l.mu.Lock()
 		stop := l.stop
 		l.mu.Unlock()
@@ -167,30 +185,80 @@ func (l *evloop) run() {
 	}
 }
 
-// sweepEvery is how often idle connections are looked for: a quarter of
-// the timeout, at most a second.
+// turns gives every connection of the ready list its next turn. A
+// connection that again leaves complete lines goes back on the list for
+// the next round, after the events that came meanwhile.
+func (l *evloop) turns() {
+	if len(l.ready) == 0 {
+		return
+	}
+	rd := l.ready
+	l.ready = l.spare[:0]
+	for i, c := range rd {
+		rd[i] = nil
+		if c.gone {
+			continue
+		}
+		if !c.handle(c.held) || !c.watch() {
+			l.close(c)
+		}
+	}
+	l.spare = rd[:0]
+}
+
+// watch sets what the loop waits for on c after a turn: writability while
+// output is pending, nothing while complete lines wait for a turn (the
+// connection is on the ready list), else input. False means the
+// connection is broken.
+func (c *conn) watch() bool {
+	if len(c.pending) > 0 {
+		return true // writeFD asked for EPOLLOUT; flushPending calls watch
+	}
+	if c.more {
+		c.loop.ready = append(c.loop.ready, c)
+	}
+	if c.paused == c.more {
+		return true
+	}
+	return c.setEvents(c.more)
+}
+
+// setEvents makes the loop wait for input on c, or (paused) only for the
+// peer's hang-up.
+func (c *conn) setEvents(paused bool) bool {
+	c.paused = paused
+	ev := uint32(unix.EPOLLIN | unix.EPOLLRDHUP)
+	if paused {
+		ev = unix.EPOLLRDHUP
+	}
+	return unix.EpollCtl(c.loop.epfd, unix.EPOLL_CTL_MOD, c.fd, &unix.EpollEvent{Events: ev, Fd: int32(c.fd)}) == nil
+}
+
+// sweepEvery is how often expired connections are looked for: a quarter
+// of the shorter timeout, at most a second.
 func (l *evloop) sweepEvery() time.Duration {
-	if t := l.s.cfg.Timeout / 4; t > 0 && t < time.Second {
+	t := l.s.cfg.Timeout
+	if lt := l.s.cfg.LineTimeout; lt > 0 && (t <= 0 || lt < t) {
+		t = lt
+	}
+	if t /= 4; t > 0 && t < time.Second {
 		return max(t, 10*time.Millisecond)
 	}
 	return time.Second
 }
 
-// sweep closes connections idle longer than the timeout.
+// sweep closes connections past their deadline (see conn.deadline).
 func (l *evloop) sweep(now time.Time) {
-	t := l.s.cfg.Timeout
-	if t <= 0 {
-		return
-	}
 	var idle []*conn
 	l.mu.Lock()
 	for _, c := range l.conns {
-		if now.Sub(c.lastActive) > t {
+		if d := c.deadline(); !d.IsZero() && now.After(d) {
 			idle = append(idle, c)
 		}
 	}
 	l.mu.Unlock()
 	for _, c := range idle {
+		c.s.stats.Expired.Add(1)
 		l.close(c)
 	}
 }
@@ -202,6 +270,7 @@ func (l *evloop) close(c *conn) {
 	unix.EpollCtl(l.epfd, unix.EPOLL_CTL_DEL, c.fd, nil)
 	unix.Close(c.fd)
 	c.pending = nil
+	c.gone = true
 	c.release()
 	c.s.forget(c)
 }
@@ -250,8 +319,7 @@ func (c *conn) readReady() bool {
 		return false
 	}
 	*buf = (*buf)[:len(*buf)+n]
-	c.lastActive = time.Now()
-	return c.handle(buf)
+	return c.handle(buf) && c.watch()
 }
 
 // writeFD writes out to the descriptor; what the socket does not take now
@@ -290,9 +358,9 @@ func (c *conn) flushPending() bool {
 		c.pending = c.pending[n:]
 	}
 	c.pending = nil
-	if unix.EpollCtl(c.loop.epfd, unix.EPOLL_CTL_MOD, c.fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(c.fd)}) != nil {
-		return false
-	}
 	// Input that arrived meanwhile is still there: epoll is level-triggered.
-	return true
+	if c.more {
+		c.loop.ready = append(c.loop.ready, c)
+	}
+	return c.setEvents(c.more)
 }

@@ -124,7 +124,10 @@ func (ss *session) find(sc *scratch, tx *engine.Tx, out []byte) []byte {
 		if sc.emitFn == nil {
 			sc.emitFn = sc.emit // bound once per pooled scratch: no allocation per find
 		}
-		sc.rows = out
+		sc.rows, sc.rowsEnd, sc.tooBig = out, len(out)+ss.s.cfg.MaxResponse, false
+		if ss.s.cfg.MaxResponse < 0 {
+			sc.rowsEnd = -1
+		}
 		var err error
 		if tx != nil {
 			err = tx.Find(h.t, &sc.q, sc.emitFn)
@@ -132,6 +135,9 @@ func (ss *session) find(sc *scratch, tx *engine.Tx, out []byte) []byte {
 			err = ss.s.e.Find(h.t, &sc.q, sc.emitFn)
 		}
 		out, sc.rows = sc.rows, nil
+		if sc.tooBig {
+			return hsproto.AppendError(out[:start], hsproto.ErrResultlen)
+		}
 		if err != nil {
 			return storageError(out[:start], err)
 		}
@@ -139,13 +145,18 @@ func (ss *session) find(sc *scratch, tx *engine.Tx, out []byte) []byte {
 	return hsproto.AppendEnd(out)
 }
 
-// emit is the find callback: it applies the offset and appends the row.
+// emit is the find callback: it applies the offset and appends the row,
+// and stops the find once the reply outgrows Config.MaxResponse.
 func (sc *scratch) emit(row engine.Row) bool {
 	if sc.skip > 0 {
 		sc.skip--
 	} else {
 		sc.returned++
 		sc.rows = appendRow(sc, sc.rows, row)
+		if sc.rowsEnd >= 0 && len(sc.rows) > sc.rowsEnd {
+			sc.tooBig = true
+			return false
+		}
 	}
 	return sc.returned < sc.limit+sc.skip
 }

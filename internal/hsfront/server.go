@@ -43,9 +43,23 @@ type Config struct {
 	// MaxLine is the longest request line accepted (default 16 MiB). A
 	// longer line is answered `2\t1\tlinelen` and the connection closed.
 	MaxLine int
-	// MaxConns bounds open connections over both ports (default 10000); a
-	// connection beyond it is closed at once.
+	// MaxResponse bounds one find's reply (default 16 MiB; negative: no
+	// limit). A find whose rows would exceed it is answered
+	// `1\t1\tresultlen` instead, and the connection stays usable.
+	MaxResponse int
+	// LineTimeout closes a connection that leaves a request line
+	// incomplete for that long (default 30 s, like MySQL's
+	// net_read_timeout; negative disables it). Bytes that do not complete
+	// a line do not make a connection active: only answered requests
+	// restart Timeout.
+	LineTimeout time.Duration
+	// MaxConns bounds the open connections of each port (default 10000);
+	// a connection beyond it is closed at once.
 	MaxConns int
+	// MaxConnsPerPeer bounds the open connections of one peer address on
+	// each port (default MaxConns/2, so that no one host can take a whole
+	// port; negative: no limit).
+	MaxConnsPerPeer int
 	// Authorize, when set, enables `A 1 <user>:<password>`: it checks the
 	// password of the SQL account user@host, host being the peer's IP
 	// address, and returns the account's grants (see Grants and
@@ -92,8 +106,17 @@ func (c *Config) setDefaults() {
 	if c.MaxLine == 0 {
 		c.MaxLine = 16 << 20
 	}
+	if c.MaxResponse == 0 {
+		c.MaxResponse = 16 << 20
+	}
+	if c.LineTimeout == 0 {
+		c.LineTimeout = 30 * time.Second
+	}
 	if c.MaxConns == 0 {
 		c.MaxConns = 10000
+	}
+	if c.MaxConnsPerPeer == 0 {
+		c.MaxConnsPerPeer = max(1, c.MaxConns/2)
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -109,9 +132,10 @@ type Server struct {
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
+	peers    [2]map[string]int // open connections per port and peer IP (under mu)
 	closing  bool
 	wg       sync.WaitGroup
-	nconns   atomic.Int64
+	nconns   [2]atomic.Int64 // open connections per port
 	stats    Stats
 	acceptWG sync.WaitGroup
 	loops    []*evloop // read-port event loops (nil: goroutine per connection)
@@ -121,7 +145,11 @@ type Server struct {
 // Stats are the front's counters, safe to read at any time.
 type Stats struct {
 	Accepted atomic.Int64 // connections accepted
-	Refused  atomic.Int64 // connections closed at once (MaxConns)
+	Refused  atomic.Int64 // connections closed at once (MaxConns or MaxConnsPerPeer)
+	// RefusedPeer counts the refusals for MaxConnsPerPeer (also in Refused).
+	RefusedPeer atomic.Int64
+	// Expired counts connections closed for Timeout or LineTimeout.
+	Expired  atomic.Int64
 	Requests atomic.Int64 // request lines answered
 	AuthFail atomic.Int64 // failed A requests
 	// Ops counts answered requests by port (0 read, 1 write), operation
@@ -155,7 +183,7 @@ func (o Op) String() string { return opNames[o] }
 // New returns a server; Start opens its listeners.
 func New(e *engine.Engine, cfg Config) *Server {
 	cfg.setDefaults()
-	return &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}}
+	return &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
 }
 
 // Stats returns the server's counters.
@@ -236,13 +264,8 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		delay = 0
 		s.stats.Accepted.Add(1)
 		tc, ok := nc.(*net.TCPConn)
-		// Both ports' accept loops count into nconns: take the slot
-		// first and give it back when over the limit, so that together
-		// they never exceed it.
-		if !ok || s.nconns.Add(1) > int64(s.cfg.MaxConns) {
-			if ok {
-				s.nconns.Add(-1)
-			}
+		port := portIndex(write)
+		if !ok || s.nconns[port].Load() >= int64(s.cfg.MaxConns) {
 			s.stats.Refused.Add(1)
 			nc.Close()
 			continue
@@ -251,10 +274,18 @@ func (s *Server) accept(ln net.Listener, write bool) {
 		s.mu.Lock()
 		if s.closing {
 			s.mu.Unlock()
-			s.nconns.Add(-1)
 			nc.Close()
 			return
 		}
+		if lim := s.cfg.MaxConnsPerPeer; lim > 0 && s.peers[port][c.peerIP] >= lim {
+			s.mu.Unlock()
+			s.stats.Refused.Add(1)
+			s.stats.RefusedPeer.Add(1)
+			nc.Close()
+			continue
+		}
+		s.peers[port][c.peerIP]++
+		s.nconns[port].Add(1)
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
@@ -273,8 +304,14 @@ func (s *Server) accept(ln net.Listener, write bool) {
 
 // forget removes a finished connection.
 func (s *Server) forget(c *conn) {
+	port := portIndex(c.write)
 	s.mu.Lock()
-	s.nconns.Add(-1) // before the connection leaves Conns, which callers watch
+	s.nconns[port].Add(-1) // before the connection leaves Conns, which callers watch
+	if n := s.peers[port][c.peerIP] - 1; n > 0 {
+		s.peers[port][c.peerIP] = n
+	} else {
+		delete(s.peers[port], c.peerIP)
+	}
 	delete(s.conns, c)
 	s.mu.Unlock()
 	s.stats.Open[portIndex(c.write)].Add(-1)

@@ -71,30 +71,32 @@ func (ss *session) needAuth() bool {
 	return (len(ss.secret) > 0 || ss.s.cfg.RequireAuth) && !ss.authed
 }
 
-func (ss *session) idle()  {}
-func (ss *session) close() {}
-
 // scratch is the per-batch working memory, pooled so that an idle
 // connection holds none of it.
 type scratch struct {
-	req     hsproto.Request
-	keys    []types.Value
-	keyBufs [][]byte
-	in      []types.Value
-	inBufs  [][]byte
-	filters []engine.Filter
-	fBufs   [][]byte
-	vals    []types.Value
-	valBufs [][]byte
-	row     engine.Row
-	fmt     []byte
-	q       engine.Query
-	m       engine.Modify
-	out     *[]byte
-	h       *handle
+	req        hsproto.Request
+	keys       []types.Value
+	keyBufs    [][]byte
+	in         []types.Value
+	inBufs     [][]byte
+	filters    []engine.Filter
+	fBufs      [][]byte
+	vals       []types.Value
+	valBufs    [][]byte
+	row        engine.Row
+	fmt        []byte
+	q          engine.Query
+	m          engine.Modify
+	out        *[]byte
+	h          *handle
+	executed   int    // lines the last lines call ran
+	parsed     bool   // req holds the next line, already parsed (see lines)
+	parsedRest []byte // what follows that line
 
 	// find state, used by emit
 	rows                  []byte
+	rowsEnd               int  // len(rows) past which the reply is too big; -1: no limit
+	tooBig                bool // the find stopped at rowsEnd
 	limit, skip, returned uint32
 	emitFn                func(engine.Row) bool
 }
@@ -117,120 +119,117 @@ func conv(bufs *[][]byte, i int, t *types.Type, v hsproto.Value) types.Value {
 	return val
 }
 
-// batch answers every complete line of buf into out and returns how many
-// bytes it consumed. On the write port a batch holding any numeric command
-// runs as one engine job (group commit across connections), or, when A or
-// P lines that ask the SQL front (see asksSQL) stand between its numeric
-// lines, as one job per run of the lines between them.
+// turnBudget bounds the output of one turn of a connection: once a batch's
+// answers reach it, the lines after are left for the next turn, which
+// comes when that output is written (so a client that does not read stops
+// being read) and, on the read port, after the event loop's other ready
+// connections had theirs.
+const turnBudget = 256 << 10
+
+// Why lines stopped before the end of the complete lines it was given.
+type stopReason uint8
+
+const (
+	stopNone   stopReason = iota // every complete line was answered
+	stopBudget                   // the turn's output reached turnBudget
+	stopWriter                   // outside the writer: the next line needs it
+	stopRead                     // inside the writer: the next line is a plain find
+)
+
+// batch answers the complete lines of buf into out and returns how many
+// bytes it consumed, and whether the connection must close. On the write
+// port a run of lines that change rows runs as one engine job (group
+// commit across connections); finds between such runs run outside the
+// writer, on committed data that holds every earlier run of the batch, so
+// a scan never holds up the writes of other connections.
 func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	sc := scratchPool.Get().(*scratch)
 	sc.out = out
 	defer func() {
 		sc.req.Reset()
-		sc.out, sc.h = nil, nil
+		sc.out, sc.h, sc.parsed, sc.parsedRest = nil, nil, false, nil
 		scratchPool.Put(sc)
 	}()
-	if !ss.write || !hasExec(buf) {
-		return ss.lines(c, sc, buf, nil), false
-	}
-	// A and P lines that may ask the SQL front (a SQL account's password
-	// or grants) run between the jobs, outside the writer: GRANT and the
-	// like hold the SQL front's user table while they wait for the writer
-	// to store the change, so asking from inside a job would stop both.
 	consumed := 0
 	for {
-		rest := buf[consumed:]
-		if !hasExec(rest) {
-			return consumed + ss.lines(c, sc, rest, nil), false
+		n, stop := ss.lines(c, sc, buf[consumed:], nil)
+		consumed += n
+		if stop != stopWriter {
+			return consumed, false
 		}
-		if n := ss.leadingLines(rest, true); n > 0 {
-			consumed += ss.lines(c, sc, rest[:n], nil)
-			continue
+		n, stop, ok := ss.writerRun(c, sc, buf[consumed:])
+		consumed += n
+		if !ok {
+			return consumed, true
 		}
-		seg := rest[:ss.leadingLines(rest, false)]
-		if !hasExec(seg) {
-			consumed += ss.lines(c, sc, seg, nil)
-			continue
+		if stop != stopRead {
+			return consumed, false
 		}
-		if ss.job(c, sc, seg, out) {
-			consumed += len(seg)
-			continue
-		}
-		// The group did not commit: the job's requests and every later
-		// one fail, and the connection is closed (its handles may have
-		// changed in a batch the client will never see answered).
-		for {
-			_, r, ok := hsproto.NextLine(rest)
-			if !ok {
-				break
-			}
-			*out = append(*out, "1\t1\tcommit\n"...)
-			rest = r
-		}
-		return len(buf) - len(rest), true
 	}
 }
 
-// leadingLines returns the length of the leading complete lines of buf
-// for which asksSQL is asks.
-func (ss *session) leadingLines(buf []byte, asks bool) int {
-	rest := buf
-	for {
-		line, r, ok := hsproto.NextLine(rest)
-		if !ok || ss.asksSQL(line) != asks {
-			break
-		}
-		rest = r
-	}
-	return len(buf) - len(rest)
-}
-
-// asksSQL reports whether a request line may call into the SQL front: A
-// when SQL accounts are enabled, P on a connection authenticated as one.
-func (ss *session) asksSQL(line []byte) bool {
-	cmd, _, _ := bytes.Cut(line, []byte{'\t'})
-	if len(cmd) != 1 {
-		return false
-	}
-	return (cmd[0] == 'A' && ss.s.cfg.Authorize != nil) || (cmd[0] == 'P' && ss.grants != nil)
-}
-
-// job runs the complete lines of seg as one engine job and reports
-// whether it committed; if not, its answers are taken back out of out.
-func (ss *session) job(c *conn, sc *scratch, seg []byte, out *[]byte) bool {
+// writerRun runs the lines of buf that change rows as one writer job, up
+// to the next plain find. If the group does not commit, every request of
+// the run and every later complete line of buf fail, and ok is false: the
+// connection must close (its handles may have changed in a batch the
+// client will never see answered).
+func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, stop stopReason, ok bool) {
+	out := sc.out
 	start := len(*out)
+	ran := false
 	err := ss.s.e.Update(context.Background(), func(tx *engine.Tx) error {
+		ran = true
 		*out = (*out)[:start]
-		ss.lines(c, sc, seg, tx)
+		n, stop = ss.lines(c, sc, buf, tx)
 		return nil
 	})
-	if err != nil {
-		*out = (*out)[:start]
+	if err == nil {
+		return n, stop, true
 	}
-	return err == nil
-}
-
-// hasExec reports whether any complete line starts with a digit (a find,
-// insert or modify), which on the write port needs the writer.
-func hasExec(buf []byte) bool {
-	start := true
-	for i, c := range buf {
-		if start && c >= '0' && c <= '9' && i < len(buf) {
-			// Only complete lines count.
-			for _, d := range buf[i:] {
-				if d == '\n' {
-					return true
-				}
-			}
-			return false
+	*out = (*out)[:start]
+	// Count the lines to answer without framing again what was parsed:
+	// parsing unescapes in place. Lines the job ran, the one left parsed,
+	// then the untouched complete lines after.
+	failed, rest := 0, buf[n:]
+	if ran {
+		failed = sc.executed
+	}
+	if sc.parsed {
+		failed, rest = failed+1, sc.parsedRest
+		sc.parsed, sc.parsedRest = false, nil
+	}
+	for {
+		_, r, ok := hsproto.NextLine(rest)
+		if !ok {
+			break
 		}
-		start = c == '\n'
+		failed, rest = failed+1, r
 	}
-	return false
+	for ; failed > 0; failed-- {
+		*out = hsproto.AppendError(*out, hsproto.ErrCommit)
+	}
+	return len(buf) - len(rest), stopNone, false
 }
 
-// lines executes each complete line of buf (tx is nil on the read path).
-func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
+// asksSQL reports whether a parsed request may call into the SQL front: A
+// when SQL accounts are enabled, P on a connection authenticated as one.
+// Such lines run outside writer jobs: GRANT and the like hold the SQL
+// front's user table while they wait for the writer to store the change,
+// so asking from inside a job would stop both.
+func (ss *session) asksSQL(r *hsproto.Request) bool {
+	return (r.Cmd == hsproto.CmdAuth && ss.s.cfg.Authorize != nil) || (r.Cmd == hsproto.CmdOpen && ss.grants != nil)
+}
+
+// needsWriter reports whether a parsed request changes rows (insert or a
+// modify), which on the write port runs inside a writer job.
+func needsWriter(r *hsproto.Request) bool {
+	return r.Cmd == hsproto.CmdExec && (r.Op == hsproto.OpInsert || r.Mod != hsproto.ModNone)
+}
+
+// lines executes the complete lines of buf (tx is nil outside the writer)
+// and returns how many bytes it consumed and why it stopped. On the write
+// port it stops before a line that needs the other side of the writer.
+func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) (int, stopReason) {
 	rest := buf
 	observe := ss.s.cfg.Observe
 	var t0 time.Time
@@ -241,13 +240,37 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
 	// locally and add once per buffer, not once per request.
 	var ops [NumOps][2]int64
 	n := int64(0)
+	stop := stopNone
 	for {
-		line, r, ok := hsproto.NextLine(rest)
-		if !ok {
-			break
+		// Parse unescapes the line in place (an escaped byte may become
+		// LF), so a line is framed and parsed once: a line this loop
+		// stopped before is left parsed, with what follows it, for the
+		// next call.
+		var r []byte
+		if sc.parsed {
+			sc.parsed, r, sc.parsedRest = false, sc.parsedRest, nil
+		} else {
+			line, rr, ok := hsproto.NextLine(rest)
+			if !ok {
+				break
+			}
+			if len(*sc.out) >= turnBudget {
+				stop = stopBudget
+				break
+			}
+			sc.req.Parse(line)
+			r = rr
 		}
 		start := len(*sc.out)
-		sc.req.Parse(line)
+		if ss.write {
+			if w := needsWriter(&sc.req); w && tx == nil {
+				stop, sc.parsed, sc.parsedRest = stopWriter, true, r
+				break
+			} else if !w && tx != nil && n > 0 && (sc.req.Cmd == hsproto.CmdExec || ss.asksSQL(&sc.req)) {
+				stop, sc.parsed, sc.parsedRest = stopRead, true, r
+				break
+			}
+		}
 		*sc.out = ss.exec(sc, tx, *sc.out)
 		n++
 		op, ok := classify(&sc.req), (*sc.out)[start] == '0'
@@ -275,7 +298,8 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) int {
 			}
 		}
 	}
-	return len(buf) - len(rest)
+	sc.executed = int(n)
+	return len(buf) - len(rest), stop
 }
 
 // classify names a parsed request's class.

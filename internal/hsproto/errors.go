@@ -65,6 +65,19 @@ const (
 	// or TEXT column.
 	ErrFilterblob
 
+	// The replies below are HandlerDB's own; the plugin has none of them.
+
+	// ErrLinelen (2 linelen): a request line longer than the server's
+	// limit; the connection is closed after it.
+	ErrLinelen
+	// ErrCommit (1 commit): the group commit holding the request failed;
+	// the connection is closed after the batch.
+	ErrCommit
+	// ErrResultlen (1 resultlen): a find whose reply would exceed the
+	// server's limit on one reply; nothing of it is sent, the connection
+	// stays usable.
+	ErrResultlen
+
 	numErrors
 )
 
@@ -93,6 +106,9 @@ var errorInfo = [numErrors]struct {
 	ErrTblnum:      {2, "tblnum", ""},
 	ErrKpnum:       {2, "kpnum", ""},
 	ErrFilterblob:  {2, "filterblob", ""},
+	ErrLinelen:     {2, "linelen", ""},
+	ErrCommit:      {1, "commit", ""},
+	ErrResultlen:   {1, "resultlen", ""},
 }
 
 func init() {

@@ -27,6 +27,9 @@ func TestErrorTable(t *testing.T) {
 		ErrTblnum:      "2\t1\ttblnum\n",
 		ErrKpnum:       "2\t1\tkpnum\n",
 		ErrFilterblob:  "2\t1\tfilterblob\n",
+		ErrLinelen:     "2\t1\tlinelen\n",
+		ErrCommit:      "1\t1\tcommit\n",
+		ErrResultlen:   "1\t1\tresultlen\n",
 	}
 	if len(want) != int(numErrors) {
 		t.Fatalf("table has %d errors, test %d", numErrors, len(want))

@@ -43,6 +43,7 @@ func idleChild(dir string) {
 	cfg := config.Default()
 	cfg.DataDir, cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.Durability = dir, -1, 0, -1, "none"
 	cfg.AdminAddress = ""
+	cfg.HSMaxConnectionsPerPeer = 0 // 10,000 connections from one host
 	s, err := Start(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		fmt.Println("error", err)

@@ -112,12 +112,17 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		WriteSecret: cfg.HSSecretWr,
 		Timeout:     timeout,
 		MaxConns:    cfg.HSMaxConnections,
-		Logger:      log,
-		RequireAuth: cfg.HSRequireAuth,
-		TLS:         s.tls,
-		TLSRequired: cfg.TLSRequired,
-		Authorize:   s.authorizeHS,
-		Backoff:     hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff),
+		// The command line says 0 for no limit; hsfront reads 0 as its
+		// default and a negative value as none.
+		MaxConnsPerPeer: orNone(cfg.HSMaxConnectionsPerPeer),
+		LineTimeout:     time.Duration(orNone(int(cfg.HSLineTimeout))),
+		MaxResponse:     orNone(cfg.HSMaxResponse),
+		Logger:          log,
+		RequireAuth:     cfg.HSRequireAuth,
+		TLS:             s.tls,
+		TLSRequired:     cfg.TLSRequired,
+		Authorize:       s.authorizeHS,
+		Backoff:         hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff),
 	}
 	var m *admin.Metrics
 	if s.admin != nil {
@@ -238,4 +243,12 @@ func rowCache(n int64) int64 {
 		return -1
 	}
 	return n
+}
+
+// orNone maps a setting's 0 (none) to hsfront's -1 (none).
+func orNone(v int) int {
+	if v == 0 {
+		return -1
+	}
+	return v
 }

@@ -22,6 +22,8 @@ func (s *Server) newSQL() error {
 		ExtraProcesses: s.hsProcesses,
 
 		NoPointFastPath: !s.cfg.SQLPointFastPath,
+		MaxConnections:  s.cfg.MaxConnections,
+		ConnectTimeout:  s.cfg.ConnectTimeout,
 	})
 	if err != nil {
 		return err

@@ -575,8 +575,10 @@ func (h *mariaHandler) wireError(c *mysql.Conn, query string, err error) error {
 }
 
 // ComInitDB selects a database (COM_INIT_DB, and the database a client
-// names at login), reporting failures as MariaDB does.
+// names at login), reporting failures as MariaDB does. It also lifts the
+// connect deadline (see authenticated).
 func (h *mariaHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
+	authenticated(c)
 	err := h.Handler.ComInitDB(c, schemaName)
 	if err == nil {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
@@ -54,6 +55,12 @@ type Config struct {
 	// go-mysql-server's planner like every other statement, instead of
 	// looking the row up directly (see fastpath.go).
 	NoPointFastPath bool
+	// MaxConnections bounds the open connections, as mysqld's
+	// max_connections: one more is answered error 1040 (0: no limit).
+	MaxConnections int
+	// ConnectTimeout is how long a client may take to authenticate, as
+	// mysqld's connect_timeout (0: no limit).
+	ConnectTimeout time.Duration
 }
 
 func (c *Config) ensureDefaults() {
@@ -112,10 +119,11 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		se.Close()
 		return nil, fmt.Errorf("sqlfront: listen %s: %w", cfg.Address, err)
 	}
+	ll := &limitListener{Listener: ln, max: int64(cfg.MaxConnections), connectTimeout: cfg.ConnectTimeout}
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  ln.Addr().String(),
-		Listener: ln,
+		Listener: ll,
 		Version:  cfg.VersionString,
 		// TLS as MySQL clients negotiate it (CLIENT_SSL in the handshake).
 		TLSConfig:              cfg.TLS,
@@ -126,6 +134,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
 		mh = &mariaHandler{Handler: h}
+		ll.stats = &mh.stats
 		mh.noFast.Store(cfg.NoPointFastPath)
 		return mh, nil
 	}

@@ -28,6 +28,11 @@ type Stats struct {
 	Connections atomic.Int64
 	// AuthFail counts refused logins.
 	AuthFail atomic.Int64
+	// Refused counts connections answered 1040 (MaxConnections).
+	Refused atomic.Int64
+	// ConnectTimeouts counts connections closed for not authenticating
+	// within ConnectTimeout.
+	ConnectTimeouts atomic.Int64
 	// PointFast counts the prepared point selects served without
 	// go-mysql-server's planner (also counted in Queries).
 	PointFast atomic.Int64

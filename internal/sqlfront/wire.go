@@ -36,6 +36,7 @@ type mariaHandler struct {
 
 // ComQuery runs a query, reformatting its results.
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	authenticated(c)
 	if done, err := h.explain(ctx, c, query, callback); done {
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
@@ -48,6 +49,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 // ComPrepare prepares a statement, remembering it when it is a point
 // select (see fastpath.go).
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	authenticated(c)
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
 		h.points.remember(query)
@@ -58,6 +60,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 // ComStmtExecute runs a prepared statement (counted for metrics): a point
 // select on the fast path when it can, else through go-mysql-server.
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	authenticated(c)
 	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
 		if done, err := h.execPoint(ctx, c, p, prepare, callback); done {
 			h.stats.count(prepare.PrepareStmt, err)
@@ -107,6 +110,7 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 // ComMultiQuery runs the first query of a multi-statement string,
 // reformatting its results.
 func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	authenticated(c)
 	if done, err := h.explain(ctx, c, query, callback); done {
 		return "", h.wireError(c, query, err)
 	}
