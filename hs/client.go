@@ -38,12 +38,13 @@ func Open(dsn string) (*Client, error) {
 	return New(o)
 }
 
-// New returns a Client for opts. It does not connect: connections are
-// opened when requests need them (use Ping to check the server now).
+// New returns a Client for opts, after filling its zero fields with their
+// defaults (Options.EnsureDefaults) and checking it (Options.Validate). It
+// does not connect: connections are opened when requests need them (use
+// Ping to check the server now).
 func New(opts Options) (*Client, error) {
-	opts.setDefaults()
-	if opts.ReadAddr == "" && opts.WriteAddr == "" {
-		return nil, ErrNoAddr
+	if err := opts.EnsureDefaults().Validate(); err != nil {
+		return nil, err
 	}
 	c := &Client{opts: opts, hooks: append([]Hook(nil), opts.Hooks...)}
 	if opts.ReadAddr != "" {
@@ -58,7 +59,8 @@ func New(opts Options) (*Client, error) {
 	return c, nil
 }
 
-// Options returns the client's options, with defaults filled in.
+// Options returns the client's options, with the defaults EnsureDefaults
+// filled in.
 func (c *Client) Options() Options { return c.opts }
 
 // Close closes the idle connections and makes every later call fail with

@@ -538,13 +538,23 @@ func TestUserPassword(t *testing.T) {
 	if local.sql == nil {
 		t.Skip("the in-process server has no SQL port, so no SQL users")
 	}
+	// An account with a password (HandlerDB never lets one without a
+	// password in over HandlerSocket).
+	for _, q := range []string{
+		"CREATE USER IF NOT EXISTS 'hsuser'@'127.0.0.1' IDENTIFIED BY 'pw'",
+		"GRANT SELECT, INSERT, UPDATE, DELETE ON " + testDB + ".* TO 'hsuser'@'127.0.0.1'",
+	} {
+		if _, err := local.sql.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 	_, wport, _ := strings.Cut(writeAddr, ":")
-	c, err := hs.Open("hs://root:@" + readAddr + "/" + testDB + "?wr_port=" + wport + "&wr_secret=root:")
+	c, err := hs.Open("hs://hsuser:pw@" + readAddr + "/" + testDB + "?wr_port=" + wport + "&wr_secret=hsuser:pw")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if o := c.Options(); o.ReadSecret != "root:" || o.WriteSecret != "root:" {
+	if o := c.Options(); o.ReadSecret != "hsuser:pw" || o.WriteSecret != "hsuser:pw" {
 		t.Fatalf("secrets %q %q", o.ReadSecret, o.WriteSecret)
 	}
 	if err := c.Ping(ctx); err != nil {
@@ -553,7 +563,7 @@ func TestUserPassword(t *testing.T) {
 	if _, err := c.Index("", "users", "", []string{"name"}).Get(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	bad, _ := hs.Open("hs://root:wrong@" + readAddr + "/" + testDB + "?wr_port=off")
+	bad, _ := hs.Open("hs://hsuser:wrong@" + readAddr + "/" + testDB + "?wr_port=off")
 	defer bad.Close()
 	_, err = bad.Index("", "users", "", []string{"name"}).Get(ctx, 1)
 	wantErr(t, err, hs.ErrUnauth)

@@ -83,6 +83,7 @@ func startServer(dir, rdSecret, wrSecret string, withSQL bool) (*server.Server, 
 	cfg.Durability = "none"
 	cfg.AdminAddress = ""
 	cfg.HSSecret, cfg.HSSecretWr = rdSecret, wrSecret
+	cfg.HSSQLUsers = true // TestUserPassword logs in as a SQL account
 	if !withSQL || os.Getenv("HS_TEST_NO_SQL") != "" {
 		cfg.Port = -1 // create the tables through the engine
 	}

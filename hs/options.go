@@ -19,15 +19,19 @@ const (
 	DefaultWritePort = 9999
 )
 
-// Options configures a Client. The zero value of every field but the
-// addresses has a usable default; see each field.
+// Options configures a Client. New calls EnsureDefaults, which fills the
+// zero fields with their defaults, and then Validate. In every number and
+// duration, zero means the default; a negative value turns the limit off
+// where a field says so ("negative: never", "negative: no limit") and is
+// invalid everywhere else.
 type Options struct {
-	// ReadAddr is host:port of the read port (finds). When empty, finds go
-	// to the write port.
+	// ReadAddr is host:port of the read port (finds). Empty: finds go to
+	// the write port.
 	ReadAddr string
 	// WriteAddr is host:port of the write port (inserts, updates, deletes,
 	// increments, decrements, and finds in a pipeline that also writes).
-	// When empty, writes fail with ErrNoWriteAddr.
+	// Empty: writes fail with ErrNoWriteAddr. ReadAddr and WriteAddr must
+	// not both be empty (ErrNoAddr).
 	WriteAddr string
 
 	// ReadSecret is sent as "A 1 <secret>" on every new read connection
@@ -43,70 +47,121 @@ type Options struct {
 	Database string
 
 	// ReadPoolSize and WritePoolSize bound the connections open to each
-	// port (default: 2 * GOMAXPROCS, at least 4). A call that finds every
-	// connection busy waits for one, as long as its context allows.
+	// port. 0: default 2 * GOMAXPROCS, at least 4; negative: invalid. A
+	// call that finds every connection busy waits for one, as long as its
+	// context allows.
 	ReadPoolSize, WritePoolSize int
-	// MaxIdle bounds the idle connections kept per port (default: the
-	// pool size; negative keeps none).
+	// MaxIdle bounds the idle connections kept per port. 0: default, each
+	// port's own pool size (EnsureDefaults leaves it 0, since the two pools
+	// may differ); above a pool's size: that size; negative: keep none.
 	MaxIdle int
-	// IdleTimeout closes connections left idle that long (default 4
-	// minutes, below the server's 300-second idle timeout; negative:
-	// never).
+	// IdleTimeout closes connections left idle that long. 0: default 4
+	// minutes, below the server's 300-second idle timeout; negative: never.
 	IdleTimeout time.Duration
 
-	// DialTimeout bounds connecting and authenticating (default 5 s).
+	// DialTimeout bounds connecting and authenticating. 0: default 5 s;
+	// negative: no limit besides the context.
 	DialTimeout time.Duration
 	// ReadTimeout bounds the wait for the replies of one request or
-	// pipeline (default 30 s; negative: no limit besides the context).
+	// pipeline. 0: default 30 s; negative: no limit besides the context.
 	ReadTimeout time.Duration
-	// WriteTimeout bounds sending one request or pipeline (default 30 s;
-	// negative: no limit besides the context).
+	// WriteTimeout bounds sending one request or pipeline. 0: default
+	// 30 s; negative: no limit besides the context.
 	WriteTimeout time.Duration
 
 	// Dialer, when set, opens connections instead of net.Dialer.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	// Hooks are called around every request and pipeline (see Hook).
+	// Hooks are called around every request and pipeline (see Hook). None
+	// may be nil.
 	Hooks []Hook
 
 	// Debug records every request line, its reply and its duration (see
 	// Client.DebugRecords). It costs time and memory: leave it off in
 	// production.
 	Debug bool
-	// DebugKeep is how many records Debug keeps (default 1000; the oldest
-	// are dropped).
+	// DebugKeep is how many records Debug keeps, the oldest being dropped.
+	// 0: default 1000; negative: invalid.
 	DebugKeep int
 	// DebugLog, when set with Debug, is also called with each record as it
 	// is made.
 	DebugLog func(DebugRecord)
 }
 
-func (o *Options) setDefaults() {
-	def := 2 * runtime.GOMAXPROCS(0)
-	if def < 4 {
-		def = 4
+// The defaults EnsureDefaults gives the zero fields of Options.
+const (
+	defaultIdleTimeout  = 4 * time.Minute
+	defaultDialTimeout  = 5 * time.Second
+	defaultReplyTimeout = 30 * time.Second // ReadTimeout and WriteTimeout
+	defaultDebugKeep    = 1000
+	minDefaultPoolSize  = 4
+)
+
+// defaultPoolSize is the default of ReadPoolSize and WritePoolSize: twice
+// GOMAXPROCS, at least minDefaultPoolSize.
+func defaultPoolSize() int {
+	return max(2*runtime.GOMAXPROCS(0), minDefaultPoolSize)
+}
+
+// EnsureDefaults sets every zero field of o that has a default (see each
+// field) to that default and returns o. Fields already set, negative
+// values included, are left as they are, so calling it again changes
+// nothing. New calls it; call it yourself to see the values a Client would
+// use.
+func (o *Options) EnsureDefaults() *Options {
+	if o.ReadPoolSize == 0 {
+		o.ReadPoolSize = defaultPoolSize()
 	}
-	if o.ReadPoolSize <= 0 {
-		o.ReadPoolSize = def
-	}
-	if o.WritePoolSize <= 0 {
-		o.WritePoolSize = def
+	if o.WritePoolSize == 0 {
+		o.WritePoolSize = defaultPoolSize()
 	}
 	if o.IdleTimeout == 0 {
-		o.IdleTimeout = 4 * time.Minute
+		o.IdleTimeout = defaultIdleTimeout
 	}
-	if o.DialTimeout <= 0 {
-		o.DialTimeout = 5 * time.Second
+	if o.DialTimeout == 0 {
+		o.DialTimeout = defaultDialTimeout
 	}
 	if o.ReadTimeout == 0 {
-		o.ReadTimeout = 30 * time.Second
+		o.ReadTimeout = defaultReplyTimeout
 	}
 	if o.WriteTimeout == 0 {
-		o.WriteTimeout = 30 * time.Second
+		o.WriteTimeout = defaultReplyTimeout
 	}
-	if o.DebugKeep <= 0 {
-		o.DebugKeep = 1000
+	if o.DebugKeep == 0 {
+		o.DebugKeep = defaultDebugKeep
 	}
+	return o
+}
+
+// Validate returns an error naming the first field of o, in the order of
+// their declaration, whose value is invalid: ReadAddr and WriteAddr both
+// empty (the error wraps ErrNoAddr), a negative ReadPoolSize,
+// WritePoolSize or DebugKeep, or a nil Hook. Zero values are valid, with
+// or without EnsureDefaults; New calls both.
+func (o *Options) Validate() error {
+	if o.ReadAddr == "" && o.WriteAddr == "" {
+		return fmt.Errorf("%w: Options.ReadAddr and Options.WriteAddr are both empty", ErrNoAddr)
+	}
+	if o.ReadPoolSize < 0 {
+		return negativeField("ReadPoolSize", o.ReadPoolSize)
+	}
+	if o.WritePoolSize < 0 {
+		return negativeField("WritePoolSize", o.WritePoolSize)
+	}
+	for i, h := range o.Hooks {
+		if h == nil {
+			return fmt.Errorf("hs: invalid Options.Hooks[%d]: nil", i)
+		}
+	}
+	if o.DebugKeep < 0 {
+		return negativeField("DebugKeep", o.DebugKeep)
+	}
+	return nil
+}
+
+// negativeField is Validate's error for a field that must not be negative.
+func negativeField(name string, v int) error {
+	return fmt.Errorf("hs: invalid Options.%s %d: must not be negative (0: the default)", name, v)
 }
 
 // ParseDSN parses a data source name of the form
@@ -132,6 +187,12 @@ func (o *Options) setDefaults() {
 //	write_timeout=D       WriteTimeout
 //	timeout=D             ReadTimeout and WriteTimeout
 //	debug=true            Debug
+//
+// The numbers and durations mean what the fields they set say: 0 is the
+// default, a negative duration turns that limit off (timeout=-1s), a
+// negative max_idle keeps no idle connection, and a negative pool size is
+// refused by New. ParseDSN leaves the other fields zero (see
+// Options.EnsureDefaults).
 //
 // Secrets containing '@', ':' or '/' must be percent-encoded.
 func ParseDSN(dsn string) (Options, error) {

@@ -29,6 +29,8 @@ type poolStats struct {
 	hits, misses, dials, dialErrors, waits, stale, timeouts atomic.Int64
 }
 
+// newPool returns the pool of one port, of size connections; o.MaxIdle
+// bounds its idle ones (0: size, negative: none).
 func newPool(addr, secret string, write bool, size int, o *Options) *pool {
 	maxIdle := o.MaxIdle
 	if maxIdle == 0 || maxIdle > size {
@@ -91,8 +93,12 @@ func (p *pool) get(ctx context.Context) (*conn, error) {
 
 func (p *pool) dial(ctx context.Context) (*conn, error) {
 	p.stats.dials.Add(1)
-	dctx, cancel := context.WithTimeout(ctx, p.opts.DialTimeout)
-	defer cancel()
+	dctx := ctx
+	if p.opts.DialTimeout > 0 { // negative: the context's limit only
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, p.opts.DialTimeout)
+		defer cancel()
+	}
 	var nc net.Conn
 	var err error
 	if p.opts.Dialer != nil {

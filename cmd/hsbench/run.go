@@ -37,30 +37,61 @@ type worker struct {
 	scratch []op
 }
 
-// runOnce runs the workload against one target and measures it.
+// runOnce runs the workload against one target and measures it, in
+// phases: plan the ids, open the workers' connections, warm up, measure,
+// and sum up the result.
 func runOnce(ctx context.Context, o *options, spec string) (*result, error) {
 	tgt, err := openTarget(ctx, o, spec)
 	if err != nil {
 		return nil, err
 	}
 	defer tgt.close()
-	// ids for inserts start after the table's highest id, so that runs
-	// one after the other do not collide; deletes walk the key space
-	var nextInsert, nextDelete atomic.Int64
+	s, err := planIDs(ctx, o, tgt)
+	if err != nil {
+		return nil, err
+	}
+	workers, err := openWorkers(ctx, o, tgt)
+	if err != nil {
+		return nil, err
+	}
+	defer closeWorkers(workers)
+	s.startClock(o)
+	base := &baseline{tgt: tgt, serverPID: o.serverPID}
+	stopWarmup := base.takeAfterWarmup(o.warmup)
+	defer stopWarmup()
+	finish := measure(ctx, o, s, workers)
+	base.take() // a run shorter than its warmup
+	res := collectResult(o, tgt, workers, s, base, finish)
+	if err := ctx.Err(); err != nil && res.Ops == 0 {
+		return nil, err
+	}
+	return res, nil
+}
+
+// planIDs returns the shared state of a run with its first ids: inserts
+// start after the table's highest id (and after --keys), so that runs one
+// after the other do not collide; deletes walk the key space from 1.
+func planIDs(ctx context.Context, o *options, tgt target) (*loopState, error) {
 	maxID, err := tgt.maxID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the highest id: %w", tgt.kind(), err)
 	}
-	nextInsert.Store(max(maxID, o.keys) + 1)
-	nextDelete.Store(1)
+	s := &loopState{seq: new(atomic.Int64), remaining: new(atomic.Int64),
+		nextInsert: new(atomic.Int64), nextDelete: new(atomic.Int64)}
+	s.nextInsert.Store(max(maxID, o.keys) + 1)
+	s.nextDelete.Store(1)
+	return s, nil
+}
 
+// openWorkers opens one connection per worker (--conns), each worker with
+// its own random source from --seed; on an error it closes the
+// connections it opened.
+func openWorkers(ctx context.Context, o *options, tgt target) ([]*worker, error) {
 	workers := make([]*worker, o.conns)
 	for i := range workers {
 		c, err := tgt.open(ctx)
 		if err != nil {
-			for _, w := range workers[:i] {
-				w.conn.close()
-			}
+			closeWorkers(workers[:i])
 			return nil, fmt.Errorf("%s: connecting: %w", tgt.kind(), err)
 		}
 		w := &worker{interval: newHist(), total: newHist(), conn: c,
@@ -70,50 +101,68 @@ func runOnce(ctx context.Context, o *options, spec string) (*result, error) {
 		}
 		workers[i] = w
 	}
-	defer func() {
-		for _, w := range workers {
-			w.conn.close()
-		}
-	}()
+	return workers, nil
+}
 
-	start := time.Now()
-	measureStart := start.Add(o.warmup)
-	var end time.Time
+// closeWorkers closes the workers' connections.
+func closeWorkers(workers []*worker) {
+	for _, w := range workers {
+		w.conn.close()
+	}
+}
+
+// startClock starts the run now: the warm-up (--warmup), then the
+// measured part, which ends after --duration or, with --requests, when
+// that many requests are measured; with --rate it spaces the batches.
+func (s *loopState) startClock(o *options) {
+	s.start = time.Now()
+	s.measureStart = s.start.Add(o.warmup)
 	if o.requests == 0 {
-		end = measureStart.Add(o.duration)
+		s.end = s.measureStart.Add(o.duration)
 	}
-	var remaining atomic.Int64
-	remaining.Store(o.requests)
-	var batchInterval time.Duration
+	s.remaining.Store(o.requests)
 	if o.rate > 0 {
-		batchInterval = time.Duration(float64(time.Second) * float64(o.pipeline) / o.rate)
+		s.batchInterval = time.Duration(float64(time.Second) * float64(o.pipeline) / o.rate)
 	}
-	var seq atomic.Int64
+}
 
-	// the counters at the start of the measured part
-	var base struct {
-		once  sync.Once
-		at    time.Time
-		bytes int64
-		cpu   float64
-		cpuOK bool
-	}
-	snapshot := func() {
-		base.once.Do(func() {
-			base.at = time.Now()
-			base.bytes = tgt.wireBytes()
-			if o.serverPID > 0 {
-				base.cpu, base.cpuOK = cpuSeconds(o.serverPID)
-			}
-		})
-	}
-	if o.warmup == 0 {
-		snapshot()
-	} else {
-		t := time.AfterFunc(o.warmup, snapshot)
-		defer t.Stop()
-	}
+// baseline holds the counters at the start of the measured part of a run.
+type baseline struct {
+	tgt       target
+	serverPID int // --server-pid, 0 for none
 
+	once  sync.Once
+	at    time.Time
+	bytes int64
+	cpu   float64
+	cpuOK bool
+}
+
+// take reads the counters the first time it is called.
+func (b *baseline) take() {
+	b.once.Do(func() {
+		b.at = time.Now()
+		b.bytes = b.tgt.wireBytes()
+		if b.serverPID > 0 {
+			b.cpu, b.cpuOK = cpuSeconds(b.serverPID)
+		}
+	})
+}
+
+// takeAfterWarmup takes the baseline once the warm-up has passed, at once
+// when there is none; the returned func cancels a baseline not taken yet.
+func (b *baseline) takeAfterWarmup(warmup time.Duration) (cancel func()) {
+	if warmup == 0 {
+		b.take()
+		return func() {}
+	}
+	t := time.AfterFunc(warmup, b.take)
+	return func() { t.Stop() }
+}
+
+// measure runs the workers until the run ends, printing a line per second
+// unless --quiet, and returns the time the last worker stopped.
+func measure(ctx context.Context, o *options, s *loopState, workers []*worker) (finish time.Time) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -121,32 +170,40 @@ func runOnce(ctx context.Context, o *options, spec string) (*result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.loop(runCtx, o, &loopState{
-				start: start, measureStart: measureStart, end: end, batchInterval: batchInterval,
-				seq: &seq, remaining: &remaining, nextInsert: &nextInsert, nextDelete: &nextDelete,
-			})
+			w.loop(runCtx, o, s)
 		}()
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	if !o.quiet {
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		last := start
-	loop:
-		for {
-			select {
-			case <-done:
-				break loop
-			case now := <-tick.C:
-				printInterval(o, workers, now.Sub(start), now.Sub(last), last.Before(measureStart))
-				last = now
-			}
-		}
+		printEachSecond(o, s, workers, done)
 	}
 	<-done
-	finish := time.Now()
-	snapshot() // a run shorter than its warmup
+	return time.Now()
+}
+
+// printEachSecond prints the line of every second of the run (see
+// printInterval) until done is closed.
+func printEachSecond(o *options, s *loopState, workers []*worker, done <-chan struct{}) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	last := s.start
+	for {
+		select {
+		case <-done:
+			return
+		case now := <-tick.C:
+			printInterval(o, workers, now.Sub(s.start), now.Sub(last), last.Before(s.measureStart))
+			last = now
+		}
+	}
+}
+
+// collectResult merges the workers' measurements into the run's result:
+// ops, errors and latencies, over the measured seconds (up to the planned
+// end when the workers stopped after it), with the wire bytes and the
+// server's CPU time since the baseline.
+func collectResult(o *options, tgt target, workers []*worker, s *loopState, base *baseline, finish time.Time) *result {
 	res := &result{
 		Target: tgt.kind(), Workload: o.workloadName(), Conns: o.conns, Pipeline: o.pipeline,
 		Rate: o.rate, Keys: o.keys, KeyDist: o.keyDist, ValueSize: o.valueSize,
@@ -160,23 +217,20 @@ func runOnce(ctx context.Context, o *options, spec string) (*result, error) {
 		w.mu.Unlock()
 	}
 	elapsed := finish.Sub(base.at)
-	if !end.IsZero() && finish.After(end) {
-		elapsed = end.Sub(base.at)
+	if !s.end.IsZero() && finish.After(s.end) {
+		elapsed = s.end.Sub(base.at)
 	}
 	res.Seconds = elapsed.Seconds()
 	res.WireBytes = tgt.wireBytes() - base.bytes
 	if base.cpuOK {
-		if cpu, ok := cpuSeconds(o.serverPID); ok && res.Ops > 0 {
+		if cpu, ok := cpuSeconds(base.serverPID); ok && res.Ops > 0 {
 			res.ServerCPUSeconds = cpu - base.cpu
 			v := res.ServerCPUSeconds / float64(res.Ops) * 1e9
 			res.ServerCPUNsPerOp = &v
 		}
 	}
 	res.finish()
-	if err := ctx.Err(); err != nil && res.Ops == 0 {
-		return nil, err
-	}
-	return res, nil
+	return res
 }
 
 // loopState is shared by the workers of a run.
