@@ -35,11 +35,13 @@ const (
 	stateWrite
 )
 
-// conn is one client connection.
+// conn is one client connection: its transport, its protocol state and
+// what ConnInfo shows. Everything but the atomics and open is touched only
+// by what serves it (see transport).
 type conn struct {
 	s     *Server
-	nc    *net.TCPConn
-	rc    syscall.RawConn
+	t     transport
+	nc    *net.TCPConn // the accepted socket (an event loop serves a duplicate of it)
 	write bool
 	id    uint64
 	since time.Time
@@ -48,17 +50,8 @@ type conn struct {
 	state    atomic.Uint32
 	closing  atomic.Bool
 
-	// Event-loop connections (read port, Linux): fd is the descriptor the
-	// loop owns (nc is nil), pending output the socket has not taken yet;
-	// paused says the loop stopped watching for input, gone that the loop
-	// closed the connection.
-	fd      int
-	loop    *evloop
-	pending []byte
-	paused  bool
-	gone    bool
-	peer    net.Addr
-	peerIP  string // the peer's address without the port, for per-peer limits
+	peer   net.Addr
+	peerIP string // the peer's address without the port, for per-peer limits
 
 	// lastActive is when the connection last had a request answered (or
 	// was opened), partialSince when its held partial line began (zero:
@@ -67,19 +60,20 @@ type conn struct {
 	partialSince time.Time
 	more         bool
 
-	tc   *tls.Conn // set for a TLS connection (served by serveTLS)
-	held *[]byte   // read buffer kept while it holds a partial line
-	sess session   // open indexes and auth; owned by the serving goroutine
+	held *[]byte // read buffer kept while it holds a partial line
+	sess session // open indexes and auth
 	mu   sync.Mutex
 	open int // number of open indexes, for ConnInfo (guarded by mu)
 }
 
 func newConn(s *Server, nc *net.TCPConn, write bool) *conn {
 	now := time.Now()
-	c := &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: now, lastActive: now, fd: -1, peer: nc.RemoteAddr()}
+	c := &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: now, lastActive: now, peer: nc.RemoteAddr()}
 	if a, ok := c.peer.(*net.TCPAddr); ok {
 		c.peerIP = a.IP.String()
 	}
+	c.sess.init(s, write)
+	c.sess.c = c
 	return c
 }
 
@@ -108,7 +102,10 @@ func (c *conn) info() ConnInfo {
 		Requests: c.requests.Load(), State: state, Since: c.since}
 }
 
-// shutdown asks the connection to finish its current batch and close.
+// shutdown asks the connection to finish its current batch and close (it
+// may run while start is choosing the transport, so it touches only the
+// accepted socket; an event loop's connections are closed by the loop's
+// own shutdown, and their accepted socket is already closed).
 func (c *conn) shutdown() {
 	c.closing.Store(true)
 	if c.nc != nil {
@@ -116,26 +113,26 @@ func (c *conn) shutdown() {
 	}
 }
 
-// start sets the connection up and serves it.
-func (c *conn) start() {
-	rc, err := c.nc.SyscallConn()
+// start serves a connection on its own goroutine: over TLS when TLS is on
+// and its first bytes are a handshake, else as plain text.
+func (c *conn) start(nc *net.TCPConn) {
+	rc, err := nc.SyscallConn()
 	if err != nil {
-		c.finish()
+		nc.Close()
+		c.release()
+		c.s.forget(c)
 		return
 	}
-	c.rc = rc
-	c.sess.init(c.s, c.write)
-	c.sess.c = c
+	timeout := max(c.s.cfg.Timeout, 0)
+	c.t = &rawTransport{nc: nc, rc: rc, timeout: timeout}
 	if cfg := c.s.cfg.TLS; cfg != nil {
-		isTLS, err := c.peekTLS()
+		isTLS, err := peekTLS(nc, rc, c.deadline())
 		switch {
 		case err != nil, !isTLS && c.s.cfg.TLSRequired:
 			c.finish()
 			return
 		case isTLS:
-			c.tc = tls.Server(c.nc, cfg)
-			c.serveTLS()
-			return
+			c.t = &tlsTransport{nc: nc, tc: tls.Server(nc, cfg), timeout: timeout}
 		}
 	}
 	c.serve(true)
@@ -143,14 +140,12 @@ func (c *conn) start() {
 
 // peekTLS waits for the first byte and reports whether it starts a TLS
 // handshake (a record of type 22). No request line can start with it.
-func (c *conn) peekTLS() (bool, error) {
-	if t := c.s.cfg.Timeout; t > 0 {
-		c.nc.SetReadDeadline(time.Now().Add(t))
-	}
+func peekTLS(nc *net.TCPConn, rc syscall.RawConn, deadline time.Time) (bool, error) {
+	nc.SetReadDeadline(deadline)
 	var b [1]byte
 	var n int
 	var rerr error
-	err := c.rc.Read(func(fd uintptr) bool {
+	err := rc.Read(func(fd uintptr) bool {
 		n, _, rerr = syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK)
 		return rerr != syscall.EAGAIN
 	})
@@ -163,48 +158,17 @@ func (c *conn) peekTLS() (bool, error) {
 	return err == nil && b[0] == 0x16, err
 }
 
-// serveTLS is serve for a TLS connection. TLS keeps its own record
-// buffers, so an idle TLS connection costs more than a plain one (it waits
-// inside a blocking read).
-func (c *conn) serveTLS() {
-	for !c.closing.Load() {
-		if c.more {
-			if !c.handle(c.held) {
-				break
-			}
-			continue
-		}
-		c.tc.SetReadDeadline(c.deadline())
-		buf := readBuf(c.held)
-		n, err := c.tc.Read((*buf)[len(*buf):cap(*buf)])
-		if n > 0 {
-			*buf = (*buf)[:len(*buf)+n]
-		}
-		if err != nil {
-			if buf != c.held {
-				*buf = (*buf)[:0]
-				readPool.Put(buf)
-			}
-			c.countExpired(err)
-			break
-		}
-		if !c.handle(buf) {
-			break
-		}
-	}
-	c.finish()
-}
-
 // parkAfter is how long a connection waits for its next batch on the
 // goroutine that served the last one before it moves to a fresh one.
 const parkAfter = time.Second
 
-// serve reads and answers batches until the connection ends. Executing
-// requests grows a goroutine's stack (4-8 KiB), and the runtime never
-// shrinks a parked goroutine below what its frames use; so a connection
-// that stays idle for parkAfter moves to a fresh goroutine, with the small
-// initial stack, to wait. A busy connection stays on its goroutine (moving
-// per batch would grow a new stack every time).
+// serve reads and answers batches until the connection ends (goroutine
+// transports). Executing requests grows a goroutine's stack (4-8 KiB),
+// and the runtime never shrinks a parked goroutine below what its frames
+// use; so a connection that stays idle for parkAfter moves to a fresh
+// goroutine, with the small initial stack, to wait, where its transport
+// allows. A busy connection stays on its goroutine (moving per batch would
+// grow a new stack every time).
 //
 // fresh says the goroutine has just started (its stack is small).
 func (c *conn) serve(fresh bool) {
@@ -219,13 +183,13 @@ func (c *conn) serve(fresh bool) {
 			continue
 		}
 		deadline := c.deadline()
-		probe := !fresh && (deadline.IsZero() || time.Until(deadline) > parkAfter)
+		probe := c.t.parks() && !fresh && (deadline.IsZero() || time.Until(deadline) > parkAfter)
 		if probe {
-			c.nc.SetReadDeadline(time.Now().Add(parkAfter))
+			c.t.setReadDeadline(time.Now().Add(parkAfter))
 		} else {
-			c.nc.SetReadDeadline(deadline)
+			c.t.setReadDeadline(deadline)
 		}
-		buf, err := c.read()
+		buf, err := c.t.read(c.held)
 		if probe && errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
 			go c.serve(true)
 			return
@@ -251,10 +215,7 @@ func (c *conn) countExpired(err error) {
 
 // finish closes the connection and releases everything it holds.
 func (c *conn) finish() {
-	if c.tc != nil {
-		c.tc.Close()
-	}
-	c.nc.Close()
+	c.t.close()
 	c.release()
 	c.s.forget(c)
 }
@@ -285,23 +246,8 @@ func (c *conn) handle(buf *[]byte) bool {
 		c.partialSince = time.Now()
 	}
 	c.state.Store(stateWrite)
-	if len(*out) > 0 && c.fd >= 0 {
-		if !c.writeFD(*out) {
-			closeAfter = true
-		}
-	} else if len(*out) > 0 {
-		var w io.Writer = c.nc
-		if c.tc != nil {
-			w = c.tc
-		}
-		if t := c.s.cfg.Timeout; t > 0 {
-			c.nc.SetWriteDeadline(time.Now().Add(t))
-		} else {
-			c.nc.SetWriteDeadline(time.Time{})
-		}
-		if _, err := w.Write(*out); err != nil {
-			closeAfter = true
-		}
+	if len(*out) > 0 && !c.t.write(*out) {
+		closeAfter = true
 	}
 	*out = (*out)[:0]
 	if cap(*out) <= 4*readBufSize {
@@ -352,40 +298,4 @@ func readBuf(buf *[]byte) *[]byte {
 		*buf = grown
 	}
 	return buf
-}
-
-// read appends input to the held buffer, or to a pooled one borrowed only
-// when the socket is readable; it waits until then or the read deadline.
-func (c *conn) read() (*[]byte, error) {
-	buf := c.held
-	var n int
-	var rerr error
-	err := c.rc.Read(func(fd uintptr) bool {
-		buf = readBuf(buf)
-		b := *buf
-		n, rerr = syscall.Read(int(fd), b[len(b):cap(b)])
-		if rerr == syscall.EAGAIN || rerr == syscall.EINTR {
-			if c.held == nil {
-				readPool.Put(buf)
-				buf = nil
-			}
-			return false
-		}
-		return true
-	})
-	if err == nil {
-		err = rerr
-	}
-	if err == nil && n <= 0 {
-		err = io.EOF
-	}
-	if err != nil {
-		if buf != nil && buf != c.held {
-			*buf = (*buf)[:0]
-			readPool.Put(buf)
-		}
-		return nil, err
-	}
-	*buf = (*buf)[:len(*buf)+n]
-	return buf, nil
 }

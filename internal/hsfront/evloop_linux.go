@@ -4,6 +4,7 @@ package hsfront
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -38,14 +39,26 @@ type evloop struct {
 	wakefd int             // eventfd: wakes the loop to stop
 
 	mu    sync.Mutex
-	conns map[int32]*conn
+	conns map[int32]*fdTransport
 	stop  bool
 	done  chan struct{}
 
 	// ready holds the connections whose last turn stopped at turnBudget
 	// with complete lines left; they get their next turn after the
 	// events of this round (touched only by the loop's goroutine).
-	ready, spare []*conn
+	ready, spare []*fdTransport
+}
+
+// fdTransport is a connection's descriptor in an event loop (see
+// transport). pending is output the socket has not taken yet; paused says
+// the loop stopped watching for input, gone that the loop closed it.
+type fdTransport struct {
+	c       *conn
+	fd      int
+	loop    *evloop
+	pending []byte
+	paused  bool
+	gone    bool
 }
 
 func newEvloop(s *Server) (*evloop, error) {
@@ -71,7 +84,7 @@ func newEvloop(s *Server) (*evloop, error) {
 		unix.Close(wfd)
 		return nil, err
 	}
-	l := &evloop{s: s, epfd: epfd, epfile: f, eprc: rc, wakefd: wfd, conns: map[int32]*conn{}, done: make(chan struct{})}
+	l := &evloop{s: s, epfd: epfd, epfile: f, eprc: rc, wakefd: wfd, conns: map[int32]*fdTransport{}, done: make(chan struct{})}
 	go l.run()
 	return l, nil
 }
@@ -94,17 +107,15 @@ func (l *evloop) add(c *conn, tc *net.TCPConn) error {
 	}
 	unix.SetNonblock(fd, true)
 	unix.CloseOnExec(fd)
-	c.fd = fd
-	c.loop = l
-	c.sess.init(c.s, c.write)
-	c.sess.c = c
+	t := &fdTransport{c: c, fd: fd, loop: l}
+	c.t = t
 	l.mu.Lock()
 	if l.stop {
 		l.mu.Unlock()
 		unix.Close(fd)
 		return net.ErrClosed
 	}
-	l.conns[int32(fd)] = c
+	l.conns[int32(fd)] = t
 	l.mu.Unlock()
 	if err := unix.EpollCtl(l.epfd, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(fd)}); err != nil {
 		l.mu.Lock()
@@ -152,22 +163,22 @@ func (l *evloop) run() {
 				continue
 			}
 			l.mu.Lock()
-			c := l.conns[ev.Fd]
+			t := l.conns[ev.Fd]
 			l.mu.Unlock()
-			if c == nil {
+			if t == nil {
 				continue
 			}
-			if ev.Events&unix.EPOLLOUT != 0 && len(c.pending) > 0 {
-				if !c.flushPending() {
-					l.close(c)
+			if ev.Events&unix.EPOLLOUT != 0 && len(t.pending) > 0 {
+				if !t.flushPending() {
+					t.c.finish()
 				}
 				continue
 			}
-			if c.more {
+			if t.c.more {
 				continue // input waits until the held lines are answered
 			}
-			if ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 && !c.readReady() {
-				l.close(c)
+			if ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 && !t.readReady() {
+				t.c.finish()
 			}
 		}
 		l.turns()
@@ -194,44 +205,45 @@ func (l *evloop) turns() {
 	}
 	rd := l.ready
 	l.ready = l.spare[:0]
-	for i, c := range rd {
+	for i, t := range rd {
 		rd[i] = nil
-		if c.gone {
+		if t.gone {
 			continue
 		}
-		if !c.handle(c.held) || !c.watch() {
-			l.close(c)
+		if !t.c.handle(t.c.held) || !t.watch() {
+			t.c.finish()
 		}
 	}
 	l.spare = rd[:0]
 }
 
-// watch sets what the loop waits for on c after a turn: writability while
+// watch sets what the loop waits for after a turn: writability while
 // output is pending, nothing while complete lines wait for a turn (the
 // connection is on the ready list), else input. False means the
 // connection is broken.
-func (c *conn) watch() bool {
-	if len(c.pending) > 0 {
-		return true // writeFD asked for EPOLLOUT; flushPending calls watch
+func (t *fdTransport) watch() bool {
+	if len(t.pending) > 0 {
+		return true // write asked for EPOLLOUT; flushPending calls watch
 	}
-	if c.more {
-		c.loop.ready = append(c.loop.ready, c)
+	more := t.c.more
+	if more {
+		t.loop.ready = append(t.loop.ready, t)
 	}
-	if c.paused == c.more {
+	if t.paused == more {
 		return true
 	}
-	return c.setEvents(c.more)
+	return t.setEvents(more)
 }
 
-// setEvents makes the loop wait for input on c, or (paused) only for the
+// setEvents makes the loop wait for input, or (paused) only for the
 // peer's hang-up.
-func (c *conn) setEvents(paused bool) bool {
-	c.paused = paused
+func (t *fdTransport) setEvents(paused bool) bool {
+	t.paused = paused
 	ev := uint32(unix.EPOLLIN | unix.EPOLLRDHUP)
 	if paused {
 		ev = unix.EPOLLRDHUP
 	}
-	return unix.EpollCtl(c.loop.epfd, unix.EPOLL_CTL_MOD, c.fd, &unix.EpollEvent{Events: ev, Fd: int32(c.fd)}) == nil
+	return unix.EpollCtl(t.loop.epfd, unix.EPOLL_CTL_MOD, t.fd, &unix.EpollEvent{Events: ev, Fd: int32(t.fd)}) == nil
 }
 
 // sweepEvery is how often expired connections are looked for: a quarter
@@ -249,41 +261,42 @@ func (l *evloop) sweepEvery() time.Duration {
 
 // sweep closes connections past their deadline (see conn.deadline).
 func (l *evloop) sweep(now time.Time) {
-	var idle []*conn
+	var idle []*fdTransport
 	l.mu.Lock()
-	for _, c := range l.conns {
-		if d := c.deadline(); !d.IsZero() && now.After(d) {
-			idle = append(idle, c)
+	for _, t := range l.conns {
+		if d := t.c.deadline(); !d.IsZero() && now.After(d) {
+			idle = append(idle, t)
 		}
 	}
 	l.mu.Unlock()
-	for _, c := range idle {
-		c.s.stats.Expired.Add(1)
-		l.close(c)
+	for _, t := range idle {
+		t.c.s.stats.Expired.Add(1)
+		t.c.finish()
 	}
 }
 
-func (l *evloop) close(c *conn) {
+// close takes the descriptor out of the loop and closes it (conn.finish
+// calls it, on the loop's goroutine).
+func (t *fdTransport) close() {
+	l := t.loop
 	l.mu.Lock()
-	delete(l.conns, int32(c.fd))
+	delete(l.conns, int32(t.fd))
 	l.mu.Unlock()
-	unix.EpollCtl(l.epfd, unix.EPOLL_CTL_DEL, c.fd, nil)
-	unix.Close(c.fd)
-	c.pending = nil
-	c.gone = true
-	c.release()
-	c.s.forget(c)
+	unix.EpollCtl(l.epfd, unix.EPOLL_CTL_DEL, t.fd, nil)
+	unix.Close(t.fd)
+	t.pending = nil
+	t.gone = true
 }
 
 func (l *evloop) closeAll() {
 	l.mu.Lock()
-	all := make([]*conn, 0, len(l.conns))
-	for _, c := range l.conns {
-		all = append(all, c)
+	all := make([]*fdTransport, 0, len(l.conns))
+	for _, t := range l.conns {
+		all = append(all, t)
 	}
 	l.mu.Unlock()
-	for _, c := range all {
-		l.close(c)
+	for _, t := range all {
+		t.c.finish()
 	}
 	l.epfile.Close() // closes epfd
 	unix.Close(l.wakefd)
@@ -302,37 +315,50 @@ func (l *evloop) shutdown() {
 
 // readReady reads what the socket holds and answers it; false closes the
 // connection.
-func (c *conn) readReady() bool {
-	buf := readBuf(c.held)
-	n, err := unix.Read(c.fd, (*buf)[len(*buf):cap(*buf)])
-	if err == unix.EAGAIN || err == unix.EINTR {
-		if c.held == nil {
-			readPool.Put(buf)
-		}
-		return true
-	}
-	if err != nil || n <= 0 {
-		if buf != c.held {
-			*buf = (*buf)[:0]
-			readPool.Put(buf)
-		}
+func (t *fdTransport) readReady() bool {
+	buf, err := t.read(t.c.held)
+	if err != nil {
 		return false
 	}
-	*buf = (*buf)[:len(*buf)+n]
-	return c.handle(buf) && c.watch()
+	if buf == nil {
+		return true // nothing to read after all
+	}
+	return t.c.handle(buf) && t.watch()
 }
 
-// writeFD writes out to the descriptor; what the socket does not take now
+// read reads what the socket holds without waiting: nil and no error
+// when it holds nothing.
+func (t *fdTransport) read(held *[]byte) (*[]byte, error) {
+	buf := readBuf(held)
+	n, err := unix.Read(t.fd, (*buf)[len(*buf):cap(*buf)])
+	if err == unix.EAGAIN || err == unix.EINTR {
+		if held == nil {
+			readPool.Put(buf)
+		}
+		return nil, nil
+	}
+	if err == nil && n <= 0 {
+		err = io.EOF
+	}
+	if err != nil {
+		giveBack(buf, held)
+		return nil, err
+	}
+	*buf = (*buf)[:len(*buf)+n]
+	return buf, nil
+}
+
+// write writes out to the descriptor; what the socket does not take now
 // is kept and sent when it becomes writable (reading stops meanwhile).
-func (c *conn) writeFD(out []byte) bool {
+func (t *fdTransport) write(out []byte) bool {
 	for len(out) > 0 {
-		n, err := unix.Write(c.fd, out)
+		n, err := unix.Write(t.fd, out)
 		if err == unix.EINTR {
 			continue
 		}
 		if err == unix.EAGAIN {
-			c.pending = append(c.pending[:0], out...)
-			return unix.EpollCtl(c.loop.epfd, unix.EPOLL_CTL_MOD, c.fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(c.fd)}) == nil
+			t.pending = append(t.pending[:0], out...)
+			return unix.EpollCtl(t.loop.epfd, unix.EPOLL_CTL_MOD, t.fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(t.fd)}) == nil
 		}
 		if err != nil || n <= 0 {
 			return false
@@ -342,10 +368,17 @@ func (c *conn) writeFD(out []byte) bool {
 	return true
 }
 
+// setReadDeadline does nothing: the loop's sweep closes expired
+// connections.
+func (t *fdTransport) setReadDeadline(time.Time) {}
+
+// parks is false: an event-loop connection has no goroutine to move.
+func (t *fdTransport) parks() bool { return false }
+
 // flushPending sends kept output; once it is all sent, reading resumes.
-func (c *conn) flushPending() bool {
-	for len(c.pending) > 0 {
-		n, err := unix.Write(c.fd, c.pending)
+func (t *fdTransport) flushPending() bool {
+	for len(t.pending) > 0 {
+		n, err := unix.Write(t.fd, t.pending)
 		if err == unix.EINTR {
 			continue
 		}
@@ -355,12 +388,12 @@ func (c *conn) flushPending() bool {
 		if err != nil || n <= 0 {
 			return false
 		}
-		c.pending = c.pending[n:]
+		t.pending = t.pending[n:]
 	}
-	c.pending = nil
+	t.pending = nil
 	// Input that arrived meanwhile is still there: epoll is level-triggered.
-	if c.more {
-		c.loop.ready = append(c.loop.ready, c)
+	if t.c.more {
+		t.loop.ready = append(t.loop.ready, t)
 	}
-	return c.setEvents(c.more)
+	return t.setEvents(t.c.more)
 }

@@ -13,4 +13,3 @@ type evloop struct{}
 func newEvloop(*Server) (*evloop, error)      { return nil, errors.New("no event loop on this OS") }
 func (*evloop) add(*conn, *net.TCPConn) error { return errors.New("no event loop") }
 func (*evloop) shutdown()                     {}
-func (c *conn) writeFD([]byte) bool           { return false }

@@ -298,7 +298,7 @@ func (s *Server) accept(ln net.Listener, write bool) {
 			}
 			continue
 		}
-		go c.start()
+		go c.start(tc)
 	}
 }
 

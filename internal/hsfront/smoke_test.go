@@ -132,7 +132,7 @@ func TestFindAllocs(t *testing.T) {
 		t.Skip("the race detector makes sync.Pool drop items, so allocations are not counted under it")
 	}
 	_, s := startTestServer(t, Config{})
-	c := &conn{s: s, fd: -1}
+	c := &conn{s: s}
 	c.sess.init(s, false)
 	open := []byte("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n")
 	out := make([]byte, 0, 4096)

@@ -1,0 +1,139 @@
+package hsfront
+
+import (
+	"crypto/tls"
+	"io"
+	"net"
+	"syscall"
+	"time"
+)
+
+// transport moves one connection's bytes; the protocol side of a
+// connection (conn.handle: answer the complete lines, hold a partial one,
+// the deadlines, the turns) is written once over it. It is used only by
+// what serves the connection.
+//
+// The three transports:
+//   - rawTransport: a goroutine parked on Go's netpoller through
+//     syscall.RawConn, which borrows a read buffer only once the socket is
+//     readable (the write port, and the read port off Linux);
+//   - tlsTransport: a goroutine in a blocking tls.Conn read (TLS keeps its
+//     own record buffers, so an idle TLS connection costs more);
+//   - fdTransport: a descriptor an event loop owns (the read port on
+//     Linux, evloop_linux.go): reads never wait, and output the socket does
+//     not take is kept until it is writable.
+type transport interface {
+	// read appends what the socket holds to held (a pooled buffer when
+	// held is nil) and returns the buffer. It waits until the socket is
+	// readable or the read deadline passes, except fdTransport, which
+	// returns nil and no error when there is nothing to read.
+	read(held *[]byte) (*[]byte, error)
+	// write sends out, or (fdTransport) keeps what the socket does not
+	// take; false means the connection is broken.
+	write(out []byte) bool
+	// setReadDeadline bounds the next read (zero: none; fdTransport: the
+	// event loop's sweep does it).
+	setReadDeadline(t time.Time)
+	// parks says whether a read that timed out leaves the transport
+	// usable, so that serve may move an idle connection to a fresh
+	// goroutine.
+	parks() bool
+	// close closes the connection's socket.
+	close()
+}
+
+// rawTransport is a plain TCP connection served by a goroutine.
+type rawTransport struct {
+	nc      *net.TCPConn
+	rc      syscall.RawConn
+	timeout time.Duration // write deadline (0: none)
+}
+
+func (t *rawTransport) read(held *[]byte) (*[]byte, error) {
+	buf := held
+	var n int
+	var rerr error
+	err := t.rc.Read(func(fd uintptr) bool {
+		buf = readBuf(buf)
+		b := *buf
+		n, rerr = syscall.Read(int(fd), b[len(b):cap(b)])
+		if rerr == syscall.EAGAIN || rerr == syscall.EINTR {
+			if held == nil {
+				readPool.Put(buf)
+				buf = nil
+			}
+			return false
+		}
+		return true
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err == nil && n <= 0 {
+		err = io.EOF
+	}
+	if err != nil {
+		giveBack(buf, held)
+		return nil, err
+	}
+	*buf = (*buf)[:len(*buf)+n]
+	return buf, nil
+}
+
+func (t *rawTransport) write(out []byte) bool {
+	setWriteDeadline(t.nc, t.timeout)
+	_, err := t.nc.Write(out)
+	return err == nil
+}
+
+func (t *rawTransport) setReadDeadline(d time.Time) { t.nc.SetReadDeadline(d) }
+func (t *rawTransport) parks() bool                 { return true }
+func (t *rawTransport) close()                      { t.nc.Close() }
+
+// tlsTransport is a TLS connection served by a goroutine.
+type tlsTransport struct {
+	nc      *net.TCPConn
+	tc      *tls.Conn
+	timeout time.Duration // write deadline (0: none)
+}
+
+func (t *tlsTransport) read(held *[]byte) (*[]byte, error) {
+	buf := readBuf(held)
+	n, err := t.tc.Read((*buf)[len(*buf):cap(*buf)])
+	if n > 0 {
+		*buf = (*buf)[:len(*buf)+n]
+	}
+	if err != nil {
+		giveBack(buf, held)
+		return nil, err
+	}
+	return buf, nil
+}
+
+func (t *tlsTransport) write(out []byte) bool {
+	setWriteDeadline(t.nc, t.timeout)
+	_, err := t.tc.Write(out)
+	return err == nil
+}
+
+func (t *tlsTransport) setReadDeadline(d time.Time) { t.tc.SetReadDeadline(d) }
+
+// parks is false: after a timed-out read a tls.Conn is unusable.
+func (t *tlsTransport) parks() bool { return false }
+func (t *tlsTransport) close()      { t.tc.Close(); t.nc.Close() }
+
+func setWriteDeadline(nc *net.TCPConn, timeout time.Duration) {
+	if timeout > 0 {
+		nc.SetWriteDeadline(time.Now().Add(timeout))
+	} else {
+		nc.SetWriteDeadline(time.Time{})
+	}
+}
+
+// giveBack returns a buffer a failed read borrowed (not the held one).
+func giveBack(buf, held *[]byte) {
+	if buf != nil && buf != held {
+		*buf = (*buf)[:0]
+		readPool.Put(buf)
+	}
+}
