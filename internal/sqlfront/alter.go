@@ -349,6 +349,12 @@ func indexDefFromSQL(t *engine.Table, d sql.IndexDef) (engine.IndexDef, error) {
 
 // CreateIndex adds an index and fills it from the rows.
 func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
+	if d.Name != "" && !d.IsPrimary() {
+		// go-mysql-server names an unnamed index before it gets here.
+		if err := checkName(ctx, nameIndex, d.Name); err != nil {
+			return err
+		}
+	}
 	if d.IsPrimary() {
 		return t.CreatePrimaryKey(ctx, d.Columns)
 	}
@@ -433,6 +439,9 @@ func (t *Table) indexNamed(name string) *engine.Index {
 
 // RenameIndex renames a secondary index.
 func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
+	if err := checkName(ctx, nameIndex, to); err != nil {
+		return err
+	}
 	idx := t.indexNamed(from)
 	if idx == nil {
 		return mapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, from))

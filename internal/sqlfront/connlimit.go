@@ -38,7 +38,8 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		} else if l.max <= 0 {
 			l.open.Add(1)
 		}
-		lc := &limitConn{Conn: nc, l: l}
+		n := maxAllowedPacket()
+		lc := &limitConn{Conn: nc, l: l, maxUnanswered: n + n/64 + 64<<10}
 		if l.connectTimeout > 0 {
 			nc.SetDeadline(time.Now().Add(l.connectTimeout))
 		}
@@ -67,15 +68,27 @@ type limitConn struct {
 	// okHeader says the last write was the header of a packet that may be
 	// the handshake's OK (touched only by the serving goroutine's writes).
 	okHeader bool
+
+	// Packet limits (netlimit.go): the bytes the client may send before
+	// a reply, those it has sent since the last write, and whether a
+	// statement runs (its reads, LOAD DATA LOCAL's file, do not count).
+	maxUnanswered int64
+	unanswered    atomic.Int64
+	running       atomic.Bool
 }
 
-// Read counts a read that ended at the connect deadline.
+// Read counts a read that ended at the connect deadline, and fails once
+// the client has sent more than max_allowed_packet without a reply (see
+// netlimit.go).
 func (c *limitConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
 	if err != nil && !c.authed.Load() {
 		if ne, ok := err.(net.Error); ok && ne.Timeout() {
 			c.l.stats.ConnectTimeouts.Add(1)
 		}
+	}
+	if n > 0 && !c.running.Load() && c.unanswered.Add(int64(n)) > c.maxUnanswered {
+		return 0, errPacketTooLarge
 	}
 	return n, err
 }
@@ -86,6 +99,7 @@ func (c *limitConn) Read(b []byte) (int, error) {
 // and its payload separately). A TLS connection's records never look like
 // one (their second byte is 3); for those the first command lifts it.
 func (c *limitConn) Write(b []byte) (int, error) {
+	c.unanswered.Store(0)
 	if !c.authed.Load() {
 		okHeader := func(h []byte) bool { return h[1] == 0 && h[2] == 0 && h[3] >= 2 }
 		switch {

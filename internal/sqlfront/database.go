@@ -54,18 +54,41 @@ func (d *Database) engineTable(name string) *engine.Table {
 	return nil
 }
 
-// GetTableNames returns the names of the database's tables, sorted.
+// GetTableNames returns the names of the database's tables, sorted, but
+// those of tables with a name, column name or index name that is not valid
+// UTF-8 (stored before names were checked, see names.go), which would
+// break the listings.
 func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	edb, err := d.p.e.Catalog().Database(d.name)
 	if err != nil {
 		return nil, mapError(err)
 	}
 	ts := edb.Tables()
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.Name
+	names := make([]string, 0, len(ts))
+	for _, t := range ts {
+		if listableTable(t) {
+			names = append(names, t.Name)
+		}
 	}
 	return names, nil
+}
+
+// listableTable reports whether t's names can all be listed.
+func listableTable(t *engine.Table) bool {
+	if !listable(t.Name) {
+		return false
+	}
+	for i := range t.Columns {
+		if !listable(t.Columns[i].Name) {
+			return false
+		}
+	}
+	for _, idx := range t.Indexes {
+		if !listable(idx.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // GetCollation returns the collation new tables get by default: the
@@ -82,6 +105,9 @@ func (d *Database) SetCollation(ctx *sql.Context, coll sql.CollationID) error {
 // CreateTable creates a table from its go-mysql-server schema. Secondary
 // indexes are added afterwards by go-mysql-server through CreateIndex.
 func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
+	if err := checkName(ctx, nameTable, name); err != nil {
+		return err
+	}
 	def, meta, err := tableDefFromSQL(ctx, name, schema, coll, comment)
 	if err != nil {
 		return err
@@ -161,6 +187,9 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 
 // RenameTable renames a table within the database.
 func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	if err := checkName(ctx, nameTable, newName); err != nil {
+		return err
+	}
 	t := d.engineTable(oldName)
 	if t == nil {
 		return sql.ErrTableNotFound.New(oldName)

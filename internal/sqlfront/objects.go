@@ -95,6 +95,9 @@ func (d *Database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) 
 
 // CreateView stores a view.
 func (d *Database) CreateView(ctx *sql.Context, name string, selectStatement, createViewStmt string) error {
+	if err := checkName(ctx, nameTable, name); err != nil {
+		return err
+	}
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for _, v := range o.Views {
 			if strings.EqualFold(v.Name, name) {
@@ -134,11 +137,23 @@ func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDef
 	return sql.ViewDefinition{}, false, nil
 }
 
-// AllViews returns every view of the database.
+// AllViews returns every view of the database, but those whose names are
+// not valid UTF-8 (see names.go).
 func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 	o, err := d.objects()
 	if err != nil {
 		return nil, err
+	}
+	for _, v := range o.Views {
+		if !listable(v.Name) {
+			var views []sql.ViewDefinition
+			for _, v := range o.Views {
+				if listable(v.Name) {
+					views = append(views, v)
+				}
+			}
+			return views, nil
+		}
 	}
 	return o.Views, nil
 }
@@ -154,6 +169,9 @@ func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error
 
 // CreateTrigger stores a trigger.
 func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) error {
+	if err := checkName(ctx, nameRoutine, def.Name); err != nil {
+		return err
+	}
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for _, t := range o.Triggers {
 			if strings.EqualFold(t.Name, def.Name) {
@@ -203,6 +221,9 @@ func (d *Database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureD
 
 // SaveStoredProcedure stores a stored procedure.
 func (d *Database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedureDetails) error {
+	if err := checkName(ctx, nameRoutine, spd.Name); err != nil {
+		return err
+	}
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for _, p := range o.Procedures {
 			if strings.EqualFold(p.Name, spd.Name) {

@@ -80,18 +80,25 @@ func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 	return ok
 }
 
-// AllDatabases returns every database, sorted by name.
+// AllDatabases returns every database, sorted by name, but those whose
+// names are not valid UTF-8 (stored before names were checked, see
+// names.go), which would break the listings.
 func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	names := p.e.Catalog().Databases()
-	dbs := make([]sql.Database, len(names))
-	for i, n := range names {
-		dbs[i] = &Database{p: p, name: n}
+	dbs := make([]sql.Database, 0, len(names))
+	for _, n := range names {
+		if listable(n) {
+			dbs = append(dbs, &Database{p: p, name: n})
+		}
 	}
 	return dbs
 }
 
 // CreateDatabase creates an empty database.
 func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
+	if err := checkName(ctx, nameDatabase, name); err != nil {
+		return err
+	}
 	return p.ddl(ctx, func(tx *engine.Tx) error { return tx.CreateDatabase(name) })
 }
 

@@ -335,6 +335,9 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 // ON UPDATE and the COMMENT are SQL attributes.
 func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, error) {
 	var cm columnMeta
+	if err := checkName(ctx, nameColumn, c.Name); err != nil {
+		return types.Column{}, cm, err
+	}
 	t, err := engineType(c.Type)
 	if err != nil {
 		return types.Column{}, cm, err

@@ -108,6 +108,8 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	p := NewProvider(e)
 	se := sqle.New(NewAnalyzer(p), &sqle.Config{})
+	guard := newGuardedParser(se.Parser)
+	se.Parser, se.Analyzer.Parser = guard, guard
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	if err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg); err != nil {
@@ -133,7 +135,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
-		mh = &mariaHandler{Handler: h}
+		mh = &mariaHandler{Handler: h, guard: guard}
 		ll.stats = &mh.stats
 		mh.noFast.Store(cfg.NoPointFastPath)
 		return mh, nil
@@ -172,6 +174,9 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 		"character_set_client":          cs,
 		"character_set_results":         cs,
 		"default_collation_for_utf8mb4": "utf8mb4_general_ci",
+		// go-mysql-server's default is 1 GiB; the listener enforces it
+		// (netlimit.go).
+		"max_allowed_packet": int64(defaultMaxAllowedPacket),
 	})
 }
 

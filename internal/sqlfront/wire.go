@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -27,8 +28,9 @@ type mariaHandler struct {
 	srv   atomic.Pointer[Server] // set once the server is built
 	stats Stats
 
-	points pointSelects // prepared point selects (fastpath.go)
-	noFast atomic.Bool  // send every statement to go-mysql-server
+	guard  *guardedParser // go-mysql-server's parser (guard.go)
+	points pointSelects   // prepared point selects (fastpath.go)
+	noFast atomic.Bool    // send every statement to go-mysql-server
 	// tap, when set (by tests), sees every result of a prepared
 	// statement, with whether the fast path produced it.
 	tap atomic.Pointer[func(fast bool, r *sqltypes.Result)]
@@ -37,13 +39,38 @@ type mariaHandler struct {
 // ComQuery runs a query, reformatting its results.
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	authenticated(c)
+	ctx, stop := watchStatement(ctx, c)
+	defer stop()
 	if done, err := h.explain(ctx, c, query, callback); done {
 		h.stats.count(query, err)
-		return h.wireError(c, query, err)
+		return h.wireError(c, query, h.overrun(c, err))
 	}
-	err := h.Handler.ComQuery(ctx, c, query, reformatting(callback))
+	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback)))
 	h.stats.count(query, err)
 	return h.wireError(c, query, err)
+}
+
+// overrun returns error 1436 for err when the depth guard refused the
+// connection's statement (go-mysql-server reports the refusals of some of
+// its parses as generic syntax errors), and MySQL's error for a name too
+// long (see identifierError); else err.
+func (h *mariaHandler) overrun(c *mysql.Conn, err error) error {
+	if h.guard != nil && h.guard.takeRefused(c.ConnectionID) && err != nil &&
+		strings.Contains(err.Error(), "Thread stack overrun") {
+		return errStackOverrun()
+	}
+	return identifierError(err)
+}
+
+// ParserOptionsForConnection is called by the listener for a
+// COM_STMT_PREPARE, before it parses the statement itself: a statement
+// longer than maxPrepareLen is refused there (by closing the connection,
+// the only answer the listener allows), since its parse is not guarded.
+func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.ParserOptions, error) {
+	if lc := limitConnOf(c); lc != nil && lc.unanswered.Load() > maxPrepareLen {
+		return sqlparser.ParserOptions{}, errPrepareTooLong
+	}
+	return h.Handler.ParserOptionsForConnection(c)
 }
 
 // ComPrepare prepares a statement, remembering it when it is a point
@@ -51,6 +78,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	authenticated(c)
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
+	err = h.overrun(c, err)
 	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
 		h.points.remember(query)
 	}
@@ -81,7 +109,9 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 			return next(r)
 		}
 	}
-	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	ctx, stop := watchStatement(ctx, c)
+	defer stop()
+	return h.overrun(c, h.Handler.ComStmtExecute(ctx, c, prepare, callback))
 }
 
 // NewConnection counts the connection.
@@ -103,6 +133,9 @@ func (h *mariaHandler) ConnectionAborted(c *mysql.Conn, reason string) error {
 
 // ConnectionClosed counts the connection gone.
 func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
+	if h.guard != nil {
+		h.guard.takeRefused(c.ConnectionID)
+	}
 	h.stats.Connections.Add(-1)
 	h.Handler.ConnectionClosed(c)
 }
@@ -111,11 +144,13 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 // reformatting its results.
 func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	authenticated(c)
+	ctx, stop := watchStatement(ctx, c)
+	defer stop()
 	if done, err := h.explain(ctx, c, query, callback); done {
-		return "", h.wireError(c, query, err)
+		return "", h.wireError(c, query, h.overrun(c, err))
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback))
-	return rest, h.wireError(c, query, err)
+	return rest, h.wireError(c, query, h.overrun(c, err))
 }
 
 // reformatting returns a callback that rewrites values before passing

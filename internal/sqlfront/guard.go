@@ -1,0 +1,412 @@
+package sqlfront
+
+import (
+	"context"
+	"reflect"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Statement depth guard.
+//
+// go-mysql-server's planner and analyzer recurse over a statement's tree
+// once per level of nesting, with about 2 KiB of stack per level, and the
+// vitess parser's own walks over the tree it built use 160 bytes per
+// level. A Go stack that outgrows its limit (1 GB; stacks grow by
+// doubling, so 512 MiB is the last size allowed) is fatal, not a
+// recoverable panic: one `SELECT 1+1+...+1` of 280,000 terms (0.6 MB), sent
+// by any account, took the whole process down. Every parse that
+// go-mysql-server makes (text queries, multi-statements, prepared
+// statements, PREPARE ... FROM, views, triggers and procedures read back)
+// goes through guardedParser, which
+//
+//   - before parsing a text longer than unscannedTextLen, scans its tokens
+//     and refuses one whose nesting could reach maxTokenNesting (so the
+//     vitess parser's walks stay shallow), and
+//   - after parsing, measures the depth of the syntax tree and refuses one
+//     deeper than maxStatementDepth, before the planner sees it.
+//
+// Refused statements fail with ER_STACK_OVERRUN_NEED_MORE (1436), as
+// MariaDB answers for expressions nested too deeply for its thread stack
+// (it refuses `1+1+...` beyond about 600 terms); the connection stays
+// usable.
+//
+// COM_STMT_PREPARE is parsed by the vitess listener itself before any
+// handler sees the text, so those packets are bounded by size instead
+// (maxPrepareLen, see netlimit.go).
+
+const (
+	// maxStatementDepth bounds the depth of a statement's syntax tree
+	// (every node counts: `SELECT 1+1+...+1` with n terms is n+3 deep).
+	// go-mysql-server needs less than 2 MiB of stack at this depth
+	// (measured: `1+1+...` of 1000 terms, 1000 NOTs, 1000 nested CASEs
+	// and 1000 ORs all run with a 2 MiB stack limit); the process dies
+	// near depth 270,000. The planner's time grows with the square of
+	// the depth (`1+1+...` of 1000 terms plans in 0.6 s, 4000 terms in
+	// 9 s), which is the reason not to allow more.
+	maxStatementDepth = 1000
+	// unscannedTextLen is the longest text parsed without a token scan:
+	// the vitess parser's walks over its tree need at most 160 bytes of
+	// stack per byte of text (one level per byte, as in `~~~~1`), 10 MiB
+	// for this length.
+	unscannedTextLen = 64 << 10
+	// maxTokenNesting bounds the token scan's estimate of a longer text's
+	// nesting (see tokenNesting).
+	maxTokenNesting = 64 << 10
+	// erStackOverrun is ER_STACK_OVERRUN_NEED_MORE.
+	erStackOverrun = 1436
+)
+
+// errStackOverrun is the error of a refused statement.
+func errStackOverrun() error {
+	return mysql.NewSQLError(erStackOverrun, "HY000",
+		"Thread stack overrun: the statement nests more than %d levels deep (operators, parentheses, CASE, subqueries, UNION)", maxStatementDepth)
+}
+
+// guardedParser is go-mysql-server's parser with the depth guard around
+// every parse. It remembers which connections had a statement refused, so
+// that the handler can report error 1436 even where go-mysql-server
+// rewrites parse errors into generic syntax errors. Safe for concurrent
+// use.
+type guardedParser struct {
+	sql.Parser
+	refused sync.Map // connection id (uint32) -> struct{}
+}
+
+var _ sql.Parser = (*guardedParser)(nil)
+
+// newGuardedParser wraps p.
+func newGuardedParser(p sql.Parser) *guardedParser { return &guardedParser{Parser: p} }
+
+// ParseSimple parses query with the guard.
+func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
+	if err := checkText(query, false); err != nil {
+		return nil, err
+	}
+	st, err := g.Parser.ParseSimple(query)
+	if err == nil {
+		err = checkTree(st, len(query))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// Parse parses the (first, with multi) statement of query with the guard.
+func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	if err := checkText(query, multi); err != nil {
+		return nil, "", "", g.refuse(ctx, err)
+	}
+	st, parsed, rest, err := g.Parser.Parse(ctx, query, multi)
+	if err == nil {
+		if err = checkTree(st, len(parsed)); err != nil {
+			return nil, "", "", g.refuse(ctx, err)
+		}
+	}
+	return st, parsed, rest, err
+}
+
+// ParseWithOptions parses the (first, with multi) statement of query with
+// the guard.
+func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
+	if err := checkText(query, multi); err != nil {
+		return nil, "", "", g.refuse(ctx, err)
+	}
+	st, parsed, rest, err := g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	if err == nil {
+		if err = checkTree(st, len(parsed)); err != nil {
+			return nil, "", "", g.refuse(ctx, err)
+		}
+	}
+	return st, parsed, rest, err
+}
+
+// ParseOneWithOptions parses the first statement of s with the guard.
+func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (ast.Statement, int, error) {
+	if err := checkText(s, true); err != nil {
+		return nil, 0, g.refuse(ctx, err)
+	}
+	st, end, err := g.Parser.ParseOneWithOptions(ctx, s, options)
+	if err == nil {
+		if err = checkTree(st, end); err != nil {
+			return nil, 0, g.refuse(ctx, err)
+		}
+	}
+	return st, end, err
+}
+
+// refuse records that ctx's connection had a statement refused and
+// returns err.
+func (g *guardedParser) refuse(ctx context.Context, err error) error {
+	if sctx, ok := ctx.(*sql.Context); ok && sctx != nil && sctx.Session != nil {
+		g.refused.Store(sctx.Session.ID(), struct{}{})
+	}
+	return err
+}
+
+// takeRefused reports whether the guard refused a statement of connection
+// id since the last call, and forgets it.
+func (g *guardedParser) takeRefused(id uint32) bool {
+	_, ok := g.refused.LoadAndDelete(id)
+	return ok
+}
+
+// checkText refuses a text whose tokens could nest deeper than
+// maxTokenNesting; with first, only its first statement counts. Texts of
+// at most unscannedTextLen bytes are not scanned.
+func checkText(q string, first bool) error {
+	if len(q) <= unscannedTextLen {
+		return nil
+	}
+	if tokenNesting(q, first, maxTokenNesting) > maxTokenNesting {
+		return errStackOverrun()
+	}
+	return nil
+}
+
+// tokenNesting estimates how deeply the syntax tree of q nests, from its
+// tokens (the vitess tokenizer's, so that strings,
+// comments and MySQL's /*! */ comments are read as the parser reads
+// them), stopping as soon as the bound exceeds limit. With first, the scan
+// stops at the first ';' outside parentheses.
+//
+// The estimate is the sum, over the open parentheses and the statement
+// itself, of the tokens seen at that level since its last comma, plus one
+// per level: a chain of operators (left-deep, like `1+1+1`, or right-deep,
+// like `NOT NOT x` and nested CASE) is about as deep as it has tokens,
+// and a comma ends an element of a list (arguments, a select list,
+// values), whose siblings do not nest in it. UNION, EXCEPT and INTERSECT
+// count at their level past commas, since the selects they chain have
+// commas of their own. The tree is at most a few times deeper than the
+// estimate (a function call `f(` is two tokens and three levels), far
+// below what the parser's walks could not take.
+func tokenNesting(q string, first bool, limit int) (bound int) {
+	defer func() {
+		if recover() != nil {
+			// The parser reads the same tokens and reports the error.
+			bound = 0
+		}
+	}()
+	type level struct{ chain, sticky int }
+	levels := []level{{}}
+	sum := 1 // sum over levels of chain+sticky+1
+	maxSum := sum
+	tkn := ast.NewStringTokenizer(q)
+	for {
+		typ, _ := tkn.Scan()
+		top := &levels[len(levels)-1]
+		switch typ {
+		case 0, ast.LEX_ERROR:
+			return maxSum
+		case ast.COMMENT:
+			continue
+		case '(':
+			levels = append(levels, level{})
+			sum++
+		case ')':
+			if len(levels) > 1 {
+				sum -= top.chain + top.sticky + 1
+				levels = levels[:len(levels)-1]
+			}
+			// The group is one token of the enclosing level.
+			levels[len(levels)-1].chain++
+			sum++
+		case ',':
+			sum -= top.chain
+			top.chain = 0
+		case ';':
+			if len(levels) == 1 {
+				if first {
+					return maxSum
+				}
+				sum -= top.chain + top.sticky
+				*top = level{}
+				continue
+			}
+			top.chain++
+			sum++
+		case ast.UNION, ast.EXCEPT, ast.INTERSECT:
+			top.sticky++
+			sum++
+		default:
+			top.chain++
+			sum++
+		}
+		if sum > maxSum {
+			maxSum = sum
+			if maxSum > limit {
+				return maxSum
+			}
+		}
+	}
+}
+
+// checkTree refuses a syntax tree deeper than maxStatementDepth. textLen
+// is the length of the statement's text: a tree has at most about one and
+// a half levels per byte of text (`f(f(f(1)))`), so a short text needs no
+// walk, and the length sizes the walk's budget.
+func checkTree(st ast.Statement, textLen int) error {
+	if st == nil || 2*textLen+16 < maxStatementDepth {
+		return nil
+	}
+	w := treeWalker{limit: maxStatementDepth, budget: 64*textLen + 1<<16}
+	if !w.walk(reflect.ValueOf(st), 0) {
+		return errStackOverrun()
+	}
+	return nil
+}
+
+// treeWalker measures a vitess syntax tree by reflection, so that it sees
+// every node (vitess's own Walk skips parts of DDL, such as procedure
+// bodies and column definitions). Its own recursion stops at the limit.
+type treeWalker struct {
+	limit int
+	// budget is the number of values left to visit: a tree bigger than
+	// this is refused too (a syntax tree has a few values per byte of its
+	// text; the budget allows 64).
+	budget int
+}
+
+var (
+	sqlNodeType    = reflect.TypeFor[ast.SQLNode]()
+	tableExprsType = reflect.TypeFor[ast.TableExprs]()
+)
+
+// walk visits v at depth; it returns false when the tree is deeper than
+// the limit.
+func (w *treeWalker) walk(v reflect.Value, depth int) bool {
+	if w.budget--; w.budget < 0 {
+		return false
+	}
+	t := v.Type()
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return true
+		}
+		return w.walk(v.Elem(), depth)
+	case reflect.Pointer:
+		if v.IsNil() {
+			return true
+		}
+		if t.Implements(sqlNodeType) && !t.Elem().Implements(sqlNodeType) {
+			if depth++; depth > w.limit {
+				return false
+			}
+		}
+		return w.walk(v.Elem(), depth)
+	case reflect.Struct:
+		if t.Implements(sqlNodeType) {
+			if depth++; depth > w.limit {
+				return false
+			}
+		}
+		for _, i := range structPlan(t) {
+			if !w.walk(v.Field(i), depth) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if !mayHoldNodes(t.Elem()) {
+			return true
+		}
+		if t.Implements(sqlNodeType) {
+			if depth++; depth > w.limit {
+				return false
+			}
+		}
+		// go-mysql-server joins the tables of a FROM list left-deep: the
+		// n-th table is n joins deep.
+		chained := t == tableExprsType
+		for i := 0; i < v.Len(); i++ {
+			d := depth
+			if chained {
+				d += i
+			}
+			if !w.walk(v.Index(i), d) {
+				return false
+			}
+		}
+	case reflect.Map:
+		if !mayHoldNodes(t.Elem()) {
+			return true
+		}
+		it := v.MapRange()
+		for it.Next() {
+			if !w.walk(it.Value(), depth) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Reflection plans: which types can hold syntax nodes, and which fields of
+// a struct to visit. Computed once per type.
+var (
+	planMu    sync.RWMutex
+	holdsNode = map[reflect.Type]bool{}
+	fieldPlan = map[reflect.Type][]int{}
+)
+
+// mayHoldNodes reports whether a value of type t can contain a syntax node.
+func mayHoldNodes(t reflect.Type) bool {
+	planMu.RLock()
+	h, ok := holdsNode[t]
+	planMu.RUnlock()
+	if ok {
+		return h
+	}
+	planMu.Lock()
+	defer planMu.Unlock()
+	return mayHoldNodesLocked(t)
+}
+
+func mayHoldNodesLocked(t reflect.Type) bool {
+	if h, ok := holdsNode[t]; ok {
+		return h
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		holdsNode[t] = true
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		holdsNode[t] = true // assumed while the element is examined (recursive types)
+		h := mayHoldNodesLocked(t.Elem())
+		holdsNode[t] = h
+		return h
+	case reflect.Struct:
+		holdsNode[t] = true
+		var fields []int
+		for i := 0; i < t.NumField(); i++ {
+			if mayHoldNodesLocked(t.Field(i).Type) {
+				fields = append(fields, i)
+			}
+		}
+		fieldPlan[t] = fields
+		h := len(fields) > 0
+		holdsNode[t] = h
+		return h
+	}
+	holdsNode[t] = false
+	return false
+}
+
+// structPlan returns the indexes of the fields of struct type t that can
+// hold syntax nodes.
+func structPlan(t reflect.Type) []int {
+	planMu.RLock()
+	f, ok := fieldPlan[t]
+	planMu.RUnlock()
+	if ok {
+		return f
+	}
+	mayHoldNodes(t)
+	planMu.RLock()
+	defer planMu.RUnlock()
+	return fieldPlan[t]
+}
