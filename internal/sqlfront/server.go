@@ -26,7 +26,8 @@ const (
 )
 
 // Config configures the MySQL listener. The zero value of each field means
-// its default.
+// its default; a negative value is invalid. New calls EnsureDefaults and
+// then Validate.
 type Config struct {
 	// Address is host:port to listen on (port 0 picks a free port).
 	// Default 127.0.0.1:3306.
@@ -63,7 +64,8 @@ type Config struct {
 	ConnectTimeout time.Duration
 }
 
-func (c *Config) ensureDefaults() {
+// EnsureDefaults fills every zero field with its default.
+func (c *Config) EnsureDefaults() {
 	if c.Address == "" {
 		c.Address = DefaultAddress
 	}
@@ -76,6 +78,19 @@ func (c *Config) ensureDefaults() {
 	if c.VersionComment == "" {
 		c.VersionComment = DefaultVersionComment
 	}
+}
+
+// Validate reports the first invalid setting.
+func (c *Config) Validate() error {
+	switch {
+	case c.MaxConnections < 0:
+		return errors.New("sqlfront: negative MaxConnections")
+	case c.ConnectTimeout < 0:
+		return errors.New("sqlfront: negative ConnectTimeout")
+	case c.TLSRequired && c.TLS == nil:
+		return errors.New("sqlfront: TLSRequired without TLS")
+	}
+	return nil
 }
 
 // Server is the MySQL-protocol listener over one engine. Its methods are
@@ -102,7 +117,10 @@ var globalsMu sync.Mutex
 // known at once); Start begins accepting connections. Users and grants are
 // loaded from the engine; root is created or updated as cfg says.
 func New(e *engine.Engine, cfg Config) (*Server, error) {
-	cfg.ensureDefaults()
+	cfg.EnsureDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if err := setGlobals(&cfg, e); err != nil {
 		return nil, err
 	}
