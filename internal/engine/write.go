@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -26,7 +25,7 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 		if v.Null || v.I == 0 {
 			var ok bool
 			if id, ok = t.rt.nextAutoInc(autoIncMax(typ)); !ok {
-				return 0, ErrAutoIncrementOverflow
+				return 0, columnError(ErrAutoIncrementOverflow, t, t.Columns[t.AutoInc].Name, "")
 			}
 			*v = types.Value{I: int64(id)}
 		} else if x := v.I; typ.Unsigned || x > 0 {
@@ -65,11 +64,11 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 // checkRow refuses a row of the wrong width or with a NaN.
 func checkRow(t *Table, row Row) error {
 	if len(row) != len(t.Columns) {
-		return ErrBadRow
+		return tableError(ErrBadRow, t, "")
 	}
 	for i, c := range t.classes {
 		if c == types.ClassFloat && !row[i].Null && math.IsNaN(row[i].F) {
-			return fmt.Errorf("%w: NaN in column %s", ErrBadValue, t.Columns[i].Name)
+			return columnError(ErrBadValue, t, t.Columns[i].Name, "NaN in column "+t.Columns[i].Name)
 		}
 	}
 	return nil
@@ -291,7 +290,7 @@ type found struct {
 // all or nothing returns the error from its job.
 func (tx *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
 	if len(m.Values) < len(m.Columns) && m.Op != ModDelete {
-		return 0, ErrBadRow
+		return 0, tableError(ErrBadRow, t, "")
 	}
 	// The rows found are copied into scratch space the batchWriter keeps
 	// (a row appended after the space grew keeps pointing at the old
@@ -387,7 +386,7 @@ func (tx *batchWriter) Delete(t *Table, row Row) (bool, error) {
 // It reports whether a row was there.
 func (tx *batchWriter) Update(t *Table, old, row Row) (bool, error) {
 	if len(row) != len(t.Columns) {
-		return false, ErrBadRow
+		return false, tableError(ErrBadRow, t, "")
 	}
 	stored, rowID, err := tx.lookup(t, old)
 	if err != nil || stored == nil {
@@ -400,7 +399,7 @@ func (tx *batchWriter) Update(t *Table, old, row Row) (bool, error) {
 // one: the first row equal to row in every column).
 func (tx *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
 	if len(row) != len(t.Columns) {
-		return nil, 0, ErrBadRow
+		return nil, 0, tableError(ErrBadRow, t, "")
 	}
 	if !t.Primary.Hidden {
 		k := tx.primaryKey(nil, t, row, 0)

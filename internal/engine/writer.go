@@ -192,7 +192,7 @@ func (w *writer) group() {
 		}
 	}
 	if err != nil {
-		err = fmt.Errorf("engine: group commit: %w", err)
+		err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
 		for _, j := range w.jobs {
 			if j.err == nil {
 				j.err = err
