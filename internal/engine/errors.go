@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -38,8 +39,10 @@ const (
 type ErrorKind struct {
 	text  string
 	errno HandlerErrno
-	// parent is the broader kind this one refines, or nil.
+	// parent is the broader kind this one refines, or nil; label tells
+	// the refinement apart in Name.
 	parent *ErrorKind
+	label  string
 }
 
 // Error returns the kind's message, such as "engine: unknown table".
@@ -114,7 +117,7 @@ var (
 	// column: a second one, one that is not an integer, or one that is not
 	// the first column of an index. errors.Is(err, ErrBadDefinition)
 	// holds for it too.
-	ErrBadAutoIncrement = refine(ErrBadDefinition)
+	ErrBadAutoIncrement = refine(ErrBadDefinition, "of an AUTO_INCREMENT column")
 	// ErrDuplicateKey is returned when an insert or update would give two
 	// rows the same primary key or the same non-NULL value of a unique
 	// index. It is wrapped in a *DuplicateKeyError naming the index.
@@ -144,10 +147,20 @@ var (
 
 // refine returns a kind with parent's message and number that also
 // matches parent.
-func refine(parent *ErrorKind) *ErrorKind {
+func refine(parent *ErrorKind, label string) *ErrorKind {
 	k := newKind("", parent.errno)
-	k.text, k.parent = parent.text, parent
+	k.text, k.parent, k.label = parent.text, parent, label
 	return k
+}
+
+// Name names the condition for documentation ("bad definition", "bad
+// definition of an AUTO_INCREMENT column"); Error is its message.
+func (k *ErrorKind) Name() string {
+	name := strings.TrimPrefix(k.text, "engine: ")
+	if k.label != "" {
+		name += " " + k.label
+	}
+	return name
 }
 
 // Error is an engine error about named objects: its kind, the database,
