@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -63,5 +64,14 @@ func (c *Config) SQLConfig() sqlfront.Config {
 		NoPointFastPath: !c.SQLPointFastPath,
 		MaxConnections:  c.MaxConnections,
 		ConnectTimeout:  c.ConnectTimeout,
+		SecureFilePriv:  c.SecureFilePrivDir(),
 	}
+}
+
+// SecureFilePrivDir is --secure-file-priv, or <datadir>/files.
+func (c *Config) SecureFilePrivDir() string {
+	if c.SecureFilePriv != "" {
+		return c.SecureFilePriv
+	}
+	return filepath.Join(c.DataDir, "files")
 }

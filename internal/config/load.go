@@ -311,6 +311,7 @@ func (c *Config) Print(w io.Writer) error {
 		"auth-backoff":                           c.AuthBackoff.String(),
 		"max-connections":                        c.MaxConnections,
 		"connect-timeout":                        c.ConnectTimeout.String(),
+		"secure-file-priv":                       c.SecureFilePriv,
 		"durability":                             c.Durability.String(),
 		"root-password":                          c.RootPassword,
 		"root-host":                              c.RootHost,

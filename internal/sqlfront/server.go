@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -62,6 +64,12 @@ type Config struct {
 	// ConnectTimeout is how long a client may take to authenticate, as
 	// mysqld's connect_timeout (0: no limit).
 	ConnectTimeout time.Duration
+	// SecureFilePriv is the only directory LOAD DATA INFILE, LOAD_FILE and
+	// SELECT ... INTO OUTFILE may use, as mysqld's secure_file_priv
+	// (default: "files" in the engine's directory). New creates it. It is
+	// never empty: that would let any user with FILE read every file the
+	// server can.
+	SecureFilePriv string
 }
 
 // EnsureDefaults fills every zero field with its default.
@@ -120,6 +128,12 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	cfg.EnsureDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.SecureFilePriv == "" {
+		cfg.SecureFilePriv = filepath.Join(e.Options().Dir, "files")
+	}
+	if err := os.MkdirAll(cfg.SecureFilePriv, 0o700); err != nil {
+		return nil, fmt.Errorf("sqlfront: secure_file_priv: %w", err)
 	}
 	if err := setGlobals(&cfg, e); err != nil {
 		return nil, err
@@ -190,6 +204,7 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 		"character_set_client":          cs,
 		"character_set_results":         cs,
 		"default_collation_for_utf8mb4": "utf8mb4_general_ci",
+		"secure_file_priv":              cfg.SecureFilePriv,
 	})
 }
 
