@@ -347,7 +347,7 @@ func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table,
 		if nt.Primary.Hidden {
 			rowID = nt.rt.rowID.Add(1)
 		}
-		pk := tx.primaryKey(nil, nt, nr, rowID)
+		pk := primaryKey(nil, nt, nr, rowID)
 		if !nt.Primary.Hidden {
 			if err := tx.checkAbsent(nt, nt.Primary, pk); err != nil {
 				return nil, err
