@@ -2,7 +2,10 @@ package hs
 
 import (
 	"errors"
+	"math"
 	"strconv"
+
+	"github.com/handlerdb/handlerdb/internal/hsproto"
 )
 
 // ServerError is an error reply of the server: the line
@@ -50,86 +53,102 @@ func (e *ServerError) HandlerErrno() (int, bool) {
 	return n, err == nil
 }
 
-// The server's error replies, one per token. Each is a *ServerError; test
-// for them with errors.Is.
+// The server's error replies, one per token, made from the server's own
+// table of replies (internal/hsproto) so that their codes and tokens are
+// the ones it sends. Each is a *ServerError; test for them with
+// errors.Is.
 var (
 	// ErrOpenTable (1 open_table): opening an index named a database or
 	// table that does not exist (names are case sensitive).
-	ErrOpenTable = &ServerError{1, "open_table"}
+	ErrOpenTable = sentinel(hsproto.ErrOpenTable)
 	// ErrIdxnum (2 idxnum): opening an index named an index the table does
 	// not have (names are case sensitive; the primary key is "PRIMARY"),
 	// or an index number beyond the table's indexes.
-	ErrIdxnum = &ServerError{2, "idxnum"}
+	ErrIdxnum = sentinel(hsproto.ErrIdxnum)
 	// ErrFld (2 fld): opening an index named a column the table does not
 	// have, in the column list or the filter-column list (names are case
 	// sensitive; an empty name also fails).
-	ErrFld = &ServerError{2, "fld"}
+	ErrFld = sentinel(hsproto.ErrFld)
 	// ErrStmtnum (2 stmtnum): a request named an index id that is not open
 	// on the connection. The client opens every index it uses, so this
 	// only shows when the server forgot the handle (it restarted the
 	// connection's state) or a raw request was sent.
-	ErrStmtnum = &ServerError{2, "stmtnum"}
+	ErrStmtnum = sentinel(hsproto.ErrStmtnum)
 	// ErrOp (2 op): the find operation is not one of =, >, >=, <, <=.
-	ErrOp = &ServerError{2, "op"}
+	ErrOp = sentinel(hsproto.ErrOp)
 	// ErrKlen (2 klen): a find or insert with no values at all (the key or
 	// the row is empty).
-	ErrKlen = &ServerError{2, "klen"}
+	ErrKlen = sentinel(hsproto.ErrKlen)
 	// ErrKpnum (2 kpnum): a find gave more key values than the index has
 	// key parts.
-	ErrKpnum = &ServerError{2, "kpnum"}
+	ErrKpnum = sentinel(hsproto.ErrKpnum)
 	// ErrReadonly (2 readonly): an insert, update, delete, increment or
 	// decrement was sent to the read port. The client sends writes to the
 	// write port; this shows when the write address points at a read port.
-	ErrReadonly = &ServerError{2, "readonly"}
+	ErrReadonly = sentinel(hsproto.ErrReadonly)
 	// ErrModop (2 modop): the modify operation is not U, D, + or -.
-	ErrModop = &ServerError{2, "modop"}
+	ErrModop = sentinel(hsproto.ErrModop)
 	// ErrInvalueslen (2 invalueslen): an IN clause with no values.
-	ErrInvalueslen = &ServerError{2, "invalueslen"}
+	ErrInvalueslen = sentinel(hsproto.ErrInvalueslen)
 	// ErrFilterfld (2 filterfld): a filter names a filter column that the
 	// index was not opened with. The client reports this itself, wrapped,
 	// when a Filter names a column missing from the index's filter columns.
-	ErrFilterfld = &ServerError{2, "filterfld"}
+	ErrFilterfld = sentinel(hsproto.ErrFilterfld)
 	// ErrFiltertype (2 filtertype): a filter type other than F or W.
-	ErrFiltertype = &ServerError{2, "filtertype"}
+	ErrFiltertype = sentinel(hsproto.ErrFiltertype)
 	// ErrFilterblob (2 filterblob): a filter compares a BLOB or TEXT column
 	// with a non-NULL value, which HandlerSocket does not support.
-	ErrFilterblob = &ServerError{2, "filterblob"}
+	ErrFilterblob = sentinel(hsproto.ErrFilterblob)
 	// ErrNotimpl (2 notimpl): the operation exists in the protocol but the
 	// server does not implement it (op S).
-	ErrNotimpl = &ServerError{2, "notimpl"}
+	ErrNotimpl = sentinel(hsproto.ErrNotimpl)
 	// ErrUnauth (3 unauth): the port requires authentication and the
 	// connection has not authenticated, or the secret (or user:password)
 	// given to the port is wrong. On a port without a secret, a non-empty
 	// secret is refused with this error too.
-	ErrUnauth = &ServerError{3, "unauth"}
+	ErrUnauth = sentinel(hsproto.ErrUnauth)
 	// ErrAuthtype (3 authtype): an authentication request whose type is
 	// not 1 (plain secret).
-	ErrAuthtype = &ServerError{3, "authtype"}
+	ErrAuthtype = sentinel(hsproto.ErrAuthtype)
 	// ErrCmd (2 cmd): the request line is empty or starts with an unknown
 	// command.
-	ErrCmd = &ServerError{2, "cmd"}
+	ErrCmd = sentinel(hsproto.ErrCmd)
 	// ErrLinelen (2 linelen): HandlerDB refused a request line longer than
 	// its limit (16 MiB by default) and closed the connection.
-	ErrLinelen = &ServerError{2, "linelen"}
+	ErrLinelen = sentinel(hsproto.ErrLinelen)
 	// ErrLockTables (1 lock_tables): the server could not lock the table
 	// for the request.
-	ErrLockTables = &ServerError{1, "lock_tables"}
+	ErrLockTables = sentinel(hsproto.ErrLockTables)
 	// ErrTblnum (2 tblnum): the index's table is no longer open on the
 	// server (dropped or renamed since the index was opened).
-	ErrTblnum = &ServerError{2, "tblnum"}
+	ErrTblnum = sentinel(hsproto.ErrTblnum)
+	// ErrCommit (1 commit): HandlerDB could not commit the group of writes
+	// holding the request; nothing of the request was applied, and the
+	// server closes the connection after answering its batch.
+	ErrCommit = sentinel(hsproto.ErrCommit)
+	// ErrResultlen (1 resultlen): a find's reply would have exceeded
+	// HandlerDB's limit on one reply (16 MiB by default); nothing of it
+	// was sent and the connection stays usable (ask for fewer rows).
+	ErrResultlen = sentinel(hsproto.ErrResultlen)
 	// ErrDuplicateKey (1 121): an insert or update would give a unique
 	// index (the primary key included) a value it already holds. Rows an
 	// update changed before the failing one stay changed.
-	ErrDuplicateKey = &ServerError{1, "121"}
+	ErrDuplicateKey = sentinel(hsproto.ErrDuplicateKey)
+	// ErrStorage (1 1): HandlerDB's storage engine failed otherwise (an
+	// auto-increment column out of values, a closed or failing store).
+	ErrStorage = sentinel(hsproto.ErrStorage)
 )
 
-// serverErrors lists the sentinels so that a reply maps to the shared value
-// without allocating.
-var serverErrors = []*ServerError{
-	ErrOpenTable, ErrIdxnum, ErrFld, ErrStmtnum, ErrOp, ErrKlen, ErrKpnum,
-	ErrReadonly, ErrModop, ErrInvalueslen, ErrFilterfld, ErrFiltertype,
-	ErrFilterblob, ErrNotimpl, ErrUnauth, ErrAuthtype, ErrCmd, ErrLinelen,
-	ErrLockTables, ErrTblnum, ErrDuplicateKey,
+// serverErrors lists the sentinels, so that a reply maps to the shared
+// value without allocating; sentinel fills it while the package
+// initializes.
+var serverErrors []*ServerError
+
+// sentinel returns the *ServerError of one of the server's replies.
+func sentinel(e hsproto.Error) *ServerError {
+	s := &ServerError{Code: int(e.Code()), Token: e.Word()}
+	serverErrors = append(serverErrors, s)
+	return s
 }
 
 // serverError returns the error for a reply's code and token: a shared
@@ -143,54 +162,43 @@ func serverError(code int, token []byte) *ServerError {
 	return &ServerError{Code: code, Token: string(token)}
 }
 
+// descriptions say what each reply means, for ServerError.Error.
+var descriptions = map[hsproto.Error]string{
+	hsproto.ErrOpenTable:    "unknown database or table",
+	hsproto.ErrIdxnum:       "unknown index",
+	hsproto.ErrFld:          "unknown column",
+	hsproto.ErrStmtnum:      "index id not opened on this connection",
+	hsproto.ErrOp:           "unknown find operation",
+	hsproto.ErrKlen:         "no key or row values",
+	hsproto.ErrKpnum:        "more key values than the index has key parts",
+	hsproto.ErrReadonly:     "write request on the read port",
+	hsproto.ErrModop:        "unknown modify operation",
+	hsproto.ErrInvalueslen:  "IN clause without values",
+	hsproto.ErrFilterfld:    "filter column not opened",
+	hsproto.ErrFiltertype:   "unknown filter type",
+	hsproto.ErrFilterblob:   "filter value on a BLOB/TEXT column",
+	hsproto.ErrNotimpl:      "not implemented",
+	hsproto.ErrUnauth:       "not authenticated or wrong secret",
+	hsproto.ErrAuthtype:     "unknown authentication type",
+	hsproto.ErrCmd:          "unknown command",
+	hsproto.ErrLinelen:      "request line too long",
+	hsproto.ErrLockTables:   "could not lock the table",
+	hsproto.ErrTblnum:       "table no longer open",
+	hsproto.ErrCommit:       "group commit failed",
+	hsproto.ErrResultlen:    "reply too large",
+	hsproto.ErrDuplicateKey: "duplicate key",
+	hsproto.ErrStorage:      "storage engine error",
+}
+
 func describe(code int, token string) string {
-	switch token {
-	case "open_table":
-		return "unknown database or table"
-	case "idxnum":
-		return "unknown index"
-	case "fld":
-		return "unknown column"
-	case "stmtnum":
-		return "index id not opened on this connection"
-	case "op":
-		return "unknown find operation"
-	case "klen":
-		return "no key or row values"
-	case "kpnum":
-		return "more key values than the index has key parts"
-	case "readonly":
-		return "write request on the read port"
-	case "modop":
-		return "unknown modify operation"
-	case "invalueslen":
-		return "IN clause without values"
-	case "filterfld":
-		return "filter column not opened"
-	case "filtertype":
-		return "unknown filter type"
-	case "filterblob":
-		return "filter value on a BLOB/TEXT column"
-	case "notimpl":
-		return "not implemented"
-	case "unauth":
-		return "not authenticated or wrong secret"
-	case "authtype":
-		return "unknown authentication type"
-	case "cmd":
-		return "unknown command"
-	case "linelen":
-		return "request line too long"
-	case "lock_tables":
-		return "could not lock the table"
-	case "tblnum":
-		return "table no longer open"
-	case "121":
-		if code == 1 {
-			return "duplicate key"
-		}
+	if code < 0 || code > math.MaxUint32 {
+		return ""
 	}
-	return ""
+	e, ok := hsproto.ErrorOf(uint32(code), token)
+	if !ok {
+		return ""
+	}
+	return descriptions[e]
 }
 
 // Errors of the client itself.

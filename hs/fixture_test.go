@@ -80,7 +80,7 @@ func startServer(dir, rdSecret, wrSecret string, withSQL bool) (*server.Server, 
 	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
-	cfg.Durability = "none"
+	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = ""
 	cfg.HSSecret, cfg.HSSecretWr = rdSecret, wrSecret
 	cfg.HSSQLUsers = true // TestUserPassword logs in as a SQL account

@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
-	cfg.Durability = "none"
+	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = ""
 	if srv, err = server.Start(cfg, nil); err != nil {
 		cfg.Port = -1

@@ -65,8 +65,12 @@ type Config struct {
 	// ConnectTimeout is how long a SQL client may take from connecting to
 	// being authenticated, as mysqld's connect_timeout (0: no limit).
 	ConnectTimeout time.Duration
+	// SecureFilePriv is the directory LOAD DATA INFILE, LOAD_FILE and
+	// SELECT ... INTO OUTFILE are limited to, as mysqld's
+	// secure_file_priv (empty: <datadir>/files, created at start).
+	SecureFilePriv string
 	// Durability is sync, os or none (see engine.Durability).
-	Durability string
+	Durability engine.Durability
 	// RootPassword is the password of the SQL user root (empty by default).
 	RootPassword string
 	// RootHost is the host root may log in from.
@@ -123,7 +127,7 @@ func Default() Config {
 		HSMaxResponse:           16 << 20,
 		MaxConnections:          151,
 		ConnectTimeout:          10 * time.Second,
-		Durability:              "sync",
+		Durability:              engine.DurabilitySync,
 		RootHost:                "127.0.0.1",
 		CacheSize:               256 << 20,
 		RowCacheSize:            64 << 20,
@@ -149,9 +153,6 @@ func (c *Config) Validate() error {
 		if p.v < -1 || p.v > 65535 {
 			return fmt.Errorf("config: --%s %d is out of range", p.name, p.v)
 		}
-	}
-	if _, err := engine.ParseDurability(c.Durability); err != nil {
-		return fmt.Errorf("config: --durability: %w", err)
 	}
 	if c.HSMaxConnections <= 0 {
 		return errors.New("config: --handlersocket-max-connections must be positive")
@@ -225,8 +226,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Var((*seconds)(&c.HSLineTimeout), "handlersocket-line-timeout", "close HandlerSocket connections that leave a request line incomplete this long: seconds or a duration (0: never)")
 	fs.IntVar(&c.HSMaxResponse, "handlersocket-max-response", c.HSMaxResponse, "largest HandlerSocket find reply in bytes; a larger one answers 1\\t1\\tresultlen (0: no limit)")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most SQL connections, as mysqld's max_connections; one more gets error 1040 (0: no limit)")
+	fs.StringVar(&c.SecureFilePriv, "secure-file-priv", c.SecureFilePriv, "the only directory LOAD DATA INFILE and SELECT ... INTO OUTFILE may use, as mysqld's secure_file_priv (empty: <datadir>/files)")
 	fs.Var((*seconds)(&c.ConnectTimeout), "connect-timeout", "how long a SQL client may take to authenticate, as mysqld's connect_timeout: seconds or a duration (0: no limit)")
-	fs.StringVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")
+	fs.TextVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")
 	fs.StringVar(&c.RootPassword, "root-password", c.RootPassword, "password of the SQL user root")
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")

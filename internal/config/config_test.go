@@ -4,6 +4,8 @@ import (
 	"flag"
 	"testing"
 	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
 func TestFlags(t *testing.T) {
@@ -15,7 +17,7 @@ func TestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.DataDir != "/tmp/d" || c.Port != 0 || c.HSPort != -1 || c.HSTimeout != 30*time.Second || c.HSSecretWr != "w" || c.Durability != "os" {
+	if c.DataDir != "/tmp/d" || c.Port != 0 || c.HSPort != -1 || c.HSTimeout != 30*time.Second || c.HSSecretWr != "w" || c.Durability != engine.DurabilityOS {
 		t.Fatalf("parsed %+v", c)
 	}
 	if err := c.Validate(); err != nil {
@@ -31,11 +33,10 @@ func TestFlags(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	for name, mut := range map[string]func(*Config){
-		"datadir":    func(c *Config) { c.DataDir = "" },
-		"bind":       func(c *Config) { c.BindAddress = "nowhere" },
-		"port":       func(c *Config) { c.Port = 70000 },
-		"durability": func(c *Config) { c.Durability = "maybe" },
-		"maxconns":   func(c *Config) { c.HSMaxConnections = 0 },
+		"datadir":  func(c *Config) { c.DataDir = "" },
+		"bind":     func(c *Config) { c.BindAddress = "nowhere" },
+		"port":     func(c *Config) { c.Port = 70000 },
+		"maxconns": func(c *Config) { c.HSMaxConnections = 0 },
 	} {
 		c := Default()
 		mut(&c)

@@ -127,7 +127,7 @@ type IndexDef struct {
 func (c *Catalog) Database(name string) (*Database, error) {
 	d := c.dbs[name]
 	if d == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, name)
+		return nil, objectError(ErrNoDatabase, name, "", "")
 	}
 	return d, nil
 }
@@ -147,11 +147,11 @@ func (c *Catalog) Databases() []string {
 func (c *Catalog) Table(db, name string) (*Table, error) {
 	d := c.dbs[db]
 	if d == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, db)
+		return nil, objectError(ErrNoDatabase, db, "", "")
 	}
 	t := d.tables[name]
 	if t == nil {
-		return nil, fmt.Errorf("%w: %s.%s", ErrNoTable, db, name)
+		return nil, objectError(ErrNoTable, db, name, "")
 	}
 	return t, nil
 }
@@ -215,7 +215,7 @@ func (idx *Index) isUniqueLike() bool { return idx.Primary || idx.Unique }
 // newTable builds a Table from a definition, validating it.
 func newTable(id uint32, db string, def *TableDef, defColl *collation.Collation) (*Table, error) {
 	if def.Name == "" || len(def.Columns) == 0 {
-		return nil, fmt.Errorf("%w: table needs a name and columns", ErrBadDefinition)
+		return nil, &Error{Kind: ErrBadDefinition, DB: db, Table: def.Name, Detail: "table needs a name and columns"}
 	}
 	t := &Table{ID: id, DB: db, Name: def.Name, AutoInc: -1, Collation: def.Collation, Comment: def.Comment, rt: &tableRuntime{}}
 	if t.Collation == nil {
@@ -226,17 +226,17 @@ func newTable(id uint32, db string, def *TableDef, defColl *collation.Collation)
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		if c.Name == "" {
-			return nil, fmt.Errorf("%w: column %d has no name", ErrBadDefinition, i)
+			return nil, tableError(ErrBadDefinition, t, fmt.Sprintf("column %d has no name", i))
 		}
 		if t.Column(c.Name) != i {
-			return nil, fmt.Errorf("%w: duplicate column %s", ErrBadDefinition, c.Name)
+			return nil, columnError(ErrBadDefinition, t, c.Name, "duplicate column "+c.Name)
 		}
 		if c.Type.IsString() && c.Type.Collation == nil {
 			c.Type.Collation = t.Collation
 		}
 		if c.AutoIncrement {
 			if t.AutoInc >= 0 || !c.Type.IsInteger() {
-				return nil, fmt.Errorf("%w: AUTO_INCREMENT column %s", ErrBadDefinition, c.Name)
+				return nil, columnError(ErrBadAutoIncrement, t, c.Name, "AUTO_INCREMENT column "+c.Name)
 			}
 			t.AutoInc = i
 		}
@@ -251,7 +251,7 @@ func newTable(id uint32, db string, def *TableDef, defColl *collation.Collation)
 		}
 		if idx.Primary {
 			if prim != nil {
-				return nil, fmt.Errorf("%w: two primary keys", ErrBadDefinition)
+				return nil, tableError(ErrBadDefinition, t, "two primary keys")
 			}
 			prim = idx
 			for _, c := range idx.Columns {
@@ -268,7 +268,8 @@ func newTable(id uint32, db string, def *TableDef, defColl *collation.Collation)
 	t.Primary = prim
 	t.setIndexes(others)
 	if t.AutoInc >= 0 && !t.autoIncIndexed() {
-		return nil, fmt.Errorf("%w: AUTO_INCREMENT column %s is not the first column of an index", ErrBadDefinition, t.Columns[t.AutoInc].Name)
+		c := t.Columns[t.AutoInc].Name
+		return nil, columnError(ErrBadAutoIncrement, t, c, "AUTO_INCREMENT column "+c+" is not the first column of an index")
 	}
 	if def.AutoIncrement > 1 {
 		t.rt.autoInc.Store(def.AutoIncrement - 1)
@@ -286,14 +287,14 @@ func (t *Table) newIndex(d *IndexDef) (*Index, error) {
 		name = d.Columns[0]
 	}
 	if len(d.Columns) == 0 {
-		return nil, fmt.Errorf("%w: index %s has no columns", ErrBadDefinition, name)
+		return nil, &Error{Kind: ErrBadDefinition, DB: t.DB, Table: t.Name, Index: name, Detail: "index " + name + " has no columns"}
 	}
 	idx := &Index{ID: t.nextIndexID, Name: name, Primary: d.Primary, Unique: d.Unique || d.Primary}
 	t.nextIndexID++
 	for _, cn := range d.Columns {
 		c := t.Column(cn)
 		if c < 0 {
-			return nil, fmt.Errorf("%w: index %s names unknown column %s", ErrBadDefinition, name, cn)
+			return nil, &Error{Kind: ErrBadDefinition, DB: t.DB, Table: t.Name, Index: name, Column: cn, Detail: "index " + name + " names unknown column " + cn}
 		}
 		idx.Columns = append(idx.Columns, c)
 	}
@@ -443,7 +444,7 @@ func (t *Table) marshal() []byte {
 func unmarshalTable(b []byte) (*Table, error) {
 	var tj tableJSON
 	if err := json.Unmarshal(b, &tj); err != nil {
-		return nil, fmt.Errorf("%w: table definition: %v", ErrCorrupt, err)
+		return nil, &Error{Kind: ErrCorrupt, Detail: fmt.Sprintf("table definition: %v", err)}
 	}
 	t := &Table{ID: tj.ID, DB: tj.DB, Name: tj.Name, AutoInc: -1, Comment: tj.Comment, nextIndexID: tj.NextIndexID, rt: &tableRuntime{}}
 	var err error
@@ -471,7 +472,7 @@ func unmarshalTable(b []byte) (*Table, error) {
 		idx := &Index{ID: ij.ID, Name: ij.Name, Primary: ij.Primary, Unique: ij.Unique, Hidden: ij.Hidden, Columns: ij.Columns}
 		for _, c := range idx.Columns {
 			if c < 0 || c >= len(t.Columns) {
-				return nil, fmt.Errorf("%w: index %s column %d", ErrCorrupt, idx.Name, c)
+				return nil, &Error{Kind: ErrCorrupt, DB: t.DB, Table: t.Name, Index: idx.Name, Detail: fmt.Sprintf("index %s column %d", idx.Name, c)}
 			}
 		}
 		if idx.Primary {
@@ -481,7 +482,7 @@ func unmarshalTable(b []byte) (*Table, error) {
 		}
 	}
 	if t.Primary == nil {
-		return nil, fmt.Errorf("%w: table %s has no primary index", ErrCorrupt, t.Name)
+		return nil, tableError(ErrCorrupt, t, "table "+t.Name+" has no primary index")
 	}
 	t.setIndexes(others)
 	t.finish()
@@ -491,7 +492,7 @@ func unmarshalTable(b []byte) (*Table, error) {
 func lookupCollation(name string) (*collation.Collation, error) {
 	c := collation.Lookup(name)
 	if c == nil {
-		return nil, fmt.Errorf("%w: unknown collation %q", ErrCorrupt, name)
+		return nil, &Error{Kind: ErrCorrupt, Detail: fmt.Sprintf("unknown collation %q", name)}
 	}
 	return c, nil
 }

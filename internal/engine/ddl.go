@@ -37,10 +37,10 @@ func (tx *Tx) writeTable(t *Table) error {
 // CreateDatabase creates an empty database.
 func (tx *Tx) CreateDatabase(name string) error {
 	if name == "" {
-		return fmt.Errorf("%w: empty database name", ErrBadDefinition)
+		return &Error{Kind: ErrBadDefinition, Detail: "empty database name"}
 	}
 	if tx.cat.dbs[name] != nil {
-		return fmt.Errorf("%w: %s", ErrDatabaseExists, name)
+		return objectError(ErrDatabaseExists, name, "", "")
 	}
 	c := tx.mutableCatalog()
 	c.dbs[name] = &Database{Name: name, tables: map[string]*Table{}}
@@ -77,7 +77,7 @@ func (tx *Tx) CreateTable(db string, def *TableDef) (*Table, error) {
 		return nil, err
 	}
 	if d.tables[def.Name] != nil {
-		return nil, fmt.Errorf("%w: %s.%s", ErrTableExists, db, def.Name)
+		return nil, objectError(ErrTableExists, db, def.Name, "")
 	}
 	t, err := newTable(tx.cat.nextTableID, db, def, tx.e.opts.DefaultCollation)
 	if err != nil {
@@ -156,7 +156,7 @@ func (tx *Tx) RenameTable(db, name, newDB, newName string) error {
 		return err
 	}
 	if nd.tables[newName] != nil {
-		return fmt.Errorf("%w: %s.%s", ErrTableExists, newDB, newName)
+		return objectError(ErrTableExists, newDB, newName, "")
 	}
 	c := tx.mutableCatalog()
 	delete(c.mutableDatabase(db).tables, name)
@@ -187,7 +187,7 @@ func (tx *Tx) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 		return nil, err
 	}
 	if def.Primary {
-		return nil, fmt.Errorf("%w: cannot add a primary key to an existing table", ErrBadDefinition)
+		return nil, tableError(ErrBadDefinition, t, "cannot add a primary key to an existing table")
 	}
 	nt := t.copy()
 	idx, err := nt.newIndex(def)
@@ -195,7 +195,7 @@ func (tx *Tx) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 		return nil, err
 	}
 	if nt.Index(idx.Name) != nil {
-		return nil, fmt.Errorf("%w: %s", ErrIndexExists, idx.Name)
+		return nil, objectError(ErrIndexExists, db, table, idx.Name)
 	}
 	nt.setIndexes(append(nt.secondaries(), idx))
 	nt.finish()
@@ -237,10 +237,10 @@ func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
 	}
 	idx := t.Index(name)
 	if idx == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNoIndex, name)
+		return nil, objectError(ErrNoIndex, db, table, name)
 	}
 	if idx.Primary {
-		return nil, fmt.Errorf("%w: cannot drop the primary key", ErrBadDefinition)
+		return nil, &Error{Kind: ErrBadDefinition, DB: db, Table: table, Index: name, Detail: "cannot drop the primary key"}
 	}
 	nt := t.copy()
 	var rest []*Index
@@ -251,7 +251,7 @@ func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
 	}
 	nt.setIndexes(rest)
 	if nt.AutoInc >= 0 && !nt.autoIncIndexed() {
-		return nil, fmt.Errorf("%w: the AUTO_INCREMENT column needs an index", ErrBadDefinition)
+		return nil, columnError(ErrBadAutoIncrement, t, t.Columns[nt.AutoInc].Name, "the AUTO_INCREMENT column needs an index")
 	}
 	nt.finish()
 	if err := tx.delRange(idx.prefix, prefixEnd(nil, idx.prefix)); err != nil {
@@ -278,11 +278,11 @@ func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table,
 		return nil, err
 	}
 	if len(colMap) != len(def.Columns) {
-		return nil, fmt.Errorf("%w: column map has %d entries for %d columns", ErrBadDefinition, len(colMap), len(def.Columns))
+		return nil, tableError(ErrBadDefinition, old, fmt.Sprintf("column map has %d entries for %d columns", len(colMap), len(def.Columns)))
 	}
 	for _, c := range colMap {
 		if c >= len(old.Columns) {
-			return nil, fmt.Errorf("%w: column map names old column %d", ErrBadDefinition, c)
+			return nil, tableError(ErrBadDefinition, old, fmt.Sprintf("column map names old column %d", c))
 		}
 	}
 	d := *def
@@ -347,7 +347,7 @@ func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table,
 		if nt.Primary.Hidden {
 			rowID = nt.rt.rowID.Add(1)
 		}
-		pk := tx.primaryKey(nil, nt, nr, rowID)
+		pk := primaryKey(nil, nt, nr, rowID)
 		if !nt.Primary.Hidden {
 			if err := tx.checkAbsent(nt, nt.Primary, pk); err != nil {
 				return nil, err

@@ -154,7 +154,7 @@ func (e *Engine) loadCatalog() error {
 		jerr := json.Unmarshal(v, &m)
 		closer.Close()
 		if jerr != nil {
-			return fmt.Errorf("%w: catalog meta: %v", ErrCorrupt, jerr)
+			return &Error{Kind: ErrCorrupt, Detail: fmt.Sprintf("catalog meta: %v", jerr)}
 		}
 		cat.Version, cat.nextTableID = m.Version, m.NextTableID
 	} else if !errors.Is(err, pebble.ErrNotFound) {
@@ -189,7 +189,7 @@ func (e *Engine) loadCatalog() error {
 	for _, t := range tables {
 		d := cat.dbs[t.DB]
 		if d == nil {
-			return fmt.Errorf("%w: table %s in missing database %s", ErrCorrupt, t.Name, t.DB)
+			return tableError(ErrCorrupt, t, "table "+t.Name+" in missing database "+t.DB)
 		}
 		d.tables[t.Name] = t
 		for _, c := range []struct {

@@ -116,7 +116,7 @@ func (st *readState) find(r pebble.Reader, t *Table, q *Query, fn func(Row) bool
 		idx = t.Primary
 	}
 	if len(q.Key) > len(idx.Columns) {
-		return ErrKeyParts
+		return &Error{Kind: ErrKeyParts, DB: t.DB, Table: t.Name, Index: idx.Name}
 	}
 	st.q, st.t, st.fn, st.skip, st.n, st.done = q, t, fn, q.Offset, 0, false
 	defer func() { st.q, st.t, st.fn = nil, nil, nil }()
@@ -230,7 +230,7 @@ func (st *readState) viaPrimary(r pebble.Reader, idx *Index, idxKey, pkCols []by
 		return err
 	} else if !found {
 		if st.inWriter {
-			return fmt.Errorf("%w: index entry of %s.%s without its row", ErrCorrupt, st.t.DB, st.t.Name)
+			return tableError(ErrCorrupt, st.t, "index entry of "+st.t.DB+"."+st.t.Name+" without its row")
 		}
 		return nil
 	}

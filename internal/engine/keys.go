@@ -104,3 +104,19 @@ func hasNull(idx *Index, row Row) bool {
 	}
 	return false
 }
+
+// primaryKey appends the full primary index key of row.
+func primaryKey(dst []byte, t *Table, row Row, rowID uint64) []byte {
+	dst = append(dst, t.Primary.prefix...)
+	return appendPKColumns(dst, t, row, rowID)
+}
+
+// secondaryKey appends idx's stored key for row: the index columns, plus
+// the primary key columns unless idx is unique and row has no NULL in it.
+func secondaryKey(dst []byte, t *Table, idx *Index, row Row, pkCols []byte) []byte {
+	dst = appendIndexKey(dst, t, idx, row)
+	if !idx.Unique || hasNull(idx, row) {
+		dst = append(dst, pkCols...)
+	}
+	return dst
+}

@@ -39,6 +39,24 @@ func ParseDurability(s string) (Durability, error) {
 	return 0, fmt.Errorf("engine: durability %q is not sync, os or none", s)
 }
 
+// UnmarshalText parses "sync", "os" or "none" (for flags and files).
+func (d *Durability) UnmarshalText(b []byte) error {
+	v, err := ParseDurability(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// MarshalText is the mode's name.
+func (d Durability) MarshalText() ([]byte, error) {
+	if d > DurabilityNone {
+		return nil, fmt.Errorf("engine: unknown durability %d", d)
+	}
+	return []byte(d.String()), nil
+}
+
 func (d Durability) String() string {
 	switch d {
 	case DurabilitySync:
@@ -52,7 +70,8 @@ func (d Durability) String() string {
 }
 
 // Options configure an Engine. The zero value of every field means its
-// default; call EnsureDefaults (Open does) to fill them in.
+// default; a negative value is invalid unless the field says what it
+// means. Open calls EnsureDefaults and then Validate.
 type Options struct {
 	// Dir is the data directory. Required.
 	Dir string

@@ -51,7 +51,7 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWri
 		idx = t.Primary
 	}
 	if len(rg.Lower) > len(idx.Columns) || len(rg.Upper) > len(idx.Columns) {
-		return nil, ErrKeyParts
+		return nil, &Error{Kind: ErrKeyParts, DB: t.DB, Table: t.Name, Index: idx.Name}
 	}
 	bound := func(vals []types.Value, after bool) []byte {
 		k := append([]byte(nil), idx.prefix...)

@@ -114,7 +114,7 @@ func (x *Txn) Commit(ctx context.Context) error {
 			op := &log[i]
 			t := tx.current(op.t)
 			if t == nil {
-				return ErrNoTable
+				return tableError(ErrTableDefChanged, op.t, op.t.DB+"."+op.t.Name)
 			}
 			var err error
 			switch op.kind {

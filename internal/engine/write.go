@@ -2,11 +2,85 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 
+	"github.com/cockroachdb/pebble/v2"
+
 	"github.com/handlerdb/handlerdb/internal/types"
 )
+
+// batchWriter applies row changes to one indexed batch, keeping every
+// index consistent. Not safe for concurrent use.
+type batchWriter struct {
+	e    *Engine
+	b    *pebble.Batch
+	rs   readState
+	pend keySet // keys written to b, when point reads use the row cache
+	gbuf []byte // the value of the last get
+	buf  []byte
+	// Scratch space of FindModify and updateRow, reused across calls.
+	fm            []found
+	fmVals, fmNew []types.Value
+	fmBytes       []byte
+	oldPK, newPK  []byte
+	key           []byte
+	dirty         map[*tableRuntime]uint32 // tables whose counters moved -> table id
+	rows          int64                    // rows written through this batch
+	delta         map[*tableRuntime]int64  // row count change per table
+}
+
+// count records a change of t's row count by this batch.
+func (w *batchWriter) count(t *Table, d int64) {
+	if w.delta == nil {
+		w.delta = map[*tableRuntime]int64{}
+	}
+	w.delta[t.rt] += d
+}
+
+// touch marks t's counters for persisting with this batch.
+func (w *batchWriter) touch(t *Table) {
+	if w.dirty == nil {
+		w.dirty = map[*tableRuntime]uint32{}
+	}
+	w.dirty[t.rt] = t.ID
+}
+
+// persistCounters writes the current value of every touched counter into
+// the batch. Counters only grow (TRUNCATE aside), so the value written is
+// at least every id the batch used.
+func (w *batchWriter) persistCounters() {
+	for rt, id := range w.dirty {
+		w.set(tableSysKey(sysAutoInc, id), binary.BigEndian.AppendUint64(nil, rt.autoInc.Load()))
+		w.set(tableSysKey(sysRowID, id), binary.BigEndian.AppendUint64(nil, rt.rowID.Load()))
+	}
+}
+
+// truncate drops every write after the first size bytes (count records)
+// of the batch. Rare (a job or statement failed), so it rebuilds the batch
+// from those bytes.
+func (w *batchWriter) truncate(size int, count uint32) {
+	if w.b.Len() == size {
+		return
+	}
+	nb := w.e.db.NewIndexedBatch()
+	const headerLen = 12
+	if size > headerLen && count > 0 {
+		data := append([]byte(nil), w.b.Repr()[:size]...)
+		binary.LittleEndian.PutUint32(data[8:12], count)
+		tmp := w.e.db.NewBatch()
+		if err := tmp.SetRepr(data); err == nil {
+			err = nb.Apply(tmp, nil)
+			if err != nil {
+				panic(fmt.Sprintf("engine: rebuilding batch: %v", err))
+			}
+		}
+		tmp.Close()
+	}
+	w.b.Close()
+	w.b = nb
+}
 
 // Insert adds a row (one value per column, already converted). An
 // AUTO_INCREMENT column that is NULL or 0 gets the next id, which is
@@ -14,7 +88,7 @@ import (
 // it, as InnoDB does, and 0 is returned. Every unique index is checked
 // (against pending rows of the group too) before anything is written, so a
 // failed insert writes nothing; a duplicate is a *DuplicateKeyError.
-func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
+func (w *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 	if err := checkRow(t, row); err != nil {
 		return 0, err
 	}
@@ -22,11 +96,11 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 	if t.AutoInc >= 0 {
 		v := &row[t.AutoInc]
 		typ := &t.Columns[t.AutoInc].Type
-		tx.touch(t)
+		w.touch(t)
 		if v.Null || v.I == 0 {
 			var ok bool
 			if id, ok = t.rt.nextAutoInc(autoIncMax(typ)); !ok {
-				return 0, ErrAutoIncrementOverflow
+				return 0, columnError(ErrAutoIncrementOverflow, t, t.Columns[t.AutoInc].Name, "")
 			}
 			*v = types.Value{I: int64(id)}
 		} else if x := v.I; typ.Unsigned || x > 0 {
@@ -35,41 +109,41 @@ func (tx *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 	}
 	var rowID uint64
 	if t.Primary.Hidden {
-		tx.touch(t)
+		w.touch(t)
 		rowID = t.rt.rowID.Add(1)
 	}
-	pk := tx.primaryKey(nil, t, row, rowID)
+	pk := primaryKey(nil, t, row, rowID)
 	if !t.Primary.Hidden {
-		if err := tx.checkAbsent(t, t.Primary, pk); err != nil {
+		if err := w.checkAbsent(t, t.Primary, pk); err != nil {
 			return 0, withKey(err, t, t.Primary, row)
 		}
 	}
 	for _, idx := range t.secondaries() {
-		if err := tx.checkUnique(t, idx, row, nil); err != nil {
+		if err := w.checkUnique(t, idx, row, nil); err != nil {
 			return 0, err
 		}
 	}
-	if err := tx.set(pk, encodeRow(tx.buf[:0], t, row, rowID)); err != nil {
+	if err := w.set(pk, encodeRow(w.buf[:0], t, row, rowID)); err != nil {
 		return 0, err
 	}
 	for _, idx := range t.secondaries() {
-		if err := tx.putSecondary(t, idx, row, rowID); err != nil {
+		if err := w.putSecondary(t, idx, row, rowID); err != nil {
 			return 0, err
 		}
 	}
-	tx.rows++
-	tx.count(t, 1)
+	w.rows++
+	w.count(t, 1)
 	return id, nil
 }
 
 // checkRow refuses a row of the wrong width or with a NaN.
 func checkRow(t *Table, row Row) error {
 	if len(row) != len(t.Columns) {
-		return ErrBadRow
+		return tableError(ErrBadRow, t, "")
 	}
 	for i, c := range t.classes {
 		if c == types.ClassFloat && !row[i].Null && math.IsNaN(row[i].F) {
-			return fmt.Errorf("%w: NaN in column %s", ErrBadValue, t.Columns[i].Name)
+			return columnError(ErrBadValue, t, t.Columns[i].Name, "NaN in column "+t.Columns[i].Name)
 		}
 	}
 	return nil
@@ -119,25 +193,9 @@ func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
 	return v, found, err
 }
 
-// primaryKey appends the full primary index key of row.
-func (tx *batchWriter) primaryKey(dst []byte, t *Table, row Row, rowID uint64) []byte {
-	dst = append(dst, t.Primary.prefix...)
-	return appendPKColumns(dst, t, row, rowID)
-}
-
-// secondaryKey appends idx's stored key for row: the index columns, plus
-// the primary key columns unless idx is unique and row has no NULL in it.
-func secondaryKey(dst []byte, t *Table, idx *Index, row Row, pkCols []byte) []byte {
-	dst = appendIndexKey(dst, t, idx, row)
-	if !idx.Unique || hasNull(idx, row) {
-		dst = append(dst, pkCols...)
-	}
-	return dst
-}
-
 // checkAbsent fails with a *DuplicateKeyError when key exists in idx.
-func (tx *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
-	v, found, err := tx.get(key)
+func (w *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
+	v, found, err := w.get(key)
 	if err != nil || !found {
 		return err
 	}
@@ -145,16 +203,16 @@ func (tx *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
 	if idx.Primary {
 		existing, _, _ = decodeRow(nil, t, v)
 	} else {
-		existing = tx.rowByPK(t, bytes.Clone(v))
+		existing = w.rowByPK(t, bytes.Clone(v))
 	}
 	existing = existing.Clone()
 	return &DuplicateKeyError{Table: t.DB + "." + t.Name, Index: idx.Name, Existing: existing}
 }
 
 // rowByPK returns the row whose primary key columns are pkCols, or nil.
-func (tx *batchWriter) rowByPK(t *Table, pkCols []byte) Row {
+func (w *batchWriter) rowByPK(t *Table, pkCols []byte) Row {
 	k := append(append([]byte(nil), t.Primary.prefix...), pkCols...)
-	v, found, err := tx.get(k)
+	v, found, err := w.get(k)
 	if err != nil || !found {
 		return nil
 	}
@@ -167,7 +225,7 @@ func (tx *batchWriter) rowByPK(t *Table, pkCols []byte) Row {
 
 // checkUnique checks that row's key in unique index idx is free; old is the
 // row being replaced by an update (its own key does not count), or nil.
-func (tx *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
+func (w *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
 	if !idx.Unique || hasNull(idx, row) {
 		return nil
 	}
@@ -175,66 +233,66 @@ func (tx *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
 	if old != nil && !hasNull(idx, old) && bytes.Equal(key, appendIndexKey(nil, t, idx, old)) {
 		return nil
 	}
-	return withKey(tx.checkAbsent(t, idx, key), t, idx, row)
+	return withKey(w.checkAbsent(t, idx, key), t, idx, row)
 }
 
 // putSecondary writes row's entry in secondary index idx. For a unique
 // index it also checks the key is free (used when building an index).
-func (tx *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64) error {
+func (w *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64) error {
 	pkCols := appendPKColumns(nil, t, row, rowID)
 	key := secondaryKey(nil, t, idx, row, pkCols)
 	if idx.Unique && !hasNull(idx, row) {
-		if err := tx.checkAbsent(t, idx, key); err != nil {
+		if err := w.checkAbsent(t, idx, key); err != nil {
 			return withKey(err, t, idx, row)
 		}
 	}
-	return tx.set(key, pkCols)
+	return w.set(key, pkCols)
 }
 
 // deleteRow removes row (as stored) and its index entries.
-func (tx *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
+func (w *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 	pkCols := appendPKColumns(nil, t, row, rowID)
-	if err := tx.del(append(append([]byte(nil), t.Primary.prefix...), pkCols...)); err != nil {
+	if err := w.del(append(append([]byte(nil), t.Primary.prefix...), pkCols...)); err != nil {
 		return err
 	}
 	for _, idx := range t.secondaries() {
-		if err := tx.del(secondaryKey(nil, t, idx, row, pkCols)); err != nil {
+		if err := w.del(secondaryKey(nil, t, idx, row, pkCols)); err != nil {
 			return err
 		}
 	}
-	tx.rows++
-	tx.count(t, -1)
+	w.rows++
+	w.count(t, -1)
 	return nil
 }
 
 // updateRow replaces old (as stored) by row. Unique indexes are checked
 // before anything is written.
-func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
+func (w *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 	if err := checkRow(t, row); err != nil {
 		return err
 	}
-	tx.oldPK = appendPKColumns(tx.oldPK[:0], t, old, rowID)
-	tx.newPK = appendPKColumns(tx.newPK[:0], t, row, rowID)
-	oldPK, newPK := tx.oldPK, tx.newPK
+	w.oldPK = appendPKColumns(w.oldPK[:0], t, old, rowID)
+	w.newPK = appendPKColumns(w.newPK[:0], t, row, rowID)
+	oldPK, newPK := w.oldPK, w.newPK
 	pkChanged := !bytes.Equal(oldPK, newPK)
 	if pkChanged {
-		if err := tx.checkAbsent(t, t.Primary, append(append([]byte(nil), t.Primary.prefix...), newPK...)); err != nil {
+		if err := w.checkAbsent(t, t.Primary, append(append([]byte(nil), t.Primary.prefix...), newPK...)); err != nil {
 			return withKey(err, t, t.Primary, row)
 		}
 	}
 	for _, idx := range t.secondaries() {
-		if err := tx.checkUnique(t, idx, row, old); err != nil {
+		if err := w.checkUnique(t, idx, row, old); err != nil {
 			return err
 		}
 	}
 	if pkChanged {
-		if err := tx.del(append(append([]byte(nil), t.Primary.prefix...), oldPK...)); err != nil {
+		if err := w.del(append(append([]byte(nil), t.Primary.prefix...), oldPK...)); err != nil {
 			return err
 		}
 	}
-	tx.key = append(append(tx.key[:0], t.Primary.prefix...), newPK...)
-	tx.buf = encodeRow(tx.buf[:0], t, row, rowID)
-	if err := tx.set(tx.key, tx.buf); err != nil {
+	w.key = append(append(w.key[:0], t.Primary.prefix...), newPK...)
+	w.buf = encodeRow(w.buf[:0], t, row, rowID)
+	if err := w.set(w.key, w.buf); err != nil {
 		return err
 	}
 	for _, idx := range t.secondaries() {
@@ -243,14 +301,14 @@ func (tx *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 		if !pkChanged && bytes.Equal(ok, nk) {
 			continue
 		}
-		if err := tx.del(ok); err != nil {
+		if err := w.del(ok); err != nil {
 			return err
 		}
-		if err := tx.set(nk, newPK); err != nil {
+		if err := w.set(nk, newPK); err != nil {
 			return err
 		}
 	}
-	tx.rows++
+	w.rows++
 	return nil
 }
 
@@ -289,40 +347,40 @@ type found struct {
 // already has counts. An error part way (a duplicate key) leaves the rows
 // changed before it changed, as HandlerSocket does; a caller that wants
 // all or nothing returns the error from its job.
-func (tx *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
+func (w *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
 	if len(m.Values) < len(m.Columns) && m.Op != ModDelete {
-		return 0, ErrBadRow
+		return 0, tableError(ErrBadRow, t, "")
 	}
 	// The rows found are copied into scratch space the batchWriter keeps
 	// (a row appended after the space grew keeps pointing at the old
 	// array, which stays valid), so a find-modify allocates nothing once
 	// warm.
-	tx.fm, tx.fmVals, tx.fmBytes = tx.fm[:0], tx.fmVals[:0], tx.fmBytes[:0]
-	err := tx.rs.find(tx.b, t, q, func(r Row) bool {
-		start := len(tx.fmVals)
+	w.fm, w.fmVals, w.fmBytes = w.fm[:0], w.fmVals[:0], w.fmBytes[:0]
+	err := w.rs.find(w.b, t, q, func(r Row) bool {
+		start := len(w.fmVals)
 		for _, v := range r {
 			if v.B != nil {
-				b0 := len(tx.fmBytes)
-				tx.fmBytes = append(tx.fmBytes, v.B...)
-				v.B = tx.fmBytes[b0:len(tx.fmBytes):len(tx.fmBytes)]
+				b0 := len(w.fmBytes)
+				w.fmBytes = append(w.fmBytes, v.B...)
+				v.B = w.fmBytes[b0:len(w.fmBytes):len(w.fmBytes)]
 			}
-			tx.fmVals = append(tx.fmVals, v)
+			w.fmVals = append(w.fmVals, v)
 		}
-		tx.fm = append(tx.fm, found{row: tx.fmVals[start:len(tx.fmVals):len(tx.fmVals)], rowID: tx.rs.rowID})
+		w.fm = append(w.fm, found{row: w.fmVals[start:len(w.fmVals):len(w.fmVals)], rowID: w.rs.rowID})
 		return true
 	})
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	nr := tx.fmNew[:0]
-	defer func() { tx.fmNew = nr[:0] }()
-	for _, f := range tx.fm {
+	nr := w.fmNew[:0]
+	defer func() { w.fmNew = nr[:0] }()
+	for _, f := range w.fm {
 		if m.Before != nil {
 			m.Before(f.row)
 		}
 		if m.Op == ModDelete {
-			if err := tx.deleteRow(t, f.row, f.rowID); err != nil {
+			if err := w.deleteRow(t, f.row, f.rowID); err != nil {
 				return n, err
 			}
 			n++
@@ -332,7 +390,7 @@ func (tx *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
 		if !applyMod(t, m, nr) {
 			continue
 		}
-		if err := tx.updateRow(t, f.row, nr, f.rowID); err != nil {
+		if err := w.updateRow(t, f.row, nr, f.rowID); err != nil {
 			return n, err
 		}
 		n++
@@ -375,36 +433,36 @@ func applyMod(t *Table, m *Modify, nr Row) bool {
 
 // Delete removes the row whose primary key equals that of row.
 // It reports whether a row was there.
-func (tx *batchWriter) Delete(t *Table, row Row) (bool, error) {
-	stored, rowID, err := tx.lookup(t, row)
+func (w *batchWriter) Delete(t *Table, row Row) (bool, error) {
+	stored, rowID, err := w.lookup(t, row)
 	if err != nil || stored == nil {
 		return false, err
 	}
-	return true, tx.deleteRow(t, stored, rowID)
+	return true, w.deleteRow(t, stored, rowID)
 }
 
 // Update replaces the row whose primary key equals that of old by row.
 // It reports whether a row was there.
-func (tx *batchWriter) Update(t *Table, old, row Row) (bool, error) {
+func (w *batchWriter) Update(t *Table, old, row Row) (bool, error) {
 	if len(row) != len(t.Columns) {
-		return false, ErrBadRow
+		return false, tableError(ErrBadRow, t, "")
 	}
-	stored, rowID, err := tx.lookup(t, old)
+	stored, rowID, err := w.lookup(t, old)
 	if err != nil || stored == nil {
 		return false, err
 	}
-	return true, tx.updateRow(t, stored, row, rowID)
+	return true, w.updateRow(t, stored, row, rowID)
 }
 
 // lookup finds the stored row with row's primary key (for a table without
 // one: the first row equal to row in every column).
-func (tx *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
+func (w *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
 	if len(row) != len(t.Columns) {
-		return nil, 0, ErrBadRow
+		return nil, 0, tableError(ErrBadRow, t, "")
 	}
 	if !t.Primary.Hidden {
-		k := tx.primaryKey(nil, t, row, 0)
-		v, found, err := tx.get(k)
+		k := primaryKey(nil, t, row, 0)
+		v, found, err := w.get(k)
 		if err != nil || !found {
 			return nil, 0, err
 		}
@@ -415,13 +473,13 @@ func (tx *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
 		hit   Row
 		rowID uint64
 	)
-	err := tx.rs.find(tx.b, t, &Query{Index: t.Primary, Op: OpGE}, func(r Row) bool {
+	err := w.rs.find(w.b, t, &Query{Index: t.Primary, Op: OpGE}, func(r Row) bool {
 		for i := range r {
 			if types.Compare(&t.Columns[i].Type, r[i], row[i]) != 0 {
 				return true
 			}
 		}
-		hit, rowID = r.Clone(), tx.rs.rowID
+		hit, rowID = r.Clone(), w.rs.rowID
 		return false
 	})
 	return hit, rowID, err

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"maps"
 	"sync"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // job is one Update call waiting for the writer.
@@ -192,7 +190,7 @@ func (w *writer) group() {
 		}
 	}
 	if err != nil {
-		err = fmt.Errorf("engine: group commit: %w", err)
+		err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
 		for _, j := range w.jobs {
 			if j.err == nil {
 				j.err = err
@@ -222,52 +220,6 @@ type Tx struct {
 	batchWriter
 	cat        *Catalog // the catalog as of this point of the group
 	catChanged bool
-}
-
-// batchWriter applies row changes to one indexed batch, keeping every
-// index consistent. Not safe for concurrent use.
-type batchWriter struct {
-	e    *Engine
-	b    *pebble.Batch
-	rs   readState
-	pend keySet // keys written to b, when point reads use the row cache
-	gbuf []byte // the value of the last get
-	buf  []byte
-	// Scratch space of FindModify and updateRow, reused across calls.
-	fm            []found
-	fmVals, fmNew []types.Value
-	fmBytes       []byte
-	oldPK, newPK  []byte
-	key           []byte
-	dirty         map[*tableRuntime]uint32 // tables whose counters moved -> table id
-	rows          int64                    // rows written through this batch
-	delta         map[*tableRuntime]int64  // row count change per table
-}
-
-// count records a change of t's row count by this batch.
-func (w *batchWriter) count(t *Table, d int64) {
-	if w.delta == nil {
-		w.delta = map[*tableRuntime]int64{}
-	}
-	w.delta[t.rt] += d
-}
-
-// touch marks t's counters for persisting with this batch.
-func (w *batchWriter) touch(t *Table) {
-	if w.dirty == nil {
-		w.dirty = map[*tableRuntime]uint32{}
-	}
-	w.dirty[t.rt] = t.ID
-}
-
-// persistCounters writes the current value of every touched counter into
-// the batch. Counters only grow (TRUNCATE aside), so the value written is
-// at least every id the batch used.
-func (w *batchWriter) persistCounters() {
-	for rt, id := range w.dirty {
-		w.set(tableSysKey(sysAutoInc, id), binary.BigEndian.AppendUint64(nil, rt.autoInc.Load()))
-		w.set(tableSysKey(sysRowID, id), binary.BigEndian.AppendUint64(nil, rt.rowID.Load()))
-	}
 }
 
 func (tx *Tx) begin(e *Engine) {
@@ -324,31 +276,6 @@ func (tx *Tx) savepoint() savepoint {
 func (tx *Tx) rollbackTo(sp savepoint) {
 	tx.cat, tx.catChanged, tx.rows, tx.delta = sp.cat, sp.catChanged, sp.rows, sp.delta
 	tx.truncate(sp.size, sp.count)
-}
-
-// truncate drops every write after the first size bytes (count records)
-// of the batch. Rare (a job or statement failed), so it rebuilds the batch
-// from those bytes.
-func (w *batchWriter) truncate(size int, count uint32) {
-	if w.b.Len() == size {
-		return
-	}
-	nb := w.e.db.NewIndexedBatch()
-	const headerLen = 12
-	if size > headerLen && count > 0 {
-		data := append([]byte(nil), w.b.Repr()[:size]...)
-		binary.LittleEndian.PutUint32(data[8:12], count)
-		tmp := w.e.db.NewBatch()
-		if err := tmp.SetRepr(data); err == nil {
-			err = nb.Apply(tmp, nil)
-			if err != nil {
-				panic(fmt.Sprintf("engine: rebuilding batch: %v", err))
-			}
-		}
-		tmp.Close()
-	}
-	w.b.Close()
-	w.b = nb
 }
 
 // verifyPending, set by the package's tests, makes every group check that

@@ -1,17 +1,10 @@
 package hsfront
 
 import (
-	"errors"
-
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/hsproto"
 	"github.com/handlerdb/handlerdb/internal/types"
-)
-
-// Handler error numbers sent as `1\t1\t<n>` (MySQL's HA_ERR_* values).
-const (
-	haErrFoundDuppKey = 121
-	haErrGeneric      = 1 // any other storage failure
 )
 
 // maxInLookups bounds the lookups of one IN clause.
@@ -35,13 +28,11 @@ var filterOps = [...]engine.CmpOp{
 	hsproto.FilterNever: engine.CmpInvalid,
 }
 
-// storageError answers an engine error the way the plugin answers a
-// handler error.
+// storageError answers an engine error as errtable's table says: the
+// plugin's answer to a handler error (1\t1\t121 for a duplicate key,
+// 1\t1\t1 for any other failure).
 func storageError(out []byte, err error) []byte {
-	if errors.Is(err, engine.ErrDuplicateKey) {
-		return hsproto.AppendHandlerError(out, haErrFoundDuppKey)
-	}
-	return hsproto.AppendHandlerError(out, haErrGeneric)
+	return hsproto.AppendError(out, errtable.HS(err))
 }
 
 // appendRow appends the handle's columns of row as response fields.

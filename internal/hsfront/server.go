@@ -27,7 +27,8 @@ import (
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
-// Config configures the HandlerSocket listeners.
+// Config configures the HandlerSocket listeners. The zero value of each
+// field means its default; New calls EnsureDefaults and Start Validate.
 type Config struct {
 	// ReadAddr and WriteAddr are host:port to listen on (port 0 picks a
 	// free port); an empty address disables that port.
@@ -40,8 +41,9 @@ type Config struct {
 	// Timeout closes a connection idle for that long (default 300 s, the
 	// plugin's handlersocket_timeout); negative disables it.
 	Timeout time.Duration
-	// MaxLine is the longest request line accepted (default 16 MiB). A
-	// longer line is answered `2\t1\tlinelen` and the connection closed.
+	// MaxLine is the longest request line accepted (default 16 MiB;
+	// negative: invalid). A longer line is answered `2\t1\tlinelen` and
+	// the connection closed.
 	MaxLine int
 	// MaxResponse bounds one find's reply (default 16 MiB; negative: no
 	// limit). A find whose rows would exceed it is answered
@@ -53,8 +55,8 @@ type Config struct {
 	// a line do not make a connection active: only answered requests
 	// restart Timeout.
 	LineTimeout time.Duration
-	// MaxConns bounds the open connections of each port (default 10000);
-	// a connection beyond it is closed at once.
+	// MaxConns bounds the open connections of each port (default 10000;
+	// negative: invalid); a connection beyond it is closed at once.
 	MaxConns int
 	// MaxConnsPerPeer bounds the open connections of one peer address on
 	// each port (default MaxConns/2, so that no one host can take a whole
@@ -99,7 +101,10 @@ type Grants interface {
 	Allowed(db, table string, write bool) bool
 }
 
-func (c *Config) setDefaults() {
+// EnsureDefaults fills every zero field with its default (see each
+// field: zero means the default; a negative value means none where the
+// field says so, and is invalid elsewhere).
+func (c *Config) EnsureDefaults() {
 	if c.Timeout == 0 {
 		c.Timeout = 300 * time.Second
 	}
@@ -121,6 +126,19 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+}
+
+// Validate reports the first invalid setting.
+func (c *Config) Validate() error {
+	switch {
+	case c.MaxLine < 0:
+		return errors.New("hsfront: negative MaxLine")
+	case c.MaxConns < 0:
+		return errors.New("hsfront: negative MaxConns")
+	case c.TLSRequired && c.TLS == nil:
+		return errors.New("hsfront: TLSRequired without TLS")
+	}
+	return nil
 }
 
 // Server is the HandlerSocket front.
@@ -181,8 +199,9 @@ var opNames = [NumOps]string{"open_index", "auth", "find", "insert", "update", "
 func (o Op) String() string { return opNames[o] }
 
 // New returns a server; Start opens its listeners.
+// The configuration is checked by Start.
 func New(e *engine.Engine, cfg Config) *Server {
-	cfg.setDefaults()
+	cfg.EnsureDefaults()
 	return &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
 }
 
@@ -191,6 +210,9 @@ func (s *Server) Stats() *Stats { return &s.stats }
 
 // Start opens the listeners and starts accepting.
 func (s *Server) Start() error {
+	if err := s.cfg.Validate(); err != nil {
+		return err
+	}
 	var err error
 	if s.cfg.ReadAddr != "" {
 		if s.lnRead, err = net.Listen("tcp", s.cfg.ReadAddr); err != nil {

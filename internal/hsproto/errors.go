@@ -8,8 +8,11 @@ package hsproto
 // The codec decides some of them by itself (ErrCmd, ErrAuthtype,
 // ErrInvalueslen, ErrFiltertype, ErrOp, ErrKlen, ErrModop, ErrNotimpl);
 // the others need connection or table state, and are listed here so that
-// every front writes them from one table. Storage errors are not among
-// them: they answer "1\t1\t<handler error number>" (AppendHandlerError).
+// every front writes them from one table. A storage error answers
+// "1\t1\t<handler error number>"; the numbers HandlerDB sends are in the
+// table too (ErrDuplicateKey, ErrStorage), so this table holds every
+// error reply the server can send. AppendHandlerError writes any other
+// number.
 type Error uint8
 
 // The error replies, with the condition that gives each. See the package
@@ -78,37 +81,50 @@ const (
 	// stays usable.
 	ErrResultlen
 
+	// The storage errors: the plugin sends the number its handler call
+	// returned (a MySQL HA_ERR_* value).
+
+	// ErrDuplicateKey (1 121): an insert or modify would give a unique
+	// index a value it holds (HA_ERR_FOUND_DUPP_KEY, as the plugin).
+	ErrDuplicateKey
+	// ErrStorage (1 1): any other storage failure. HandlerDB's own: the
+	// plugin sends the handler's number (167 for HA_ERR_AUTOINC_ERANGE...).
+	ErrStorage
+
 	numErrors
 )
 
 var errorInfo = [numErrors]struct {
-	code uint32
-	word string
-	line string // the whole response line
+	code  uint32
+	word  string
+	cause string // what makes the server send it (the README's table)
+	line  string // the whole response line
 }{
-	ErrNone:        {0, "", "0\t1\n"},
-	ErrCmd:         {2, "cmd", ""},
-	ErrUnauth:      {3, "unauth", ""},
-	ErrAuthtype:    {3, "authtype", ""},
-	ErrOpenTable:   {1, "open_table", ""},
-	ErrIdxnum:      {2, "idxnum", ""},
-	ErrFld:         {2, "fld", ""},
-	ErrStmtnum:     {2, "stmtnum", ""},
-	ErrInvalueslen: {2, "invalueslen", ""},
-	ErrFiltertype:  {2, "filtertype", ""},
-	ErrFilterfld:   {2, "filterfld", ""},
-	ErrOp:          {2, "op", ""},
-	ErrKlen:        {2, "klen", ""},
-	ErrReadonly:    {2, "readonly", ""},
-	ErrModop:       {2, "modop", ""},
-	ErrNotimpl:     {2, "notimpl", ""},
-	ErrLockTables:  {1, "lock_tables", ""},
-	ErrTblnum:      {2, "tblnum", ""},
-	ErrKpnum:       {2, "kpnum", ""},
-	ErrFilterblob:  {2, "filterblob", ""},
-	ErrLinelen:     {2, "linelen", ""},
-	ErrCommit:      {1, "commit", ""},
-	ErrResultlen:   {1, "resultlen", ""},
+	ErrNone:         {0, "", "", "0\t1\n"},
+	ErrCmd:          {2, "cmd", "an empty line, or a first token other than P, A or a number", ""},
+	ErrUnauth:       {3, "unauth", "authentication required and not done, a wrong key, a back-off, or missing privileges", ""},
+	ErrAuthtype:     {3, "authtype", "A with an authentication type other than 1", ""},
+	ErrOpenTable:    {1, "open_table", "P names an unknown database or table", ""},
+	ErrIdxnum:       {2, "idxnum", "P names an unknown index, or an index number past the table's", ""},
+	ErrFld:          {2, "fld", "P names an unknown column", ""},
+	ErrStmtnum:      {2, "stmtnum", "a request on an index id not opened on this connection", ""},
+	ErrInvalueslen:  {2, "invalueslen", "an IN clause of 0 values", ""},
+	ErrFiltertype:   {2, "filtertype", "a filter type token longer than one byte", ""},
+	ErrFilterfld:    {2, "filterfld", "a filter column past the filter columns P opened", ""},
+	ErrOp:           {2, "op", "an operation other than =, >, >=, <, <=, + and S", ""},
+	ErrKlen:         {2, "klen", "a find with 0 key values", ""},
+	ErrReadonly:     {2, "readonly", "an insert or modify on the read port", ""},
+	ErrModop:        {2, "modop", "a modify operation other than U, D, + or - (with or without ?)", ""},
+	ErrNotimpl:      {2, "notimpl", "operation S", ""},
+	ErrLockTables:   {1, "lock_tables", "the plugin could not lock the tables (HandlerDB never sends it)", ""},
+	ErrTblnum:       {2, "tblnum", "the handle's table was dropped, or its definition changed under a transaction", ""},
+	ErrKpnum:        {2, "kpnum", "more key values than the index has columns", ""},
+	ErrFilterblob:   {2, "filterblob", "a filter with a value on a BLOB or TEXT column", ""},
+	ErrLinelen:      {2, "linelen", "a request line longer than 16 MiB; the connection is closed", ""},
+	ErrCommit:       {1, "commit", "the group commit holding the request failed; the connection is closed", ""},
+	ErrResultlen:    {1, "resultlen", "a find whose reply would exceed --handlersocket-max-response", ""},
+	ErrDuplicateKey: {1, "121", "an insert or update that would duplicate a primary or unique key", ""},
+	ErrStorage:      {1, "1", "any other storage failure (see the engine conditions below)", ""},
 }
 
 func init() {
@@ -116,6 +132,31 @@ func init() {
 		in := &errorInfo[e]
 		in.line = string(rune('0'+in.code)) + "\t1\t" + in.word + "\n"
 	}
+}
+
+// Errors returns every error reply, ErrNone excepted, in table order.
+func Errors() []Error {
+	out := make([]Error, 0, numErrors-1)
+	for e := ErrCmd; e < numErrors; e++ {
+		out = append(out, e)
+	}
+	return out
+}
+
+// ErrorOf returns the error reply with code and word, and false when the
+// table has none (a handler number HandlerDB does not send, say).
+func ErrorOf(code uint32, word string) (Error, bool) {
+	for e := ErrCmd; e < numErrors; e++ {
+		if in := &errorInfo[e]; in.code == code && in.word == word {
+			return e, true
+		}
+	}
+	return ErrNone, false
+}
+
+// Cause says in a few words what makes the server send the reply.
+func (e Error) Cause() string {
+	return errorInfo[e].cause
 }
 
 // Code is the numeric code sent first in the reply (0 for ErrNone).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/conformance"
+	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
 // startTest starts a whole server on ephemeral ports in a temporary
@@ -32,7 +33,7 @@ func startTest(t testing.TB, mutate func(*config.Config)) *Server {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
-	cfg.Durability = "none"
+	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = "127.0.0.1:0"
 	if mutate != nil {
 		mutate(&cfg)

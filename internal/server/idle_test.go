@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 // until killed.
 func idleChild(dir string) {
 	cfg := config.Default()
-	cfg.DataDir, cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.Durability = dir, -1, 0, -1, "none"
+	cfg.DataDir, cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.Durability = dir, -1, 0, -1, engine.DurabilityNone
 	cfg.AdminAddress = ""
 	cfg.HSMaxConnectionsPerPeer = 0 // 10,000 connections from one host
 	s, err := Start(cfg, slog.New(slog.DiscardHandler))

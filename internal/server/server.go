@@ -58,8 +58,9 @@ type sqlFront interface {
 
 // Start opens the store and starts every enabled listener. It logs one
 // line per listener (`listening proto=hs-read addr=127.0.0.1:41234`,
-// likewise hs-write and mysql) and then `ready`.
-func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
+// likewise hs-write and mysql) and then `ready`. If any step fails,
+// everything opened before it is closed again.
+func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -67,6 +68,11 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			s.closeOpened()
+		}
+	}()
 	if cfg.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
 		if err != nil {
@@ -76,10 +82,9 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	}
 	// The admin listener comes first, so /readyz answers 503 while the
 	// store opens and the other listeners start.
-	var err error
 	if cfg.AdminAddress != "" {
-		var token string
-		if token, err = cfg.AdminTokenValue(); err != nil {
+		token, err := cfg.AdminTokenValue()
+		if err != nil {
 			return nil, err
 		}
 		if s.admin, err = admin.New(cfg.AdminAddress, s, admin.Options{Token: token, BackupDir: cfg.BackupDir}); err != nil {
@@ -88,48 +93,24 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 		s.admin.Start()
 		log.Log(context.Background(), LevelNotice, "listening", "proto", "admin", "addr", s.admin.Addr().String())
 	}
-	d, _ := engine.ParseDurability(cfg.Durability)
-	e, err := engine.Open(engine.Options{Dir: cfg.DataDir, Durability: d, CacheSize: cfg.CacheSize, RowCacheSize: rowCache(cfg.RowCacheSize)})
-	if err != nil {
-		s.closeAdmin()
+	if s.e, err = engine.Open(cfg.EngineOptions()); err != nil {
 		return nil, err
 	}
-	s.e = e
 	sqlfront.RouteLogs(log)
 	if err := s.newSQL(); err != nil {
-		e.Close()
-		s.closeAdmin()
 		return nil, err
 	}
-	timeout := cfg.HSTimeout
-	if timeout == 0 {
-		timeout = -1 // 0 on the command line means never; hsfront reads 0 as its default
-	}
-	hcfg := hsfront.Config{
-		ReadAddr:    cfg.Addr(cfg.HSPort),
-		WriteAddr:   cfg.Addr(cfg.HSPortWr),
-		ReadSecret:  cfg.HSSecret,
-		WriteSecret: cfg.HSSecretWr,
-		Timeout:     timeout,
-		MaxConns:    cfg.HSMaxConnections,
-		// The command line says 0 for no limit; hsfront reads 0 as its
-		// default and a negative value as none.
-		MaxConnsPerPeer: orNone(cfg.HSMaxConnectionsPerPeer),
-		LineTimeout:     time.Duration(orNone(int(cfg.HSLineTimeout))),
-		MaxResponse:     orNone(cfg.HSMaxResponse),
-		Logger:          log,
-		RequireAuth:     cfg.HSRequireAuth,
-		TLS:             s.tls,
-		TLSRequired:     cfg.TLSRequired,
-		Authorize:       s.authorizeHS,
-		Backoff:         hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff),
-	}
+	hcfg := cfg.HSConfig()
+	hcfg.Logger = log
+	hcfg.TLS = s.tls
+	hcfg.Authorize = s.authorizeHS
+	hcfg.Backoff = hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff)
 	var m *admin.Metrics
 	if s.admin != nil {
-		m = admin.NewMetrics(s.admin.Registry, e)
+		m = admin.NewMetrics(s.admin.Registry, s.e)
 		hcfg.Observe = m.ObserveHS
 	}
-	s.hs = hsfront.New(e, hcfg)
+	s.hs = hsfront.New(s.e, hcfg)
 	if m != nil {
 		m.AttachHS(s.hs)
 		if sf, ok := s.sql.(interface{ Stats() *sqlfront.Stats }); ok {
@@ -141,16 +122,11 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	// HandlerSocket connections).
 	if s.sql != nil {
 		if err := s.sql.Start(); err != nil {
-			s.closeSQL()
-			e.Close()
-			s.closeAdmin()
 			return nil, err
 		}
 	}
 	if err := s.hs.Start(); err != nil {
-		s.closeSQL()
-		e.Close()
-		s.closeAdmin()
+		s.hs = nil // nothing of it to stop
 		return nil, err
 	}
 	if a := s.hs.ReadAddr(); a != nil {
@@ -165,8 +141,17 @@ func Start(cfg config.Config, log *slog.Logger) (*Server, error) {
 	if s.admin != nil {
 		s.admin.SetReady(true)
 	}
-	log.Log(context.Background(), LevelNotice, "ready", "datadir", cfg.DataDir, "durability", cfg.Durability)
+	log.Log(context.Background(), LevelNotice, "ready", "datadir", cfg.DataDir, "durability", cfg.Durability.String())
 	return s, nil
+}
+
+// closeOpened closes, in reverse order, what a failed Start had opened.
+func (s *Server) closeOpened() {
+	s.closeSQL()
+	if s.e != nil {
+		s.e.Close()
+	}
+	s.closeAdmin()
 }
 
 // AdminAddr is the admin listener's address, or nil when it is off.
@@ -234,21 +219,4 @@ func (s *Server) closeSQL() error {
 		return nil
 	}
 	return s.sql.Close()
-}
-
-// rowCache maps the config's row cache size (0: off) to the engine's
-// option (negative: off).
-func rowCache(n int64) int64 {
-	if n == 0 {
-		return -1
-	}
-	return n
-}
-
-// orNone maps a setting's 0 (none) to hsfront's -1 (none).
-func orNone(v int) int {
-	if v == 0 {
-		return -1
-	}
-	return v
 }

@@ -9,22 +9,13 @@ import (
 // newSQL builds the MySQL front (its port is open, nothing is accepted
 // until Start) when the port is enabled.
 func (s *Server) newSQL() error {
-	addr := s.cfg.Addr(s.cfg.Port)
-	if addr == "" {
+	if s.cfg.Port < 0 {
 		return nil
 	}
-	f, err := sqlfront.New(s.e, sqlfront.Config{
-		Address:        addr,
-		RootPassword:   s.cfg.RootPassword,
-		RootHost:       s.cfg.RootHost,
-		TLS:            s.tls,
-		TLSRequired:    s.cfg.TLSRequired,
-		ExtraProcesses: s.hsProcesses,
-
-		NoPointFastPath: !s.cfg.SQLPointFastPath,
-		MaxConnections:  s.cfg.MaxConnections,
-		ConnectTimeout:  s.cfg.ConnectTimeout,
-	})
+	scfg := s.cfg.SQLConfig()
+	scfg.TLS = s.tls
+	scfg.ExtraProcesses = s.hsProcesses
+	f, err := sqlfront.New(s.e, scfg)
 	if err != nil {
 		return err
 	}

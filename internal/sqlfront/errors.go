@@ -7,15 +7,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
+	goerrors "gopkg.in/src-d/go-errors.v1"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -32,83 +33,22 @@ import (
 // by their kind's message and rewrites them with what the statement tells
 // (the table a name resolves to, the clause a column is in, the row a
 // value is in). Login refusals are made in auth.go. All three take their
-// numbers, states and wording from mariaErrors.
+// numbers, states and wording from internal/errtable, which also says how
+// each engine condition is reported (to HandlerSocket clients too).
 
 // MySQL error numbers HandlerDB reports that vitess names differently or
-// not at all.
+// not at all (errtable's table holds their states and wording).
 const (
-	erAutoincReadFailed = 1467 // ER_AUTOINC_READ_FAILED
-	erServerShutdown    = 1053 // ER_SERVER_SHUTDOWN
-	erGetErrno          = 1030 // ER_GET_ERRNO
-	erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
-	erTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
-	erHostNotPrivileged = 1130 // ER_HOST_NOT_PRIVILEGED
-	erWrongParamCount   = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
-	erReadOnlyTxn       = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	erTableAccessDenied = 1142                       // ER_TABLEACCESS_DENIED_ERROR
+	erTableDefChanged   = errtable.ERTableDefChanged // ER_TABLE_DEF_CHANGED
+	erHostNotPrivileged = 1130                       // ER_HOST_NOT_PRIVILEGED
+	erWrongParamCount   = 1582                       // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
+	erReadOnlyTxn       = 1792                       // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 )
 
-// mariaError is one MySQL error as MariaDB reports it: its name in
-// MariaDB's sources, its SQLSTATE and its message (a fmt format of the
-// error's arguments).
-type mariaError struct {
-	name, state, format string
-}
-
-// mariaErrors is the table of the errors the SQL front reports, by
-// number, with MariaDB 10.11's SQLSTATE and wording. Errors with another
-// number keep go-mysql-server's state and text.
-var mariaErrors = map[int]mariaError{
-	1007: {"ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"},
-	1008: {"ER_DB_DROP_EXISTS", "HY000", "Can't drop database '%s'; database doesn't exist"},
-	1030: {"ER_GET_ERRNO", "HY000", "Got error from storage engine: %s"},
-	1044: {"ER_DBACCESS_DENIED_ERROR", "42000", "Access denied for user '%s'@'%s' to database '%s'"},
-	1045: {"ER_ACCESS_DENIED_ERROR", "28000", "Access denied for user '%s'@'%s' (using password: %s)"},
-	1046: {"ER_NO_DB_ERROR", "3D000", "No database selected"},
-	1048: {"ER_BAD_NULL_ERROR", "23000", "Column '%s' cannot be null"},
-	1049: {"ER_BAD_DB_ERROR", "42000", "Unknown database '%s'"},
-	1050: {"ER_TABLE_EXISTS_ERROR", "42S01", "Table '%s' already exists"},
-	1051: {"ER_BAD_TABLE_ERROR", "42S02", "Unknown table '%s'"},
-	1052: {"ER_NON_UNIQ_ERROR", "23000", "Column '%s' in %s is ambiguous"},
-	1053: {"ER_SERVER_SHUTDOWN", "08S01", "Server shutdown in progress"},
-	1054: {"ER_BAD_FIELD_ERROR", "42S22", "Unknown column '%s' in '%s'"},
-	1060: {"ER_DUP_FIELDNAME", "42S21", "Duplicate column name '%s'"},
-	1061: {"ER_DUP_KEYNAME", "42000", "Duplicate key name '%s'"},
-	1062: {"ER_DUP_ENTRY", "23000", "Duplicate entry '%s' for key '%s'"},
-	1064: {"ER_PARSE_ERROR", "42000", "%s near '%s' at line %d"},
-	1066: {"ER_NONUNIQ_TABLE", "42000", "Not unique table/alias: '%s'"},
-	1068: {"ER_MULTIPLE_PRI_KEY", "42000", "Multiple primary key defined"},
-	1072: {"ER_KEY_COLUMN_DOES_NOT_EXIST", "42000", "Key column '%s' doesn't exist in table"},
-	1075: {"ER_WRONG_AUTO_KEY", "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"},
-	1091: {"ER_CANT_DROP_FIELD_OR_KEY", "42000", "Can't DROP %s `%s`; check that it exists"},
-	1105: {"ER_UNKNOWN_ERROR", "HY000", "%s"},
-	1110: {"ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"},
-	1130: {"ER_HOST_NOT_PRIVILEGED", "HY000", "Host '%s' is not allowed to connect to this MariaDB server"},
-	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
-	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
-	1146: {"ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"},
-	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
-	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
-	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
-	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
-	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
-	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
-	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
-	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
-	1406: {"ER_DATA_TOO_LONG", "22001", "Data too long for column '%s' at row %d"},
-	1412: {"ER_TABLE_DEF_CHANGED", "HY000", "Table definition has changed, please retry transaction (%s.%s)"},
-	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
-	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
-	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
-}
-
-// sqlError returns error num of mariaErrors with its arguments.
-func sqlError(num int, args ...any) *mysql.SQLError {
-	e, ok := mariaErrors[num]
-	if !ok {
-		panic(fmt.Sprintf("sqlfront: error %d is not in mariaErrors", num))
-	}
-	return &mysql.SQLError{Num: num, State: e.state, Message: fmt.Sprintf(e.format, args...)}
-}
+// sqlError returns MySQL error num with its arguments, as MariaDB words
+// it (errtable.SQLError).
+func sqlError(num int, args ...any) *mysql.SQLError { return errtable.SQLError(num, args...) }
 
 // syntaxErrorText is what MariaDB's 1064 says before "near".
 const syntaxErrorText = "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use"
@@ -123,64 +63,37 @@ func errUnsupported(format string, args ...any) error {
 }
 
 // mapError turns an engine error into the error go-mysql-server reports
-// to MySQL clients. It is the one place where the engine's sentinel errors
-// meet MySQL error numbers (whose states and wording are mariaErrors'):
-//
-//	engine.ErrNoDatabase             1049 ER_BAD_DB_ERROR
-//	engine.ErrNoTable                1146 ER_NO_SUCH_TABLE
-//	engine.ErrDatabaseExists         1007 ER_DB_CREATE_EXISTS
-//	engine.ErrTableExists            1050 ER_TABLE_EXISTS_ERROR
-//	engine.ErrIndexExists            1061 ER_DUP_KEYNAME
-//	engine.ErrNoIndex                1091 ER_CANT_DROP_FIELD_OR_KEY
-//	engine.ErrNoColumn               1054 ER_BAD_FIELD_ERROR
-//	engine.ErrDuplicateKey           1062 ER_DUP_ENTRY
-//	engine.ErrBadDefinition          1075 ER_WRONG_AUTO_KEY for AUTO_INCREMENT, else 1105
-//	engine.ErrAutoIncrementOverflow  1467 ER_AUTOINC_READ_FAILED
-//	engine.ErrClosed                 1053 ER_SERVER_SHUTDOWN
-//	engine.ErrCorrupt                1030 ER_GET_ERRNO
+// to MySQL clients: the MySQL error errtable's table gives its condition
+// (1062 for a duplicate key, 1146 for an unknown table, ...).
 //
 // Where go-mysql-server inspects the error kind (a table that already
-// exists for CREATE TABLE IF NOT EXISTS, a missing database or table, a
-// duplicate key for INSERT ... ON DUPLICATE KEY UPDATE and REPLACE), the
-// result is the go-mysql-server kind, which wireError words as MariaDB
-// does. Duplicate keys met by row writes are turned into unique-key errors
-// with the existing row by dupKeyError, not here. Other errors pass
-// unchanged.
+// exists for CREATE TABLE IF NOT EXISTS, a missing database or table), the
+// result is the go-mysql-server kind of the same MySQL error (gmsKinds),
+// which wireError words as MariaDB does. Duplicate keys met by row writes
+// are turned into unique-key errors with the existing row by dupKeyError,
+// not here. Errors of no engine condition pass unchanged (go-mysql-server
+// reports them as 1105 with their text, as the table says).
 func mapError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var dk *engine.DuplicateKeyError
-	switch {
-	case errors.As(err, &dk):
-		return sqlError(mysql.ERDupEntry, dupEntry(dk.Key, dk.KeyTypes), dk.Index)
-	case errors.Is(err, engine.ErrNoDatabase):
-		return sql.ErrDatabaseNotFound.New(trimEnginePrefix(err, engine.ErrNoDatabase))
-	case errors.Is(err, engine.ErrNoTable):
-		return sql.ErrTableNotFound.New(trimEnginePrefix(err, engine.ErrNoTable))
-	case errors.Is(err, engine.ErrDatabaseExists):
-		return sql.ErrDatabaseExists.New(trimEnginePrefix(err, engine.ErrDatabaseExists))
-	case errors.Is(err, engine.ErrTableExists):
-		return sql.ErrTableAlreadyExists.New(trimEnginePrefix(err, engine.ErrTableExists))
-	case errors.Is(err, engine.ErrIndexExists):
-		return sqlError(mysql.ERDupKeyName, trimEnginePrefix(err, engine.ErrIndexExists))
-	case errors.Is(err, engine.ErrNoIndex):
-		return sqlError(mysql.ERCantDropFieldOrKey, "INDEX", trimEnginePrefix(err, engine.ErrNoIndex))
-	case errors.Is(err, engine.ErrNoColumn):
-		return &mysql.SQLError{Num: mysql.ERBadFieldError, State: mariaErrors[mysql.ERBadFieldError].state, Message: err.Error()}
-	case errors.Is(err, engine.ErrBadDefinition):
-		if strings.Contains(strings.ToUpper(err.Error()), "AUTO_INCREMENT") {
-			return sqlError(mysql.ERWrongAutoKey)
-		}
-		return sqlError(mysql.ERUnknownError, err.Error())
-	case errors.Is(err, engine.ErrAutoIncrementOverflow):
-		return sqlError(erAutoincReadFailed)
-	case errors.Is(err, engine.ErrClosed):
-		return sqlError(erServerShutdown)
-	case errors.Is(err, engine.ErrCorrupt):
-		return sqlError(erGetErrno, err.Error())
+	c := errtable.Lookup(err)
+	if c.Kind == nil {
+		return err
 	}
-	return err
+	if k := gmsKinds[c.MySQL]; k != nil {
+		return k.New(errtable.Name(err))
+	}
+	return c.SQLError(err)
+}
+
+// gmsKinds are the go-mysql-server kinds mapError returns for these MySQL
+// errors; each takes the object's name as the engine error gives it.
+var gmsKinds = map[int]*goerrors.Kind{
+	mysql.ERBadDb:          sql.ErrDatabaseNotFound,
+	mysql.ERNoSuchTable:    sql.ErrTableNotFound,
+	mysql.ERDbCreateExists: sql.ErrDatabaseExists,
+	mysql.ERTableExists:    sql.ErrTableAlreadyExists,
 }
 
 // dupKeyError turns an engine duplicate-key error met while writing a row
@@ -201,59 +114,15 @@ func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
 	if dk.Existing != nil {
 		existing = rowToSQL(t, sch, dk.Existing)
 	}
-	key, keyTypes := dk.Key, dk.KeyTypes
-	if idx := indexByName(t, dk.Index); key == nil && idx != nil && dk.Existing != nil {
+	named := *dk // the key as the write gave it, else the existing row's
+	if idx := indexByName(t, dk.Index); named.Key == nil && idx != nil && dk.Existing != nil {
 		for _, c := range idx.Columns {
-			key = append(key, dk.Existing[c])
-			keyTypes = append(keyTypes, t.Columns[c].Type)
+			named.Key = append(named.Key, dk.Existing[c])
+			named.KeyTypes = append(named.KeyTypes, t.Columns[c].Type)
 		}
 	}
-	return sql.NewUniqueKeyErr(sqlError(mysql.ERDupEntry, dupEntry(key, keyTypes), dk.Index).Message, dk.Index == "PRIMARY", existing)
-}
-
-// dupEntry prints a duplicate key as MariaDB's 1062 does: the values
-// joined by '-', the bytes of binary strings outside printable ASCII as
-// \xHH, cut to 64 bytes with "..." when longer.
-func dupEntry(key []types.Value, keyTypes []types.Type) string {
-	var b []byte
-	for i, v := range key {
-		if i > 0 {
-			b = append(b, '-')
-		}
-		if i >= len(keyTypes) {
-			continue
-		}
-		t := &keyTypes[i]
-		switch {
-		case v.Null:
-			b = append(b, "NULL"...)
-		case t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob:
-			for _, c := range v.B {
-				if c < 0x20 || c > 0x7e {
-					b = append(b, fmt.Sprintf(`\x%02X`, c)...)
-				} else {
-					b = append(b, c)
-				}
-			}
-		default:
-			b = appendText(b, t, v)
-		}
-	}
-	return truncateText(string(b), 64)
-}
-
-// truncateText cuts s, when it is longer than max bytes, to at most max-3
-// bytes ending on a character boundary and adds "...", as MariaDB's
-// messages do.
-func truncateText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	n := max - 3
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	msg := errtable.Lookup(dk).SQLError(&named).Message
+	return sql.NewUniqueKeyErr(msg, dk.Index == "PRIMARY", existing)
 }
 
 // indexByName returns t's index of that name (PRIMARY: the primary key),
@@ -263,16 +132,6 @@ func indexByName(t *engine.Table, name string) *engine.Index {
 		return t.Primary
 	}
 	return t.Index(name)
-}
-
-// trimEnginePrefix returns what a wrapped engine error adds after its
-// sentinel's text ("engine: unknown table: db.t" -> "db.t").
-func trimEnginePrefix(err, sentinel error) string {
-	s, p := err.Error(), sentinel.Error()+": "
-	if len(s) > len(p) && s[:len(p)] == p {
-		return s[len(p):]
-	}
-	return s
 }
 
 // gmsRule recognises one kind of go-mysql-server error by its message
@@ -497,18 +356,19 @@ func (x *errContext) translate(err error) error {
 			break
 		}
 	}
-	if e, ok := mariaErrors[se.Num]; ok && se.State != e.state && se.Num != mysql.ERUnknownError {
+	if e, ok := errtable.MySQL(se.Num); ok && se.State != e.State && se.Num != mysql.ERUnknownError {
 		c := *se
-		c.State = e.state
+		c.State = e.State
 		return &c
 	}
 	return se
 }
 
-// keepText is error num of mariaErrors with go-mysql-server's message,
+// keepText is MySQL error num (errtable) with go-mysql-server's message,
 // for an error whose MariaDB arguments the statement does not tell.
 func (x *errContext) keepText(num int) *mysql.SQLError {
-	return &mysql.SQLError{Num: num, State: mariaErrors[num].state, Message: x.msg}
+	e, _ := errtable.MySQL(num)
+	return &mysql.SQLError{Num: num, State: e.State, Message: x.msg}
 }
 
 // sameNumber reports whether a literal and a value printed by
@@ -1174,7 +1034,7 @@ func (x *errContext) syntaxError(a []string) *mysql.SQLError {
 	}
 	q := sql.RemoveSpaceAndDelimiter(x.query, ';')
 	start := offendingToken(q, pos)
-	return sqlError(mysql.ERParseError, syntaxErrorText, truncateText(q[start:], 80), 1+strings.Count(q[:start], "\n"))
+	return sqlError(mysql.ERParseError, syntaxErrorText, errtable.Truncate(q[start:], 80), 1+strings.Count(q[:start], "\n"))
 }
 
 var syntaxPosition = regexp.MustCompile(`^syntax error at position (\d+)`)

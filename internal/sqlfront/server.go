@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -26,7 +28,8 @@ const (
 )
 
 // Config configures the MySQL listener. The zero value of each field means
-// its default.
+// its default; a negative value is invalid. New calls EnsureDefaults and
+// then Validate.
 type Config struct {
 	// Address is host:port to listen on (port 0 picks a free port).
 	// Default 127.0.0.1:3306.
@@ -61,9 +64,16 @@ type Config struct {
 	// ConnectTimeout is how long a client may take to authenticate, as
 	// mysqld's connect_timeout (0: no limit).
 	ConnectTimeout time.Duration
+	// SecureFilePriv is the only directory LOAD DATA INFILE, LOAD_FILE and
+	// SELECT ... INTO OUTFILE may use, as mysqld's secure_file_priv
+	// (default: "files" in the engine's directory). New creates it. It is
+	// never empty: that would let any user with FILE read every file the
+	// server can.
+	SecureFilePriv string
 }
 
-func (c *Config) ensureDefaults() {
+// EnsureDefaults fills every zero field with its default.
+func (c *Config) EnsureDefaults() {
 	if c.Address == "" {
 		c.Address = DefaultAddress
 	}
@@ -76,6 +86,19 @@ func (c *Config) ensureDefaults() {
 	if c.VersionComment == "" {
 		c.VersionComment = DefaultVersionComment
 	}
+}
+
+// Validate reports the first invalid setting.
+func (c *Config) Validate() error {
+	switch {
+	case c.MaxConnections < 0:
+		return errors.New("sqlfront: negative MaxConnections")
+	case c.ConnectTimeout < 0:
+		return errors.New("sqlfront: negative ConnectTimeout")
+	case c.TLSRequired && c.TLS == nil:
+		return errors.New("sqlfront: TLSRequired without TLS")
+	}
+	return nil
 }
 
 // Server is the MySQL-protocol listener over one engine. Its methods are
@@ -102,7 +125,16 @@ var globalsMu sync.Mutex
 // known at once); Start begins accepting connections. Users and grants are
 // loaded from the engine; root is created or updated as cfg says.
 func New(e *engine.Engine, cfg Config) (*Server, error) {
-	cfg.ensureDefaults()
+	cfg.EnsureDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.SecureFilePriv == "" {
+		cfg.SecureFilePriv = filepath.Join(e.Options().Dir, "files")
+	}
+	if err := os.MkdirAll(cfg.SecureFilePriv, 0o700); err != nil {
+		return nil, fmt.Errorf("sqlfront: secure_file_priv: %w", err)
+	}
 	if err := setGlobals(&cfg, e); err != nil {
 		return nil, err
 	}
@@ -174,6 +206,7 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 		"character_set_client":          cs,
 		"character_set_results":         cs,
 		"default_collation_for_utf8mb4": "utf8mb4_general_ci",
+		"secure_file_priv":              cfg.SecureFilePriv,
 		// go-mysql-server's default is 1 GiB; the listener enforces it
 		// (netlimit.go).
 		"max_allowed_packet": int64(defaultMaxAllowedPacket),

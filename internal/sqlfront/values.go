@@ -323,14 +323,6 @@ func convertText(t *types.Type, v interface{}, asKey bool) types.Value {
 	return types.Convert(t, s, nil)
 }
 
-// appendText appends the MySQL text of a stored value (NULL as "NULL").
-func appendText(dst []byte, t *types.Type, v types.Value) []byte {
-	if v.Null {
-		return append(dst, "NULL"...)
-	}
-	return types.AppendFormat(dst, t, v)
-}
-
 // jsonValue stores a JSON document as its text.
 func jsonValue(ctx context.Context, v interface{}) (types.Value, error) {
 	w, ok := v.(sql.JSONWrapper)

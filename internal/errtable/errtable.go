@@ -1,0 +1,305 @@
+// Package errtable is the one table of how HandlerDB reports failures to
+// clients. For each condition of the storage engine (engine.Kinds) it
+// gives the HandlerSocket reply and the MySQL error; for each MySQL error
+// the SQL front sends, MariaDB 10.11's name, SQLSTATE and message. The
+// HandlerSocket front answers storage errors from it and the SQL front
+// maps engine errors and words its own from it, so that a condition reads
+// the same on every port and every reply has one source.
+//
+// The tables are fixed when the package initializes (it panics if an
+// engine condition has no entry); everything here is safe for concurrent
+// use.
+package errtable
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/hsproto"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Entry is how the fronts report one engine condition.
+type Entry struct {
+	// Kind is the condition; nil for the entry of errors of no kind (a
+	// plain error of the store), which Lookup returns for them.
+	Kind *engine.ErrorKind
+	// HS is the reply on the HandlerSocket ports. For a condition that
+	// the HandlerSocket front meets before calling the engine (an unknown
+	// table when an index is opened, too many key values), it is the
+	// reply the front gives for that check.
+	HS hsproto.Error
+	// MySQL is the MySQL error number on the SQL port; MySQL(num) gives
+	// its SQLSTATE and message format.
+	MySQL int
+	// args are the message's arguments: an arg is taken from the error,
+	// any other value is used as it is.
+	args []any
+}
+
+// arg is an argument of a MySQL message taken from the engine error.
+type arg uint8
+
+const (
+	argText      arg = iota // the error's whole message
+	argDB                   // the database involved
+	argTable                // the table involved
+	argQualified            // the table involved, as db.table
+	argIndex                // the index involved
+	argKey                  // the duplicate key, as MariaDB prints it (DupEntry)
+)
+
+// MySQL error numbers the table uses that vitess does not name.
+const (
+	ERGetErrno          = 1030 // ER_GET_ERRNO
+	ERTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
+	ERAutoincReadFailed = 1467 // ER_AUTOINC_READ_FAILED
+)
+
+// entries is the table: every engine condition, then the entry of errors
+// of no kind. HandlerSocket answers 1\t1\t121 for a duplicate key and
+// 1\t1\t1 for every other storage failure (the plugin would send the
+// handler's number, engine.ErrorKind.Errno); the other words are the
+// front's own checks for the same conditions.
+var entries = [...]Entry{
+	{engine.ErrDuplicateKey, hsproto.ErrDuplicateKey, mysql.ERDupEntry, []any{argKey, argIndex}},
+	{engine.ErrNoDatabase, hsproto.ErrOpenTable, mysql.ERBadDb, []any{argDB}},
+	{engine.ErrNoTable, hsproto.ErrOpenTable, mysql.ERNoSuchTable, []any{argDB, argTable}},
+	{engine.ErrNoIndex, hsproto.ErrIdxnum, mysql.ERCantDropFieldOrKey, []any{"INDEX", argIndex}},
+	{engine.ErrDatabaseExists, hsproto.ErrStorage, mysql.ERDbCreateExists, []any{argDB}},
+	{engine.ErrTableExists, hsproto.ErrStorage, mysql.ERTableExists, []any{argQualified}},
+	{engine.ErrIndexExists, hsproto.ErrStorage, mysql.ERDupKeyName, []any{argIndex}},
+	{engine.ErrBadDefinition, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
+	{engine.ErrBadAutoIncrement, hsproto.ErrStorage, mysql.ERWrongAutoKey, nil},
+	{engine.ErrKeyParts, hsproto.ErrKpnum, mysql.ERUnknownError, []any{argText}},
+	{engine.ErrBadRow, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
+	{engine.ErrBadValue, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
+	{engine.ErrAutoIncrementOverflow, hsproto.ErrStorage, ERAutoincReadFailed, nil},
+	{engine.ErrTableDefChanged, hsproto.ErrTblnum, ERTableDefChanged, []any{argDB, argTable}},
+	{engine.ErrCorrupt, hsproto.ErrStorage, ERGetErrno, []any{argText}},
+	{engine.ErrClosed, hsproto.ErrStorage, mysql.ERServerShutdown, nil},
+	{engine.ErrCommitFailed, hsproto.ErrCommit, mysql.ERUnknownError, []any{argText}},
+	{nil, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
+}
+
+// byKind indexes entries by condition.
+var byKind = map[*engine.ErrorKind]*Entry{}
+
+func init() {
+	for i := range entries {
+		c := &entries[i]
+		if c.Kind != nil {
+			byKind[c.Kind] = c
+		}
+		if _, ok := mysqlErrors[c.MySQL]; !ok {
+			panic(fmt.Sprintf("errtable: MySQL error %d of %v is not in mysqlErrors", c.MySQL, c.Kind))
+		}
+	}
+	for _, k := range engine.Kinds() {
+		if byKind[k] == nil {
+			panic(fmt.Sprintf("errtable: engine condition %q has no entry", k))
+		}
+	}
+}
+
+// Lookup returns the entry of err's engine condition, or the entry of
+// errors of no kind (Kind nil).
+func Lookup(err error) *Entry {
+	if c := byKind[engine.KindOf(err)]; c != nil {
+		return c
+	}
+	return &entries[len(entries)-1]
+}
+
+// HS returns the HandlerSocket reply to err.
+func HS(err error) hsproto.Error { return Lookup(err).HS }
+
+// SQLError returns err as the MySQL error of the entry.
+func (c *Entry) SQLError(err error) *mysql.SQLError {
+	return SQLError(c.MySQL, c.Args(err)...)
+}
+
+// Args returns the arguments of the entry's MySQL message for err.
+func (c *Entry) Args(err error) []any {
+	if len(c.args) == 0 {
+		return nil
+	}
+	var key string
+	var e *engine.Error
+	var dk *engine.DuplicateKeyError
+	switch {
+	case errors.As(err, &dk):
+		e, key = &engine.Error{Kind: engine.ErrDuplicateKey, Index: dk.Index}, DupEntry(dk.Key, dk.KeyTypes)
+	case !errors.As(err, &e):
+		e = plain(c.Kind, err)
+	}
+	out := make([]any, len(c.args))
+	for i, a := range c.args {
+		switch a {
+		case argText:
+			out[i] = err.Error()
+		case argDB:
+			out[i] = e.DB
+		case argTable:
+			out[i] = e.Table
+		case argQualified:
+			out[i] = e.DB + "." + e.Table
+		case argIndex:
+			out[i] = e.Index
+		case argKey:
+			out[i] = key
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// plain returns the *engine.Error of err, an error that only wraps kind k
+// (fmt.Errorf("%w: name", k)): its text after the kind names the object,
+// "db", "db.table" or an index.
+func plain(k *engine.ErrorKind, err error) *engine.Error {
+	d := err.Error()
+	if k != nil {
+		d = strings.TrimPrefix(d, k.Error()+": ")
+	}
+	e := &engine.Error{Kind: k, DB: d, Index: d, Detail: d}
+	if db, t, ok := strings.Cut(d, "."); ok {
+		e.DB, e.Table = db, t
+	}
+	return e
+}
+
+// Name returns what the message of err, an engine error, says after its
+// condition: the name of the object it is about ("db", "db.table", an
+// index), or its detail.
+func Name(err error) string {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e.Detail
+	}
+	return plain(engine.KindOf(err), err).Detail
+}
+
+// MySQLError is one MySQL error as MariaDB 10.11 reports it.
+type MySQLError struct {
+	// Name is the error's name in MariaDB's sources (ER_DUP_ENTRY).
+	Name string
+	// State is its SQLSTATE.
+	State string
+	// Format is its message, a fmt format of the error's arguments.
+	Format string
+}
+
+// MySQL returns the MySQL error num of the table, and false when the SQL
+// front does not send it (it keeps go-mysql-server's state and text).
+func MySQL(num int) (MySQLError, bool) {
+	e, ok := mysqlErrors[num]
+	return e, ok
+}
+
+// SQLError returns the MySQL error num with its arguments, with MariaDB's
+// SQLSTATE and wording. It panics for a number the table does not hold.
+func SQLError(num int, args ...any) *mysql.SQLError {
+	e, ok := mysqlErrors[num]
+	if !ok {
+		panic(fmt.Sprintf("errtable: MySQL error %d is not in the table", num))
+	}
+	return &mysql.SQLError{Num: num, State: e.State, Message: fmt.Sprintf(e.Format, args...)}
+}
+
+// mysqlErrors are the MySQL errors the SQL front reports, by number, with
+// MariaDB 10.11's name, SQLSTATE and wording.
+var mysqlErrors = map[int]MySQLError{
+	1007: {"ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"},
+	1008: {"ER_DB_DROP_EXISTS", "HY000", "Can't drop database '%s'; database doesn't exist"},
+	1030: {"ER_GET_ERRNO", "HY000", "Got error from storage engine: %s"},
+	1044: {"ER_DBACCESS_DENIED_ERROR", "42000", "Access denied for user '%s'@'%s' to database '%s'"},
+	1045: {"ER_ACCESS_DENIED_ERROR", "28000", "Access denied for user '%s'@'%s' (using password: %s)"},
+	1046: {"ER_NO_DB_ERROR", "3D000", "No database selected"},
+	1048: {"ER_BAD_NULL_ERROR", "23000", "Column '%s' cannot be null"},
+	1049: {"ER_BAD_DB_ERROR", "42000", "Unknown database '%s'"},
+	1050: {"ER_TABLE_EXISTS_ERROR", "42S01", "Table '%s' already exists"},
+	1051: {"ER_BAD_TABLE_ERROR", "42S02", "Unknown table '%s'"},
+	1052: {"ER_NON_UNIQ_ERROR", "23000", "Column '%s' in %s is ambiguous"},
+	1053: {"ER_SERVER_SHUTDOWN", "08S01", "Server shutdown in progress"},
+	1054: {"ER_BAD_FIELD_ERROR", "42S22", "Unknown column '%s' in '%s'"},
+	1060: {"ER_DUP_FIELDNAME", "42S21", "Duplicate column name '%s'"},
+	1061: {"ER_DUP_KEYNAME", "42000", "Duplicate key name '%s'"},
+	1062: {"ER_DUP_ENTRY", "23000", "Duplicate entry '%s' for key '%s'"},
+	1064: {"ER_PARSE_ERROR", "42000", "%s near '%s' at line %d"},
+	1066: {"ER_NONUNIQ_TABLE", "42000", "Not unique table/alias: '%s'"},
+	1068: {"ER_MULTIPLE_PRI_KEY", "42000", "Multiple primary key defined"},
+	1072: {"ER_KEY_COLUMN_DOES_NOT_EXIST", "42000", "Key column '%s' doesn't exist in table"},
+	1075: {"ER_WRONG_AUTO_KEY", "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"},
+	1091: {"ER_CANT_DROP_FIELD_OR_KEY", "42000", "Can't DROP %s `%s`; check that it exists"},
+	1105: {"ER_UNKNOWN_ERROR", "HY000", "%s"},
+	1110: {"ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"},
+	1130: {"ER_HOST_NOT_PRIVILEGED", "HY000", "Host '%s' is not allowed to connect to this MariaDB server"},
+	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
+	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
+	1146: {"ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"},
+	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
+	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
+	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
+	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
+	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
+	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
+	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1406: {"ER_DATA_TOO_LONG", "22001", "Data too long for column '%s' at row %d"},
+	1412: {"ER_TABLE_DEF_CHANGED", "HY000", "Table definition has changed, please retry transaction (%s.%s)"},
+	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
+	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
+	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
+}
+
+// DupEntry prints a duplicate key as MariaDB's 1062 does: the values
+// joined by '-', NULL as NULL, the bytes of binary strings outside
+// printable ASCII as \xHH, cut to 64 bytes with "..." when longer.
+func DupEntry(key []types.Value, keyTypes []types.Type) string {
+	var b []byte
+	for i, v := range key {
+		if i > 0 {
+			b = append(b, '-')
+		}
+		if i >= len(keyTypes) {
+			continue
+		}
+		t := &keyTypes[i]
+		switch {
+		case v.Null:
+			b = append(b, "NULL"...)
+		case t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob:
+			for _, c := range v.B {
+				if c < 0x20 || c > 0x7e {
+					b = append(b, fmt.Sprintf(`\x%02X`, c)...)
+				} else {
+					b = append(b, c)
+				}
+			}
+		default:
+			b = types.AppendFormat(b, t, v)
+		}
+	}
+	return Truncate(string(b), 64)
+}
+
+// Truncate cuts s, when it is longer than max bytes, to at most max-3
+// bytes ending on a character boundary and adds "...", as MariaDB's
+// messages do.
+func Truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max - 3
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
