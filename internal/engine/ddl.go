@@ -254,7 +254,7 @@ func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
 		return nil, columnError(ErrBadAutoIncrement, t, t.Columns[nt.AutoInc].Name, "the AUTO_INCREMENT column needs an index")
 	}
 	nt.finish()
-	if err := tx.delRange(idx.prefix, prefixEnd(nil, idx.prefix)); err != nil {
+	if err := tx.dropLater(idx.prefix, prefixEnd(nil, idx.prefix)); err != nil {
 		return nil, err
 	}
 	c := tx.mutableCatalog()
@@ -323,8 +323,12 @@ func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table,
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.dropTableData(old, false); err != nil {
-		return nil, err
+	// The old entries stay readable for a while (drops.go): a reader that
+	// resolved the table before this change reads them, not nothing.
+	for _, idx := range append([]*Index{old.Primary}, old.secondaries()...) {
+		if err := tx.dropLater(idx.prefix, prefixEnd(nil, idx.prefix)); err != nil {
+			return nil, err
+		}
 	}
 	var buf []byte
 	for _, or := range rows {

@@ -46,6 +46,7 @@ type Engine struct {
 	syncDone chan struct{}
 	reads    sync.Pool // *readState
 	rc       *rowCache // nil when Options.RowCacheSize < 0
+	drops    dropper   // deferred deletion of retired index entries
 }
 
 // Open opens (or creates) the store in opts.Dir and loads its catalog.
@@ -93,6 +94,11 @@ func Open(opts Options) (*Engine, error) {
 	}
 	e.reads.New = func() any { return new(readState) }
 	e.w.start(e)
+	if err := e.loadDrops(); err != nil {
+		e.w.stop()
+		db.Close()
+		return nil, err
+	}
 	if opts.Durability == DurabilityOS {
 		e.stopSync = make(chan struct{})
 		e.syncDone = make(chan struct{})
@@ -121,6 +127,7 @@ func (e *Engine) Close() error {
 	}
 	e.closed = true
 	e.mu.Unlock()
+	e.stopDrops()
 	e.pending.Wait()
 	e.w.stop()
 	if e.stopSync != nil {

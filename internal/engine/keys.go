@@ -32,6 +32,7 @@ const (
 	sysAutoInc  = 'a'
 	sysRowID    = 'h'
 	sysBlob     = 'b'
+	sysDrops    = 'x' // index ranges to delete later (drops.go)
 )
 
 func blobKey(name string) []byte {

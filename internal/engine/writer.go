@@ -198,6 +198,9 @@ func (w *writer) group() {
 		}
 	} else {
 		tx.publish()
+		if tx.dropsChanged {
+			e.scheduleDrops(time.Now().Add(dropGrace).UnixNano())
+		}
 		for rt, d := range tx.delta {
 			rt.rows.Add(d)
 		}
@@ -218,8 +221,9 @@ func (w *writer) group() {
 // the group's pending writes.
 type Tx struct {
 	batchWriter
-	cat        *Catalog // the catalog as of this point of the group
-	catChanged bool
+	cat          *Catalog // the catalog as of this point of the group
+	catChanged   bool
+	dropsChanged bool // a job recorded ranges to delete later (drops.go)
 }
 
 func (tx *Tx) begin(e *Engine) {
@@ -232,7 +236,7 @@ func (tx *Tx) begin(e *Engine) {
 	}
 	tx.pend.reset()
 	tx.cat = e.cat.Load()
-	tx.catChanged = false
+	tx.catChanged, tx.dropsChanged = false, false
 }
 
 func (tx *Tx) end() {

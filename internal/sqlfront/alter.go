@@ -159,7 +159,7 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 	if d := column.Default; d != nil && d.Expr != nil && !d.IsLiteral() {
 		fill = func(tx *engine.Tx, nt *engine.Table) error { return fillColumn(ctx, tx, nt, nt.Column(col.Name), d) }
 	}
-	return t.alterThen(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
+	err = t.alterThen(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
 		meta.set(col.Name, cm)
 		names := columnNames(def.Columns)
 		pos, err := columnPos(names, order, len(names))
@@ -173,6 +173,8 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 		}
 		return nil
 	}, fill)
+	t.columnAdded = err == nil
+	return err
 }
 
 // fillColumn sets column ci of every row of nt to the value of def for

@@ -17,6 +17,9 @@ type Table struct {
 	db *Database
 	t  *engine.Table
 	ts *tableSchema
+	// columnAdded is set once AddColumn changed the table: see Partitions.
+	// (A Table serves one statement, on its goroutine.)
+	columnAdded bool
 }
 
 var (
@@ -79,6 +82,14 @@ func (partition) Key() []byte { return []byte("all") }
 
 // Partitions returns one partition: the whole table in primary key order.
 func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	if t.columnAdded {
+		// go-mysql-server follows ADD COLUMN with a pass that writes each
+		// row's default through this Table. The engine's ALTER wrote the
+		// defaults already, and this Table's definition is the one before
+		// the column (its rows stay readable a while, engine/drops.go):
+		// that pass has nothing to do.
+		return sql.PartitionsToPartitionIter(), nil
+	}
 	return sql.PartitionsToPartitionIter(partition{}), nil
 }
 
