@@ -130,7 +130,7 @@ func (e *env) createDatabase() error {
 		_, err := e.sql.Exec("CREATE DATABASE IF NOT EXISTS " + e.db)
 		return err
 	}
-	return e.eng.Update(context.Background(), func(tx *engine.Tx) error {
+	return e.eng.Update(context.Background(), func(tx *engine.Job) error {
 		if _, err := tx.Catalog().Database(e.db); err == nil {
 			return nil
 		}
@@ -143,7 +143,7 @@ func (e *env) create(t table, rows ...[]any) error {
 	if e.sql != nil {
 		return e.createSQL(t, rows)
 	}
-	return e.eng.Update(context.Background(), func(tx *engine.Tx) error {
+	return e.eng.Update(context.Background(), func(tx *engine.Job) error {
 		if _, err := tx.Catalog().Table(e.db, t.name); err == nil {
 			if err := tx.DropTable(e.db, t.name); err != nil {
 				return err

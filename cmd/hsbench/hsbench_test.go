@@ -71,7 +71,7 @@ func TestMain(m *testing.M) {
 // createBenchTable creates hsbench.bench through the engine, for when
 // the server has no SQL port.
 func createBenchTable(e *engine.Engine) error {
-	return e.Update(context.Background(), func(tx *engine.Tx) error {
+	return e.Update(context.Background(), func(tx *engine.Job) error {
 		if err := tx.CreateDatabase("hsbench"); err != nil {
 			return err
 		}

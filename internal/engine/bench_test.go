@@ -40,7 +40,7 @@ func benchStore(b *testing.B) (*Engine, *Table) {
 		if bench.err != nil {
 			return
 		}
-		bench.err = bench.e.Update(context.Background(), func(tx *Tx) error {
+		bench.err = bench.e.Update(context.Background(), func(tx *Job) error {
 			if err := tx.CreateDatabase("b"); err != nil {
 				return err
 			}
@@ -55,7 +55,7 @@ func benchStore(b *testing.B) (*Engine, *Table) {
 			return err
 		})
 		for start := 0; start < benchRows && bench.err == nil; start += 10000 {
-			bench.err = bench.e.Update(context.Background(), func(tx *Tx) error {
+			bench.err = bench.e.Update(context.Background(), func(tx *Job) error {
 				for id := start; id < start+10000; id++ {
 					if _, err := tx.Insert(bench.t, row(iv(int64(id)), iv(int64(id*3+1)), sv(fmt.Sprintf("name-%08d", id)))); err != nil {
 						return err
@@ -180,7 +180,7 @@ func BenchmarkInsertSync(b *testing.B) {
 		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
 			e := openTestEngine(b, "", DurabilitySync)
 			var t *Table
-			update(b, e, func(tx *Tx) error {
+			update(b, e, func(tx *Job) error {
 				if err := tx.CreateDatabase("b"); err != nil {
 					return err
 				}
@@ -201,7 +201,7 @@ func BenchmarkInsertSync(b *testing.B) {
 					defer wg.Done()
 					r := row(null(), sv("some name of moderate length"))
 					for next.Add(1) <= int64(b.N) {
-						err := e.Update(context.Background(), func(tx *Tx) error {
+						err := e.Update(context.Background(), func(tx *Job) error {
 							r[0] = null()
 							_, err := tx.Insert(t, r)
 							return err
@@ -241,7 +241,7 @@ func benchUpdate16x16(b *testing.B, memtable int64) {
 	defer e.Close()
 	const rows = 100_000
 	var t *Table
-	update(b, e, func(tx *Tx) error {
+	update(b, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("b"); err != nil {
 			return err
 		}
@@ -251,7 +251,7 @@ func benchUpdate16x16(b *testing.B, memtable int64) {
 		return err
 	})
 	for start := 0; start < rows; start += 1000 {
-		update(b, e, func(tx *Tx) error {
+		update(b, e, func(tx *Job) error {
 			for id := start; id < start+1000; id++ {
 				if _, err := tx.Insert(t, row(iv(int64(id)), sv(fmt.Sprintf("name-%d", id)), sv(fmt.Sprintf("user%d@example.com", id)))); err != nil {
 					return err
@@ -281,7 +281,7 @@ func benchUpdate16x16(b *testing.B, memtable int64) {
 			q := &Query{Op: OpEQ, Key: make([]types.Value, 1)}
 			m := &Modify{Op: ModUpdate, Columns: []int{1}, Values: []types.Value{sv("a new name")}}
 			for next.Add(16) <= int64(b.N)+15 {
-				err := e.Update(context.Background(), func(tx *Tx) error {
+				err := e.Update(context.Background(), func(tx *Job) error {
 					for range 16 {
 						q.Key[0] = types.Value{I: nextKey(&x) % rows}
 						if _, err := tx.FindModify(t, q, m); err != nil {

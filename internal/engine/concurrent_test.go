@@ -22,7 +22,7 @@ func TestSecondaryReadsDuringWrites(t *testing.T) {
 	const keys = 40
 	email := func(k, gen int64) string { return fmt.Sprintf("e%d-%d", k, gen%3) }
 	name := func(k, gen int64) string { return fmt.Sprintf("n%d", (k+gen)%4) }
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		for k := int64(1); k <= keys; k++ {
 			if _, err := tx.Insert(tb, row(iv(k), sv(name(k, 0)), sv(email(k, 0)), iv(0))); err != nil {
 				return err
@@ -43,7 +43,7 @@ func TestSecondaryReadsDuringWrites(t *testing.T) {
 			default:
 			}
 			k := int64(rnd.IntN(keys) + 1)
-			err := e.Update(context.Background(), func(tx *Tx) error {
+			err := e.Update(context.Background(), func(tx *Job) error {
 				if gen%2 == 0 { // delete, then insert with new index values
 					if _, err := tx.FindModify(tb, &Query{Op: OpEQ, Key: Row{iv(k)}}, &Modify{Op: ModDelete}); err != nil {
 						return err

@@ -71,7 +71,7 @@ func crashChild(dir string) {
 	}
 	tb, err := e.Catalog().Table("c", "t")
 	if err != nil {
-		err = e.Update(context.Background(), func(tx *Tx) error {
+		err = e.Update(context.Background(), func(tx *Job) error {
 			if err := tx.CreateDatabase("c"); err != nil {
 				return err
 			}
@@ -104,7 +104,7 @@ func crashChild(dir string) {
 					// Updates of one row: insert it once, then rewrite its
 					// unique column over and over.
 					val := fmt.Sprintf("u%d-%d", updRow, seq)
-					err := e.Update(context.Background(), func(tx *Tx) error {
+					err := e.Update(context.Background(), func(tx *Job) error {
 						if seq == 0 {
 							_, err := tx.Insert(tb, row(iv(updRow), iv(0), sv(val)))
 							return err
@@ -119,7 +119,7 @@ func crashChild(dir string) {
 					continue
 				}
 				n := 1 + rng.Intn(5)
-				err := e.Update(context.Background(), func(tx *Tx) error {
+				err := e.Update(context.Background(), func(tx *Job) error {
 					for k := 0; k < n; k++ {
 						id := job*8 + int64(k)
 						if _, err := tx.Insert(tb, row(iv(id), iv(int64(n)), sv(fmt.Sprintf("v%d", id)))); err != nil {

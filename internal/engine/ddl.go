@@ -16,7 +16,7 @@ import (
 // handles hold *Table pointers of an older version and re-resolve lazily
 // when Catalog().Version moves.
 
-func (tx *Tx) mutableCatalog() *Catalog {
+func (tx *Job) mutableCatalog() *Catalog {
 	if !tx.catChanged {
 		tx.cat = tx.cat.clone()
 		tx.catChanged = true
@@ -25,17 +25,17 @@ func (tx *Tx) mutableCatalog() *Catalog {
 	return tx.cat
 }
 
-func (tx *Tx) writeMeta(c *Catalog) error {
+func (tx *Job) writeMeta(c *Catalog) error {
 	b, _ := json.Marshal(metaJSON{Version: c.Version, NextTableID: c.nextTableID})
 	return tx.set(metaKey, b)
 }
 
-func (tx *Tx) writeTable(t *Table) error {
+func (tx *Job) writeTable(t *Table) error {
 	return tx.set(tableSysKey(sysTable, t.ID), t.marshal())
 }
 
 // CreateDatabase creates an empty database.
-func (tx *Tx) CreateDatabase(name string) error {
+func (tx *Job) CreateDatabase(name string) error {
 	if name == "" {
 		return &Error{Kind: ErrBadDefinition, Detail: "empty database name"}
 	}
@@ -52,7 +52,7 @@ func (tx *Tx) CreateDatabase(name string) error {
 }
 
 // DropDatabase drops a database and every table in it.
-func (tx *Tx) DropDatabase(name string) error {
+func (tx *Job) DropDatabase(name string) error {
 	d, err := tx.cat.Database(name)
 	if err != nil {
 		return err
@@ -71,7 +71,7 @@ func (tx *Tx) DropDatabase(name string) error {
 }
 
 // CreateTable creates a table in database db and returns it.
-func (tx *Tx) CreateTable(db string, def *TableDef) (*Table, error) {
+func (tx *Job) CreateTable(db string, def *TableDef) (*Table, error) {
 	d, err := tx.cat.Database(db)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (tx *Tx) CreateTable(db string, def *TableDef) (*Table, error) {
 }
 
 // DropTable drops a table and all its rows.
-func (tx *Tx) DropTable(db, name string) error {
+func (tx *Job) DropTable(db, name string) error {
 	t, err := tx.cat.Table(db, name)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func (tx *Tx) DropTable(db, name string) error {
 
 // dropTableData deletes every row and index entry of t, its counters and,
 // when def is set, its definition.
-func (tx *Tx) dropTableData(t *Table, def bool) error {
+func (tx *Job) dropTableData(t *Table, def bool) error {
 	start := tablePrefix(t.ID)
 	if err := tx.delRange(start, prefixEnd(nil, start)); err != nil {
 		return err
@@ -130,7 +130,7 @@ func (tx *Tx) dropTableData(t *Table, def bool) error {
 
 // TruncateTable deletes every row of a table and resets its
 // AUTO_INCREMENT counter, as MySQL's TRUNCATE does.
-func (tx *Tx) TruncateTable(db, name string) error {
+func (tx *Job) TruncateTable(db, name string) error {
 	t, err := tx.cat.Table(db, name)
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func (tx *Tx) TruncateTable(db, name string) error {
 }
 
 // RenameTable moves a table to a new name, possibly in another database.
-func (tx *Tx) RenameTable(db, name, newDB, newName string) error {
+func (tx *Job) RenameTable(db, name, newDB, newName string) error {
 	t, err := tx.cat.Table(db, name)
 	if err != nil {
 		return err
@@ -181,7 +181,7 @@ func (t *Table) copy() *Table {
 // AddIndex adds a secondary index to a table and builds it over the rows
 // already there. A unique index over rows that share a key fails with
 // ErrDuplicateKey and changes nothing.
-func (tx *Tx) AddIndex(db, table string, def *IndexDef) (*Table, error) {
+func (tx *Job) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 	t, err := tx.cat.Table(db, table)
 	if err != nil {
 		return nil, err
@@ -230,7 +230,7 @@ func (tx *Tx) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 }
 
 // DropIndex removes a secondary index and its entries.
-func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
+func (tx *Job) DropIndex(db, table, name string) (*Table, error) {
 	t, err := tx.cat.Table(db, table)
 	if err != nil {
 		return nil, err
@@ -272,7 +272,7 @@ func (tx *Tx) DropIndex(db, table, name string) (*Table, error) {
 // a nullable column without one, else the type's implicit default). A
 // unique index that the rows break fails with ErrDuplicateKey and changes
 // nothing. This is how ADD/DROP/MODIFY COLUMN and index changes are done.
-func (tx *Tx) AlterTable(db, table string, def *TableDef, colMap []int) (*Table, error) {
+func (tx *Job) AlterTable(db, table string, def *TableDef, colMap []int) (*Table, error) {
 	old, err := tx.cat.Table(db, table)
 	if err != nil {
 		return nil, err
@@ -382,7 +382,7 @@ func sameType(a, b *types.Type) bool {
 
 // SetBlob stores a named system record (the SQL front keeps its users and
 // grants this way) as part of the job.
-func (tx *Tx) SetBlob(name string, data []byte) error {
+func (tx *Job) SetBlob(name string, data []byte) error {
 	return tx.set(blobKey(name), data)
 }
 

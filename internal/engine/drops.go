@@ -65,7 +65,7 @@ func decodeDrops(b []byte) ([]laterDrop, error) {
 
 // dropLater records [start, end) for deletion dropGrace from now, in the
 // job's batch (so it commits, or rolls back, with the change).
-func (tx *Tx) dropLater(start, end []byte) error {
+func (tx *Job) dropLater(start, end []byte) error {
 	cur, _, err := tx.get(dropsKey)
 	if err != nil {
 		return err
@@ -119,7 +119,7 @@ func (e *Engine) stopDrops() {
 // arms the timer for the next one.
 func (e *Engine) runDrops() {
 	var next int64
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		next = 0
 		cur, found, err := tx.get(dropsKey)
 		if err != nil || !found {

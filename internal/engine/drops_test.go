@@ -35,7 +35,7 @@ func TestAlterKeepsOldEntriesAWhile(t *testing.T) {
 	insertPeople(t, e, tb)
 	def := peopleDef()
 	def.Columns = append(def.Columns, types.Column{Name: "score", Type: intType(), Default: &types.Value{I: 7}})
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.AlterTable("app", "people", def, []int{0, 1, 2, 3, -1})
 		return err
 	})

@@ -6,7 +6,7 @@
 // Catalog) take no lock and see only committed data. Every change runs as
 // a job inside Update; jobs from all goroutines are applied in arrival
 // order by one writer goroutine to one batch per group, which is committed
-// once. A *Tx is valid only inside its job's function and must not be
+// once. A *Job is valid only inside its job's function and must not be
 // retained or shared. Catalog objects are immutable snapshots.
 //
 // The engine imports no protocol package.

@@ -15,7 +15,7 @@ import (
 
 func insertPeople(tb testing.TB, e *Engine, t *Table) {
 	tb.Helper()
-	update(tb, e, func(tx *Tx) error {
+	update(tb, e, func(tx *Job) error {
 		for _, r := range []Row{
 			row(null(), sv("alice"), sv("a@x"), iv(30)),
 			row(null(), sv("bob"), sv("b@x"), iv(25)),
@@ -55,7 +55,7 @@ func TestInsertAutoIncrementAndFind(t *testing.T) {
 		t.Fatalf("name=ALICE: %v", ids(got))
 	}
 	// Explicit id moves the counter; the same id again is a duplicate.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		id, err := tx.Insert(tb, row(iv(10), sv("dave"), null(), null()))
 		if err != nil || id != 0 {
 			return fmt.Errorf("explicit insert: id %d err %v", id, err)
@@ -66,7 +66,7 @@ func TestInsertAutoIncrementAndFind(t *testing.T) {
 		}
 		return nil
 	})
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		_, err := tx.Insert(tb, row(iv(10), sv("frank"), null(), null()))
 		return err
 	})
@@ -84,19 +84,19 @@ func TestUniqueIndex(t *testing.T) {
 	tb := setupPeople(t, e)
 	insertPeople(t, e, tb)
 	// Duplicate email refused, NULL emails are many.
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		_, err := tx.Insert(tb, row(null(), sv("x"), sv("a@x"), null()))
 		return err
 	})
 	if !errors.Is(err, ErrDuplicateKey) {
 		t.Fatalf("dup email: %v", err)
 	}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.Insert(tb, row(null(), sv("y"), null(), null()))
 		return err
 	})
 	// utf8mb4_bin: "A@x" is another key.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.Insert(tb, row(null(), sv("z"), sv("A@x"), null()))
 		return err
 	})
@@ -114,7 +114,7 @@ func TestJobErrorDiscardsItsWritesOnly(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			errs[i] = e.Update(context.Background(), func(tx *Tx) error {
+			errs[i] = e.Update(context.Background(), func(tx *Job) error {
 				if _, err := tx.Insert(tb, row(iv(int64(1000+i)), sv("ok"), null(), null())); err != nil {
 					return err
 				}
@@ -156,7 +156,7 @@ func TestPendingWritesVisibleInGroup(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := e.Update(context.Background(), func(tx *Tx) error {
+			err := e.Update(context.Background(), func(tx *Job) error {
 				_, err := tx.Insert(tb, row(iv(7), sv("same"), null(), null()))
 				return err
 			})
@@ -177,7 +177,7 @@ func TestPendingWritesVisibleInGroup(t *testing.T) {
 		t.Fatalf("wins %d dups %d", wins, dups)
 	}
 	// Inside one job: insert, then find it through a secondary index.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		if _, err := tx.Insert(tb, row(null(), sv("zed"), null(), iv(1))); err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func TestFindModify(t *testing.T) {
 	insertPeople(t, e, tb)
 	age := tb.Column("age")
 	var before []int64
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		// Decrement by 26: 30->4 ok, 25->-1 refused, 41->15 ok, NULL left, 19->-7 refused.
 		n, err := tx.FindModify(tb, &Query{Op: OpGE, Key: []types.Value{iv(1)}, Limit: 10},
 			&Modify{Op: ModDecrement, Columns: []int{age}, Values: []types.Value{iv(26)},
@@ -222,7 +222,7 @@ func TestFindModify(t *testing.T) {
 	}
 	// Update a secondary-key column and a unique column; the unique clash
 	// on the second row stops there and the first stays changed.
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		n, err := tx.FindModify(tb, &Query{Op: OpGE, Key: []types.Value{iv(1)}, Limit: 2},
 			&Modify{Op: ModUpdate, Columns: []int{tb.Column("name"), tb.Column("email")}, Values: []types.Value{sv("same"), sv("s@x")}})
 		if n != 1 || !errors.Is(err, ErrDuplicateKey) {
@@ -238,7 +238,7 @@ func TestFindModify(t *testing.T) {
 		t.Fatalf("renamed rows %v", ids(got))
 	}
 	// Delete through a secondary index.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		n, err := tx.FindModify(tb, &Query{Index: tb.Index("name_age"), Op: OpEQ, Key: []types.Value{sv("bob")}}, &Modify{Op: ModDelete})
 		if err == nil && n != 2 {
 			err = fmt.Errorf("deleted %d", n)
@@ -256,7 +256,7 @@ func TestFindModify(t *testing.T) {
 func TestHiddenPrimaryKey(t *testing.T) {
 	e := openTestEngine(t, "", DurabilitySync)
 	var tb *Table
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("d"); err != nil {
 			return err
 		}
@@ -269,7 +269,7 @@ func TestHiddenPrimaryKey(t *testing.T) {
 	if len(tb.Indexes) != 1 || !tb.Primary.Hidden {
 		t.Fatalf("indexes %v hidden %v", len(tb.Indexes), tb.Primary.Hidden)
 	}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		for i := 0; i < 3; i++ {
 			if _, err := tx.Insert(tb, row(sv("same"), iv(int64(5-i)))); err != nil {
 				return err
@@ -281,7 +281,7 @@ func TestHiddenPrimaryKey(t *testing.T) {
 	if len(got) != 3 || got[0][1].I != 3 {
 		t.Fatalf("rows %v", got)
 	}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		ok, err := tx.Delete(tb, row(sv("same"), iv(4)))
 		if err == nil && !ok {
 			err = errors.New("row not found")
@@ -301,7 +301,7 @@ func TestRestartKeepsCatalogRowsAndCounters(t *testing.T) {
 	e := openTestEngine(t, dir, DurabilitySync)
 	tb := setupPeople(t, e)
 	insertPeople(t, e, tb)
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("other"); err != nil {
 			return err
 		}
@@ -342,7 +342,7 @@ func TestRestartKeepsCatalogRowsAndCounters(t *testing.T) {
 	if got := findAll(t, e2, tb2, &Query{Op: OpGE}); !reflect.DeepEqual(got, rowsBefore) {
 		t.Fatalf("rows changed over restart:\n%v\n%v", got, rowsBefore)
 	}
-	update(t, e2, func(tx *Tx) error {
+	update(t, e2, func(tx *Job) error {
 		id, err := tx.Insert(tb2, row(null(), sv("new"), null(), null()))
 		if err == nil && id != 6 {
 			err = fmt.Errorf("id after restart %d, want 6", id)
@@ -359,7 +359,7 @@ func TestDDL(t *testing.T) {
 	tb := setupPeople(t, e)
 	insertPeople(t, e, tb)
 	// A unique index over duplicate names fails and leaves nothing.
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		_, err := tx.AddIndex("app", "people", &IndexDef{Name: "uname", Unique: true, Columns: []string{"name"}})
 		return err
 	})
@@ -370,7 +370,7 @@ func TestDDL(t *testing.T) {
 		t.Fatal("failed index is in the catalog")
 	}
 	// A non-unique index is built over the rows.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.AddIndex("app", "people", &IndexDef{Name: "age", Columns: []string{"age"}})
 		return err
 	})
@@ -382,7 +382,7 @@ func TestDDL(t *testing.T) {
 	if !reflect.DeepEqual(ids(got), []int64{1, 2, 5, 4}) {
 		t.Fatalf("age <= 30 descending: %v", ids(got))
 	}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.DropIndex("app", "people", "email")
 		return err
 	})
@@ -390,18 +390,18 @@ func TestDDL(t *testing.T) {
 	if tb.Index("email") != nil || e.Check(tb) != nil {
 		t.Fatal("drop index")
 	}
-	update(t, e, func(tx *Tx) error { return tx.TruncateTable("app", "people") })
+	update(t, e, func(tx *Job) error { return tx.TruncateTable("app", "people") })
 	if got := findAll(t, e, tb, &Query{Op: OpGE}); len(got) != 0 {
 		t.Fatalf("rows after truncate: %d", len(got))
 	}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		id, err := tx.Insert(tb, row(null(), sv("first"), null(), null()))
 		if err == nil && id != 1 {
 			err = fmt.Errorf("id after truncate %d", id)
 		}
 		return err
 	})
-	update(t, e, func(tx *Tx) error { return tx.RenameTable("app", "people", "app", "persons") })
+	update(t, e, func(tx *Job) error { return tx.RenameTable("app", "people", "app", "persons") })
 	if _, err := e.Catalog().Table("app", "people"); !errors.Is(err, ErrNoTable) {
 		t.Fatalf("old name: %v", err)
 	}
@@ -409,7 +409,7 @@ func TestDDL(t *testing.T) {
 	if got := findAll(t, e, tb, &Query{Op: OpGE}); len(got) != 1 {
 		t.Fatalf("renamed table rows %d", len(got))
 	}
-	update(t, e, func(tx *Tx) error { return tx.DropDatabase("app") })
+	update(t, e, func(tx *Job) error { return tx.DropDatabase("app") })
 	if n, _ := e.Count(tb); n != 0 {
 		t.Fatalf("rows left after drop database: %d", n)
 	}
@@ -461,7 +461,7 @@ func TestClosedEngine(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Update(context.Background(), func(*Tx) error { return nil }); !errors.Is(err, ErrClosed) {
+	if err := e.Update(context.Background(), func(*Job) error { return nil }); !errors.Is(err, ErrClosed) {
 		t.Fatalf("update after close: %v", err)
 	}
 }
@@ -469,7 +469,7 @@ func TestClosedEngine(t *testing.T) {
 func TestNaNRefused(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
 	var tb *Table
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("d"); err != nil {
 			return err
 		}
@@ -479,7 +479,7 @@ func TestNaNRefused(t *testing.T) {
 			Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}, {Name: "x", Columns: []string{"x"}}}})
 		return err
 	})
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		_, err := tx.Insert(tb, row(iv(1), types.Value{F: math.NaN()}))
 		return err
 	})
@@ -487,7 +487,7 @@ func TestNaNRefused(t *testing.T) {
 		t.Fatalf("NaN insert: %v", err)
 	}
 	// Negative zero is zero: one key.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.Insert(tb, row(iv(2), types.Value{F: math.Copysign(0, -1)}))
 		return err
 	})
@@ -506,7 +506,7 @@ func TestWideRowMostlyNull(t *testing.T) {
 		cols = append(cols, types.Column{Name: fmt.Sprintf("c%d", i), Type: intType(), Nullable: true})
 	}
 	var tb *Table
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("w"); err != nil {
 			return err
 		}
@@ -540,7 +540,7 @@ func TestRowCount(t *testing.T) {
 		}
 	}
 	count(5)
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.Insert(tb, row(null(), sv("x"), null(), null()))
 		if err != nil {
 			return err
@@ -550,7 +550,7 @@ func TestRowCount(t *testing.T) {
 	})
 	count(4)
 	// A failed job changes nothing.
-	e.Update(context.Background(), func(tx *Tx) error {
+	e.Update(context.Background(), func(tx *Job) error {
 		tx.Insert(tb, row(null(), sv("y"), null(), null()))
 		return errors.New("no")
 	})
@@ -561,9 +561,9 @@ func TestRowCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	count(5)
-	update(t, e, func(tx *Tx) error { return tx.TruncateTable("app", "people") })
+	update(t, e, func(tx *Job) error { return tx.TruncateTable("app", "people") })
 	count(0)
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.Insert(tb, row(null(), sv("w"), null(), null()))
 		return err
 	})

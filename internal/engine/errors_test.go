@@ -55,7 +55,7 @@ func TestTypedErrors(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
 	tb := setupPeople(t, e)
 	var tiny *Table
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		var err error
 		tiny, err = tx.CreateTable("app", &TableDef{Name: "tiny",
 			Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.TinyInt}, AutoIncrement: true}, {Name: "f", Type: types.Type{Kind: types.Double}, Nullable: true}},
@@ -66,14 +66,14 @@ func TestTypedErrors(t *testing.T) {
 		_, err = tx.Insert(tiny, row(iv(127), null()))
 		return err
 	})
-	job := func(fn func(tx *Tx) error) error { return e.Update(context.Background(), fn) }
+	job := func(fn func(tx *Job) error) error { return e.Update(context.Background(), fn) }
 	commitAfterDrop := func() error {
 		x := e.Begin()
 		defer x.Rollback()
 		if _, err := x.Insert(tb, row(null(), sv("a"), null(), null())); err != nil {
 			return err
 		}
-		update(t, e, func(tx *Tx) error { return tx.DropTable("app", "people") })
+		update(t, e, func(tx *Job) error { return tx.DropTable("app", "people") })
 		return x.Commit(context.Background())
 	}
 	for _, c := range []struct {
@@ -85,25 +85,25 @@ func TestTypedErrors(t *testing.T) {
 	}{
 		{func() error { _, err := e.Catalog().Table("nodb", "t"); return err }(), ErrNoDatabase, 0, "nodb", "", "", "", "engine: unknown database: nodb"},
 		{func() error { _, err := e.Catalog().Table("app", "nosuch"); return err }(), ErrNoTable, HaErrNoSuchTable, "app", "nosuch", "", "", "engine: unknown table: app.nosuch"},
-		{job(func(tx *Tx) error { return tx.CreateDatabase("app") }), ErrDatabaseExists, 0, "app", "", "", "", "engine: database exists: app"},
-		{job(func(tx *Tx) error { _, err := tx.CreateTable("app", peopleDef()); return err }), ErrTableExists, HaErrTableExist, "app", "people", "", "", "engine: table exists: app.people"},
-		{job(func(tx *Tx) error { _, err := tx.DropIndex("app", "people", "nosuch"); return err }), ErrNoIndex, 0, "app", "people", "nosuch", "", "engine: unknown index: nosuch"},
-		{job(func(tx *Tx) error {
+		{job(func(tx *Job) error { return tx.CreateDatabase("app") }), ErrDatabaseExists, 0, "app", "", "", "", "engine: database exists: app"},
+		{job(func(tx *Job) error { _, err := tx.CreateTable("app", peopleDef()); return err }), ErrTableExists, HaErrTableExist, "app", "people", "", "", "engine: table exists: app.people"},
+		{job(func(tx *Job) error { _, err := tx.DropIndex("app", "people", "nosuch"); return err }), ErrNoIndex, 0, "app", "people", "nosuch", "", "engine: unknown index: nosuch"},
+		{job(func(tx *Job) error {
 			_, err := tx.AddIndex("app", "people", &IndexDef{Name: "email", Columns: []string{"age"}})
 			return err
 		}), ErrIndexExists, 0, "app", "people", "email", "", "engine: index exists: email"},
-		{job(func(tx *Tx) error {
+		{job(func(tx *Job) error {
 			_, err := tx.AddIndex("app", "people", &IndexDef{Name: "x", Columns: []string{"nosuch"}})
 			return err
 		}), ErrBadDefinition, HaWrongCreateOption, "app", "people", "x", "nosuch", "engine: bad definition: index x names unknown column nosuch"},
-		{job(func(tx *Tx) error { _, err := tx.DropIndex("app", "tiny", "PRIMARY"); return err }), ErrBadDefinition, HaWrongCreateOption, "app", "tiny", "PRIMARY", "", "engine: bad definition: cannot drop the primary key"},
-		{job(func(tx *Tx) error {
+		{job(func(tx *Job) error { _, err := tx.DropIndex("app", "tiny", "PRIMARY"); return err }), ErrBadDefinition, HaWrongCreateOption, "app", "tiny", "PRIMARY", "", "engine: bad definition: cannot drop the primary key"},
+		{job(func(tx *Job) error {
 			_, err := tx.CreateTable("app", &TableDef{Name: "d", Columns: []types.Column{{Name: "x", Type: types.Type{Kind: types.Double}, AutoIncrement: true}}})
 			return err
 		}), ErrBadAutoIncrement, HaWrongCreateOption, "app", "d", "", "x", "engine: bad definition: AUTO_INCREMENT column x"},
-		{job(func(tx *Tx) error { _, err := tx.Insert(tiny, row(null(), null())); return err }), ErrAutoIncrementOverflow, HaErrAutoincErange, "app", "tiny", "", "id", "engine: auto-increment out of range"},
-		{job(func(tx *Tx) error { _, err := tx.Insert(tiny, row(iv(1), types.Value{F: math.NaN()})); return err }), ErrBadValue, HaErrInternalError, "app", "tiny", "", "f", "engine: value cannot be stored: NaN in column f"},
-		{job(func(tx *Tx) error { _, err := tx.Insert(tiny, row(iv(1))); return err }), ErrBadRow, HaErrInternalError, "app", "tiny", "", "", "engine: row does not match table"},
+		{job(func(tx *Job) error { _, err := tx.Insert(tiny, row(null(), null())); return err }), ErrAutoIncrementOverflow, HaErrAutoincErange, "app", "tiny", "", "id", "engine: auto-increment out of range"},
+		{job(func(tx *Job) error { _, err := tx.Insert(tiny, row(iv(1), types.Value{F: math.NaN()})); return err }), ErrBadValue, HaErrInternalError, "app", "tiny", "", "f", "engine: value cannot be stored: NaN in column f"},
+		{job(func(tx *Job) error { _, err := tx.Insert(tiny, row(iv(1))); return err }), ErrBadRow, HaErrInternalError, "app", "tiny", "", "", "engine: row does not match table"},
 		{e.Find(tiny, &Query{Key: []types.Value{iv(1), iv(2)}}, func(Row) bool { return true }), ErrKeyParts, HaErrInternalError, "app", "tiny", "PRIMARY", "", "engine: too many key parts"},
 		{commitAfterDrop(), ErrTableDefChanged, HaErrTableDefChanged, "app", "people", "", "", "engine: table definition changed: app.people"},
 	} {

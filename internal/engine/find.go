@@ -106,7 +106,7 @@ func (e *Engine) Find(t *Table, q *Query, fn func(Row) bool) error {
 }
 
 // Find runs q inside the job: it sees the group's pending writes.
-func (tx *Tx) Find(t *Table, q *Query, fn func(Row) bool) error {
+func (tx *Job) Find(t *Table, q *Query, fn func(Row) bool) error {
 	return tx.rs.find(tx.b, t, q, fn)
 }
 

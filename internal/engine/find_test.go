@@ -17,7 +17,7 @@ import (
 func TestFindMatchesModel(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
 	var tb *Table
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("m"); err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func TestFindMatchesModel(t *testing.T) {
 		}
 	}
 	var model []Row
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		for i := 0; i < 300; i++ {
 			r := row(randVal(0), randVal(1), randVal(2))
 			_, err := tx.Insert(tb, r)

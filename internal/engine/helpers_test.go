@@ -24,7 +24,7 @@ func openTestEngine(tb testing.TB, dir string, d Durability) *Engine {
 }
 
 // update runs fn as a job and fails the test on error.
-func update(tb testing.TB, e *Engine, fn func(tx *Tx) error) {
+func update(tb testing.TB, e *Engine, fn func(tx *Job) error) {
 	tb.Helper()
 	if err := e.Update(context.Background(), fn); err != nil {
 		tb.Fatal(err)
@@ -69,7 +69,7 @@ func peopleDef() *TableDef {
 func setupPeople(tb testing.TB, e *Engine) *Table {
 	tb.Helper()
 	var t *Table
-	update(tb, e, func(tx *Tx) error {
+	update(tb, e, func(tx *Job) error {
 		if err := tx.CreateDatabase("app"); err != nil {
 			return err
 		}

@@ -66,7 +66,7 @@ func testRowCacheDifferential(t *testing.T, size int64) {
 		var errs [2]string
 		for i, e := range engines {
 			tb := table(e)
-			err := e.Update(context.Background(), func(tx *Tx) error {
+			err := e.Update(context.Background(), func(tx *Job) error {
 				switch {
 				case op < 350:
 					_, err := tx.Insert(tb, row(iv(k), sv("n"), sv(email), iv(int64(step))))
@@ -177,7 +177,7 @@ func TestRowCacheLinearizable(t *testing.T) {
 	tb := setupPeople(t, e)
 	const keys = 8
 	var acked [keys + 1]atomic.Int64
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		for k := int64(1); k <= keys; k++ {
 			if _, err := tx.Insert(tb, row(iv(k), sv("n"), null(), iv(0))); err != nil {
 				return err
@@ -201,7 +201,7 @@ func TestRowCacheLinearizable(t *testing.T) {
 			defer wg.Done()
 			for n := 0; n < 3000 && !failed.Load(); n++ {
 				k := int64(w*keys/2 + n%(keys/2) + 1)
-				err := e.Update(context.Background(), func(tx *Tx) error {
+				err := e.Update(context.Background(), func(tx *Job) error {
 					_, err := tx.FindModify(tb, &Query{Op: OpEQ, Key: Row{iv(k)}}, &Modify{Op: ModIncrement, Columns: []int{3}, Values: Row{iv(1)}})
 					return err
 				})

@@ -42,7 +42,7 @@ func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Ite
 
 // NewIterator is like Engine.NewIterator but sees the group's pending
 // writes as of the call. It must be closed before the job returns.
-func (tx *Tx) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
+func (tx *Job) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
 	return newIterator(tx.b, t, idx, rg, reverse, true)
 }
 

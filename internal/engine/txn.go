@@ -46,7 +46,7 @@ func (e *Engine) Begin() *Txn {
 	return &Txn{w: batchWriter{e: e, b: e.db.NewIndexedBatch()}}
 }
 
-// Insert is Tx.Insert inside the transaction. AUTO_INCREMENT ids are taken
+// Insert is Job.Insert inside the transaction. AUTO_INCREMENT ids are taken
 // now, and kept even if the transaction rolls back (as InnoDB does).
 func (x *Txn) Insert(t *Table, row Row) (uint64, error) {
 	id, err := x.w.Insert(t, row)
@@ -109,7 +109,7 @@ func (x *Txn) Commit(ctx context.Context) error {
 		return nil
 	}
 	log := x.log
-	return x.w.e.Update(ctx, func(tx *Tx) error {
+	return x.w.e.Update(ctx, func(tx *Job) error {
 		for i := range log {
 			op := &log[i]
 			t := tx.current(op.t)
@@ -144,7 +144,7 @@ func (x *Txn) Rollback() {
 
 // current returns the catalog's present version of t (DDL may have
 // replaced the definition since the statement ran), or nil if t is gone.
-func (tx *Tx) current(t *Table) *Table {
+func (tx *Job) current(t *Table) *Table {
 	d := tx.cat.dbs[t.DB]
 	if d == nil {
 		return nil

@@ -61,7 +61,7 @@ func TestTxnConflictAppliesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another writer takes the unique email first.
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.Insert(tb, row(iv(9), sv("c"), sv("same@x"), null()))
 		return err
 	})
@@ -90,7 +90,7 @@ func TestAlterTableRewritesRows(t *testing.T) {
 		{Name: "age", Type: varcharType(10, ""), Nullable: true},
 		{Name: "score", Type: intType(), Default: &types.Value{I: 7}}}
 	def.Indexes = []IndexDef{{Primary: true, Columns: []string{"id"}}, {Name: "score", Columns: []string{"score"}}}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		_, err := tx.AlterTable("app", "people", def, []int{0, 1, 3, -1})
 		return err
 	})
@@ -102,7 +102,7 @@ func TestAlterTableRewritesRows(t *testing.T) {
 	if len(got) != 5 || string(got[0][2].B) != "30" || !got[3][2].Null {
 		t.Fatalf("rows after alter: %v", got)
 	}
-	update(t, e, func(tx *Tx) error {
+	update(t, e, func(tx *Job) error {
 		id, err := tx.Insert(nt, row(null(), sv("n"), null(), iv(1)))
 		if err == nil && id != 6 {
 			t.Errorf("id after alter %d", id)
@@ -111,7 +111,7 @@ func TestAlterTableRewritesRows(t *testing.T) {
 	})
 	// A unique index the rows break is refused and changes nothing.
 	def.Indexes = append(def.Indexes, IndexDef{Name: "u", Unique: true, Columns: []string{"score"}})
-	err := e.Update(context.Background(), func(tx *Tx) error {
+	err := e.Update(context.Background(), func(tx *Job) error {
 		_, err := tx.AlterTable("app", "people", def, []int{0, 1, 2, 3})
 		return err
 	})

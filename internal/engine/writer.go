@@ -14,7 +14,7 @@ import (
 // job is one Update call waiting for the writer.
 type job struct {
 	ctx  context.Context
-	fn   func(*Tx) error
+	fn   func(*Job) error
 	err  error
 	done chan struct{}
 }
@@ -36,7 +36,7 @@ type writer struct {
 	quit chan struct{}
 	done chan struct{}
 	jobs []*job
-	tx   Tx
+	tx   Job
 
 	onGroup atomic.Pointer[func(GroupStats)]
 }
@@ -74,7 +74,7 @@ func (e *Engine) SetGroupHook(fn func(GroupStats)) {
 // fn runs on the writer goroutine while the caller waits: it must not block
 // on anything but the engine, and must not call Update. A ctx that is done
 // before the job starts skips it.
-func (e *Engine) Update(ctx context.Context, fn func(tx *Tx) error) error {
+func (e *Engine) Update(ctx context.Context, fn func(tx *Job) error) error {
 	e.mu.RLock()
 	if e.closed {
 		e.mu.RUnlock()
@@ -216,17 +216,17 @@ func (w *writer) group() {
 	}
 }
 
-// Tx is the write context of one job inside a group commit. It is valid
+// Job is the write context of one job inside a group commit. It is valid
 // only during the job's function, on the writer goroutine. Its reads see
 // the group's pending writes.
-type Tx struct {
+type Job struct {
 	batchWriter
 	cat          *Catalog // the catalog as of this point of the group
 	catChanged   bool
 	dropsChanged bool // a job recorded ranges to delete later (drops.go)
 }
 
-func (tx *Tx) begin(e *Engine) {
+func (tx *Job) begin(e *Engine) {
 	tx.e = e
 	tx.b = e.db.NewIndexedBatch()
 	tx.rs.inWriter = true
@@ -239,7 +239,7 @@ func (tx *Tx) begin(e *Engine) {
 	tx.catChanged, tx.dropsChanged = false, false
 }
 
-func (tx *Tx) end() {
+func (tx *Job) end() {
 	tx.b.Close()
 	tx.b = nil
 	tx.cat = nil
@@ -249,7 +249,7 @@ func (tx *Tx) end() {
 
 // run calls fn, turning a panic into an error so one bad job cannot take
 // the writer down.
-func (tx *Tx) run(fn func(*Tx) error) (err error) {
+func (tx *Job) run(fn func(*Job) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("engine: job panicked: %v", r)
@@ -260,7 +260,7 @@ func (tx *Tx) run(fn func(*Tx) error) (err error) {
 
 // Catalog returns the catalog as this job sees it (with the DDL of earlier
 // jobs of the group).
-func (tx *Tx) Catalog() *Catalog { return tx.cat }
+func (tx *Job) Catalog() *Catalog { return tx.cat }
 
 type savepoint struct {
 	rows       int64
@@ -271,13 +271,13 @@ type savepoint struct {
 	catChanged bool
 }
 
-func (tx *Tx) savepoint() savepoint {
+func (tx *Job) savepoint() savepoint {
 	return savepoint{rows: tx.rows, delta: maps.Clone(tx.delta), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
 }
 
 // rollbackTo discards every write made after sp. Counter advances are
 // kept, as InnoDB keeps AUTO_INCREMENT gaps.
-func (tx *Tx) rollbackTo(sp savepoint) {
+func (tx *Job) rollbackTo(sp savepoint) {
 	tx.cat, tx.catChanged, tx.rows, tx.delta = sp.cat, sp.catChanged, sp.rows, sp.delta
 	tx.truncate(sp.size, sp.count)
 }
@@ -287,7 +287,7 @@ func (tx *Tx) rollbackTo(sp savepoint) {
 // that point reads inside the group see it).
 var verifyPending bool
 
-func (tx *Tx) verifyPending() {
+func (tx *Job) verifyPending() {
 	eachDataKey(tx.b, func(_ pebble.InternalKeyKind, k, _ []byte) {
 		if !tx.pend.has(k) {
 			panic(fmt.Sprintf("engine: key %x written to the batch around batchWriter", k))
@@ -295,7 +295,7 @@ func (tx *Tx) verifyPending() {
 	})
 }
 
-func (tx *Tx) publish() {
+func (tx *Job) publish() {
 	if tx.catChanged {
 		tx.e.cat.Store(tx.cat)
 	}

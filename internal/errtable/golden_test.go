@@ -87,13 +87,13 @@ var goldens = []golden{
 		num: 1091, state: "42000", msg: "Can't DROP INDEX `nosuch`; check that it exists",
 		sql: []string{"DROP INDEX nosuch ON t"}},
 	{kind: engine.ErrDatabaseExists,
-		engineErr: func(g *fixture) error { return g.ddl(func(tx *engine.Tx) error { return tx.CreateDatabase("g") }) },
+		engineErr: func(g *fixture) error { return g.ddl(func(tx *engine.Job) error { return tx.CreateDatabase("g") }) },
 		hs:        "1\t1\t1\n",
 		num:       1007, state: "HY000", msg: "Can't create database 'g'; database exists",
 		sql: []string{"CREATE DATABASE g"}},
 	{kind: engine.ErrTableExists,
 		engineErr: func(g *fixture) error {
-			return g.ddl(func(tx *engine.Tx) error { return tx.RenameTable("g", "a", "g", "b") })
+			return g.ddl(func(tx *engine.Job) error { return tx.RenameTable("g", "a", "g", "b") })
 		},
 		hs:  "1\t1\t1\n",
 		num: 1050, state: "42S01", msg: "Table 'g.b' already exists",
@@ -158,7 +158,7 @@ var goldens = []golden{
 				return err
 			}
 			e.Close()
-			return e.Update(context.Background(), func(*engine.Tx) error { return nil })
+			return e.Update(context.Background(), func(*engine.Job) error { return nil })
 		},
 		hs:  "1\t1\t1\n",
 		num: 1053, state: "08S01", msg: "Server shutdown in progress"},
@@ -360,21 +360,21 @@ func (g *fixture) table(name string) *engine.Table {
 // insert inserts row into g.name in a writer job.
 func (g *fixture) insert(name string, row engine.Row) error {
 	t := g.table(name)
-	return g.ddl(func(tx *engine.Tx) error { _, err := tx.Insert(t, row); return err })
+	return g.ddl(func(tx *engine.Job) error { _, err := tx.Insert(t, row); return err })
 }
 
 // addIndex adds index def to g.t.
 func (g *fixture) addIndex(def engine.IndexDef) error {
-	return g.ddl(func(tx *engine.Tx) error { _, err := tx.AddIndex("g", "t", &def); return err })
+	return g.ddl(func(tx *engine.Job) error { _, err := tx.AddIndex("g", "t", &def); return err })
 }
 
 // dropIndex drops index name of g.table.
 func (g *fixture) dropIndex(table, name string) error {
-	return g.ddl(func(tx *engine.Tx) error { _, err := tx.DropIndex("g", table, name); return err })
+	return g.ddl(func(tx *engine.Job) error { _, err := tx.DropIndex("g", table, name); return err })
 }
 
 // ddl runs fn as a writer job.
-func (g *fixture) ddl(fn func(tx *engine.Tx) error) error {
+func (g *fixture) ddl(fn func(tx *engine.Job) error) error {
 	return g.e.Update(context.Background(), fn)
 }
 

@@ -18,7 +18,7 @@ import (
 func TestReplyLargerThanSocketBuffer(t *testing.T) {
 	e, s := startTestServer(t, Config{})
 	const rows, width = 8000, 1000
-	err := e.Update(context.Background(), func(tx *engine.Tx) error {
+	err := e.Update(context.Background(), func(tx *engine.Job) error {
 		tb, err := tx.CreateTable("conf", &engine.TableDef{Name: "big",
 			Columns: []types.Column{{Name: "k", Type: types.Type{Kind: types.Int}},
 				{Name: "v", Type: types.Type{Kind: types.VarChar, Length: width, Collation: collation.Default}}},

@@ -98,7 +98,7 @@ func (ss *session) buildQuery(sc *scratch) hsproto.Error {
 }
 
 // find runs a find, or a find with a modify part (write port only).
-func (ss *session) find(sc *scratch, tx *engine.Tx, out []byte) []byte {
+func (ss *session) find(sc *scratch, tx *engine.Job, out []byte) []byte {
 	r, h := &sc.req, sc.h
 	if e := ss.buildQuery(sc); e != hsproto.ErrNone {
 		return hsproto.AppendError(out, e)
@@ -153,7 +153,7 @@ func (sc *scratch) emit(row engine.Row) bool {
 }
 
 // modify runs U, D, + and - (and their ? forms).
-func (ss *session) modify(sc *scratch, tx *engine.Tx, out []byte) []byte {
+func (ss *session) modify(sc *scratch, tx *engine.Job, out []byte) []byte {
 	r, h := &sc.req, sc.h
 	limit, offset := r.EffectiveLimit(), r.Offset
 	if uint64(limit)+uint64(offset) >= 1<<32 {
@@ -206,7 +206,7 @@ func (ss *session) modify(sc *scratch, tx *engine.Tx, out []byte) []byte {
 }
 
 // insert runs `id + vlen v1..vn`.
-func (ss *session) insert(sc *scratch, tx *engine.Tx, out []byte) []byte {
+func (ss *session) insert(sc *scratch, tx *engine.Job, out []byte) []byte {
 	r, h := &sc.req, sc.h
 	t := h.t
 	n := len(t.Columns)

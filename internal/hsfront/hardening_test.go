@@ -21,7 +21,7 @@ func fillRows(t *testing.T, e *engine.Engine, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = e.Update(context.Background(), func(tx *engine.Tx) error {
+	err = e.Update(context.Background(), func(tx *engine.Job) error {
 		for i := 0; i < n; i++ {
 			if _, err := tx.Insert(tb, engine.Row{{I: int64(1000 + i)}, {B: []byte("0123456789")}, {I: int64(i)}}); err != nil {
 				return err

@@ -177,7 +177,7 @@ func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, stop stop
 	out := sc.out
 	start := len(*out)
 	ran := false
-	err := ss.s.e.Update(context.Background(), func(tx *engine.Tx) error {
+	err := ss.s.e.Update(context.Background(), func(tx *engine.Job) error {
 		ran = true
 		*out = (*out)[:start]
 		n, stop = ss.lines(c, sc, buf, tx)
@@ -229,7 +229,7 @@ func needsWriter(r *hsproto.Request) bool {
 // lines executes the complete lines of buf (tx is nil outside the writer)
 // and returns how many bytes it consumed and why it stopped. On the write
 // port it stops before a line that needs the other side of the writer.
-func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Tx) (int, stopReason) {
+func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Job) (int, stopReason) {
 	rest := buf
 	observe := ss.s.cfg.Observe
 	var t0 time.Time
@@ -329,7 +329,7 @@ func classify(r *hsproto.Request) Op {
 	return OpInvalid
 }
 
-func (ss *session) exec(sc *scratch, tx *engine.Tx, out []byte) []byte {
+func (ss *session) exec(sc *scratch, tx *engine.Job, out []byte) []byte {
 	r := &sc.req
 	switch r.Cmd {
 	case hsproto.CmdAuth:
@@ -363,7 +363,7 @@ func (ss *session) exec(sc *scratch, tx *engine.Tx, out []byte) []byte {
 	return hsproto.AppendError(out, hsproto.ErrCmd)
 }
 
-func catalogOf(e *engine.Engine, tx *engine.Tx) *engine.Catalog {
+func catalogOf(e *engine.Engine, tx *engine.Job) *engine.Catalog {
 	if tx != nil {
 		return tx.Catalog()
 	}
@@ -371,7 +371,7 @@ func catalogOf(e *engine.Engine, tx *engine.Tx) *engine.Catalog {
 }
 
 // open runs P.
-func (ss *session) open(r *hsproto.Request, tx *engine.Tx, out []byte) []byte {
+func (ss *session) open(r *hsproto.Request, tx *engine.Job, out []byte) []byte {
 	h := &handle{db: string(r.DB), table: string(r.Table), index: string(r.Index), privs: allPrivileges}
 	// The grants come first, so that a refused user cannot tell which
 	// tables exist.
@@ -474,7 +474,7 @@ func columnList(t *engine.Table, names []string) ([]int, bool) {
 }
 
 // refresh re-resolves a handle after DDL changed the catalog.
-func (ss *session) refresh(h *handle, tx *engine.Tx) hsproto.Error {
+func (ss *session) refresh(h *handle, tx *engine.Job) hsproto.Error {
 	cat := catalogOf(ss.s.e, tx)
 	if h.version == cat.Version {
 		return hsproto.ErrNone

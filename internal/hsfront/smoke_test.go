@@ -21,7 +21,7 @@ func startTestServer(t testing.TB, cfg Config) (*engine.Engine, *Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	err = e.Update(context.Background(), func(tx *engine.Tx) error {
+	err = e.Update(context.Background(), func(tx *engine.Job) error {
 		if err := tx.CreateDatabase("conf"); err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func idleChild(dir string) {
 		fmt.Println("error", err)
 		os.Exit(2)
 	}
-	err = s.Engine().Update(context.Background(), func(tx *engine.Tx) error {
+	err = s.Engine().Update(context.Background(), func(tx *engine.Job) error {
 		if err := tx.CreateDatabase("m"); err != nil {
 			return err
 		}

@@ -170,7 +170,7 @@ func TestReadyz(t *testing.T) {
 	// HandlerSocket write batch stays in flight and the graceful shutdown
 	// has to wait for it.
 	release, holding := make(chan struct{}), make(chan struct{})
-	go s.Engine().Update(context.Background(), func(*engine.Tx) error { close(holding); <-release; return nil })
+	go s.Engine().Update(context.Background(), func(*engine.Job) error { close(holding); <-release; return nil })
 	<-holding
 	c, err := net.Dial("tcp", s.HS().WriteAddr().String())
 	if err != nil {

@@ -50,7 +50,7 @@ func (t *Table) alter(ctx *sql.Context, edit func(def *engine.TableDef, colMap *
 
 // alterThen is alter followed, in the same job, by after on the new
 // definition of the table.
-func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error, after func(tx *engine.Tx, nt *engine.Table) error) error {
+func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error, after func(tx *engine.Job, nt *engine.Table) error) error {
 	def := defOf(t.t)
 	colMap := identityMap(t.t)
 	meta, err := t.db.p.tableMeta(t.t.ID)
@@ -60,7 +60,7 @@ func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colM
 	if err := edit(def, &colMap, meta); err != nil {
 		return err
 	}
-	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
+	return t.db.p.ddl(ctx, func(tx *engine.Job) error {
 		// def and colMap were made from t.t: another ALTER that committed
 		// since would be undone, or columns shifted, by applying them.
 		if cur, err := tx.Catalog().Table(t.db.name, t.t.Name); err != nil {
@@ -95,7 +95,7 @@ func (t *Table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error)
 		return err
 	}
 	db, name := t.db.name, t.t.Name
-	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
+	return t.db.p.ddl(ctx, func(tx *engine.Job) error {
 		old, err := tx.Catalog().Table(db, name)
 		if err != nil {
 			return err
@@ -155,9 +155,9 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 	}
 	// Rows already there get the column's DEFAULT; an expression (one the
 	// engine cannot apply itself) is evaluated for each of them.
-	var fill func(tx *engine.Tx, nt *engine.Table) error
+	var fill func(tx *engine.Job, nt *engine.Table) error
 	if d := column.Default; d != nil && d.Expr != nil && !d.IsLiteral() {
-		fill = func(tx *engine.Tx, nt *engine.Table) error { return fillColumn(ctx, tx, nt, nt.Column(col.Name), d) }
+		fill = func(tx *engine.Job, nt *engine.Table) error { return fillColumn(ctx, tx, nt, nt.Column(col.Name), d) }
 	}
 	err = t.alterThen(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
 		meta.set(col.Name, cm)
@@ -179,7 +179,7 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 
 // fillColumn sets column ci of every row of nt to the value of def for
 // that row (inside the ALTER's job).
-func fillColumn(ctx *sql.Context, tx *engine.Tx, nt *engine.Table, ci int, def *sql.ColumnDefaultValue) error {
+func fillColumn(ctx *sql.Context, tx *engine.Job, nt *engine.Table, ci int, def *sql.ColumnDefaultValue) error {
 	if ci < 0 {
 		return nil
 	}
@@ -385,7 +385,7 @@ func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 	if err := sessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}
-	err = t.db.p.e.Update(ctx, func(tx *engine.Tx) error {
+	err = t.db.p.e.Update(ctx, func(tx *engine.Job) error {
 		nt, err := tx.AddIndex(t.db.name, t.t.Name, &def)
 		if err != nil {
 			return err
@@ -417,7 +417,7 @@ func (t *Table) DropIndex(ctx *sql.Context, name string) error {
 		return err
 	}
 	meta.setIndexComment(idx.Name, "")
-	return t.db.p.ddl(ctx, func(tx *engine.Tx) error {
+	return t.db.p.ddl(ctx, func(tx *engine.Job) error {
 		nt, err := tx.DropIndex(t.db.name, t.t.Name, idx.Name)
 		if err != nil {
 			return err
@@ -540,7 +540,7 @@ func (t *Table) ModifyStoredCollation(ctx *sql.Context, coll sql.CollationID) er
 
 // allRows reads every row of t as the job sees it (copies that outlive
 // the iterator).
-func allRows(tx *engine.Tx, t *engine.Table) ([]engine.Row, error) {
+func allRows(tx *engine.Job, t *engine.Table) ([]engine.Row, error) {
 	it, err := tx.NewIterator(t, nil, engine.Range{}, false)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ type persister struct{ e *engine.Engine }
 // Persist writes the serialized users and grants as one engine job.
 func (p *persister) Persist(ctx *sql.Context, data []byte) error {
 	data = append([]byte(nil), data...)
-	return mapError(p.e.Update(ctx, func(tx *engine.Tx) error { return tx.SetBlob(usersBlob, data) }))
+	return mapError(p.e.Update(ctx, func(tx *engine.Job) error { return tx.SetBlob(usersBlob, data) }))
 }
 
 // nativePassword returns the mysql_native_password hash of a password as

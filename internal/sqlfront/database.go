@@ -115,7 +115,7 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.Primary
 	if d.engineTable(name) != nil {
 		return sql.ErrTableAlreadyExists.New(name)
 	}
-	return d.p.ddl(ctx, func(tx *engine.Tx) error {
+	return d.p.ddl(ctx, func(tx *engine.Job) error {
 		t, err := tx.CreateTable(d.name, def)
 		if err != nil {
 			return err
@@ -177,7 +177,7 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 	if t == nil {
 		return sql.ErrTableNotFound.New(name)
 	}
-	return d.p.ddl(ctx, func(tx *engine.Tx) error {
+	return d.p.ddl(ctx, func(tx *engine.Job) error {
 		if err := tx.DropTable(d.name, t.Name); err != nil {
 			return err
 		}
@@ -194,5 +194,5 @@ func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error 
 	if t == nil {
 		return sql.ErrTableNotFound.New(oldName)
 	}
-	return d.p.ddl(ctx, func(tx *engine.Tx) error { return tx.RenameTable(d.name, t.Name, d.name, newName) })
+	return d.p.ddl(ctx, func(tx *engine.Job) error { return tx.RenameTable(d.name, t.Name, d.name, newName) })
 }

@@ -52,7 +52,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
-func writeMeta(tx *engine.Tx, id uint32, m *tableMeta) error {
+func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
 	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
@@ -203,5 +203,5 @@ func (t *Table) editMeta(ctx *sql.Context, edit func(m *tableMeta) error) error 
 		return err
 	}
 	id := t.t.ID
-	return t.db.p.ddl(ctx, func(tx *engine.Tx) error { return writeMeta(tx, id, m) })
+	return t.db.p.ddl(ctx, func(tx *engine.Job) error { return writeMeta(tx, id, m) })
 }

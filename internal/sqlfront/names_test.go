@@ -109,7 +109,7 @@ func TestUnlistableNamesStored(t *testing.T) {
 	col := func(name string) types.Column {
 		return types.Column{Name: name, Type: types.Type{Kind: types.Int}, Nullable: true}
 	}
-	err := ts.e.Update(context.Background(), func(tx *engine.Tx) error {
+	err := ts.e.Update(context.Background(), func(tx *engine.Job) error {
 		if err := tx.CreateDatabase("bad\xff"); err != nil {
 			return err
 		}

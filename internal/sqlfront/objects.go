@@ -12,7 +12,7 @@ import (
 
 // Views, triggers and stored procedures are SQL-only objects the engine
 // knows nothing of: each database's are kept as one JSON record in the
-// engine (Tx.SetBlob), cached by the provider once read. Writes are
+// engine (Job.SetBlob), cached by the provider once read. Writes are
 // serialized by the provider's objMu, since a record is read, changed and
 // written back; they go through the provider, which drops its cached copy.
 
@@ -88,7 +88,7 @@ func (d *Database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) 
 	if err != nil {
 		return err
 	}
-	err = d.p.ddl(ctx, func(tx *engine.Tx) error { return tx.SetBlob(objectsBlob(d.name), b) })
+	err = d.p.ddl(ctx, func(tx *engine.Job) error { return tx.SetBlob(objectsBlob(d.name), b) })
 	d.p.forgetObjects(d.name)
 	return err
 }

@@ -99,7 +99,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	if err := checkName(ctx, nameDatabase, name); err != nil {
 		return err
 	}
-	return p.ddl(ctx, func(tx *engine.Tx) error { return tx.CreateDatabase(name) })
+	return p.ddl(ctx, func(tx *engine.Job) error { return tx.CreateDatabase(name) })
 }
 
 // CreateCollatedDatabase creates an empty database. The engine keeps no
@@ -117,7 +117,7 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	defer p.forgetObjects(n)
-	return p.ddl(ctx, func(tx *engine.Tx) error {
+	return p.ddl(ctx, func(tx *engine.Job) error {
 		edb, err := tx.Catalog().Database(n)
 		if err != nil {
 			return err
@@ -136,7 +136,7 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 
 // ddl runs a catalog change as one engine job, after committing what the
 // session had written (DDL commits implicitly in MySQL).
-func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Tx) error) error {
+func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Job) error) error {
 	if err := sessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}

@@ -260,7 +260,7 @@ func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 	if err != nil {
 		return 0, mapError(err)
 	}
-	err = t.db.p.ddl(ctx, func(tx *engine.Tx) error { return tx.TruncateTable(t.db.name, t.t.Name) })
+	err = t.db.p.ddl(ctx, func(tx *engine.Job) error { return tx.TruncateTable(t.db.name, t.t.Name) })
 	return int(n), err
 }
 
