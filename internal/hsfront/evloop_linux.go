@@ -4,7 +4,6 @@ package hsfront
 
 import (
 	"errors"
-	"io"
 	"net"
 	"os"
 	"sync"
@@ -337,15 +336,7 @@ func (t *fdTransport) read(held *[]byte) (*[]byte, error) {
 		}
 		return nil, nil
 	}
-	if err == nil && n <= 0 {
-		err = io.EOF
-	}
-	if err != nil {
-		giveBack(buf, held)
-		return nil, err
-	}
-	*buf = (*buf)[:len(*buf)+n]
-	return buf, nil
+	return readResult(buf, held, n, err)
 }
 
 // write writes out to the descriptor; what the socket does not take now

@@ -610,18 +610,18 @@ func mayOpen(p Privileges, write bool) bool {
 }
 
 // required is what a find, insert or modify needs (see TableGrants).
-func required(r *hsproto.Request) Privileges {
-	if r.Op == hsproto.OpInsert {
-		return PrivInsert
-	}
-	switch r.Mod {
-	case hsproto.ModNone:
-		return PrivSelect
-	case hsproto.ModDelete:
-		return PrivSelect | PrivDelete
-	default: // U, + and -
-		return PrivSelect | PrivUpdate
-	}
+func required(r *hsproto.Request) Privileges { return opPrivileges[classify(r)] }
+
+// opPrivileges are the privileges each class of request needs on its
+// table: a modify reads the rows it matches (their count would tell their
+// values), so it needs SELECT too.
+var opPrivileges = [NumOps]Privileges{
+	OpFind:      PrivSelect,
+	OpInsert:    PrivInsert,
+	OpUpdate:    PrivSelect | PrivUpdate,
+	OpIncrement: PrivSelect | PrivUpdate,
+	OpDecrement: PrivSelect | PrivUpdate,
+	OpDelete:    PrivSelect | PrivDelete,
 }
 
 // AuthBackoffs counts the A requests refused unchecked by Config.Backoff

@@ -69,6 +69,12 @@ func (t *rawTransport) read(held *[]byte) (*[]byte, error) {
 	if err == nil {
 		err = rerr
 	}
+	return readResult(buf, held, n, err)
+}
+
+// readResult ends a read of n bytes into buf: at an error, or the end of
+// the input, a buffer the read borrowed goes back to the pool.
+func readResult(buf, held *[]byte, n int, err error) (*[]byte, error) {
 	if err == nil && n <= 0 {
 		err = io.EOF
 	}
@@ -100,14 +106,10 @@ type tlsTransport struct {
 func (t *tlsTransport) read(held *[]byte) (*[]byte, error) {
 	buf := readBuf(held)
 	n, err := t.tc.Read((*buf)[len(*buf):cap(*buf)])
-	if n > 0 {
-		*buf = (*buf)[:len(*buf)+n]
+	if err == nil && n == 0 {
+		return buf, nil // a TLS record with no data
 	}
-	if err != nil {
-		giveBack(buf, held)
-		return nil, err
-	}
-	return buf, nil
+	return readResult(buf, held, n, err)
 }
 
 func (t *tlsTransport) write(out []byte) bool {
