@@ -191,6 +191,41 @@ func (t *Table) Index(name string) *Index {
 	return nil
 }
 
+// IndexFold returns the named visible index as MySQL matches index names:
+// the one of exactly that name, else one equal to it ignoring case; nil
+// when there is none.
+func (t *Table) IndexFold(name string) *Index {
+	if idx := t.Index(name); idx != nil {
+		return idx
+	}
+	for _, idx := range t.Indexes {
+		if strings.EqualFold(idx.Name, name) {
+			return idx
+		}
+	}
+	return nil
+}
+
+// Def returns a definition of t (its columns, primary key and visible
+// secondary indexes, collation and comment) from which CreateTable or
+// AlterTable build a table like t: the base for a changed definition. The
+// AUTO_INCREMENT counter is not part of it (AutoIncrement is 0; see
+// AutoIncrementNext). Its slices are its own: columns and indexes may be
+// added, removed and changed in place, but what a column points to (its
+// Default, its ENUM or SET Elems) is t's and must not be modified.
+func (t *Table) Def() *TableDef {
+	def := &TableDef{Name: t.Name, Collation: t.Collation, Comment: t.Comment}
+	def.Columns = append(def.Columns, t.Columns...)
+	for _, idx := range t.Indexes {
+		d := IndexDef{Name: idx.Name, Primary: idx.Primary, Unique: idx.Unique && !idx.Primary}
+		for _, c := range idx.Columns {
+			d.Columns = append(d.Columns, t.Columns[c].Name)
+		}
+		def.Indexes = append(def.Indexes, d)
+	}
+	return def
+}
+
 // AutoIncrementNext is the value the next generated AUTO_INCREMENT id would
 // get (what SHOW CREATE TABLE prints as AUTO_INCREMENT=).
 func (t *Table) AutoIncrementNext() uint64 { return t.rt.autoInc.Load() + 1 }

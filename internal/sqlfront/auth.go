@@ -15,6 +15,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // usersBlob names the engine record that holds the serialized users and
@@ -29,7 +30,7 @@ type persister struct{ e *engine.Engine }
 // Persist writes the serialized users and grants as one engine job.
 func (p *persister) Persist(ctx *sql.Context, data []byte) error {
 	data = append([]byte(nil), data...)
-	return mapError(p.e.Update(ctx, func(tx *engine.Job) error { return tx.SetBlob(usersBlob, data) }))
+	return sqlbackend.MapError(p.e.Update(ctx, func(tx *engine.Job) error { return tx.SetBlob(usersBlob, data) }))
 }
 
 // nativePassword returns the mysql_native_password hash of a password as
@@ -49,7 +50,7 @@ func nativePassword(pw string) string {
 func setupUsers(ctx *sql.Context, db *mysql_db.MySQLDb, e *engine.Engine, cfg *Config) error {
 	data, err := e.Blob(usersBlob)
 	if err != nil {
-		return mapError(err)
+		return sqlbackend.MapError(err)
 	}
 	if len(data) > 0 {
 		if err := db.LoadData(ctx, data); err != nil {

@@ -2,8 +2,6 @@ package sqlfront
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,10 +11,10 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
-	goerrors "gopkg.in/src-d/go-errors.v1"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -25,10 +23,10 @@ import (
 // (a duplicate key is 1062/23000, a missing table 1146/42S02, ...).
 //
 // They come from three places. The engine's errors are mapped where the
-// backend meets them (mapError, dupKeyError). go-mysql-server's own
-// errors are made deep in its planner and executor and cast by its
-// handler to a *mysql.SQLError that keeps its number (1105 for most) and
-// its own English; the one exit point, wireError, which every command's
+// backend meets them (sqlbackend.MapError). go-mysql-server's own errors
+// are made deep in its planner and executor and cast by its handler to a
+// *mysql.SQLError that keeps its number (1105 for most) and its own
+// English; the one exit point, wireError, which every command's
 // error goes through on its way to the client (wire.go), recognises them
 // by their kind's message and rewrites them with what the statement tells
 // (the table a name resolves to, the clause a column is in, the row a
@@ -39,11 +37,10 @@ import (
 // MySQL error numbers HandlerDB reports that vitess names differently or
 // not at all (errtable's table holds their states and wording).
 const (
-	erTableAccessDenied = 1142                       // ER_TABLEACCESS_DENIED_ERROR
-	erTableDefChanged   = errtable.ERTableDefChanged // ER_TABLE_DEF_CHANGED
-	erHostNotPrivileged = 1130                       // ER_HOST_NOT_PRIVILEGED
-	erWrongParamCount   = 1582                       // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
-	erReadOnlyTxn       = 1792                       // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
+	erHostNotPrivileged = 1130 // ER_HOST_NOT_PRIVILEGED
+	erWrongParamCount   = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
+	erReadOnlyTxn       = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 )
 
 // sqlError returns MySQL error num with its arguments, as MariaDB words
@@ -52,87 +49,6 @@ func sqlError(num int, args ...any) *mysql.SQLError { return errtable.SQLError(n
 
 // syntaxErrorText is what MariaDB's 1064 says before "near".
 const syntaxErrorText = "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use"
-
-// errDefChanged reports that another statement changed a table's
-// definition between the resolution of an ALTER and its job.
-func errDefChanged(db, table string) error { return sqlError(erTableDefChanged, db, table) }
-
-// errUnsupported reports a feature the backend does not provide.
-func errUnsupported(format string, args ...any) error {
-	return sql.ErrUnsupportedFeature.New(fmt.Sprintf(format, args...))
-}
-
-// mapError turns an engine error into the error go-mysql-server reports
-// to MySQL clients: the MySQL error errtable's table gives its condition
-// (1062 for a duplicate key, 1146 for an unknown table, ...).
-//
-// Where go-mysql-server inspects the error kind (a table that already
-// exists for CREATE TABLE IF NOT EXISTS, a missing database or table), the
-// result is the go-mysql-server kind of the same MySQL error (gmsKinds),
-// which wireError words as MariaDB does. Duplicate keys met by row writes
-// are turned into unique-key errors with the existing row by dupKeyError,
-// not here. Errors of no engine condition pass unchanged (go-mysql-server
-// reports them as 1105 with their text, as the table says).
-func mapError(err error) error {
-	if err == nil {
-		return nil
-	}
-	c := errtable.Lookup(err)
-	if c.Kind == nil {
-		return err
-	}
-	if k := gmsKinds[c.MySQL]; k != nil {
-		return k.New(errtable.Name(err))
-	}
-	return c.SQLError(err)
-}
-
-// gmsKinds are the go-mysql-server kinds mapError returns for these MySQL
-// errors; each takes the object's name as the engine error gives it.
-var gmsKinds = map[int]*goerrors.Kind{
-	mysql.ERBadDb:          sql.ErrDatabaseNotFound,
-	mysql.ERNoSuchTable:    sql.ErrTableNotFound,
-	mysql.ERDbCreateExists: sql.ErrDatabaseExists,
-	mysql.ERTableExists:    sql.ErrTableAlreadyExists,
-}
-
-// dupKeyError turns an engine duplicate-key error met while writing a row
-// of t into go-mysql-server's unique-key error carrying the existing row,
-// which INSERT ... ON DUPLICATE KEY UPDATE and REPLACE act on. Its key
-// text is MariaDB's whole message (Duplicate entry '5' for key
-// 'PRIMARY'), which wireError sends as error 1062. Other errors go
-// through mapError.
-func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
-	if err == nil {
-		return nil
-	}
-	var dk *engine.DuplicateKeyError
-	if !errors.As(err, &dk) {
-		return mapError(err)
-	}
-	var existing sql.Row
-	if dk.Existing != nil {
-		existing = rowToSQL(t, sch, dk.Existing)
-	}
-	named := *dk // the key as the write gave it, else the existing row's
-	if idx := indexByName(t, dk.Index); named.Key == nil && idx != nil && dk.Existing != nil {
-		for _, c := range idx.Columns {
-			named.Key = append(named.Key, dk.Existing[c])
-			named.KeyTypes = append(named.KeyTypes, t.Columns[c].Type)
-		}
-	}
-	msg := errtable.Lookup(dk).SQLError(&named).Message
-	return sql.NewUniqueKeyErr(msg, dk.Index == "PRIMARY", existing)
-}
-
-// indexByName returns t's index of that name (PRIMARY: the primary key),
-// or nil.
-func indexByName(t *engine.Table, name string) *engine.Index {
-	if name == "PRIMARY" {
-		return t.Primary
-	}
-	return t.Index(name)
-}
 
 // gmsRule recognises one kind of go-mysql-server error by its message
 // and words it as MariaDB does.
@@ -267,7 +183,7 @@ var gmsRules = []gmsRule{
 	}),
 	kindRule(sql.ErrValueOutOfRange.Message, func(x *errContext, a []string) *mysql.SQLError {
 		site, ok := x.valueSite(func(c *types.Column, lit string) bool {
-			return sqlType(&c.Type).String() == a[1] && sameNumber(lit, a[0])
+			return sqlbackend.SQLType(&c.Type).String() == a[1] && sameNumber(lit, a[0])
 		})
 		if !ok {
 			site, ok = x.valueSite(func(c *types.Column, lit string) bool { return sameNumber(lit, a[0]) })
@@ -345,7 +261,7 @@ var gmsRules = []gmsRule{
 func (x *errContext) translate(err error) error {
 	se, ok := err.(*mysql.SQLError)
 	if !ok {
-		se = sql.CastSQLError(mapError(err))
+		se = sql.CastSQLError(sqlbackend.MapError(err))
 	}
 	x.msg = se.Message
 	for i := range gmsRules {
@@ -522,11 +438,7 @@ func (x *errContext) engineTable(tn sqlparser.TableName) *engine.Table {
 	if db == "" {
 		db = x.currentDB()
 	}
-	name, ok := s.p.dbName(db)
-	if !ok {
-		return nil
-	}
-	return (&Database{p: s.p, name: name}).engineTable(tn.Name.String())
+	return s.p.ResolveTable(db, tn.Name.String())
 }
 
 // tableRef returns the first table (not column qualifier) of the
@@ -850,7 +762,7 @@ func (x *errContext) valueSite(match func(c *types.Column, lit string) bool) (va
 			}
 		}
 		for _, c := range n.Columns {
-			cols = append(cols, columnOrdinal(t, c.String()))
+			cols = append(cols, t.Column(c.String()))
 		}
 		for r, tuple := range insertRows(n) {
 			for j, e := range tuple {
@@ -875,7 +787,7 @@ func (x *errContext) valueSite(match func(c *types.Column, lit string) bool) (va
 			return valueSite{}, false
 		}
 		for _, e := range n.Exprs {
-			c := columnOrdinal(t, e.Name.Name.String())
+			c := t.Column(e.Name.Name.String())
 			if c < 0 {
 				continue
 			}
@@ -885,16 +797,6 @@ func (x *errContext) valueSite(match func(c *types.Column, lit string) bool) (va
 		}
 	}
 	return valueSite{}, false
-}
-
-// columnOrdinal returns the ordinal of t's column name (any case), or -1.
-func columnOrdinal(t *engine.Table, name string) int {
-	for i := range t.Columns {
-		if strings.EqualFold(t.Columns[i].Name, name) {
-			return i
-		}
-	}
-	return -1
 }
 
 // literal returns the text of a literal value (a negative number with

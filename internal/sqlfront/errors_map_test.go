@@ -10,12 +10,13 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // TestErrorsEngineMapping: each engine error leaves the SQL front as
-// MariaDB's error (through mapError and the exit point, with no statement
-// to consult).
+// MariaDB's error (through sqlbackend.MapError and the exit point, with
+// no statement to consult).
 func TestErrorsEngineMapping(t *testing.T) {
 	intType := types.Type{Kind: types.Int}
 	strType := types.Type{Kind: types.VarChar, Length: 10}
@@ -43,7 +44,7 @@ func TestErrorsEngineMapping(t *testing.T) {
 			"Table definition has changed, please retry transaction (d.t)"},
 		{fmt.Errorf("job: %w", engine.ErrClosed), 1053, "08S01", "Server shutdown in progress"},
 	} {
-		got, ok := (&errContext{}).translate(mapError(c.err)).(*vmysql.SQLError)
+		got, ok := (&errContext{}).translate(sqlbackend.MapError(c.err)).(*vmysql.SQLError)
 		if !ok || got.Num != c.num || got.State != c.state || got.Message != c.msg {
 			t.Errorf("%v:\n got: %v\nwant: %d (%s) %s", c.err, got, c.num, c.state, c.msg)
 		}

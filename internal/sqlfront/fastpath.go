@@ -15,6 +15,7 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -101,11 +102,11 @@ type pointPlan struct {
 // pointBinding is a plan checked against one version of its table. It is
 // immutable once published.
 type pointBinding struct {
-	t    *engine.Table
-	ts   *tableSchema
-	idx  *engine.Index // nil: the statement is no point select on this table
-	args []string      // bind variable per index column, in index order
-	out  []int         // ordinals of the columns sent
+	t        *engine.Table
+	colTypes []sql.Type    // go-mysql-server's type of each column of t
+	idx      *engine.Index // nil: the statement is no point select on this table
+	args     []string      // bind variable per index column, in index order
+	out      []int         // ordinals of the columns sent
 
 	// fields are go-mysql-server's result fields for the statement,
 	// learnt under character_set_results charset; nil until learnt.
@@ -207,7 +208,7 @@ func isSystemDB(name string) bool {
 
 // binding returns the plan bound to the table the session's statement
 // reads now, or nil when the fast path does not apply to it.
-func (p *pointPlan) binding(pr *Provider, sess *Session) *pointBinding {
+func (p *pointPlan) binding(pr *sqlbackend.Provider, sess *sqlbackend.Session) *pointBinding {
 	db := p.db
 	if db == "" {
 		db = sess.GetCurrentDatabase()
@@ -215,7 +216,7 @@ func (p *pointPlan) binding(pr *Provider, sess *Session) *pointBinding {
 	if db == "" || isSystemDB(db) {
 		return nil
 	}
-	t, err := pr.e.Catalog().Table(db, p.table)
+	t, err := pr.Engine().Catalog().Table(db, p.table)
 	if err != nil {
 		return nil
 	}
@@ -231,8 +232,8 @@ func (p *pointPlan) binding(pr *Provider, sess *Session) *pointBinding {
 }
 
 // bind checks the plan against one version of its table.
-func (p *pointPlan) bind(pr *Provider, t *engine.Table) *pointBinding {
-	b := &pointBinding{t: t, ts: pr.schemaOf(t)}
+func (p *pointPlan) bind(pr *sqlbackend.Provider, t *engine.Table) *pointBinding {
+	b := &pointBinding{t: t, colTypes: pr.ColumnTypes(t)}
 	if p.star {
 		for i := range t.Columns {
 			b.out = append(b.out, i)
@@ -258,7 +259,7 @@ func (p *pointPlan) bind(pr *Provider, t *engine.Table) *pointBinding {
 	}
 	cands := append([]*engine.Index{t.Primary}, t.Indexes...)
 	for _, idx := range cands {
-		if idx.Hidden || !(idx.Primary || idx.Unique) || isHelperIndex(idx) || len(idx.Columns) != len(where) {
+		if idx.Hidden || !(idx.Primary || idx.Unique) || sqlbackend.IsHelperIndex(idx) || len(idx.Columns) != len(where) {
 			continue
 		}
 		args := make([]string, 0, len(idx.Columns))
@@ -329,8 +330,8 @@ func intKey(t *types.Type, bv *querypb.BindVariable) (types.Value, bool) {
 
 // pointSafe reports whether the session may read committed data outside
 // go-mysql-server: autocommit, no transaction, no default LIMIT.
-func pointSafe(ctx *sql.Context, sess *Session) bool {
-	if sess.txn != nil || sess.GetTransaction() != nil || sess.GetIgnoreAutoCommit() {
+func pointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
+	if sess.HasEngineTxn() || sess.GetTransaction() != nil || sess.GetIgnoreAutoCommit() {
 		return false
 	}
 	v, err := sess.GetSessionVariable(ctx, "autocommit")
@@ -361,7 +362,7 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	if span := sctx.RootSpan(); span != nil {
 		defer span.End()
 	}
-	sess := sessionOf(sctx)
+	sess := sqlbackend.SessionOf(sctx)
 	if sess == nil || !pointSafe(sctx, sess) {
 		return false, nil
 	}
@@ -425,7 +426,7 @@ func (h *mariaHandler) learnPoint(ctx context.Context, c *mysql.Conn, p *pointPl
 		return err
 	}
 	for i, o := range b.out {
-		if fields[i] == nil || fields[i].Type != b.ts.types[o].Type() {
+		if fields[i] == nil || fields[i].Type != b.colTypes[o].Type() {
 			return nil
 		}
 	}
@@ -447,12 +448,12 @@ func (b *pointBinding) find(ctx *sql.Context, e *engine.Engine, key []types.Valu
 	err := e.Find(b.t, &q, func(r engine.Row) bool {
 		row := make([]sqltypes.Value, len(b.out))
 		for i, o := range b.out {
-			v := valueToSQL(&b.t.Columns[o].Type, r[o])
+			v := sqlbackend.ValueToSQL(&b.t.Columns[o].Type, r[o])
 			if v == nil {
 				row[i] = sqltypes.NULL
 				continue
 			}
-			if row[i], cerr = b.ts.types[o].SQL(ctx, nil, v); cerr != nil {
+			if row[i], cerr = b.colTypes[o].SQL(ctx, nil, v); cerr != nil {
 				return false
 			}
 		}
@@ -460,7 +461,7 @@ func (b *pointBinding) find(ctx *sql.Context, e *engine.Engine, key []types.Valu
 		return false
 	})
 	if err != nil {
-		return nil, mapError(err)
+		return nil, sqlbackend.MapError(err)
 	}
 	return rows, cerr
 }

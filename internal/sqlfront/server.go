@@ -17,6 +17,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Defaults of Config.
@@ -106,7 +107,7 @@ func (c *Config) Validate() error {
 type Server struct {
 	cfg    Config
 	e      *engine.Engine
-	p      *Provider
+	p      *sqlbackend.Provider
 	engine *sqle.Engine
 	ln     net.Listener
 	srv    *server.Server
@@ -138,8 +139,8 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if err := setGlobals(&cfg, e); err != nil {
 		return nil, err
 	}
-	p := NewProvider(e)
-	se := sqle.New(NewAnalyzer(p), &sqle.Config{})
+	p := sqlbackend.NewProvider(e)
+	se := sqle.New(sqlbackend.NewAnalyzer(p), &sqle.Config{})
 	guard := newGuardedParser(se.Parser)
 	se.Parser, se.Analyzer.Parser = guard, guard
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
@@ -172,7 +173,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		mh.noFast.Store(cfg.NoPointFastPath)
 		return mh, nil
 	}
-	srv, err := server.NewServerWithHandler(scfg, se, sql.NewContext, p.SessionBuilder(), nil, wrap)
+	srv, err := server.NewServerWithHandler(scfg, se, sql.NewContext, sessionBuilder(p), nil, wrap)
 	if err != nil {
 		ln.Close()
 		se.Close()
@@ -181,6 +182,20 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, done: make(chan struct{})}
 	mh.srv.Store(s)
 	return s, nil
+}
+
+// sessionBuilder returns the function go-mysql-server's server calls to
+// make the session of a new connection over p. Safe for concurrent use.
+func sessionBuilder(p *sqlbackend.Provider) server.SessionBuilder {
+	return func(ctx context.Context, c *mysql.Conn, addr string) (sql.Session, error) {
+		var host, user string
+		if u, ok := c.UserData.(sql.MysqlConnectionUser); ok {
+			host, user = u.Host, u.User
+		}
+		client := sql.Client{Address: host, User: user, Capabilities: c.Capabilities}
+		base := sql.NewBaseSessionWithClientServer(addr, client, c.ConnectionID)
+		return p.NewSession(base), nil
+	}
 }
 
 // setGlobals sets the system variables clients read at connect. They are
@@ -192,7 +207,7 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 	coll := e.Options().DefaultCollation
 	name, cs := "utf8mb4_general_ci", "utf8mb4"
 	if coll != nil {
-		name, cs = sqlCollation(coll).Name(), sqlCollation(coll).CharacterSet().String()
+		name, cs = sqlbackend.SQLCollation(coll).Name(), sqlbackend.SQLCollation(coll).CharacterSet().String()
 	}
 	return sql.SystemVariables.AssignValues(map[string]interface{}{
 		"version":                       cfg.VersionString,
@@ -217,7 +232,7 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
 // Provider returns the go-mysql-server backend the server runs on.
-func (s *Server) Provider() *Provider { return s.p }
+func (s *Server) Provider() *sqlbackend.Provider { return s.p }
 
 // Engine returns the go-mysql-server engine (for embedding and tests).
 func (s *Server) Engine() *sqle.Engine { return s.engine }

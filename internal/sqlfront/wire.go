@@ -12,6 +12,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -59,7 +60,7 @@ func (h *mariaHandler) overrun(c *mysql.Conn, err error) error {
 		strings.Contains(err.Error(), "Thread stack overrun") {
 		return errStackOverrun()
 	}
-	return identifierError(err)
+	return sqlbackend.IdentifierError(err)
 }
 
 // ParserOptionsForConnection is called by the listener for a

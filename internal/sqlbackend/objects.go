@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"encoding/json"
@@ -26,17 +26,19 @@ type dbObjects struct {
 // errTriggerExists is MySQL's ER_TRG_ALREADY_EXISTS.
 var errTriggerExists = errors.NewKind("Trigger already exists: %s")
 
+// objectsBlob names the record of a database's SQL objects (with the
+// stored "sqlfront/" prefix, as metaBlob).
 func objectsBlob(db string) string { return "sqlfront/objects/" + db }
 
 var (
-	_ sql.ViewDatabase            = (*Database)(nil)
-	_ sql.TriggerDatabase         = (*Database)(nil)
-	_ sql.StoredProcedureDatabase = (*Database)(nil)
+	_ sql.ViewDatabase            = (*database)(nil)
+	_ sql.TriggerDatabase         = (*database)(nil)
+	_ sql.StoredProcedureDatabase = (*database)(nil)
 )
 
 // objects reads the database's SQL objects (cached by the provider; the
 // result must not be modified).
-func (d *Database) objects() (*dbObjects, error) {
+func (d *database) objects() (*dbObjects, error) {
 	d.p.objCacheMu.RLock()
 	o, ok := d.p.objCache[d.name]
 	gen := d.p.objGen
@@ -59,22 +61,22 @@ func (d *Database) objects() (*dbObjects, error) {
 }
 
 // readObjects reads the database's SQL objects from the engine.
-func (d *Database) readObjects() (*dbObjects, error) {
+func (d *database) readObjects() (*dbObjects, error) {
 	b, err := d.p.e.Blob(objectsBlob(d.name))
 	if err != nil {
-		return nil, mapError(err)
+		return nil, MapError(err)
 	}
 	o := &dbObjects{}
 	if len(b) > 0 {
 		if err := json.Unmarshal(b, o); err != nil {
-			return nil, mapError(engine.ErrCorrupt)
+			return nil, MapError(engine.ErrCorrupt)
 		}
 	}
 	return o, nil
 }
 
 // editObjects changes the database's SQL objects as one engine job.
-func (d *Database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) error {
+func (d *database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) error {
 	d.p.objMu.Lock()
 	defer d.p.objMu.Unlock()
 	o, err := d.readObjects()
@@ -94,7 +96,7 @@ func (d *Database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) 
 }
 
 // CreateView stores a view.
-func (d *Database) CreateView(ctx *sql.Context, name string, selectStatement, createViewStmt string) error {
+func (d *database) CreateView(ctx *sql.Context, name string, selectStatement, createViewStmt string) error {
 	if err := checkName(ctx, nameTable, name); err != nil {
 		return err
 	}
@@ -111,7 +113,7 @@ func (d *Database) CreateView(ctx *sql.Context, name string, selectStatement, cr
 }
 
 // DropView removes a view.
-func (d *Database) DropView(ctx *sql.Context, name string) error {
+func (d *database) DropView(ctx *sql.Context, name string) error {
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for i, v := range o.Views {
 			if strings.EqualFold(v.Name, name) {
@@ -124,7 +126,7 @@ func (d *Database) DropView(ctx *sql.Context, name string) error {
 }
 
 // GetViewDefinition returns a view by name.
-func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDefinition, bool, error) {
+func (d *database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDefinition, bool, error) {
 	o, err := d.objects()
 	if err != nil {
 		return sql.ViewDefinition{}, false, err
@@ -139,7 +141,7 @@ func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDef
 
 // AllViews returns every view of the database, but those whose names are
 // not valid UTF-8 (see names.go).
-func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
+func (d *database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 	o, err := d.objects()
 	if err != nil {
 		return nil, err
@@ -159,7 +161,7 @@ func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 }
 
 // GetTriggers returns the database's triggers.
-func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error) {
+func (d *database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error) {
 	o, err := d.objects()
 	if err != nil {
 		return nil, err
@@ -168,7 +170,7 @@ func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error
 }
 
 // CreateTrigger stores a trigger.
-func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) error {
+func (d *database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) error {
 	if err := checkName(ctx, nameRoutine, def.Name); err != nil {
 		return err
 	}
@@ -184,7 +186,7 @@ func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) er
 }
 
 // DropTrigger removes a trigger.
-func (d *Database) DropTrigger(ctx *sql.Context, name string) error {
+func (d *database) DropTrigger(ctx *sql.Context, name string) error {
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for i, t := range o.Triggers {
 			if strings.EqualFold(t.Name, name) {
@@ -197,7 +199,7 @@ func (d *Database) DropTrigger(ctx *sql.Context, name string) error {
 }
 
 // GetStoredProcedure returns a stored procedure by name.
-func (d *Database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
+func (d *database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
 	o, err := d.objects()
 	if err != nil {
 		return sql.StoredProcedureDetails{}, false, err
@@ -211,7 +213,7 @@ func (d *Database) GetStoredProcedure(ctx *sql.Context, name string) (sql.Stored
 }
 
 // GetStoredProcedures returns every stored procedure of the database.
-func (d *Database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureDetails, error) {
+func (d *database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureDetails, error) {
 	o, err := d.objects()
 	if err != nil {
 		return nil, err
@@ -220,7 +222,7 @@ func (d *Database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureD
 }
 
 // SaveStoredProcedure stores a stored procedure.
-func (d *Database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedureDetails) error {
+func (d *database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedureDetails) error {
 	if err := checkName(ctx, nameRoutine, spd.Name); err != nil {
 		return err
 	}
@@ -236,7 +238,7 @@ func (d *Database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedure
 }
 
 // DropStoredProcedure removes a stored procedure.
-func (d *Database) DropStoredProcedure(ctx *sql.Context, name string) error {
+func (d *database) DropStoredProcedure(ctx *sql.Context, name string) error {
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for i, p := range o.Procedures {
 			if strings.EqualFold(p.Name, name) {

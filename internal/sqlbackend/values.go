@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"context"
@@ -29,9 +29,10 @@ import (
 // zeroTime is how go-mysql-server represents the zero date 0000-00-00.
 var zeroTime = time.Unix(-62167219200, 0).UTC()
 
-// valueToSQL converts a stored value of type t into go-mysql-server's Go
-// value. Bytes are copied: the result never aliases v.
-func valueToSQL(t *types.Type, v types.Value) interface{} {
+// ValueToSQL converts a stored value of type t into go-mysql-server's Go
+// value (nil for NULL), which SQLType(t) converts for the wire. Bytes are
+// copied: the result never aliases v.
+func ValueToSQL(t *types.Type, v types.Value) interface{} {
 	if v.Null {
 		return nil
 	}
@@ -131,7 +132,7 @@ func packTime(t *types.Type, tm time.Time) int64 {
 func rowToSQL(t *engine.Table, sch sql.Schema, r engine.Row) sql.Row {
 	out := make(sql.Row, len(r))
 	for i := range r {
-		out[i] = valueToSQL(&t.Columns[i].Type, r[i])
+		out[i] = ValueToSQL(&t.Columns[i].Type, r[i])
 	}
 	return out
 }
@@ -139,13 +140,13 @@ func rowToSQL(t *engine.Table, sch sql.Schema, r engine.Row) sql.Row {
 // rowFromSQL converts a go-mysql-server row into an engine row of t.
 func rowFromSQL(ctx context.Context, t *engine.Table, row sql.Row) (engine.Row, error) {
 	if len(row) != len(t.Columns) {
-		return nil, fmt.Errorf("sqlfront: row has %d values for %d columns of %s", len(row), len(t.Columns), t.Name)
+		return nil, fmt.Errorf("sqlbackend: row has %d values for %d columns of %s", len(row), len(t.Columns), t.Name)
 	}
 	out := make(engine.Row, len(row))
 	for i := range row {
 		v, err := valueFromSQL(ctx, &t.Columns[i].Type, row[i], false)
 		if err != nil {
-			return nil, fmt.Errorf("sqlfront: column %s: %w", t.Columns[i].Name, err)
+			return nil, fmt.Errorf("sqlbackend: column %s: %w", t.Columns[i].Name, err)
 		}
 		out[i] = v
 	}
@@ -332,7 +333,7 @@ func jsonValue(ctx context.Context, v interface{}) (types.Value, error) {
 			return types.Value{}, err
 		}
 		if w, ok = c.(sql.JSONWrapper); !ok {
-			return types.Value{}, fmt.Errorf("sqlfront: %T is not a JSON document", c)
+			return types.Value{}, fmt.Errorf("sqlbackend: %T is not a JSON document", c)
 		}
 	}
 	b, err := gtypes.MarshallJson(w)

@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"fmt"
@@ -149,9 +149,11 @@ func clientCharset(ctx *sql.Context) string {
 // bytes, which its analyzer makes before the backend sees the statement.
 var gmsTooLong = regexp.MustCompile("^invalid identifier: `(.*)`$")
 
-// identifierError turns go-mysql-server's "invalid identifier" into
+// IdentifierError turns go-mysql-server's "invalid identifier" into
 // ER_TOO_LONG_IDENT, as MySQL reports a name too long; other errors pass.
-func identifierError(err error) error {
+// go-mysql-server makes that refusal before the backend sees the name, so
+// the listener applies this to every statement's error.
+func IdentifierError(err error) error {
 	if err == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"io"
@@ -9,10 +9,10 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// Index is one engine index as go-mysql-server sees it: an ordered index
+// index is one engine index as go-mysql-server sees it: an ordered index
 // (ascending, reversible) over a prefix of whose columns the planner may
 // build ranges. It is immutable and safe for concurrent use.
-type Index struct {
+type index struct {
 	db, table string
 	t         *engine.Table
 	idx       *engine.Index
@@ -22,12 +22,12 @@ type Index struct {
 }
 
 var (
-	_ sql.Index        = (*Index)(nil)
-	_ sql.OrderedIndex = (*Index)(nil)
+	_ sql.Index        = (*index)(nil)
+	_ sql.OrderedIndex = (*index)(nil)
 )
 
-func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *Index {
-	ix := &Index{db: db, table: t.Name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name]}
+func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *index {
+	ix := &index{db: db, table: t.Name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name]}
 	for _, c := range idx.Columns {
 		e := t.Name + "." + t.Columns[c].Name
 		ix.exprs = append(ix.exprs, e)
@@ -37,55 +37,55 @@ func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *I
 }
 
 // ID is the index name ("PRIMARY" for the primary key).
-func (x *Index) ID() string { return x.idx.Name }
+func (x *index) ID() string { return x.idx.Name }
 
 // Database is the name of the index's database.
-func (x *Index) Database() string { return x.db }
+func (x *index) Database() string { return x.db }
 
 // Table is the name of the index's table.
-func (x *Index) Table() string { return x.table }
+func (x *index) Table() string { return x.table }
 
 // Expressions names the indexed columns as table.column.
-func (x *Index) Expressions() []string { return x.exprs }
+func (x *index) Expressions() []string { return x.exprs }
 
 // IsUnique reports whether the index is the primary key or UNIQUE.
-func (x *Index) IsUnique() bool { return x.idx.Unique || x.idx.Primary }
+func (x *index) IsUnique() bool { return x.idx.Unique || x.idx.Primary }
 
 // IsSpatial is false: the engine has no spatial indexes.
-func (x *Index) IsSpatial() bool { return false }
+func (x *index) IsSpatial() bool { return false }
 
 // IsFullText is false: the engine has no full-text indexes.
-func (x *Index) IsFullText() bool { return false }
+func (x *index) IsFullText() bool { return false }
 
 // IsVector is false: the engine has no vector indexes.
-func (x *Index) IsVector() bool { return false }
+func (x *index) IsVector() bool { return false }
 
 // Comment is the index COMMENT.
-func (x *Index) Comment() string { return x.comment }
+func (x *index) Comment() string { return x.comment }
 
 // IndexType is BTREE: an ordered index.
-func (x *Index) IndexType() string { return "BTREE" }
+func (x *index) IndexType() string { return "BTREE" }
 
 // IsGenerated is false: every index was declared.
-func (x *Index) IsGenerated() bool { return false }
+func (x *index) IsGenerated() bool { return false }
 
 // ColumnExpressionTypes gives each indexed column with its type.
-func (x *Index) ColumnExpressionTypes() []sql.ColumnExpressionType { return x.cets }
+func (x *index) ColumnExpressionTypes() []sql.ColumnExpressionType { return x.cets }
 
 // CanSupport is true: any range on a prefix of the columns can be scanned.
-func (x *Index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
+func (x *index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
 
 // CanSupportOrderBy is false: it concerns vector distance orders only.
-func (x *Index) CanSupportOrderBy(sql.Expression) bool { return false }
+func (x *index) CanSupportOrderBy(sql.Expression) bool { return false }
 
 // PrefixLengths is nil: whole column values are indexed.
-func (x *Index) PrefixLengths() []uint16 { return nil }
+func (x *index) PrefixLengths() []uint16 { return nil }
 
 // Order is ascending: entries are kept in MySQL's comparison order.
-func (x *Index) Order() sql.IndexOrder { return sql.IndexOrderAsc }
+func (x *index) Order() sql.IndexOrder { return sql.IndexOrderAsc }
 
 // Reversible is true: ranges can be walked backwards.
-func (x *Index) Reversible() bool { return true }
+func (x *index) Reversible() bool { return true }
 
 // bound is one end of one column's range. A NULL value in v is the
 // position of NULL, which sorts below every other value.
@@ -257,7 +257,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			}
 			cur, gen, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {
-				return nil, mapError(err)
+				return nil, MapError(err)
 			}
 			it.cur, it.curGen, it.check = cur, gen, sr.check
 		}
@@ -267,7 +267,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			continue
 		}
 		if err != nil {
-			return nil, mapError(err)
+			return nil, MapError(err)
 		}
 		if it.check != nil && !rowInRange(r, it.check) {
 			continue

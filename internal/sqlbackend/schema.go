@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"strings"
@@ -28,11 +28,11 @@ const jsonLength = 4294967294
 // isJSON reports whether a column type is a JSON column's.
 func isJSON(t *types.Type) bool { return t.Kind == types.Blob && t.Length == jsonLength }
 
-// sqlCollation returns go-mysql-server's id for one of our collations.
+// SQLCollation returns go-mysql-server's id for one of our collations.
 // MariaDB's collations that go-mysql-server lacks map to the closest one
 // it has (it only uses them to evaluate expressions; the engine orders and
 // compares stored values itself).
-func sqlCollation(c *collation.Collation) sql.CollationID {
+func SQLCollation(c *collation.Collation) sql.CollationID {
 	if c == nil {
 		c = collation.Default
 	}
@@ -66,9 +66,9 @@ func engineCollation(id sql.CollationID) *collation.Collation {
 	return collation.Lookup(id.Name())
 }
 
-// sqlType returns the go-mysql-server type of a column type.
-func sqlType(t *types.Type) sql.Type {
-	coll := sqlCollation(t.Collation)
+// SQLType returns the go-mysql-server type of a column type.
+func SQLType(t *types.Type) sql.Type {
+	coll := SQLCollation(t.Collation)
 	switch t.Kind {
 	case types.TinyInt:
 		if t.Unsigned {
@@ -284,11 +284,11 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 			inPK[c] = true
 		}
 	}
-	s := &tableSchema{coll: sqlCollation(t.Collation), types: make([]sql.Type, len(t.Columns)), meta: m}
+	s := &tableSchema{coll: SQLCollation(t.Collation), types: make([]sql.Type, len(t.Columns)), meta: m}
 	sch := make(sql.Schema, len(t.Columns))
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		st := sqlType(&c.Type)
+		st := SQLType(&c.Type)
 		s.types[i] = st
 		col := &sql.Column{
 			Name:           c.Name,
@@ -319,7 +319,7 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 			now, _ := function.NewNow(args...)
 			col.Default, _ = sql.NewColumnDefaultValue(now, st, false, false, c.Nullable)
 		case c.Default != nil && !c.Default.Null:
-			lit := expression.NewLiteral(valueToSQL(&c.Type, *c.Default), st)
+			lit := expression.NewLiteral(ValueToSQL(&c.Type, *c.Default), st)
 			col.Default, _ = sql.NewColumnDefaultValue(lit, st, true, false, c.Nullable)
 		}
 		sch[i] = col

@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"strings"
@@ -8,28 +8,28 @@ import (
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
-// Database is one engine database as go-mysql-server sees it. It holds
+// database is one engine database as go-mysql-server sees it. It holds
 // only its name and reads the engine's current catalog on every call, so
 // it is safe for concurrent use and never stale.
-type Database struct {
+type database struct {
 	p    *Provider
 	name string
 }
 
 var (
-	_ sql.Database         = (*Database)(nil)
-	_ sql.TableCreator     = (*Database)(nil)
-	_ sql.TableDropper     = (*Database)(nil)
-	_ sql.TableRenamer     = (*Database)(nil)
-	_ sql.CollatedDatabase = (*Database)(nil)
+	_ sql.Database         = (*database)(nil)
+	_ sql.TableCreator     = (*database)(nil)
+	_ sql.TableDropper     = (*database)(nil)
+	_ sql.TableRenamer     = (*database)(nil)
+	_ sql.CollatedDatabase = (*database)(nil)
 )
 
 // Name is the database name.
-func (d *Database) Name() string { return d.name }
+func (d *database) Name() string { return d.name }
 
 // GetTableInsensitive returns the named table: the exact name if it
 // exists, else the one equal to it ignoring case.
-func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+func (d *database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
 	t := d.engineTable(name)
 	if t == nil {
 		return nil, false, nil
@@ -38,7 +38,7 @@ func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table
 }
 
 // engineTable resolves a table name in the current catalog, or nil.
-func (d *Database) engineTable(name string) *engine.Table {
+func (d *database) engineTable(name string) *engine.Table {
 	edb, err := d.p.e.Catalog().Database(d.name)
 	if err != nil {
 		return nil
@@ -58,10 +58,10 @@ func (d *Database) engineTable(name string) *engine.Table {
 // those of tables with a name, column name or index name that is not valid
 // UTF-8 (stored before names were checked, see names.go), which would
 // break the listings.
-func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+func (d *database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	edb, err := d.p.e.Catalog().Database(d.name)
 	if err != nil {
-		return nil, mapError(err)
+		return nil, MapError(err)
 	}
 	ts := edb.Tables()
 	names := make([]string, 0, len(ts))
@@ -93,18 +93,18 @@ func listableTable(t *engine.Table) bool {
 
 // GetCollation returns the collation new tables get by default: the
 // engine's default collation (utf8mb4_general_ci unless configured).
-func (d *Database) GetCollation(ctx *sql.Context) sql.CollationID {
-	return sqlCollation(d.p.e.Options().DefaultCollation)
+func (d *database) GetCollation(ctx *sql.Context) sql.CollationID {
+	return SQLCollation(d.p.e.Options().DefaultCollation)
 }
 
 // SetCollation is not supported: the engine keeps no database collation.
-func (d *Database) SetCollation(ctx *sql.Context, coll sql.CollationID) error {
+func (d *database) SetCollation(ctx *sql.Context, coll sql.CollationID) error {
 	return errUnsupported("ALTER DATABASE ... COLLATE")
 }
 
 // CreateTable creates a table from its go-mysql-server schema. Secondary
 // indexes are added afterwards by go-mysql-server through CreateIndex.
-func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
+func (d *database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, coll sql.CollationID, comment string) error {
 	if err := checkName(ctx, nameTable, name); err != nil {
 		return err
 	}
@@ -168,11 +168,12 @@ func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema,
 // that no declared index leads (yet).
 const autoIncIndexPrefix = "__autoinc_"
 
-// isHelperIndex reports whether idx is such a helper index.
-func isHelperIndex(idx *engine.Index) bool { return strings.HasPrefix(idx.Name, autoIncIndexPrefix) }
+// IsHelperIndex reports whether idx is such a helper index: SQL does not
+// show it, and a statement naming its column does not name it.
+func IsHelperIndex(idx *engine.Index) bool { return strings.HasPrefix(idx.Name, autoIncIndexPrefix) }
 
 // DropTable drops a table and its rows.
-func (d *Database) DropTable(ctx *sql.Context, name string) error {
+func (d *database) DropTable(ctx *sql.Context, name string) error {
 	t := d.engineTable(name)
 	if t == nil {
 		return sql.ErrTableNotFound.New(name)
@@ -186,7 +187,7 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 }
 
 // RenameTable renames a table within the database.
-func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+func (d *database) RenameTable(ctx *sql.Context, oldName, newName string) error {
 	if err := checkName(ctx, nameTable, newName); err != nil {
 		return err
 	}

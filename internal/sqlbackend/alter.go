@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"fmt"
@@ -17,21 +17,6 @@ import (
 // engine's AlterTable, which rewrites the rows into the new definition in
 // one job; secondary indexes are added and dropped in place.
 
-// defOf returns the definition of t (its columns, primary key and
-// secondary indexes) for building a changed one.
-func defOf(t *engine.Table) *engine.TableDef {
-	def := &engine.TableDef{Name: t.Name, Collation: t.Collation, Comment: t.Comment}
-	def.Columns = append(def.Columns, t.Columns...)
-	for _, idx := range t.Indexes {
-		d := engine.IndexDef{Name: idx.Name, Primary: idx.Primary, Unique: idx.Unique && !idx.Primary}
-		for _, c := range idx.Columns {
-			d.Columns = append(d.Columns, t.Columns[c].Name)
-		}
-		def.Indexes = append(def.Indexes, d)
-	}
-	return def
-}
-
 // identityMap maps every column of t to itself.
 func identityMap(t *engine.Table) []int {
 	m := make([]int, len(t.Columns))
@@ -44,14 +29,14 @@ func identityMap(t *engine.Table) []int {
 // alter gives the table a definition changed by edit, rewriting its rows.
 // edit may change def, the column map (new column -> old ordinal, -1 for
 // a new column) and the table's SQL attributes.
-func (t *Table) alter(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error) error {
+func (t *table) alter(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error) error {
 	return t.alterThen(ctx, edit, nil)
 }
 
 // alterThen is alter followed, in the same job, by after on the new
 // definition of the table.
-func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error, after func(tx *engine.Job, nt *engine.Table) error) error {
-	def := defOf(t.t)
+func (t *table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error, after func(tx *engine.Job, nt *engine.Table) error) error {
+	def := t.t.Def()
 	colMap := identityMap(t.t)
 	meta, err := t.db.p.tableMeta(t.t.ID)
 	if err != nil {
@@ -85,8 +70,8 @@ func (t *Table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colM
 // job: the rows are read, the table dropped and created anew, the rows
 // inserted). It serves what AlterTable keeps, such as the AUTO_INCREMENT
 // counter.
-func (t *Table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error) error {
-	def := defOf(t.t)
+func (t *table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error) error {
+	def := t.t.Def()
 	if err := edit(def); err != nil {
 		return err
 	}
@@ -145,7 +130,7 @@ func columnPos(names []string, order *sql.ColumnOrder, fallback int) (int, error
 }
 
 // AddColumn adds a column; existing rows get its default.
-func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
+func (t *table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
 	col, cm, err := columnFromSQL(ctx, column)
 	if err != nil {
 		return err
@@ -220,7 +205,7 @@ func fillColumn(ctx *sql.Context, tx *engine.Job, nt *engine.Table, ci int, def 
 
 // DropColumn drops a column (and drops it from the indexes; an index left
 // without columns is dropped).
-func (t *Table) DropColumn(ctx *sql.Context, name string) error {
+func (t *table) DropColumn(ctx *sql.Context, name string) error {
 	i := t.t.Column(name)
 	if i < 0 {
 		return sql.ErrTableColumnNotFound.New(t.t.Name, name)
@@ -253,7 +238,7 @@ func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 
 // ModifyColumn changes a column's name, type, attributes or position;
 // values are converted through their text when the type changes.
-func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) (err error) {
+func (t *table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) (err error) {
 	i := t.t.Column(name)
 	if i < 0 {
 		return sql.ErrTableColumnNotFound.New(t.t.Name, name)
@@ -296,7 +281,7 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 // just become AUTO_INCREMENT past the values its rows hold (the engine's
 // ALTER keeps the counter as it was): the table is rebuilt, which inserts
 // every row with its value again.
-func (t *Table) syncAutoIncrement(ctx *sql.Context, errp *error) {
+func (t *table) syncAutoIncrement(ctx *sql.Context, errp *error) {
 	if *errp != nil {
 		return
 	}
@@ -350,7 +335,7 @@ func indexDefFromSQL(t *engine.Table, d sql.IndexDef) (engine.IndexDef, error) {
 }
 
 // CreateIndex adds an index and fills it from the rows.
-func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
+func (t *table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 	if d.Name != "" && !d.IsPrimary() {
 		// go-mysql-server names an unnamed index before it gets here.
 		if err := checkName(ctx, nameIndex, d.Name); err != nil {
@@ -371,7 +356,7 @@ func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 	// goes once this index leads with the column.
 	var helper string
 	for _, idx := range t.t.Indexes {
-		if isHelperIndex(idx) && strings.EqualFold(t.t.Columns[idx.Columns[0]].Name, def.Columns[0]) {
+		if IsHelperIndex(idx) && strings.EqualFold(t.t.Columns[idx.Columns[0]].Name, def.Columns[0]) {
 			helper = idx.Name
 		}
 	}
@@ -382,7 +367,7 @@ func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 		return err
 	}
 	meta.setIndexComment(def.Name, d.Comment)
-	if err := sessionOf(ctx).commitPending(ctx); err != nil {
+	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}
 	err = t.db.p.e.Update(ctx, func(tx *engine.Job) error {
@@ -402,10 +387,10 @@ func (t *Table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 }
 
 // DropIndex drops an index ("PRIMARY" drops the primary key).
-func (t *Table) DropIndex(ctx *sql.Context, name string) error {
-	idx := t.indexNamed(name)
+func (t *table) DropIndex(ctx *sql.Context, name string) error {
+	idx := t.t.IndexFold(name)
 	if idx == nil {
-		return mapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, name))
+		return MapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, name))
 	}
 	if idx.Primary {
 		return t.DropPrimaryKey(ctx)
@@ -426,27 +411,14 @@ func (t *Table) DropIndex(ctx *sql.Context, name string) error {
 	})
 }
 
-// indexNamed finds a visible index by name, ignoring case as MySQL does.
-func (t *Table) indexNamed(name string) *engine.Index {
-	if idx := t.t.Index(name); idx != nil {
-		return idx
-	}
-	for _, idx := range t.t.Indexes {
-		if strings.EqualFold(idx.Name, name) {
-			return idx
-		}
-	}
-	return nil
-}
-
 // RenameIndex renames a secondary index.
-func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
+func (t *table) RenameIndex(ctx *sql.Context, from, to string) error {
 	if err := checkName(ctx, nameIndex, to); err != nil {
 		return err
 	}
-	idx := t.indexNamed(from)
+	idx := t.t.IndexFold(from)
 	if idx == nil {
-		return mapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, from))
+		return MapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, from))
 	}
 	if idx.Primary {
 		return errUnsupported("renaming the primary key")
@@ -465,7 +437,7 @@ func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 }
 
 // CreatePrimaryKey gives a table without one a primary key.
-func (t *Table) CreatePrimaryKey(ctx *sql.Context, columns []sql.IndexColumn) error {
+func (t *table) CreatePrimaryKey(ctx *sql.Context, columns []sql.IndexColumn) error {
 	if !t.t.Primary.Hidden {
 		return sql.ErrMultiplePrimaryKeysDefined.New()
 	}
@@ -488,7 +460,7 @@ func (t *Table) CreatePrimaryKey(ctx *sql.Context, columns []sql.IndexColumn) er
 
 // DropPrimaryKey drops the primary key; rows are then keyed by a hidden
 // row id.
-func (t *Table) DropPrimaryKey(ctx *sql.Context) error {
+func (t *table) DropPrimaryKey(ctx *sql.Context) error {
 	if t.t.Primary.Hidden {
 		return sql.ErrCantDropFieldOrKey.New("PRIMARY")
 	}
@@ -504,11 +476,11 @@ func (t *Table) DropPrimaryKey(ctx *sql.Context) error {
 	})
 }
 
-var _ sql.CollationAlterableTable = (*Table)(nil)
+var _ sql.CollationAlterableTable = (*table)(nil)
 
 // ModifyDefaultCollation changes the collation new columns get (ALTER
 // TABLE ... COLLATE); existing columns keep theirs.
-func (t *Table) ModifyDefaultCollation(ctx *sql.Context, coll sql.CollationID) error {
+func (t *table) ModifyDefaultCollation(ctx *sql.Context, coll sql.CollationID) error {
 	c := engineCollation(coll)
 	if c == nil {
 		return errUnsupported("collation %s", coll.Name())
@@ -521,7 +493,7 @@ func (t *Table) ModifyDefaultCollation(ctx *sql.Context, coll sql.CollationID) e
 
 // ModifyStoredCollation converts every character column, and the table's
 // default, to a collation (ALTER TABLE ... CONVERT TO CHARACTER SET).
-func (t *Table) ModifyStoredCollation(ctx *sql.Context, coll sql.CollationID) error {
+func (t *table) ModifyStoredCollation(ctx *sql.Context, coll sql.CollationID) error {
 	c := engineCollation(coll)
 	if c == nil {
 		return errUnsupported("collation %s", coll.Name())

@@ -21,7 +21,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
-	"github.com/handlerdb/handlerdb/internal/sqlfront"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 func TestMain(m *testing.M) {
@@ -36,10 +36,10 @@ type harness struct {
 	t       *testing.T
 	mu      sync.Mutex
 	e       *engine.Engine
-	p       *sqlfront.Provider
+	p       *sqlbackend.Provider
 	open    []*engine.Engine // engines still open, oldest first
 	setup   []setup.SetupScript
-	session *sqlfront.Session
+	session *sqlbackend.Session
 	skips   *skipList
 }
 
@@ -89,10 +89,10 @@ func (h *harness) reset() {
 		h.open[0].Close()
 		h.open = h.open[1:]
 	}
-	h.e, h.p, h.session = e, sqlfront.NewProvider(e), nil
+	h.e, h.p, h.session = e, sqlbackend.NewProvider(e), nil
 }
 
-func (h *harness) provider() *sqlfront.Provider {
+func (h *harness) provider() *sqlbackend.Provider {
 	if h.p == nil {
 		h.reset()
 	}
@@ -132,7 +132,7 @@ func (h *harness) Setup(scripts ...[]setup.SetupScript) {
 // setup data.
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	h.reset()
-	a := sqlfront.NewAnalyzer(h.p)
+	a := sqlbackend.NewAnalyzer(h.p)
 	a.Catalog.MySQLDb.AddRootAccount()
 	a.Catalog.InfoSchema = information_schema.NewInformationSchemaDatabase()
 	se := sqle.New(a, new(sqle.Config))

@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"github.com/dolthub/go-mysql-server/sql"
@@ -16,7 +16,7 @@ import (
 // An editor belongs to one statement of one session and is not safe for
 // concurrent use.
 type editor struct {
-	t     *Table
+	t     *table
 	sess  *Session
 	own   *engine.Txn
 	sp    engine.TxnSavepoint
@@ -26,8 +26,8 @@ type editor struct {
 
 var _ sql.TableEditor = (*editor)(nil)
 
-func (t *Table) newEditor(ctx *sql.Context) *editor {
-	return &editor{t: t, sess: sessionOf(ctx)}
+func (t *table) newEditor(ctx *sql.Context) *editor {
+	return &editor{t: t, sess: SessionOf(ctx)}
 }
 
 // txn returns the transaction the editor writes to.
@@ -94,7 +94,7 @@ func (ed *editor) Close(ctx *sql.Context) error {
 	}
 	x := ed.own
 	ed.own = nil
-	return mapError(x.Commit(ctx))
+	return MapError(x.Commit(ctx))
 }
 
 // Insert inserts a row. A generated AUTO_INCREMENT id is written back into
@@ -114,7 +114,7 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
 	}
 	if id != 0 && t.AutoInc >= 0 {
-		row[t.AutoInc] = valueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
+		row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (ed *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	if _, err := x.Delete(t, er); err != nil {
-		return mapError(err)
+		return MapError(err)
 	}
 	return nil
 }

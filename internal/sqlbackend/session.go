@@ -1,11 +1,9 @@
-package sqlfront
+package sqlbackend
 
 import (
-	"context"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
@@ -62,29 +60,20 @@ func (p *Provider) NewSession(base *sql.BaseSession) *Session {
 	return &Session{BaseSession: base, p: p}
 }
 
-// SessionBuilder returns the function go-mysql-server's server calls to
-// make the session of a new connection. Safe for concurrent use.
-func (p *Provider) SessionBuilder() func(ctx context.Context, c *mysql.Conn, addr string) (sql.Session, error) {
-	return func(ctx context.Context, c *mysql.Conn, addr string) (sql.Session, error) {
-		var host, user string
-		if u, ok := c.UserData.(sql.MysqlConnectionUser); ok {
-			host, user = u.Host, u.User
-		}
-		client := sql.Client{Address: host, User: user, Capabilities: c.Capabilities}
-		base := sql.NewBaseSessionWithClientServer(addr, client, c.ConnectionID)
-		return p.NewSession(base), nil
-	}
-}
-
-// sessionOf returns the HandlerDB session of ctx, or nil when ctx carries
+// SessionOf returns the HandlerDB session of ctx, or nil when ctx carries
 // another kind of session.
-func sessionOf(ctx *sql.Context) *Session {
+func SessionOf(ctx *sql.Context) *Session {
 	if ctx == nil {
 		return nil
 	}
 	s, _ := ctx.Session.(*Session)
 	return s
 }
+
+// HasEngineTxn reports whether the session has begun its engine
+// transaction (at its first write or savepoint): until then, and again
+// once it is committed or rolled back, its reads see committed data only.
+func (s *Session) HasEngineTxn() bool { return s.txn != nil }
 
 // StartTransaction begins a transaction. A transaction left behind by a
 // statement that failed under autocommit (go-mysql-server then drops it
@@ -111,7 +100,7 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 	s.applyPendingRollback(true)
 	s.txn, s.savepoints, s.openIters, s.pendingRB, s.stmtRefs = nil, nil, 0, nil, 0
 	if err := x.Commit(ctx); err != nil {
-		return mapError(err)
+		return MapError(err)
 	}
 	return nil
 }
@@ -280,7 +269,7 @@ type source struct {
 }
 
 func newSource(ctx *sql.Context, e *engine.Engine) *source {
-	return &source{e: e, sess: sessionOf(ctx)}
+	return &source{e: e, sess: SessionOf(ctx)}
 }
 
 // open returns an iterator and the transaction generation it reads (0 for

@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"io"
@@ -9,67 +9,67 @@ import (
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
-// Table is one catalog version of an engine table as go-mysql-server sees
+// table is one catalog version of an engine table as go-mysql-server sees
 // it. It is immutable (a DDL statement makes go-mysql-server fetch a new
-// Table) and safe for concurrent use; what it does for a statement
+// table) and safe for concurrent use; what it does for a statement
 // depends on the statement's session (its transaction).
-type Table struct {
-	db *Database
+type table struct {
+	db *database
 	t  *engine.Table
 	ts *tableSchema
 	// columnAdded is set once AddColumn changed the table: see Partitions.
-	// (A Table serves one statement, on its goroutine.)
+	// (A table serves one statement, on its goroutine.)
 	columnAdded bool
 }
 
 var (
-	_ sql.Table                    = (*Table)(nil)
-	_ sql.Databaseable             = (*Table)(nil)
-	_ sql.CommentedTable           = (*Table)(nil)
-	_ sql.PrimaryKeyTable          = (*Table)(nil)
-	_ sql.IndexAddressableTable    = (*Table)(nil)
-	_ sql.InsertableTable          = (*Table)(nil)
-	_ sql.UpdatableTable           = (*Table)(nil)
-	_ sql.DeletableTable           = (*Table)(nil)
-	_ sql.ReplaceableTable         = (*Table)(nil)
-	_ sql.TruncateableTable        = (*Table)(nil)
-	_ sql.AutoIncrementTable       = (*Table)(nil)
-	_ sql.StatisticsTable          = (*Table)(nil)
-	_ sql.AlterableTable           = (*Table)(nil)
-	_ sql.IndexAlterableTable      = (*Table)(nil)
-	_ sql.PrimaryKeyAlterableTable = (*Table)(nil)
-	_ sql.TemporaryTable           = (*Table)(nil)
+	_ sql.Table                    = (*table)(nil)
+	_ sql.Databaseable             = (*table)(nil)
+	_ sql.CommentedTable           = (*table)(nil)
+	_ sql.PrimaryKeyTable          = (*table)(nil)
+	_ sql.IndexAddressableTable    = (*table)(nil)
+	_ sql.InsertableTable          = (*table)(nil)
+	_ sql.UpdatableTable           = (*table)(nil)
+	_ sql.DeletableTable           = (*table)(nil)
+	_ sql.ReplaceableTable         = (*table)(nil)
+	_ sql.TruncateableTable        = (*table)(nil)
+	_ sql.AutoIncrementTable       = (*table)(nil)
+	_ sql.StatisticsTable          = (*table)(nil)
+	_ sql.AlterableTable           = (*table)(nil)
+	_ sql.IndexAlterableTable      = (*table)(nil)
+	_ sql.PrimaryKeyAlterableTable = (*table)(nil)
+	_ sql.TemporaryTable           = (*table)(nil)
 	_ sql.IndexedTable             = (*indexedTable)(nil)
 )
 
-func newTable(d *Database, t *engine.Table) *Table {
-	return &Table{db: d, t: t, ts: d.p.schemaOf(t)}
+func newTable(d *database, t *engine.Table) *table {
+	return &table{db: d, t: t, ts: d.p.schemaOf(t)}
 }
 
 // Name is the table name.
-func (t *Table) Name() string { return t.t.Name }
+func (t *table) Name() string { return t.t.Name }
 
 // String is the table name.
-func (t *Table) String() string { return t.t.Name }
+func (t *table) String() string { return t.t.Name }
 
 // Database is the name of the table's database.
-func (t *Table) Database() string { return t.db.name }
+func (t *table) Database() string { return t.db.name }
 
 // Schema is the table's columns.
-func (t *Table) Schema() sql.Schema { return t.ts.sch.Schema }
+func (t *table) Schema() sql.Schema { return t.ts.sch.Schema }
 
 // PrimaryKeySchema is the table's columns with the primary key's.
-func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.ts.sch }
+func (t *table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.ts.sch }
 
 // Collation is the table's default collation.
-func (t *Table) Collation() sql.CollationID { return t.ts.coll }
+func (t *table) Collation() sql.CollationID { return t.ts.coll }
 
 // Comment is the table's COMMENT.
-func (t *Table) Comment() string { return t.t.Comment }
+func (t *table) Comment() string { return t.t.Comment }
 
 // IsTemporary is false: every table is stored. (go-mysql-server asks every
 // table written in a READ ONLY transaction.)
-func (t *Table) IsTemporary() bool { return false }
+func (t *table) IsTemporary() bool { return false }
 
 // partition is the single partition of a table read: the whole table, or
 // the ranges of one index lookup.
@@ -81,11 +81,11 @@ type partition struct {
 func (partition) Key() []byte { return []byte("all") }
 
 // Partitions returns one partition: the whole table in primary key order.
-func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
+func (t *table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 	if t.columnAdded {
 		// go-mysql-server follows ADD COLUMN with a pass that writes each
-		// row's default through this Table. The engine's ALTER wrote the
-		// defaults already, and this Table's definition is the one before
+		// row's default through this table. The engine's ALTER wrote the
+		// defaults already, and this table's definition is the one before
 		// the column (its rows stay readable a while, engine/drops.go):
 		// that pass has nothing to do.
 		return sql.PartitionsToPartitionIter(), nil
@@ -94,7 +94,7 @@ func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 }
 
 // PartitionRows returns the rows of a partition.
-func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
 	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary}
 	part, _ := p.(partition)
 	if part.lookup == nil {
@@ -102,7 +102,9 @@ func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 		return it, nil
 	}
 	lk := part.lookup
-	idx := t.engineIndex(lk.Index)
+	// The engine index of that name in this version of the table (a
+	// lookup may name an index of an older table).
+	idx := t.t.Index(lk.Index.ID())
 	if idx == nil {
 		return nil, sql.ErrIndexNotFound.New(lk.Index.ID())
 	}
@@ -124,27 +126,17 @@ func (t *Table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 	return it, nil
 }
 
-// engineIndex finds the engine index behind a go-mysql-server index.
-func (t *Table) engineIndex(ix sql.Index) *engine.Index {
-	if x, ok := ix.(*Index); ok && x.t.ID == t.t.ID {
-		if found := indexByName(t.t, x.idx.Name); found != nil {
-			return found
-		}
-	}
-	return indexByName(t.t, ix.ID())
-}
-
 // GetIndexes returns the table's visible indexes, primary key first, as
 // the catalog has them now (CREATE TABLE adds its indexes one by one to
-// the Table it fetched once).
-func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
+// the table it fetched once).
+func (t *table) GetIndexes(*sql.Context) ([]sql.Index, error) {
 	cur, ts := t.t, t.ts
 	if n := t.db.engineTable(t.t.Name); n != nil && n.ID == t.t.ID && n != t.t {
 		cur, ts = n, t.db.p.schemaOf(n)
 	}
 	out := make([]sql.Index, 0, len(cur.Indexes))
 	for _, idx := range cur.Indexes {
-		if !isHelperIndex(idx) {
+		if !IsHelperIndex(idx) {
 			out = append(out, newIndex(t.db.name, cur, idx, ts))
 		}
 	}
@@ -152,17 +144,17 @@ func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
 }
 
 // IndexedAccess returns the table restricted to an index lookup.
-func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
-	return &indexedTable{Table: t, lookup: lookup}
+func (t *table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
+	return &indexedTable{table: t, lookup: lookup}
 }
 
 // PreciseMatch is true: a lookup returns exactly the rows of its ranges,
 // so the planner may drop the filters it came from.
-func (t *Table) PreciseMatch() bool { return true }
+func (t *table) PreciseMatch() bool { return true }
 
-// indexedTable is a Table read through one index lookup.
+// indexedTable is a table read through one index lookup.
 type indexedTable struct {
-	*Table
+	*table
 	lookup sql.IndexLookup
 }
 
@@ -179,19 +171,19 @@ func (t *indexedTable) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 // RowCount returns the number of rows, counted and cached for a second
 // (an estimate beyond 100,000 rows); never exact, since the session's
 // uncommitted writes are not counted.
-func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
+func (t *table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 	n, _, err := t.db.p.rowCount(t.t)
 	return n, false, err
 }
 
 // DataLength estimates the table's size in bytes.
-func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
+func (t *table) DataLength(ctx *sql.Context) (uint64, error) {
 	n, _, err := t.db.p.rowCount(t.t)
 	return n * uint64(16+8*len(t.t.Columns)), err
 }
 
 // PeekNextAutoIncrementValue returns the next AUTO_INCREMENT value.
-func (t *Table) PeekNextAutoIncrementValue(*sql.Context) (uint64, error) {
+func (t *table) PeekNextAutoIncrementValue(*sql.Context) (uint64, error) {
 	return t.t.AutoIncrementNext(), nil
 }
 
@@ -200,17 +192,17 @@ func (t *Table) PeekNextAutoIncrementValue(*sql.Context) (uint64, error) {
 // makes the engine take the next id as it inserts the row (the editor then
 // writes the id into the row, where LAST_INSERT_ID() reads it). The engine
 // moves its counter past explicit values itself.
-func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal interface{}) (uint64, error) {
+func (t *table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal interface{}) (uint64, error) {
 	return 0, nil
 }
 
 // AutoIncrementSetter returns the setter ALTER TABLE ... AUTO_INCREMENT=n
 // and CREATE TABLE ... AUTO_INCREMENT=n use.
-func (t *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter {
+func (t *table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter {
 	return &autoIncSetter{t: t}
 }
 
-type autoIncSetter struct{ t *Table }
+type autoIncSetter struct{ t *table }
 
 // SetAutoIncrementValue makes v the next AUTO_INCREMENT value unless rows
 // already hold higher ones (the table is rebuilt to move the counter).
@@ -233,39 +225,39 @@ func (s *autoIncSetter) AcquireAutoIncrementLock(*sql.Context) (func(), error) {
 func (s *autoIncSetter) Close(*sql.Context) error { return nil }
 
 // Inserter returns an editor inserting rows in the session's transaction.
-func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx) }
+func (t *table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx) }
 
 // Updater returns an editor updating rows in the session's transaction.
-func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.newEditor(ctx) }
+func (t *table) Updater(ctx *sql.Context) sql.RowUpdater { return t.newEditor(ctx) }
 
 // Deleter returns an editor deleting rows in the session's transaction.
-func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.newEditor(ctx) }
+func (t *table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.newEditor(ctx) }
 
 // Replacer returns an editor for REPLACE in the session's transaction.
-func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
+func (t *table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
 
 // Truncate deletes every row and returns how many there were. The
 // TRUNCATE TABLE statement is DDL (it commits, resets AUTO_INCREMENT and
 // cannot be rolled back); a DELETE without WHERE that go-mysql-server
 // turns into a truncation deletes the rows in the session's transaction.
-func (t *Table) Truncate(ctx *sql.Context) (int, error) {
+func (t *table) Truncate(ctx *sql.Context) (int, error) {
 	q := strings.ToUpper(strings.TrimSpace(ctx.Query()))
 	if !strings.HasPrefix(q, "TRUNCATE") {
 		return t.deleteAll(ctx)
 	}
-	if err := sessionOf(ctx).commitPending(ctx); err != nil {
+	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return 0, err
 	}
 	n, err := t.db.p.e.Count(t.t)
 	if err != nil {
-		return 0, mapError(err)
+		return 0, MapError(err)
 	}
 	err = t.db.p.ddl(ctx, func(tx *engine.Job) error { return tx.TruncateTable(t.db.name, t.t.Name) })
 	return int(n), err
 }
 
 // deleteAll deletes every row through an editor.
-func (t *Table) deleteAll(ctx *sql.Context) (int, error) {
+func (t *table) deleteAll(ctx *sql.Context) (int, error) {
 	ed := t.newEditor(ctx)
 	ed.StatementBegin(ctx)
 	it, err := t.PartitionRows(ctx, partition{})

@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"strings"
@@ -71,7 +71,7 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 	if !ok {
 		return nil, sql.ErrDatabaseNotFound.New(name)
 	}
-	return &Database{p: p, name: n}, nil
+	return &database{p: p, name: n}, nil
 }
 
 // HasDatabase reports whether the named database exists.
@@ -88,7 +88,7 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	dbs := make([]sql.Database, 0, len(names))
 	for _, n := range names {
 		if listable(n) {
-			dbs = append(dbs, &Database{p: p, name: n})
+			dbs = append(dbs, &database{p: p, name: n})
 		}
 	}
 	return dbs
@@ -137,11 +137,28 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 // ddl runs a catalog change as one engine job, after committing what the
 // session had written (DDL commits implicitly in MySQL).
 func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Job) error) error {
-	if err := sessionOf(ctx).commitPending(ctx); err != nil {
+	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}
-	return mapError(p.e.Update(ctx, fn))
+	return MapError(p.e.Update(ctx, fn))
 }
+
+// ResolveTable returns the engine table a SQL name resolves to in the
+// current catalog, as statements resolve it (the database and then the
+// table of exactly that name, else the one equal to it ignoring case), or
+// nil.
+func (p *Provider) ResolveTable(db, name string) *engine.Table {
+	n, ok := p.dbName(db)
+	if !ok {
+		return nil
+	}
+	return (&database{p: p, name: n}).engineTable(name)
+}
+
+// ColumnTypes returns the go-mysql-server type of each column of t, as
+// t's SQL schema has them (SQLType of each column type). The slice is
+// shared and must not be modified.
+func (p *Provider) ColumnTypes(t *engine.Table) []sql.Type { return p.schemaOf(t).types }
 
 // rowCount returns the number of rows of t for the planner.
 func (p *Provider) rowCount(t *engine.Table) (uint64, bool, error) {
@@ -149,7 +166,7 @@ func (p *Provider) rowCount(t *engine.Table) (uint64, bool, error) {
 	// call for a table counts it once).
 	n, err := p.e.RowCount(t)
 	if err != nil {
-		return 0, false, mapError(err)
+		return 0, false, MapError(err)
 	}
 	return uint64(max(n, 0)), true, nil
 }

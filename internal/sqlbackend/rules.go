@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"github.com/dolthub/go-mysql-server/sql"

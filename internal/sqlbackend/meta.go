@@ -1,4 +1,4 @@
-package sqlfront
+package sqlbackend
 
 import (
 	"encoding/json"
@@ -33,18 +33,20 @@ type tableMeta struct {
 	IndexComments map[string]string `json:"index_comments,omitempty"`
 }
 
+// metaBlob names the record of a table's SQL attributes. (Stored names
+// keep the "sqlfront/" prefix of the package that first wrote them.)
 func metaBlob(id uint32) string { return fmt.Sprintf("sqlfront/table/%d", id) }
 
 // tableMeta reads the SQL attributes of the table with that id.
 func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 	b, err := p.e.Blob(metaBlob(id))
 	if err != nil {
-		return nil, mapError(err)
+		return nil, MapError(err)
 	}
 	m := &tableMeta{}
 	if len(b) > 0 {
 		if err := json.Unmarshal(b, m); err != nil {
-			return nil, mapError(fmt.Errorf("%w: table %d attributes: %v", engine.ErrCorrupt, id, err))
+			return nil, MapError(fmt.Errorf("%w: table %d attributes: %v", engine.ErrCorrupt, id, err))
 		}
 	}
 	return m, nil
@@ -137,10 +139,10 @@ func balanced(s string) bool {
 	return depth == 0
 }
 
-var _ sql.CheckAlterableTable = (*Table)(nil)
+var _ sql.CheckAlterableTable = (*table)(nil)
 
 // GetChecks returns the table's CHECK constraints.
-func (t *Table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
+func (t *table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 	m, err := t.db.p.tableMeta(t.t.ID)
 	if err != nil {
 		return nil, err
@@ -149,7 +151,7 @@ func (t *Table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 }
 
 // CreateCheck adds a CHECK constraint.
-func (t *Table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
+func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		c := *check
 		if c.Name == "" {
@@ -179,7 +181,7 @@ func (m *tableMeta) hasCheck(name string) bool {
 }
 
 // DropCheck removes a CHECK constraint.
-func (t *Table) DropCheck(ctx *sql.Context, name string) error {
+func (t *table) DropCheck(ctx *sql.Context, name string) error {
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		for i, c := range m.Checks {
 			if strings.EqualFold(c.Name, name) {
@@ -192,7 +194,7 @@ func (t *Table) DropCheck(ctx *sql.Context, name string) error {
 }
 
 // editMeta changes the table's SQL attributes as one job.
-func (t *Table) editMeta(ctx *sql.Context, edit func(m *tableMeta) error) error {
+func (t *table) editMeta(ctx *sql.Context, edit func(m *tableMeta) error) error {
 	t.db.p.objMu.Lock()
 	defer t.db.p.objMu.Unlock()
 	m, err := t.db.p.tableMeta(t.t.ID)

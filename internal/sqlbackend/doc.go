@@ -1,0 +1,37 @@
+// Package sqlbackend is go-mysql-server's storage backend over
+// internal/engine: the catalog (Provider, its databases and tables, their
+// indexes), the row editors, the mapping of schemas and values between
+// go-mysql-server and the engine, ALTER TABLE, the SQL-only objects the
+// engine does not know (views, triggers, procedures, column comments and
+// expressions, CHECK constraints, kept as engine records), the checks of
+// the names it stores (names.go), and a Session that owns a connection's
+// engine.Txn. It knows no listener and no wire protocol: internal/sqlfront
+// serves it over MySQL's, and the enginetest harness (gmstest) runs
+// go-mysql-server's own tests against it.
+//
+// NewAnalyzer adds HandlerDB's analyzer rules (rules.go, divfloat.go).
+// They live here, not in the listener, because they are about SQL
+// semantics over these tables (LIKE on the arbitrary bytes HandlerSocket
+// stores, divisions stored into columns unrounded, EXPLAIN of one-row
+// plans) and import only go-mysql-server's planner: every engine built
+// over the backend needs them, the harness too.
+//
+// What the listener uses is small: NewProvider, NewAnalyzer and
+// Provider.NewSession to build go-mysql-server's engine; SessionOf and
+// Session.HasEngineTxn, Provider.ResolveTable and Provider.ColumnTypes,
+// ValueToSQL, SQLType, SQLCollation and IsHelperIndex for the point fast
+// path and error wording; MapError and IdentifierError for errors. The
+// rest implements go-mysql-server's interfaces.
+//
+// Rows written over SQL go through the engine's writer like every other
+// write: under autocommit a statement's writes are committed (Session's
+// CommitTransaction) before go-mysql-server answers, so HandlerSocket
+// sees them at once. DDL commits pending writes first, then runs as one
+// engine job.
+//
+// Concurrency: Provider, the databases, tables and indexes it hands out
+// and the analyzer rules are safe for concurrent use (a database reads
+// the current catalog on every call; a table and an index are one
+// immutable catalog version of an engine table). A Session serves one
+// connection at a time, an editor one statement.
+package sqlbackend
