@@ -113,3 +113,13 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// execAll runs each statement on db, failing the test at the first error.
+func execAll(t testing.TB, db *sql.DB, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}

@@ -19,18 +19,14 @@ func TestHSUsers(t *testing.T) {
 		c.HSSQLUsers = true
 	})
 	root := sqlDB(t, s, "db1")
-	for _, q := range []string{
+	execAll(t, root,
 		"CREATE DATABASE IF NOT EXISTS db2",
 		"CREATE TABLE db1.t (id INT PRIMARY KEY, v VARCHAR(10))",
 		"CREATE TABLE db2.t (id INT PRIMARY KEY, v VARCHAR(10))",
 		"INSERT INTO db1.t VALUES (1, 'one')",
 		"CREATE USER 'reader'@'localhost' IDENTIFIED BY 'pw1'",
 		"GRANT SELECT ON db1.* TO 'reader'@'localhost'",
-	} {
-		if _, err := root.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	rd, wr := s.HS().ReadAddr(), s.HS().WriteAddr()
 	check := func(addr net.Addr, req string, want ...string) {
 		t.Helper()

@@ -161,7 +161,7 @@ func TestHSWritePrivileges(t *testing.T) {
 		c.MaxAuthFailures = 0
 	})
 	db := sqlDB(t, s, "wp")
-	for _, q := range []string{
+	execAll(t, db,
 		"CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))",
 		"INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three')",
 		"CREATE USER 'iud'@'%' IDENTIFIED BY 'pw'",
@@ -174,11 +174,7 @@ func TestHSWritePrivileges(t *testing.T) {
 		"GRANT SELECT, UPDATE ON wp.* TO 'su'@'%'",
 		"CREATE USER 'sel'@'%' IDENTIFIED BY 'ps'",
 		"GRANT SELECT ON wp.* TO 'sel'@'%'",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	wr, rd := s.HS().WriteAddr(), s.HS().ReadAddr()
 	const open = "P\t1\twp\tt\tPRIMARY\tid,v\n"
 	const unauth = "3\t1\tunauth\n"
@@ -310,16 +306,12 @@ func TestHSGrantDuringWriteBatches(t *testing.T) {
 		c.MaxAuthFailures = 0
 	})
 	db := sqlDB(t, s, "gw")
-	for _, q := range []string{
+	execAll(t, db,
 		"CREATE TABLE t (id INT PRIMARY KEY)",
 		"CREATE TABLE o (id INT PRIMARY KEY)",
 		"CREATE USER 'u'@'%' IDENTIFIED BY 'p'",
 		"GRANT SELECT, INSERT, UPDATE, DELETE ON gw.t TO 'u'@'%'",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	done := make(chan struct{})
 	errs := make(chan error, 1)
 	go func() {
