@@ -17,6 +17,9 @@ import (
 type Txn struct {
 	w   batchWriter
 	log []txnOp
+	// broken is set when a rollback to a savepoint could not rebuild the
+	// batch: Commit then fails with it.
+	broken error
 }
 
 type txnOpKind uint8
@@ -95,7 +98,9 @@ func (x *Txn) Savepoint() TxnSavepoint {
 
 // RollbackTo drops every write made after sp.
 func (x *Txn) RollbackTo(sp TxnSavepoint) {
-	x.w.truncate(sp.size, sp.count)
+	if err := x.w.truncate(sp.size, sp.count); err != nil && x.broken == nil {
+		x.broken = err
+	}
 	clear(x.log[sp.log:])
 	x.log = x.log[:sp.log]
 }
@@ -105,6 +110,9 @@ func (x *Txn) RollbackTo(sp TxnSavepoint) {
 // engine, a failed group commit) nothing of it is applied.
 func (x *Txn) Commit(ctx context.Context) error {
 	defer x.Rollback()
+	if x.broken != nil {
+		return &Error{Kind: ErrCommitFailed, Detail: x.broken.Error(), Err: x.broken}
+	}
 	if len(x.log) == 0 {
 		return nil
 	}

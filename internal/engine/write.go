@@ -60,9 +60,12 @@ func (w *batchWriter) persistCounters() {
 // truncate drops every write after the first size bytes (count records)
 // of the batch. Rare (a job or statement failed), so it rebuilds the batch
 // from those bytes.
-func (w *batchWriter) truncate(size int, count uint32) {
+// rebuildFault, set by the package's tests, makes truncate fail.
+var rebuildFault error
+
+func (w *batchWriter) truncate(size int, count uint32) error {
 	if w.b.Len() == size {
-		return
+		return nil
 	}
 	nb := w.e.db.NewIndexedBatch()
 	const headerLen = 12
@@ -70,16 +73,24 @@ func (w *batchWriter) truncate(size int, count uint32) {
 		data := append([]byte(nil), w.b.Repr()[:size]...)
 		binary.LittleEndian.PutUint32(data[8:12], count)
 		tmp := w.e.db.NewBatch()
-		if err := tmp.SetRepr(data); err == nil {
+		err := tmp.SetRepr(data)
+		if err == nil {
 			err = nb.Apply(tmp, nil)
-			if err != nil {
-				panic(fmt.Sprintf("engine: rebuilding batch: %v", err))
-			}
+		}
+		if err == nil {
+			err = rebuildFault
 		}
 		tmp.Close()
+		if err != nil {
+			// The batch still holds the writes to drop: it must not be
+			// committed, and nothing of it may be kept silently.
+			nb.Close()
+			return fmt.Errorf("engine: rebuilding the batch: %w", err)
+		}
 	}
 	w.b.Close()
 	w.b = nb
+	return nil
 }
 
 // Insert adds a row (one value per column, already converted). An

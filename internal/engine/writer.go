@@ -160,21 +160,25 @@ func (w *writer) group() {
 	e := w.e
 	tx := &w.tx
 	tx.begin(e)
+	var err error
 	for _, j := range w.jobs {
 		if err := j.ctx.Err(); err != nil {
 			j.err = err
 			continue
 		}
 		sp := tx.savepoint()
-		if err := tx.run(j.fn); err != nil {
-			tx.rollbackTo(sp)
-			j.err = err
+		if jerr := tx.run(j.fn); jerr != nil {
+			j.err = jerr
+			if err = tx.rollbackTo(sp); err != nil {
+				break // the batch cannot be trusted: the whole group fails
+			}
 		}
 	}
-	tx.persistCounters()
+	if err == nil {
+		tx.persistCounters()
+	}
 	size := tx.b.Len()
-	var err error
-	if !tx.b.Empty() {
+	if err == nil && !tx.b.Empty() {
 		if rc := e.rc; rc != nil {
 			if verifyPending {
 				tx.verifyPending()
@@ -277,9 +281,9 @@ func (tx *Job) savepoint() savepoint {
 
 // rollbackTo discards every write made after sp. Counter advances are
 // kept, as InnoDB keeps AUTO_INCREMENT gaps.
-func (tx *Job) rollbackTo(sp savepoint) {
+func (tx *Job) rollbackTo(sp savepoint) error {
 	tx.cat, tx.catChanged, tx.rows, tx.delta = sp.cat, sp.catChanged, sp.rows, sp.delta
-	tx.truncate(sp.size, sp.count)
+	return tx.truncate(sp.size, sp.count)
 }
 
 // verifyPending, set by the package's tests, makes every group check that
