@@ -1,0 +1,27 @@
+-- Common errors: numbers, SQLSTATEs and messages.
+CREATE TABLE a (id INT PRIMARY KEY, v INT NOT NULL, w VARCHAR(5));
+CREATE TABLE b (id INT PRIMARY KEY, v INT);
+INSERT INTO a VALUES (1, 1, 'x'), (2, 2, 'y');
+INSERT INTO b VALUES (1, 10), (2, 20);
+INSERT INTO a VALUES (3, 3);
+SELECT id FROM a JOIN b ON a.id = b.id;
+USE no_such_db;
+SELECT * FROM no_such_db.t;
+SELEC 1;
+SELECT a.nope FROM a;
+SELECT nope.id FROM a;
+INSERT INTO a (id, v, nope) VALUES (5, 5, 1);
+CREATE TABLE c (id INT PRIMARY KEY, id INT);
+CREATE TABLE d (x INT, PRIMARY KEY (y));
+DROP DATABASE no_such_db;
+CREATE DATABASE sqlcorpus_05_errors;
+SELECT SUM(v) FROM a GROUP BY nope;
+UPDATE a SET v = NULL WHERE id = 1;
+ALTER TABLE a ADD COLUMN v INT;
+SELECT v FROM a, b;
+INSERT INTO a VALUES (1, 1, 'x'), (2, 2, 'y');
+SELECT * FROM a WHERE id = 1 AND;
+SELECT MAX(v) FROM a HAVING MAX(v) > 1;
+SELECT id FROM a LIMIT -1;
+CREATE VIEW va AS SELECT * FROM nope;
+SELECT 'abc' LIKE 'a_c', 'a%' LIKE 'a\%', 'abc' REGEXP '^a.c$';
