@@ -11,7 +11,8 @@ import (
 )
 
 // What SQL knows of a table beyond the engine's definition (column
-// comments, DEFAULT and ON UPDATE expressions, CHECK constraints) is kept
+// comments, DEFAULT and ON UPDATE expressions, CHECK and FOREIGN KEY
+// constraints) is kept
 // as one JSON record per table in the engine, keyed by the table's id
 // (stable across RENAME and ALTER) and written in the same job as the
 // DDL that changes it. HandlerSocket ignores it: its inserts apply only
@@ -31,6 +32,10 @@ type tableMeta struct {
 	Checks []sql.CheckDefinition `json:"checks,omitempty"`
 	// IndexComments holds index COMMENTs by index name.
 	IndexComments map[string]string `json:"index_comments,omitempty"`
+	// ForeignKeys are the table's FOREIGN KEY constraints (see fk.go),
+	// without their own database and table names (and without the parent's
+	// database when it is the table's).
+	ForeignKeys []sql.ForeignKeyConstraint `json:"foreign_keys,omitempty"`
 }
 
 // metaBlob names the record of a table's SQL attributes. (Stored names
@@ -55,7 +60,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)

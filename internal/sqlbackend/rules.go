@@ -9,7 +9,7 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// HandlerDB adds two rules to go-mysql-server's analyzer. They are pure
+// HandlerDB adds rules to go-mysql-server's analyzer. They are pure
 // functions of the plan, safe for concurrent use.
 //
 // go-mysql-server evaluates LIKE on text only: a BINARY, VARBINARY or BLOB
@@ -21,6 +21,8 @@ import (
 const (
 	ruleBinaryLike  analyzer.RuleId = 10001
 	ruleExplainRows analyzer.RuleId = 10002
+	ruleSchemaIsDB  analyzer.RuleId = 10004
+	ruleAtomicFKs   analyzer.RuleId = 10005
 )
 
 // NewAnalyzer returns go-mysql-server's analyzer over p with HandlerDB's
@@ -31,7 +33,25 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).
+		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
+		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
 		Build()
+}
+
+// schemaIsDatabaseRule: in MySQL and MariaDB, CREATE SCHEMA is a synonym
+// of CREATE DATABASE. go-mysql-server plans it as a schema of the current
+// database (for servers whose databases hold schemas) and, without a
+// current database, fails with "no database selected" before falling back
+// to CREATE DATABASE. HandlerDB's databases hold no schemas: the rule
+// plans CREATE SCHEMA as CREATE DATABASE.
+func schemaIsDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if cs, ok := n.(*plan.CreateSchema); ok && cs.CreateDB != nil {
+			db := *cs.CreateDB
+			return &db, transform.NewTree, nil
+		}
+		return n, transform.SameTree, nil
+	})
 }
 
 // explainRowsRule: go-mysql-server marks a query that reads one row by a

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"context"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -87,6 +88,13 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		return nil, err
 	}
 	st, err := g.Parser.ParseSimple(query)
+	if err != nil {
+		if rw, ok := dialectRewrite(query); ok {
+			if st2, err2 := g.Parser.ParseSimple(rw); err2 == nil {
+				st, err = st2, nil
+			}
+		}
+	}
 	if err == nil {
 		err = checkTree(st, len(query))
 	}
@@ -102,6 +110,13 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 		return nil, "", "", g.refuse(ctx, err)
 	}
 	st, parsed, rest, err := g.Parser.Parse(ctx, query, multi)
+	if err != nil {
+		if rw, ok := dialectRewrite(query); ok {
+			if st2, parsed2, rest2, err2 := g.Parser.Parse(ctx, rw, multi); err2 == nil {
+				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
+			}
+		}
+	}
 	if err == nil {
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
@@ -117,6 +132,13 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		return nil, "", "", g.refuse(ctx, err)
 	}
 	st, parsed, rest, err := g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	if err != nil {
+		if rw, ok := dialectRewrite(query); ok {
+			if st2, parsed2, rest2, err2 := g.Parser.ParseWithOptions(ctx, rw, delimiter, multi, options); err2 == nil {
+				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
+			}
+		}
+	}
 	if err == nil {
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
@@ -131,12 +153,29 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		return nil, 0, g.refuse(ctx, err)
 	}
 	st, end, err := g.Parser.ParseOneWithOptions(ctx, s, options)
+	if err != nil {
+		if rw, ok := dialectRewrite(s); ok {
+			if st2, end2, err2 := g.Parser.ParseOneWithOptions(ctx, rw, options); err2 == nil {
+				st, end, err = st2, end2, nil
+			}
+		}
+	}
 	if err == nil {
 		if err = checkTree(st, end); err != nil {
 			return nil, 0, g.refuse(ctx, err)
 		}
 	}
 	return st, end, err
+}
+
+// originalRest maps rest, the unparsed remainder of rw (query rewritten
+// by dialectRewrite, of the same length), back to query's text, so that
+// the next statement is parsed (and, if need be, rewritten) as written.
+func originalRest(query, rw, rest string) string {
+	if len(rest) <= len(query) && strings.HasSuffix(rw, rest) {
+		return query[len(query)-len(rest):]
+	}
+	return rest
 }
 
 // refuse records that ctx's connection had a statement refused and

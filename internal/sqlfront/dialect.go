@@ -1,0 +1,230 @@
+package sqlfront
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// MariaDB/MySQL syntax the vitess parser does not accept.
+//
+// The grammar of go-mysql-server's parser (dolthub/vitess) cannot be
+// configured, and two forms that MySQL and MariaDB accept, and that
+// mysqldump and hand-written schemas use, are syntax errors there:
+//
+//   - a display width on YEAR (`YEAR(4)`, deprecated in MySQL, printed by
+//     MariaDB's SHOW CREATE TABLE), which both servers ignore;
+//   - `DEFINER = CURRENT_USER` (or `CURRENT_USER()`) in CREATE VIEW,
+//     TRIGGER, PROCEDURE, FUNCTION and EVENT, which names the account
+//     creating the object, as no DEFINER clause does.
+//
+// When a statement fails to parse, guardedParser retries it once with
+// those forms blanked out (replaced by as many spaces, so that offsets
+// into the text stay valid): `YEAR(4)` becomes `YEAR`, and the DEFINER
+// clause disappears. The retry's result is used only if it parses; else
+// the original error stands. A statement that parses as written is never
+// rewritten, so `SELECT YEAR(4)` (the function) is untouched, and the
+// rewrite looks only at code (not in strings, quoted identifiers or
+// comments, except MySQL's executable /*! */ comments).
+
+// dialectRewrite returns q with the forms above blanked out, and whether
+// it changed anything.
+func dialectRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) == 0 {
+		return q, false
+	}
+	var b []byte
+	blank := func(from, to int) {
+		if b == nil {
+			b = []byte(q)
+		}
+		for i := from; i < to; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	// The YEAR width is removed only in DDL (column types, routine
+	// parameters and variables).
+	ddl := strings.EqualFold(toks[0].text, "CREATE") || strings.EqualFold(toks[0].text, "ALTER")
+	for i, t := range toks {
+		switch {
+		case ddl && t.word && strings.EqualFold(t.text, "YEAR") && i > 0 && i+3 < len(toks):
+			prev := toks[i-1]
+			if !prev.word || exprKeywords[strings.ToUpper(prev.text)] {
+				continue
+			}
+			if toks[i+1].text == "(" && isDigits(toks[i+2].text) && toks[i+3].text == ")" {
+				blank(toks[i+1].start, toks[i+3].end)
+			}
+		case t.word && strings.EqualFold(t.text, "DEFINER") && i+2 < len(toks) &&
+			toks[i+1].text == "=" && toks[i+2].word && strings.EqualFold(toks[i+2].text, "CURRENT_USER"):
+			end := toks[i+2].end
+			if i+4 < len(toks) && toks[i+3].text == "(" && toks[i+4].text == ")" {
+				end = toks[i+4].end
+			}
+			blank(t.start, end)
+		}
+	}
+	if b == nil {
+		return q, false
+	}
+	return string(b), true
+}
+
+// exprKeywords are words after which `YEAR(` is the function YEAR.
+var exprKeywords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`SELECT WHERE AND OR NOT XOR BY THEN ELSE WHEN RETURN DISTINCT
+		DISTINCTROW ON HAVING SET IN IS LIKE CASE DEFAULT INTERVAL ALL ANY SOME EXISTS
+		BETWEEN DIV MOD AS REGEXP RLIKE UNION EXCEPT INTERSECT DO CALL IF WHILE UNTIL ELSEIF LIMIT
+		OFFSET BINARY HIGH_PRIORITY STRAIGHT_JOIN SQL_SMALL_RESULT SQL_BIG_RESULT SQL_BUFFER_RESULT
+		SQL_NO_CACHE SQL_CACHE SQL_CALC_FOUND_ROWS ESCAPE SOUNDS SEPARATOR USING INTO
+		GENERATED ALWAYS EACH`) {
+		exprKeywords[w] = true
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// codeWord is a token of code: a word (identifier, keyword, number or
+// quoted identifier) or one punctuation byte, with its byte range.
+type codeWord struct {
+	text       string
+	start, end int
+	word       bool
+}
+
+// codeWords splits q into code tokens, skipping strings, comments (the
+// text of /*! */ comments is code) and whitespace. Quoted identifiers are
+// words. It is not the parser's tokenizer: it serves dialectRewrite's
+// patterns, whose result the parser checks.
+func codeWords(q string) []codeWord {
+	var out []codeWord
+	isWord := func(c byte) bool {
+		return c == '_' || c == '$' || c >= 0x80 || (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
+	}
+	for i := 0; i < len(q); {
+		c := q[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '#' || (c == '-' && strings.HasPrefix(q[i:], "-- ")) || (c == '-' && (q[i:] == "--" || strings.HasPrefix(q[i:], "--\n") || strings.HasPrefix(q[i:], "--\t"))):
+			for i < len(q) && q[i] != '\n' {
+				i++
+			}
+		case c == '/' && strings.HasPrefix(q[i:], "/*!"):
+			// Executable comment: skip the marker and the version.
+			i += 3
+			for i < len(q) && q[i] >= '0' && q[i] <= '9' {
+				i++
+			}
+		case c == '/' && strings.HasPrefix(q[i:], "/*"):
+			if j := strings.Index(q[i+2:], "*/"); j >= 0 {
+				i += j + 4
+			} else {
+				i = len(q)
+			}
+		case c == '*' && strings.HasPrefix(q[i:], "*/"):
+			i += 2 // end of an executable comment
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(q) {
+				if q[j] == '\\' {
+					j += 2
+					continue
+				}
+				if q[j] == c {
+					if j+1 < len(q) && q[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			i = min(j+1, len(q))
+		case c == '`':
+			j := i + 1
+			for j < len(q) {
+				if q[j] == '`' {
+					if j+1 < len(q) && q[j+1] == '`' {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			end := min(j+1, len(q))
+			out = append(out, codeWord{text: q[i:end], start: i, end: end, word: true})
+			i = end
+		case isWord(c):
+			j := i
+			for j < len(q) && isWord(q[j]) {
+				j++
+			}
+			out = append(out, codeWord{text: q[i:j], start: i, end: j, word: true})
+			i = j
+		default:
+			out = append(out, codeWord{text: q[i : i+1], start: i, end: i + 1})
+			i++
+		}
+	}
+	return out
+}
+
+// mariaFormatter prints SHOW CREATE TABLE as MariaDB does where
+// go-mysql-server's MySQL 8 style differs in what clients compare: YEAR
+// columns are `year(4)`, the column lists of a FOREIGN KEY are separated
+// by ", ", and its ON DELETE / ON UPDATE RESTRICT (the default) is not
+// printed.
+type mariaFormatter struct {
+	*sql.MySqlSchemaFormatter
+}
+
+func init() {
+	if f, ok := sql.GlobalSchemaFormatter.(*sql.MySqlSchemaFormatter); ok {
+		sql.GlobalSchemaFormatter = mariaFormatter{f}
+	}
+}
+
+// GenerateCreateTableColumnDefinition prints YEAR as year(4).
+func (m mariaFormatter) GenerateCreateTableColumnDefinition(col *sql.Column, colDefault, onUpdate string, tableCollation sql.CollationID) string {
+	s := m.MySqlSchemaFormatter.GenerateCreateTableColumnDefinition(col, colDefault, onUpdate, tableCollation)
+	if gtypes.IsYear(col.Type) {
+		prefix := "  " + m.QuoteIdentifier(col.Name) + " year"
+		if rest, ok := strings.CutPrefix(s, prefix); ok && !strings.HasPrefix(rest, "(") {
+			s = prefix + "(4)" + rest
+		}
+	}
+	return s
+}
+
+// GenerateCreateTableForiegnKeyDefinition separates columns by ", " and
+// leaves out RESTRICT.
+func (m mariaFormatter) GenerateCreateTableForiegnKeyDefinition(fkName string, fkCols []string, parentTbl string, parentCols []string, onDelete, onUpdate string) string {
+	fkey := fmt.Sprintf("  CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)", m.QuoteIdentifier(fkName),
+		strings.Join(m.QuoteIdentifiers(fkCols), ", "), m.QuoteIdentifier(parentTbl), strings.Join(m.QuoteIdentifiers(parentCols), ", "))
+	if onDelete != "" && onDelete != string(sql.ForeignKeyReferentialAction_Restrict) {
+		fkey += " ON DELETE " + onDelete
+	}
+	if onUpdate != "" && onUpdate != string(sql.ForeignKeyReferentialAction_Restrict) {
+		fkey += " ON UPDATE " + onUpdate
+	}
+	return fkey
+}
