@@ -27,8 +27,9 @@ import (
 //
 // NAME.sql: statements, each ending with ';' at the end of a line (one
 // statement may span lines; no DELIMITER). Lines starting with "--" are
-// comments; a leading comment "-- deviation: N[,M...] reason" lists
-// statements (1-based) whose answers may differ from MariaDB's.
+// comments; "-- deviation: reason" right before a statement lets its
+// answer differ from MariaDB's, and "-- include: FILE" stands for the
+// statements of FILE (in this directory; a setup several scripts share).
 //
 // NAME.out: for each statement a block
 //
@@ -51,24 +52,31 @@ type corpusScript struct {
 	deviations map[int]string // statement number -> reason
 }
 
-var deviationRE = regexp.MustCompile(`^--\s*deviation:\s*([0-9][0-9,\s]*)(.*)$`)
+var (
+	deviationRE = regexp.MustCompile(`^--\s*deviation:\s*(.*)$`)
+	includeRE   = regexp.MustCompile(`^--\s*include:\s*(\S+)\s*$`)
+)
 
-func parseCorpusScript(name, text string) (*corpusScript, error) {
+// parseCorpusScript splits a script into statements; include reads the
+// files its include lines name.
+func parseCorpusScript(name, text string, include func(string) (string, error)) (*corpusScript, error) {
 	sc := &corpusScript{name: name, deviations: map[int]string{}}
 	var cur []string
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimRight(line, " \t\r")
+	deviation := ""
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], " \t\r")
 		trimmed := strings.TrimSpace(line)
 		if len(cur) == 0 && (trimmed == "" || strings.HasPrefix(trimmed, "--")) {
-			if m := deviationRE.FindStringSubmatch(trimmed); m != nil {
-				reason := strings.TrimSpace(m[2])
-				for _, f := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-					n, err := strconv.Atoi(f)
-					if err != nil {
-						return nil, fmt.Errorf("%s:%d: bad deviation number %q", name, i+1, f)
-					}
-					sc.deviations[n] = reason
+			if m := includeRE.FindStringSubmatch(trimmed); m != nil {
+				inc, err := include(m[1])
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", name, i+1, err)
 				}
+				rest := append(strings.Split(strings.TrimRight(inc, "\n"), "\n"), lines[i+1:]...)
+				lines = append(lines[:i+1:i+1], rest...)
+			} else if m := deviationRE.FindStringSubmatch(trimmed); m != nil {
+				deviation = strings.TrimSpace(m[1])
 			}
 			continue
 		}
@@ -80,16 +88,18 @@ func parseCorpusScript(name, text string) (*corpusScript, error) {
 			stmt := strings.Join(cur, "\n")
 			stmt = strings.TrimSpace(strings.TrimSuffix(stmt, ";"))
 			sc.stmts = append(sc.stmts, stmt)
+			if deviation != "" {
+				sc.deviations[len(sc.stmts)] = deviation
+				deviation = ""
+			}
 			cur = nil
 		}
 	}
 	if len(cur) != 0 {
 		return nil, fmt.Errorf("%s: last statement does not end with ';'", name)
 	}
-	for n := range sc.deviations {
-		if n < 1 || n > len(sc.stmts) {
-			return nil, fmt.Errorf("%s: deviation names statement %d of %d", name, n, len(sc.stmts))
-		}
+	if deviation != "" {
+		return nil, fmt.Errorf("%s: a deviation comment with no statement after it", name)
 	}
 	return sc, nil
 }
@@ -303,13 +313,22 @@ func loadCorpus(tb testing.TB) []*corpusScript {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		sc, err := parseCorpusScript(strings.TrimSuffix(filepath.Base(f), ".sql"), string(text))
+		sc, err := parseCorpusScript(strings.TrimSuffix(filepath.Base(f), ".sql"), string(text), readCorpusFile)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		scripts = append(scripts, sc)
 	}
 	return scripts
+}
+
+// readCorpusFile reads a file an include line names.
+func readCorpusFile(name string) (string, error) {
+	if name != filepath.Base(name) {
+		return "", fmt.Errorf("include %q: a name in %s", name, corpusDir)
+	}
+	b, err := os.ReadFile(filepath.Join(corpusDir, name))
+	return string(b), err
 }
 
 func TestSQLCorpus(t *testing.T) {
@@ -377,12 +396,24 @@ func TestSQLCorpus(t *testing.T) {
 }
 
 func TestSQLCorpusParse(t *testing.T) {
-	sc, err := parseCorpusScript("x", "-- deviation: 2,3 why\n-- other\nSELECT 1;\n\nSELECT\n  2\n;\nINSERT INTO t VALUES ('a;b');\n")
+	inc := func(name string) (string, error) {
+		if name != "setup.inc" {
+			return "", fmt.Errorf("no %s", name)
+		}
+		return "CREATE TABLE t (a INT);\n", nil
+	}
+	sc, err := parseCorpusScript("x", "-- include: setup.inc\n-- other\nSELECT 1;\n\n-- deviation: why\nSELECT\n  2\n;\nINSERT INTO t VALUES ('a;b');\n", inc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sc.stmts) != 3 || sc.stmts[1] != "SELECT\n  2" || sc.deviations[2] != "why" || sc.deviations[3] != "why" {
+	if len(sc.stmts) != 4 || sc.stmts[0] != "CREATE TABLE t (a INT)" || sc.stmts[2] != "SELECT\n  2" || len(sc.deviations) != 1 || sc.deviations[3] != "why" {
 		t.Fatalf("%q %v", sc.stmts, sc.deviations)
+	}
+	if _, err := parseCorpusScript("x", "-- include: other.inc\n", inc); err == nil {
+		t.Fatal("a missing include was accepted")
+	}
+	if _, err := parseCorpusScript("x", "SELECT 1;\n-- deviation: dangling\n", inc); err == nil {
+		t.Fatal("a deviation with no statement was accepted")
 	}
 	blocks := []string{"-- 1\nSELECT 1;\n1\n1\n", "-- 2\nSELECT '';\n''\n\n", "-- 3\nDO 1;\nok 0\n", "-- 4\nSELECT '';\n''\n\n"}
 	back, err := parseCorpusOut(strings.Join(blocks, "\n"))
