@@ -53,17 +53,12 @@ func (ss *session) init(s *Server, write bool) {
 }
 
 // peerHost is the peer's IP address as text ("" when unknown), the host
-// a SQL account is matched against (taken from the address as the MySQL
-// port takes it) and the key of the auth back-off.
+// a SQL account is matched against and the key of the auth back-off.
 func (ss *session) peerHost() string {
-	if ss.c == nil || ss.c.peer == nil {
+	if ss.c == nil {
 		return ""
 	}
-	host, _, err := net.SplitHostPort(ss.c.peer.String())
-	if err != nil {
-		return ""
-	}
-	return host
+	return ss.c.peerIP
 }
 
 // needAuth reports whether requests are refused until A succeeds.
