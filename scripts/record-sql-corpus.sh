@@ -6,6 +6,8 @@
 # Usage: scripts/record-sql-corpus.sh          (from anywhere in the tree)
 # Env:   SQLCORPUS_DSN  go-sql-driver DSN naming no database
 #                       (default bench:bench@tcp(127.0.0.1:13306)/)
+#        HANDLERDB_SQLCORPUS_ONLY  script names to record (comma-separated;
+#                       default: all)
 #        ANCHOR         the anchor script (default ../shared/anchors/mariadb-hs.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."

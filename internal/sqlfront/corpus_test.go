@@ -23,7 +23,8 @@ import (
 // NAME.sql is replayed over the MySQL protocol and the rendered answers are
 // compared with NAME.out, recorded from MariaDB 10.11 by
 // scripts/record-sql-corpus.sh (HANDLERDB_SQLCORPUS_RECORD=<dsn> makes this
-// test write the .out files from that server instead of comparing).
+// test write the .out files from that server instead of comparing;
+// HANDLERDB_SQLCORPUS_ONLY=name[,name] records only those scripts).
 //
 // NAME.sql: statements, each ending with ';' at the end of a line (one
 // statement may span lines; no DELIMITER). Lines starting with "--" are
@@ -334,7 +335,14 @@ func readCorpusFile(name string) (string, error) {
 func TestSQLCorpus(t *testing.T) {
 	scripts := loadCorpus(t)
 	if dsn := os.Getenv("HANDLERDB_SQLCORPUS_RECORD"); dsn != "" {
+		only := map[string]bool{}
+		for _, name := range strings.Fields(strings.ReplaceAll(os.Getenv("HANDLERDB_SQLCORPUS_ONLY"), ",", " ")) {
+			only[name] = true
+		}
 		for _, sc := range scripts {
+			if len(only) > 0 && !only[sc.name] {
+				continue
+			}
 			blocks := replayCorpus(t, dsn, sc)
 			out := filepath.Join(corpusDir, sc.name+".out")
 			if err := os.WriteFile(out, []byte(strings.Join(blocks, "\n")), 0o644); err != nil {
