@@ -24,11 +24,23 @@ type batchWriter struct {
 	fm            []found
 	fmVals, fmNew []types.Value
 	fmBytes       []byte
+	fmCollect     func(Row) bool
 	oldPK, newPK  []byte
 	key           []byte
-	dirty         map[*tableRuntime]uint32 // tables whose counters moved -> table id
-	rows          int64                    // rows written through this batch
-	delta         map[*tableRuntime]int64  // row count change per table
+	// Scratch space of Insert, checkUnique and putSecondary: the keys
+	// built there are copied by the batch.
+	insPK, uniqKey, uniqOld, secKey, secPK []byte
+	dirty                                  map[*tableRuntime]uint32 // tables whose counters moved -> table id
+	rows                                   int64                    // rows written through this batch
+	delta                                  map[*tableRuntime]int64  // row count change per table
+	deltaLog                               []deltaStep              // the changes of delta, in order, for savepoints
+}
+
+// deltaStep is one change of a table's row count, kept so that a savepoint
+// can undo the changes after it without copying the map.
+type deltaStep struct {
+	rt *tableRuntime
+	d  int64
 }
 
 // count records a change of t's row count by this batch.
@@ -37,6 +49,17 @@ func (w *batchWriter) count(t *Table, d int64) {
 		w.delta = map[*tableRuntime]int64{}
 	}
 	w.delta[t.rt] += d
+	w.deltaLog = append(w.deltaLog, deltaStep{t.rt, d})
+}
+
+// undoCounts takes back the row count changes after the first n of
+// deltaLog.
+func (w *batchWriter) undoCounts(n int) {
+	for _, s := range w.deltaLog[n:] {
+		w.delta[s.rt] -= s.d
+	}
+	clear(w.deltaLog[n:])
+	w.deltaLog = w.deltaLog[:n]
 }
 
 // touch marks t's counters for persisting with this batch.
@@ -123,7 +146,8 @@ func (w *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 		w.touch(t)
 		rowID = t.rt.rowID.Add(1)
 	}
-	pk := primaryKey(nil, t, row, rowID)
+	pk := primaryKey(w.insPK[:0], t, row, rowID)
+	w.insPK = pk
 	if !t.Primary.Hidden {
 		if err := w.checkAbsent(t, t.Primary, pk); err != nil {
 			return 0, withKey(err, t, t.Primary, row)
@@ -134,7 +158,8 @@ func (w *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 			return 0, err
 		}
 	}
-	if err := w.set(pk, encodeRow(w.buf[:0], t, row, rowID)); err != nil {
+	w.buf = encodeRow(w.buf[:0], t, row, rowID)
+	if err := w.set(pk, w.buf); err != nil {
 		return 0, err
 	}
 	for _, idx := range t.secondaries() {
@@ -145,6 +170,22 @@ func (w *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 	w.rows++
 	w.count(t, 1)
 	return id, nil
+}
+
+// collectFound is FindModify's find callback: it copies row into the
+// scratch space and records it in w.fm.
+func (w *batchWriter) collectFound(r Row) bool {
+	start := len(w.fmVals)
+	for _, v := range r {
+		if v.B != nil {
+			b0 := len(w.fmBytes)
+			w.fmBytes = append(w.fmBytes, v.B...)
+			v.B = w.fmBytes[b0:len(w.fmBytes):len(w.fmBytes)]
+		}
+		w.fmVals = append(w.fmVals, v)
+	}
+	w.fm = append(w.fm, found{row: w.fmVals[start:len(w.fmVals):len(w.fmVals)], rowID: w.rs.rowID})
+	return true
 }
 
 // checkRow refuses a row of the wrong width or with a NaN.
@@ -240,9 +281,13 @@ func (w *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
 	if !idx.Unique || hasNull(idx, row) {
 		return nil
 	}
-	key := appendIndexKey(nil, t, idx, row)
-	if old != nil && !hasNull(idx, old) && bytes.Equal(key, appendIndexKey(nil, t, idx, old)) {
-		return nil
+	key := appendIndexKey(w.uniqKey[:0], t, idx, row)
+	w.uniqKey = key
+	if old != nil && !hasNull(idx, old) {
+		w.uniqOld = appendIndexKey(w.uniqOld[:0], t, idx, old)
+		if bytes.Equal(key, w.uniqOld) {
+			return nil
+		}
 	}
 	return withKey(w.checkAbsent(t, idx, key), t, idx, row)
 }
@@ -250,8 +295,9 @@ func (w *batchWriter) checkUnique(t *Table, idx *Index, row, old Row) error {
 // putSecondary writes row's entry in secondary index idx. For a unique
 // index it also checks the key is free (used when building an index).
 func (w *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64) error {
-	pkCols := appendPKColumns(nil, t, row, rowID)
-	key := secondaryKey(nil, t, idx, row, pkCols)
+	pkCols := appendPKColumns(w.secPK[:0], t, row, rowID)
+	key := secondaryKey(w.secKey[:0], t, idx, row, pkCols)
+	w.secPK, w.secKey = pkCols, key
 	if idx.Unique && !hasNull(idx, row) {
 		if err := w.checkAbsent(t, idx, key); err != nil {
 			return withKey(err, t, idx, row)
@@ -307,8 +353,9 @@ func (w *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 		return err
 	}
 	for _, idx := range t.secondaries() {
-		ok := secondaryKey(nil, t, idx, old, oldPK)
-		nk := secondaryKey(nil, t, idx, row, newPK)
+		ok := secondaryKey(w.uniqOld[:0], t, idx, old, oldPK)
+		nk := secondaryKey(w.secKey[:0], t, idx, row, newPK)
+		w.uniqOld, w.secKey = ok, nk
 		if !pkChanged && bytes.Equal(ok, nk) {
 			continue
 		}
@@ -367,19 +414,10 @@ func (w *batchWriter) FindModify(t *Table, q *Query, m *Modify) (int, error) {
 	// array, which stays valid), so a find-modify allocates nothing once
 	// warm.
 	w.fm, w.fmVals, w.fmBytes = w.fm[:0], w.fmVals[:0], w.fmBytes[:0]
-	err := w.rs.find(w.b, t, q, func(r Row) bool {
-		start := len(w.fmVals)
-		for _, v := range r {
-			if v.B != nil {
-				b0 := len(w.fmBytes)
-				w.fmBytes = append(w.fmBytes, v.B...)
-				v.B = w.fmBytes[b0:len(w.fmBytes):len(w.fmBytes)]
-			}
-			w.fmVals = append(w.fmVals, v)
-		}
-		w.fm = append(w.fm, found{row: w.fmVals[start:len(w.fmVals):len(w.fmVals)], rowID: w.rs.rowID})
-		return true
-	})
+	if w.fmCollect == nil {
+		w.fmCollect = w.collectFound // bound once: no allocation per call
+	}
+	err := w.rs.find(w.b, t, q, w.fmCollect)
 	if err != nil {
 		return 0, err
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -214,6 +213,8 @@ func (w *writer) group() {
 	}
 	tx.rows = 0
 	clear(tx.delta)
+	clear(tx.deltaLog)
+	tx.deltaLog = tx.deltaLog[:0]
 	tx.end()
 	if fn := w.onGroup.Load(); fn != nil {
 		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size, Duration: time.Since(start), Failed: err != nil})
@@ -268,7 +269,7 @@ func (tx *Job) Catalog() *Catalog { return tx.cat }
 
 type savepoint struct {
 	rows       int64
-	delta      map[*tableRuntime]int64
+	deltaLen   int // len(deltaLog)
 	size       int
 	count      uint32
 	cat        *Catalog
@@ -276,13 +277,14 @@ type savepoint struct {
 }
 
 func (tx *Job) savepoint() savepoint {
-	return savepoint{rows: tx.rows, delta: maps.Clone(tx.delta), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
+	return savepoint{rows: tx.rows, deltaLen: len(tx.deltaLog), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
 }
 
 // rollbackTo discards every write made after sp. Counter advances are
 // kept, as InnoDB keeps AUTO_INCREMENT gaps.
 func (tx *Job) rollbackTo(sp savepoint) error {
-	tx.cat, tx.catChanged, tx.rows, tx.delta = sp.cat, sp.catChanged, sp.rows, sp.delta
+	tx.cat, tx.catChanged, tx.rows = sp.cat, sp.catChanged, sp.rows
+	tx.undoCounts(sp.deltaLen)
 	return tx.truncate(sp.size, sp.count)
 }
 

@@ -36,24 +36,24 @@ func storageError(out []byte, err error) []byte {
 }
 
 // appendRow appends the handle's columns of row as response fields.
-func appendRow(sc *scratch, out []byte, row engine.Row) []byte {
-	h := sc.h
+func (st *reqState) appendRow(out []byte, row engine.Row) []byte {
+	h := st.h
 	for _, c := range h.cols {
 		v := row[c]
 		if v.Null {
 			out = hsproto.AppendField(out, hsproto.Value{Null: true})
 			continue
 		}
-		sc.fmt = types.AppendFormat(sc.fmt[:0], &h.t.Columns[c].Type, v)
-		out = hsproto.AppendField(out, hsproto.Value{B: sc.fmt})
+		st.fmt = types.AppendFormat(st.fmt[:0], &h.t.Columns[c].Type, v)
+		out = hsproto.AppendField(out, hsproto.Value{B: st.fmt})
 	}
 	return out
 }
 
-// buildQuery fills sc.q from the request; it returns the executor-level
-// error (kpnum, filterblob) if any.
-func (ss *session) buildQuery(sc *scratch) hsproto.Error {
-	r, h := &sc.req, sc.h
+// buildQuery fills st.q from request r on st.h; it returns the
+// executor-level error (kpnum, filterblob) if any.
+func (st *reqState) buildQuery(r *hsproto.Request) hsproto.Error {
+	sc, h := st, st.h
 	t, idx := h.t, h.idx
 	if int(r.VLen) > len(idx.Columns) {
 		return hsproto.ErrKpnum
@@ -97,14 +97,11 @@ func (ss *session) buildQuery(sc *scratch) hsproto.Error {
 	return hsproto.ErrNone
 }
 
-// find runs a find, or a find with a modify part (write port only).
-func (ss *session) find(sc *scratch, tx *engine.Job, out []byte) []byte {
+// find runs a find (without a modify part) on committed data.
+func (ss *session) find(sc *scratch, out []byte) []byte {
 	r, h := &sc.req, sc.h
-	if e := ss.buildQuery(sc); e != hsproto.ErrNone {
+	if e := sc.buildQuery(r); e != hsproto.ErrNone {
 		return hsproto.AppendError(out, e)
-	}
-	if r.Mod != hsproto.ModNone {
-		return ss.modify(sc, tx, out)
 	}
 	start := len(out)
 	out = hsproto.AppendResultHeader(out, len(h.cols))
@@ -119,12 +116,7 @@ func (ss *session) find(sc *scratch, tx *engine.Job, out []byte) []byte {
 		if ss.s.cfg.MaxResponse < 0 {
 			sc.rowsEnd = -1
 		}
-		var err error
-		if tx != nil {
-			err = tx.Find(h.t, &sc.q, sc.emitFn)
-		} else {
-			err = ss.s.e.Find(h.t, &sc.q, sc.emitFn)
-		}
+		err := ss.s.e.Find(h.t, &sc.q, sc.emitFn)
 		out, sc.rows = sc.rows, nil
 		if sc.tooBig {
 			return hsproto.AppendError(out[:start], hsproto.ErrResultlen)
@@ -143,7 +135,7 @@ func (sc *scratch) emit(row engine.Row) bool {
 		sc.skip--
 	} else {
 		sc.returned++
-		sc.rows = appendRow(sc, sc.rows, row)
+		sc.rows = sc.appendRow(sc.rows, row)
 		if sc.rowsEnd >= 0 && len(sc.rows) > sc.rowsEnd {
 			sc.tooBig = true
 			return false
@@ -152,95 +144,82 @@ func (sc *scratch) emit(row engine.Row) bool {
 	return sc.returned < sc.limit+sc.skip
 }
 
-// modify runs U, D, + and - (and their ? forms).
-func (ss *session) modify(sc *scratch, tx *engine.Job, out []byte) []byte {
-	r, h := &sc.req, sc.h
+// prepareModify converts the modify part of r (U, D, + and -, and their
+// ? forms) into st.m, after buildQuery. It reports false, with the answer
+// in out, when the plugin answers without taking a row.
+func (st *reqState) prepareModify(r *hsproto.Request, out *[]byte) bool {
+	h := st.h
 	limit, offset := r.EffectiveLimit(), r.Offset
 	if uint64(limit)+uint64(offset) >= 1<<32 {
 		// The plugin's row loop ends before it takes any row.
 		if r.ModReturnRows {
-			return hsproto.AppendEnd(hsproto.AppendResultHeader(out, len(h.cols)))
+			*out = hsproto.AppendEnd(hsproto.AppendResultHeader(*out, len(h.cols)))
+		} else {
+			*out = hsproto.AppendOKNum(*out, 0)
 		}
-		return hsproto.AppendOKNum(out, 0)
+		return false
 	}
-	sc.q.Limit, sc.q.Offset = int(limit), int(offset)
-	sc.m = engine.Modify{Columns: h.cols}
-	sc.vals = sc.vals[:0]
+	st.q.Limit, st.q.Offset = int(limit), int(offset)
+	st.m = engine.Modify{Columns: h.cols}
+	st.vals = st.vals[:0]
 	switch r.Mod {
 	case hsproto.ModUpdate:
-		sc.m.Op = engine.ModUpdate
+		st.m.Op = engine.ModUpdate
 		for i, c := range h.cols {
-			sc.vals = append(sc.vals, conv(&sc.valBufs, i, &h.t.Columns[c].Type, r.ModValue(i)))
+			st.vals = append(st.vals, conv(&st.valBufs, i, &h.t.Columns[c].Type, r.ModValue(i)))
 		}
 	case hsproto.ModDelete:
-		sc.m.Op = engine.ModDelete
+		st.m.Op = engine.ModDelete
 	case hsproto.ModIncrement, hsproto.ModDecrement:
-		sc.m.Op = engine.ModIncrement
+		st.m.Op = engine.ModIncrement
 		if r.Mod == hsproto.ModDecrement {
-			sc.m.Op = engine.ModDecrement
+			st.m.Op = engine.ModDecrement
 		}
 		for i := range h.cols {
 			v := r.ModValue(i)
 			if v.Null {
-				sc.vals = append(sc.vals, types.NullValue)
+				st.vals = append(st.vals, types.NullValue)
 			} else {
-				sc.vals = append(sc.vals, types.Value{I: hsproto.ParseInt64(v.B)})
+				st.vals = append(st.vals, types.Value{I: hsproto.ParseInt64(v.B)})
 			}
 		}
 	}
-	sc.m.Values = sc.vals
-	start := len(out)
-	if r.ModReturnRows {
-		out = hsproto.AppendResultHeader(out, len(h.cols))
-		sc.m.Before = func(row engine.Row) { out = appendRow(sc, out, row) }
-	}
-	n, err := tx.FindModify(h.t, &sc.q, &sc.m)
-	sc.m.Before = nil
-	if err != nil {
-		return storageError(out[:start], err)
-	}
-	if r.ModReturnRows {
-		return hsproto.AppendEnd(out)
-	}
-	return hsproto.AppendOKNum(out, uint64(n))
+	st.m.Values = st.vals
+	return true
 }
 
-// insert runs `id + vlen v1..vn`.
-func (ss *session) insert(sc *scratch, tx *engine.Job, out []byte) []byte {
-	r, h := &sc.req, sc.h
-	t := h.t
+// prepareInsert converts `id + vlen v1..vn` into st.row: the given
+// columns, then every other column's insert default.
+func (st *reqState) prepareInsert(r *hsproto.Request) {
+	t := st.h.t
 	n := len(t.Columns)
-	if cap(sc.row) < n {
-		sc.row = make(engine.Row, n)
+	if cap(st.row) < n {
+		st.row = make(engine.Row, n)
 	}
-	sc.row = sc.row[:n]
-	given := make([]bool, n) // small; columns given a value
-	for len(sc.valBufs) < n {
-		sc.valBufs = append(sc.valBufs, nil)
+	st.row = st.row[:n]
+	if cap(st.given) < n {
+		st.given = make([]bool, n)
 	}
-	for i, c := range h.cols {
+	given := st.given[:n]
+	clear(given)
+	for len(st.valBufs) < n {
+		st.valBufs = append(st.valBufs, nil)
+	}
+	for i, c := range st.h.cols {
 		if i >= int(r.VLen) {
 			break
 		}
 		v := r.Key(i)
 		col := &t.Columns[c]
-		sc.row[c] = col.InsertValue(v.B, v.Null, false, sc.valBufs[c])
-		if b := sc.row[c].B; b != nil {
-			sc.valBufs[c] = b[:0]
+		st.row[c] = col.InsertValue(v.B, v.Null, false, st.valBufs[c])
+		if b := st.row[c].B; b != nil {
+			st.valBufs[c] = b[:0]
 		}
 		given[c] = true
 	}
 	for c := range t.Columns {
 		if !given[c] {
-			sc.row[c] = t.Columns[c].InsertValue(nil, false, true, nil)
+			st.row[c] = t.Columns[c].InsertValue(nil, false, true, nil)
 		}
 	}
-	id, err := tx.Insert(t, sc.row)
-	if err != nil {
-		return storageError(out, err)
-	}
-	if t.AutoInc >= 0 {
-		return hsproto.AppendOKNum(out, id)
-	}
-	return hsproto.AppendOK(out)
 }

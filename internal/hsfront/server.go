@@ -158,6 +158,12 @@ type Server struct {
 	acceptWG sync.WaitGroup
 	loops    []*evloop // read-port event loops (nil: goroutine per connection)
 	nextLoop int
+
+	// jobCtx is the context of the write port's engine jobs: Shutdown
+	// cancels it when its own context ends before the connections are
+	// gone, so that jobs still queued for them are skipped.
+	jobCtx     context.Context
+	cancelJobs context.CancelFunc
 }
 
 // Stats are the front's counters, safe to read at any time.
@@ -202,7 +208,9 @@ func (o Op) String() string { return opNames[o] }
 // The configuration is checked by Start.
 func New(e *engine.Engine, cfg Config) *Server {
 	cfg.EnsureDefaults()
-	return &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
+	s := &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
+	s.jobCtx, s.cancelJobs = context.WithCancel(context.Background())
+	return s
 }
 
 // Stats returns the server's counters.
@@ -367,8 +375,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	go func() { s.wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		s.cancelJobs()
 		return nil
 	case <-ctx.Done():
+		s.cancelJobs() // jobs still queued for these connections are skipped
 		for _, c := range conns {
 			c.nc.Close()
 		}

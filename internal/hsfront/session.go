@@ -2,7 +2,6 @@ package hsfront
 
 import (
 	"bytes"
-	"context"
 	"sync"
 	"time"
 
@@ -64,27 +63,38 @@ func (ss *session) needAuth() bool {
 	return (len(ss.secret) > 0 || ss.s.cfg.RequireAuth) && !ss.authed
 }
 
+// reqState is one request converted for the engine: its handle, the key,
+// filter and value columns in their column types, the query and the
+// modify. The buffers are reused from request to request.
+type reqState struct {
+	h       *handle
+	keys    []types.Value
+	keyBufs [][]byte
+	in      []types.Value
+	inBufs  [][]byte
+	filters []engine.Filter
+	fBufs   [][]byte
+	vals    []types.Value
+	valBufs [][]byte
+	given   []bool // insert: the columns the request gives
+	row     engine.Row
+	fmt     []byte
+	q       engine.Query
+	m       engine.Modify
+}
+
 // scratch is the per-batch working memory, pooled so that an idle
 // connection holds none of it.
 type scratch struct {
+	reqState
 	req        hsproto.Request
-	keys       []types.Value
-	keyBufs    [][]byte
-	in         []types.Value
-	inBufs     [][]byte
-	filters    []engine.Filter
-	fBufs      [][]byte
-	vals       []types.Value
-	valBufs    [][]byte
-	row        engine.Row
-	fmt        []byte
-	q          engine.Query
-	m          engine.Modify
 	out        *[]byte
-	h          *handle
-	executed   int    // lines the last lines call ran
-	parsed     bool   // req holds the next line, already parsed (see lines)
-	parsedRest []byte // what follows that line
+	parsed     bool       // req holds the next line, already parsed (see lines)
+	parsedRest []byte     // what follows that line
+	run        []*writeOp // the write port's current run (writerun.go)
+	runLen     int        // the lines of run in use
+	runSess    *session   // the session whose run applyFn applies
+	applyFn    func(*engine.Job) error
 
 	// find state, used by emit
 	rows                  []byte
@@ -125,14 +135,14 @@ type stopReason uint8
 const (
 	stopNone   stopReason = iota // every complete line was answered
 	stopBudget                   // the turn's output reached turnBudget
-	stopWriter                   // outside the writer: the next line needs it
-	stopRead                     // inside the writer: the next line is a plain find
+	stopWriter                   // the next line changes rows (write port)
 )
 
 // batch answers the complete lines of buf into out and returns how many
 // bytes it consumed, and whether the connection must close. On the write
-// port a run of lines that change rows runs as one engine job (group
-// commit across connections); finds between such runs run outside the
+// port a run of lines up to the next find runs as one engine job (group
+// commit across connections): the connection parses and converts the
+// run, the writer only applies it (writerun.go). Finds run outside the
 // writer, on committed data that holds every earlier run of the batch, so
 // a scan never holds up the writes of other connections.
 func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
@@ -145,94 +155,32 @@ func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	}()
 	consumed := 0
 	for {
-		n, stop := ss.lines(c, sc, buf[consumed:], nil)
+		n, stop := ss.lines(c, sc, buf[consumed:])
 		consumed += n
 		if stop != stopWriter {
 			return consumed, false
 		}
-		n, stop, ok := ss.writerRun(c, sc, buf[consumed:])
+		n, ok := ss.writerRun(c, sc, buf[consumed:])
 		consumed += n
 		if !ok {
 			return consumed, true
 		}
-		if stop != stopRead {
-			return consumed, false
-		}
 	}
-}
-
-// writerRun runs the lines of buf that change rows as one writer job, up
-// to the next plain find. If the group does not commit, every request of
-// the run and every later complete line of buf fail, and ok is false: the
-// connection must close (its handles may have changed in a batch the
-// client will never see answered).
-func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, stop stopReason, ok bool) {
-	out := sc.out
-	start := len(*out)
-	ran := false
-	err := ss.s.e.Update(context.Background(), func(tx *engine.Job) error {
-		ran = true
-		*out = (*out)[:start]
-		n, stop = ss.lines(c, sc, buf, tx)
-		return nil
-	})
-	if err == nil {
-		return n, stop, true
-	}
-	*out = (*out)[:start]
-	// Count the lines to answer without framing again what was parsed:
-	// parsing unescapes in place. Lines the job ran, the one left parsed,
-	// then the untouched complete lines after.
-	failed, rest := 0, buf[n:]
-	if ran {
-		failed = sc.executed
-	}
-	if sc.parsed {
-		failed, rest = failed+1, sc.parsedRest
-		sc.parsed, sc.parsedRest = false, nil
-	}
-	for {
-		_, r, ok := hsproto.NextLine(rest)
-		if !ok {
-			break
-		}
-		failed, rest = failed+1, r
-	}
-	for ; failed > 0; failed-- {
-		*out = hsproto.AppendError(*out, hsproto.ErrCommit)
-	}
-	return len(buf) - len(rest), stopNone, false
-}
-
-// asksSQL reports whether a parsed request may call into the SQL front: A
-// when SQL accounts are enabled, P on a connection authenticated as one.
-// Such lines run outside writer jobs: GRANT and the like hold the SQL
-// front's user table while they wait for the writer to store the change,
-// so asking from inside a job would stop both.
-func (ss *session) asksSQL(r *hsproto.Request) bool {
-	return (r.Cmd == hsproto.CmdAuth && ss.s.cfg.Authorize != nil) || (r.Cmd == hsproto.CmdOpen && ss.grants != nil)
 }
 
 // needsWriter reports whether a parsed request changes rows (insert or a
-// modify), which on the write port runs inside a writer job.
+// modify), which on the write port is applied by the writer.
 func needsWriter(r *hsproto.Request) bool {
 	return r.Cmd == hsproto.CmdExec && (r.Op == hsproto.OpInsert || r.Mod != hsproto.ModNone)
 }
 
-// lines executes the complete lines of buf (tx is nil outside the writer)
-// and returns how many bytes it consumed and why it stopped. On the write
-// port it stops before a line that needs the other side of the writer.
-func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Job) (int, stopReason) {
+// lines executes the complete lines of buf outside the writer and
+// returns how many bytes it consumed and why it stopped. On the write port
+// it stops before a line that changes rows, leaving it parsed.
+func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 	rest := buf
-	observe := ss.s.cfg.Observe
-	var t0 time.Time
-	if observe != nil {
-		t0 = time.Now()
-	}
-	// The server-wide counters are shared by every event loop: count
-	// locally and add once per buffer, not once per request.
-	var ops [NumOps][2]int64
-	n := int64(0)
+	var cnt opCounter
+	cnt.start(ss)
 	stop := stopNone
 	for {
 		// Parse unescapes the line in place (an escaped byte may become
@@ -254,45 +202,68 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte, tx *engine.Job) (int,
 			sc.req.Parse(line)
 			r = rr
 		}
+		if ss.write && needsWriter(&sc.req) {
+			stop, sc.parsed, sc.parsedRest = stopWriter, true, r
+			break
+		}
 		start := len(*sc.out)
-		if ss.write {
-			if w := needsWriter(&sc.req); w && tx == nil {
-				stop, sc.parsed, sc.parsedRest = stopWriter, true, r
-				break
-			} else if !w && tx != nil && n > 0 && (sc.req.Cmd == hsproto.CmdExec || ss.asksSQL(&sc.req)) {
-				stop, sc.parsed, sc.parsedRest = stopRead, true, r
-				break
-			}
-		}
-		*sc.out = ss.exec(sc, tx, *sc.out)
-		n++
-		op, ok := classify(&sc.req), (*sc.out)[start] == '0'
-		res := 0
-		if !ok {
-			res = 1
-		}
-		ops[op][res]++
-		if observe != nil {
-			// Each request's time runs from the end of the one before.
-			t1 := time.Now()
-			observe(ss.write, op, ok, t1.Sub(t0))
-			t0 = t1
-		}
+		*sc.out = ss.exec(sc, *sc.out)
+		cnt.add(&sc.req, (*sc.out)[start] == '0')
 		rest = r
 	}
-	if n > 0 {
-		c.requests.Add(n)
-		ss.s.stats.Requests.Add(n)
-		for op := range ops {
-			for res, k := range ops[op] {
-				if k > 0 {
-					ss.s.stats.Ops[portIndex(ss.write)][op][res].Add(k)
-				}
+	cnt.flush(c)
+	return len(buf) - len(rest), stop
+}
+
+// opCounter counts a batch's requests by class and result. The server-wide
+// counters are shared by every event loop: they are added once per buffer,
+// not once per request.
+type opCounter struct {
+	ss      *session
+	observe func(write bool, op Op, ok bool, d time.Duration)
+	t0      time.Time
+	n       int64
+	ops     [NumOps][2]int64
+}
+
+func (k *opCounter) start(ss *session) {
+	k.ss, k.observe = ss, ss.s.cfg.Observe
+	if k.observe != nil {
+		k.t0 = time.Now()
+	}
+}
+
+// add counts one answered request.
+func (k *opCounter) add(r *hsproto.Request, ok bool) {
+	op := classify(r)
+	res := 0
+	if !ok {
+		res = 1
+	}
+	k.ops[op][res]++
+	k.n++
+	if k.observe != nil {
+		// Each request's time runs from the end of the one before.
+		t1 := time.Now()
+		k.observe(k.ss.write, op, ok, t1.Sub(k.t0))
+		k.t0 = t1
+	}
+}
+
+func (k *opCounter) flush(c *conn) {
+	if k.n == 0 {
+		return
+	}
+	c.requests.Add(k.n)
+	st := &k.ss.s.stats
+	st.Requests.Add(k.n)
+	for op := range k.ops {
+		for res, n := range k.ops[op] {
+			if n > 0 {
+				st.Ops[portIndex(k.ss.write)][op][res].Add(n)
 			}
 		}
 	}
-	sc.executed = int(n)
-	return len(buf) - len(rest), stop
 }
 
 // classify names a parsed request's class.
@@ -322,7 +293,8 @@ func classify(r *hsproto.Request) Op {
 	return OpInvalid
 }
 
-func (ss *session) exec(sc *scratch, tx *engine.Job, out []byte) []byte {
+// exec answers a request outside the writer: A, P, errors and finds.
+func (ss *session) exec(sc *scratch, out []byte) []byte {
 	r := &sc.req
 	switch r.Cmd {
 	case hsproto.CmdAuth:
@@ -331,29 +303,37 @@ func (ss *session) exec(sc *scratch, tx *engine.Job, out []byte) []byte {
 		if ss.needAuth() {
 			return hsproto.AppendError(out, hsproto.ErrUnauth)
 		}
-		return ss.open(r, tx, out)
+		return ss.open(r, nil, out)
 	case hsproto.CmdExec:
-		h := ss.handles[r.ID]
-		env := hsproto.ExecEnv{Unauthenticated: ss.needAuth(), ReadOnly: !ss.write, Slots: ss.slots, Opened: h != nil}
-		if h != nil {
-			env.FilterColumns = len(h.fcolNames)
-		}
-		if e := r.CheckExec(env); e != hsproto.ErrNone {
+		h, e := ss.checkExec(r, nil)
+		if e != hsproto.ErrNone {
 			return hsproto.AppendError(out, e)
-		}
-		if e := ss.refresh(h, tx); e != hsproto.ErrNone {
-			return hsproto.AppendError(out, e)
-		}
-		if need := required(r); h.privs&need != need {
-			return hsproto.AppendError(out, hsproto.ErrUnauth)
 		}
 		sc.h = h
-		if r.Op == hsproto.OpInsert {
-			return ss.insert(sc, tx, out)
-		}
-		return ss.find(sc, tx, out)
+		return ss.find(sc, out)
 	}
 	return hsproto.AppendError(out, hsproto.ErrCmd)
+}
+
+// checkExec runs the checks of an exec request that come before the
+// engine: the request against its handle, the handle against the catalog
+// (tx's, or the published one when tx is nil), the handle's privileges.
+func (ss *session) checkExec(r *hsproto.Request, tx *engine.Job) (*handle, hsproto.Error) {
+	h := ss.handles[r.ID]
+	env := hsproto.ExecEnv{Unauthenticated: ss.needAuth(), ReadOnly: !ss.write, Slots: ss.slots, Opened: h != nil}
+	if h != nil {
+		env.FilterColumns = len(h.fcolNames)
+	}
+	if e := r.CheckExec(env); e != hsproto.ErrNone {
+		return nil, e
+	}
+	if e := ss.refresh(h, tx); e != hsproto.ErrNone {
+		return nil, e
+	}
+	if need := required(r); h.privs&need != need {
+		return nil, hsproto.ErrUnauth
+	}
+	return h, hsproto.ErrNone
 }
 
 func catalogOf(e *engine.Engine, tx *engine.Job) *engine.Catalog {

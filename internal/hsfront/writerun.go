@@ -1,0 +1,257 @@
+package hsfront
+
+import (
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/hsproto"
+)
+
+// The write port's runs. A run is the lines of a batch from a line that
+// changes rows up to the next find. It goes through three steps:
+//
+//  1. prepare, on the connection's goroutine: every line is parsed and
+//     checked, A and P are answered, and each insert or modify is
+//     converted against the catalog the connection sees (handles,
+//     key, filter and value columns in their column types, the row of an
+//     insert) into a writeOp;
+//  2. apply, on the writer goroutine inside one engine job: each writeOp
+//     whose catalog version is still the job's is applied as it is; one
+//     the DDL of an earlier job of the group changed is checked and
+//     converted again against the job's catalog first;
+//  3. answer, on the connection again: the answers are formatted in line
+//     order.
+//
+// So the protocol work of every connection runs in parallel, and the
+// group-commit critical section holds only the engine's. A and P never
+// run inside a job: with SQL accounts they ask the SQL front's user
+// table, which a GRANT holds while it waits for the writer.
+
+// maxRunLines bounds the lines of one run, so that the answers of one
+// run stay near the turn budget.
+const maxRunLines = 1024
+
+// beforeApply, set by the package's tests, runs between preparing a run
+// and handing it to the writer.
+var beforeApply func()
+
+// writeOpKind says how a writeOp is answered.
+type writeOpKind uint8
+
+const (
+	opAnswered writeOpKind = iota // answered while preparing (A, P, a refused request)
+	opInsert
+	opModify
+)
+
+// writeOp is one line of a run. Its fields are written by the
+// connection's goroutine while preparing and answering, and by the writer
+// goroutine while the connection waits for the job.
+type writeOp struct {
+	reqState
+	req     hsproto.Request
+	kind    writeOpKind
+	version uint64 // the catalog version the conversion used
+	ans     []byte // opAnswered: the answer; a modify returning rows: header and rows
+	n       int    // rows a modify changed
+	id      uint64 // the AUTO_INCREMENT value an insert used
+	autoInc bool   // the insert's table has an AUTO_INCREMENT column
+	err     error  // the engine's answer
+	before  func(engine.Row)
+}
+
+// opAt returns the i-th pooled writeOp of sc.
+func (sc *scratch) opAt(i int) *writeOp {
+	for len(sc.run) <= i {
+		op := new(writeOp)
+		op.before = func(row engine.Row) { op.ans = op.appendRow(op.ans, row) }
+		sc.run = append(sc.run, op)
+	}
+	return sc.run[i]
+}
+
+// writerRun runs the run that starts at the line sc holds parsed, and
+// returns how many bytes of buf it consumed (buf starts with that line).
+// If the group does not commit, every request of the run and every later
+// complete line of buf fail, and ok is false: the connection must close
+// (its handles may have changed in a batch the client will never see
+// answered).
+func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, ok bool) {
+	// The first line was parsed by lines; take it over by swapping the
+	// requests, so that each keeps its own slices.
+	first := sc.opAt(0)
+	first.req, sc.req = sc.req, first.req
+	rest := sc.parsedRest
+	sc.parsed, sc.parsedRest = false, nil
+	ss.prepare(first, nil)
+	count, apply := 1, first.kind != opAnswered
+	for count < maxRunLines {
+		line, r, more := hsproto.NextLine(rest)
+		if !more {
+			break
+		}
+		op := sc.opAt(count)
+		op.req.Parse(line)
+		if op.req.Cmd == hsproto.CmdExec && !needsWriter(&op.req) {
+			// A find ends the run: it reads what the run committed.
+			op.req, sc.req = sc.req, op.req
+			sc.parsed, sc.parsedRest = true, r
+			break
+		}
+		rest = r
+		ss.prepare(op, nil)
+		apply = apply || op.kind != opAnswered
+		count++
+	}
+	run := sc.run[:count]
+	defer func() {
+		for _, op := range run {
+			op.req.Reset()
+			op.h, op.err = nil, nil
+		}
+	}()
+	consumed := len(buf) - len(rest)
+	if beforeApply != nil {
+		beforeApply()
+	}
+	if apply {
+		if sc.applyFn == nil {
+			// Bound once per pooled scratch: no allocation per run.
+			sc.applyFn = func(tx *engine.Job) error {
+				sc.runSess.apply(tx, sc.run[:sc.runLen])
+				return nil
+			}
+		}
+		sc.runSess, sc.runLen = ss, count
+		err := ss.s.e.Update(ss.s.jobCtx, sc.applyFn)
+		sc.runSess = nil
+		if err != nil {
+			return len(buf) - len(ss.failRun(sc, count, rest)), false
+		}
+	}
+	var cnt opCounter
+	cnt.start(ss)
+	out := *sc.out
+	for _, op := range run {
+		start := len(out)
+		out = op.answer(out)
+		cnt.add(&op.req, out[start] == '0')
+	}
+	*sc.out = out
+	cnt.flush(c)
+	return consumed, true
+}
+
+// failRun answers the run's count lines, the line left parsed after it
+// and the complete lines of rest with the commit error; it returns what
+// follows the last complete line.
+func (ss *session) failRun(sc *scratch, count int, rest []byte) []byte {
+	failed := count
+	if sc.parsed {
+		failed, rest = failed+1, sc.parsedRest
+		sc.parsed, sc.parsedRest = false, nil
+	}
+	end := rest
+	for {
+		_, r, ok := hsproto.NextLine(end)
+		if !ok {
+			break
+		}
+		failed, end = failed+1, r
+	}
+	for ; failed > 0; failed-- {
+		*sc.out = hsproto.AppendError(*sc.out, hsproto.ErrCommit)
+	}
+	return end
+}
+
+// prepare checks and converts op's request against the catalog of tx (the
+// published one when tx is nil, on the connection's goroutine).
+func (ss *session) prepare(op *writeOp, tx *engine.Job) {
+	r := &op.req
+	op.kind, op.ans, op.err = opAnswered, op.ans[:0], nil
+	switch r.Cmd {
+	case hsproto.CmdAuth:
+		op.ans = ss.auth(r, op.ans)
+		return
+	case hsproto.CmdOpen:
+		if ss.needAuth() {
+			op.ans = hsproto.AppendError(op.ans, hsproto.ErrUnauth)
+		} else {
+			op.ans = ss.open(r, tx, op.ans)
+		}
+		return
+	case hsproto.CmdExec:
+	default:
+		op.ans = hsproto.AppendError(op.ans, hsproto.ErrCmd)
+		return
+	}
+	h, e := ss.checkExec(r, tx)
+	if e != hsproto.ErrNone {
+		op.ans = hsproto.AppendError(op.ans, e)
+		return
+	}
+	op.h, op.version = h, h.version
+	if r.Op == hsproto.OpInsert {
+		op.prepareInsert(r)
+		op.kind = opInsert
+		return
+	}
+	if e := op.buildQuery(r); e != hsproto.ErrNone {
+		op.ans = hsproto.AppendError(op.ans, e)
+		return
+	}
+	if op.prepareModify(r, &op.ans) {
+		op.kind = opModify
+	}
+}
+
+// apply runs the run's inserts and modifies inside one job, on the writer
+// goroutine.
+func (ss *session) apply(tx *engine.Job, run []*writeOp) {
+	for _, op := range run {
+		if op.kind == opAnswered {
+			continue
+		}
+		if op.version != tx.Catalog().Version {
+			// An earlier job of the group changed the catalog: check and
+			// convert again as the table is now.
+			if ss.prepare(op, tx); op.kind == opAnswered {
+				continue
+			}
+		}
+		switch op.kind {
+		case opInsert:
+			op.autoInc = op.h.t.AutoInc >= 0
+			op.id, op.err = tx.Insert(op.h.t, op.row)
+		case opModify:
+			if op.req.ModReturnRows {
+				op.ans = hsproto.AppendResultHeader(op.ans[:0], len(op.h.cols))
+				op.m.Before = op.before
+			}
+			op.n, op.err = tx.FindModify(op.h.t, &op.q, &op.m)
+			op.m.Before = nil
+		}
+	}
+}
+
+// answer appends op's answer to out.
+func (op *writeOp) answer(out []byte) []byte {
+	switch op.kind {
+	case opInsert:
+		switch {
+		case op.err != nil:
+			return storageError(out, op.err)
+		case op.autoInc:
+			return hsproto.AppendOKNum(out, op.id)
+		}
+		return hsproto.AppendOK(out)
+	case opModify:
+		switch {
+		case op.err != nil:
+			return storageError(out, op.err)
+		case op.req.ModReturnRows:
+			return hsproto.AppendEnd(append(out, op.ans...))
+		}
+		return hsproto.AppendOKNum(out, uint64(op.n))
+	}
+	return append(out, op.ans...)
+}
