@@ -35,6 +35,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).
 		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
+		AddPostValidationRule(ruleMariaShow, mariaShowRule).
 		Build()
 }
 

@@ -28,11 +28,8 @@ SELECT AVG(qty) FROM order_items;
 SELECT TRUNCATE(2.345, 1);
 -- deviation: IFNULL(date_col, 'never') fails with 1292 Incorrect datetime value; MariaDB returns a string
 SELECT IFNULL(shipped, 'never') FROM orders ORDER BY id LIMIT 4;
--- deviation: SHOW CREATE TABLE prints int for MariaDB's int(11) (no display width)
 SHOW CREATE TABLE customers;
--- deviation: DESCRIBE prints int for int(11) and appends COLLATE utf8mb4_general_ci to varchar types
 DESCRIBE orders;
--- deviation: SHOW COLUMNS has the same int(11) and COLLATE differences as DESCRIBE
 SHOW COLUMNS FROM t;
 -- deviation: SHOW INDEX has MySQL 8 columns (Visible, Expression) for MariaDB's Ignored, and Collation NULL for A
 SHOW INDEX FROM t;
