@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -160,9 +161,14 @@ func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error 
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		c := *check
 		if c.Name == "" {
-			// MySQL names an unnamed constraint <table>_chk_<n>.
+			// MariaDB names an unnamed constraint CONSTRAINT_<n>, MySQL
+			// (and go-mysql-server's enginetest) <table>_chk_<n>.
+			prefix := t.t.Name + "_chk_"
+			if t.db.p.maria {
+				prefix = "CONSTRAINT_"
+			}
 			for n := 1; c.Name == ""; n++ {
-				name := fmt.Sprintf("%s_chk_%d", t.t.Name, n)
+				name := prefix + strconv.Itoa(n)
 				if !m.hasCheck(name) {
 					c.Name = name
 				}

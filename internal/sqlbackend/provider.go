@@ -21,7 +21,7 @@ type Provider struct {
 	objCache   map[string]*dbObjects // database -> its SQL objects
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
 
-	mariaShow bool // see ShowAsMariaDB (show.go); set before serving
+	maria bool // see MariaDB (show.go); set before serving
 }
 
 // forgetObjects drops the cached SQL objects of a database.

@@ -20,33 +20,36 @@ import (
 //
 // go-mysql-server prints a table from its go-mysql-server schema, in
 // MySQL 8's words (int for int(11), no DEFAULT NULL, time(6) for time,
-// CHECK constraints all at the end). With ShowAsMariaDB, an analyzer rule
+// CHECK constraints all at the end). With Provider.MariaDB, an analyzer rule
 // replaces those statements' nodes, for HandlerDB's tables, by nodes that
 // print from the engine's definition (types.Type.String is MariaDB's type
 // text) and the SQL attributes of meta.go. What go-mysql-server took from
 // its interfaces still comes from them: the indexes and their prefix
 // lengths from table.GetIndexes, foreign keys from GetDeclaredForeignKeys.
-// Without ShowAsMariaDB (go-mysql-server's own enginetest expects its
+// Without Provider.MariaDB (go-mysql-server's own enginetest expects its
 // output) nothing changes. The nodes are built per statement and run on
 // its goroutine; the rule itself is a pure function of the plan.
 
 const ruleMariaShow analyzer.RuleId = 10006
 
-// ShowAsMariaDB makes SHOW CREATE TABLE, DESCRIBE and SHOW COLUMNS print
-// HandlerDB's tables as MariaDB does. Call it before the provider serves
+// MariaDB makes the provider answer as MariaDB where go-mysql-server's
+// own enginetest expects go-mysql-server's answers: SHOW CREATE TABLE,
+// DESCRIBE and SHOW COLUMNS print HandlerDB's tables as MariaDB does, an
+// unnamed CHECK constraint is CONSTRAINT_<n> (not <table>_chk_<n>) and a
+// failed one is error 4025 (checks.go). Call it before the provider serves
 // statements (it is not synchronized).
-func (p *Provider) ShowAsMariaDB() { p.mariaShow = true }
+func (p *Provider) MariaDB() { p.maria = true }
 
 // mariaShowRule replaces SHOW CREATE TABLE and SHOW COLUMNS of our tables.
 func mariaShowRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.ShowCreateTable:
-			if t := ourTable(n.Child); t != nil && !n.IsView && t.db.p.mariaShow {
+			if t := ourTable(n.Child); t != nil && !n.IsView && t.db.p.maria {
 				return &showCreate{showNode: showNode{n.Schema()}, t: t}, transform.NewTree, nil
 			}
 		case *plan.ShowColumns:
-			if t := ourTable(n.Child); t != nil && t.db.p.mariaShow {
+			if t := ourTable(n.Child); t != nil && t.db.p.maria {
 				return &showColumns{showNode: showNode{n.Schema()}, t: t, full: n.Full}, transform.NewTree, nil
 			}
 		}

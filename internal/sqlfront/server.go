@@ -140,7 +140,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	p := sqlbackend.NewProvider(e)
-	p.ShowAsMariaDB()
+	p.MariaDB()
 	se := sqle.New(sqlbackend.NewAnalyzer(p), &sqle.Config{})
 	guard := newGuardedParser(se.Parser)
 	se.Parser, se.Analyzer.Parser = guard, guard
