@@ -33,6 +33,12 @@ type tableMeta struct {
 	Checks []sql.CheckDefinition `json:"checks,omitempty"`
 	// IndexComments holds index COMMENTs by index name.
 	IndexComments map[string]string `json:"index_comments,omitempty"`
+	// Generated holds, by column name, the expression of a generated
+	// column as go-mysql-server prints it; Stored marks the STORED ones
+	// (the others are VIRTUAL). The engine stores both kinds: SQL computes
+	// the value on every write (HandlerSocket writes do not).
+	Generated map[string]string `json:"generated,omitempty"`
+	Stored    map[string]string `json:"stored,omitempty"`
 	// ForeignKeys are the table's FOREIGN KEY constraints (see fk.go),
 	// without their own database and table names (and without the parent's
 	// database when it is the table's).
@@ -61,7 +67,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)
@@ -74,6 +80,7 @@ func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
 // columnMeta is one column's SQL-only attributes.
 type columnMeta struct {
 	comment, def, onUpdate string
+	generated, stored      string // stored is "1" for a STORED generated column
 }
 
 // set records c's attributes for column name in m.
@@ -91,6 +98,8 @@ func (m *tableMeta) set(name string, c columnMeta) {
 	put(&m.Comments, c.comment)
 	put(&m.Defaults, c.def)
 	put(&m.OnUpdate, c.onUpdate)
+	put(&m.Generated, c.generated)
+	put(&m.Stored, c.stored)
 }
 
 // drop forgets column name.

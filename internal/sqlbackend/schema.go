@@ -303,6 +303,10 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 			col.Extra = "auto_increment"
 		}
 		col.Comment = m.Comments[c.Name]
+		if e := m.Generated[c.Name]; e != "" {
+			col.Generated = sql.NewUnresolvedColumnDefaultValue("(" + e + ")")
+			col.Virtual = m.Stored[c.Name] == ""
+		}
 		if e := m.OnUpdate[c.Name]; e != "" {
 			// Stored as printed; an unresolved default is resolved by
 			// go-mysql-server's planner when a statement uses the table.
@@ -346,10 +350,14 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 	if c.AutoIncrement && !t.IsInteger() {
 		return col, cm, errUnsupported("AUTO_INCREMENT on a %s column", st(c.Type))
 	}
-	if c.Generated != nil {
-		return col, cm, errUnsupported("generated column %s", c.Name)
-	}
 	cm.comment = c.Comment
+	if c.Generated != nil {
+		cm.generated = exprText(c.Generated)
+		if !c.Virtual {
+			cm.stored = "1"
+		}
+		return col, cm, nil
+	}
 	if c.OnUpdate != nil && c.OnUpdate.Expr != nil {
 		cm.onUpdate = exprText(c.OnUpdate)
 	}

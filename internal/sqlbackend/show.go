@@ -186,6 +186,9 @@ func columnTypeText(c *types.Column, tableColl *collation.Collation) string {
 // it. ok is false when the column has none to print (NOT NULL without a
 // DEFAULT; a nullable column's default is NULL).
 func columnDefault(c *types.Column, m *tableMeta, quoted bool) (string, bool) {
+	if m.Generated[c.Name] != "" {
+		return "NULL", !quoted
+	}
 	if e, ok := m.Defaults[c.Name]; ok && e != "" {
 		if e == "NULL" {
 			return "NULL", true
@@ -250,6 +253,12 @@ func isNowText(e string) bool {
 // columnExtra is DESCRIBE's Extra of a column.
 func columnExtra(c *types.Column, m *tableMeta) string {
 	var parts []string
+	if m.Generated[c.Name] != "" {
+		if m.Stored[c.Name] != "" {
+			return "STORED GENERATED"
+		}
+		return "VIRTUAL GENERATED"
+	}
 	if c.AutoIncrement {
 		parts = append(parts, "auto_increment")
 	}
@@ -405,6 +414,13 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		c := &et.Columns[i]
 		var b strings.Builder
 		b.WriteString("  " + quoteIdent(c.Name) + " " + columnTypeText(c, tcoll))
+		if g := m.Generated[c.Name]; g != "" {
+			kind := " VIRTUAL"
+			if m.Stored[c.Name] != "" {
+				kind = " STORED"
+			}
+			b.WriteString(" GENERATED ALWAYS AS (" + checkExpr(g, et) + ")" + kind)
+		}
 		if !c.Nullable {
 			b.WriteString(" NOT NULL")
 		}

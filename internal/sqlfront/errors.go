@@ -114,6 +114,9 @@ var gmsRules = []gmsRule{
 		conv: func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERDupEntry, a[0], a[1]) }},
 	kindRule(sql.ErrTableNotFound.Message, (*errContext).tableNotFound),
 	kindRule(sql.ErrCheckConstraintViolated.Message, (*errContext).checkFailed),
+	kindRule(sql.ErrGeneratedColumnValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERGeneratedColumnValue, a[0], a[1])
+	}),
 	kindRule(sql.ErrDatabaseNotFound.Message, (*errContext).databaseNotFound),
 	kindRule(sql.ErrTableAlreadyExists.Message, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERTableExists, a[0])
