@@ -38,7 +38,11 @@ type tableMeta struct {
 	// (the others are VIRTUAL). The engine stores both kinds: SQL computes
 	// the value on every write (HandlerSocket writes do not).
 	Generated map[string]string `json:"generated,omitempty"`
-	Stored    map[string]string `json:"stored,omitempty"`
+	// JSON marks the columns declared JSON (stored as LONGTEXT, as
+	// MariaDB does): each has a CHECK (json_valid(col)) named
+	// <table>.<column>, which GetChecks adds.
+	JSON   map[string]string `json:"json,omitempty"`
+	Stored map[string]string `json:"stored,omitempty"`
 	// ForeignKeys are the table's FOREIGN KEY constraints (see fk.go),
 	// without their own database and table names (and without the parent's
 	// database when it is the table's).
@@ -67,7 +71,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)
@@ -81,6 +85,7 @@ func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
 type columnMeta struct {
 	comment, def, onUpdate string
 	generated, stored      string // stored is "1" for a STORED generated column
+	json                   string // "1" for a JSON column
 }
 
 // set records c's attributes for column name in m.
@@ -100,6 +105,7 @@ func (m *tableMeta) set(name string, c columnMeta) {
 	put(&m.OnUpdate, c.onUpdate)
 	put(&m.Generated, c.generated)
 	put(&m.Stored, c.stored)
+	put(&m.JSON, c.json)
 }
 
 // drop forgets column name.
@@ -156,13 +162,26 @@ func balanced(s string) bool {
 
 var _ sql.CheckAlterableTable = (*table)(nil)
 
-// GetChecks returns the table's CHECK constraints.
+// GetChecks returns the table's CHECK constraints, with the JSON_VALID
+// check of each JSON column (see tableMeta.JSON) first.
 func (t *table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 	m, err := t.db.p.tableMeta(t.t.ID)
 	if err != nil {
 		return nil, err
 	}
-	return m.Checks, nil
+	return append(jsonChecks(t.t, m), m.Checks...), nil
+}
+
+// jsonChecks are the CHECK constraints of t's JSON columns, in column
+// order.
+func jsonChecks(t *engine.Table, m *tableMeta) []sql.CheckDefinition {
+	var out []sql.CheckDefinition
+	for i := range t.Columns {
+		if n := t.Columns[i].Name; m.JSON[n] != "" {
+			out = append(out, sql.CheckDefinition{Name: t.Name + "." + n, CheckExpression: "json_valid(" + quoteIdent(n) + ")", Enforced: true})
+		}
+	}
+	return out
 }
 
 // CreateCheck adds a CHECK constraint.

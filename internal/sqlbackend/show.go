@@ -436,6 +436,9 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		if cm := m.Comments[c.Name]; cm != "" {
 			b.WriteString(" COMMENT " + quoteString(cm))
 		}
+		if m.JSON[c.Name] != "" {
+			b.WriteString(" CHECK (json_valid(" + quoteIdent(c.Name) + "))")
+		}
 		lines = append(lines, b.String())
 	}
 	idxs, err := t.GetIndexes(ctx)
