@@ -178,7 +178,7 @@ func jsonChecks(t *engine.Table, m *tableMeta) []sql.CheckDefinition {
 	var out []sql.CheckDefinition
 	for i := range t.Columns {
 		if n := t.Columns[i].Name; m.JSON[n] != "" {
-			out = append(out, sql.CheckDefinition{Name: t.Name + "." + n, CheckExpression: "json_valid(" + quoteIdent(n) + ")", Enforced: true})
+			out = append(out, sql.CheckDefinition{Name: sqlName(t) + "." + n, CheckExpression: "json_valid(" + quoteIdent(n) + ")", Enforced: true})
 		}
 	}
 	return out
@@ -191,7 +191,7 @@ func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error 
 		if c.Name == "" {
 			// MariaDB names an unnamed constraint CONSTRAINT_<n>, MySQL
 			// (and go-mysql-server's enginetest) <table>_chk_<n>.
-			prefix := t.t.Name + "_chk_"
+			prefix := sqlName(t.t) + "_chk_"
 			if t.db.p.maria {
 				prefix = "CONSTRAINT_"
 			}

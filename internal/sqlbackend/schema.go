@@ -296,7 +296,7 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 			Name:           c.Name,
 			Type:           st,
 			Nullable:       c.Nullable,
-			Source:         t.Name,
+			Source:         sqlName(t),
 			DatabaseSource: t.DB,
 			PrimaryKey:     inPK[i],
 			AutoIncrement:  c.AutoIncrement,

@@ -459,7 +459,11 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		lines = append(lines, "  CONSTRAINT "+quoteIdent(c.Name)+" CHECK ("+checkExpr(c.CheckExpression, et)+")")
 	}
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + quoteIdent(et.Name) + " (\n")
+	b.WriteString("CREATE ")
+	if isTemporary(et) {
+		b.WriteString("TEMPORARY ")
+	}
+	b.WriteString("TABLE " + quoteIdent(sqlName(et)) + " (\n")
 	b.WriteString(strings.Join(lines, ",\n"))
 	b.WriteString("\n) ENGINE=InnoDB")
 	if n := et.AutoIncrementNext(); et.AutoInc >= 0 && n > 1 {
