@@ -5,7 +5,10 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // MariaDB/MySQL syntax the vitess parser does not accept.
@@ -207,6 +210,9 @@ func init() {
 	if f, ok := sql.GlobalSchemaFormatter.(*sql.MySqlSchemaFormatter); ok {
 		sql.GlobalSchemaFormatter = mariaFormatter{f}
 	}
+	// information_schema.COLUMNS as MariaDB fills it, for our tables
+	// (sqlbackend/infoschema.go).
+	information_schema.NewColumnsTable = sqlbackend.MariaDBColumns(information_schema.NewColumnsTable)
 }
 
 // GenerateCreateTableColumnDefinition prints YEAR as year(4).
