@@ -216,6 +216,7 @@ func (t *table) DropColumn(ctx *sql.Context, name string) error {
 	real := t.t.Columns[i].Name
 	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
 		meta.drop(real)
+		meta.dropTextColumn(real)
 		def.Columns = append(def.Columns[:i:i], def.Columns[i+1:]...)
 		*colMap = append((*colMap)[:i:i], (*colMap)[i+1:]...)
 		var idxs []engine.IndexDef
@@ -390,6 +391,9 @@ func (t *table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 func (t *table) DropIndex(ctx *sql.Context, name string) error {
 	idx := t.t.IndexFold(name)
 	if idx == nil {
+		if ok, err := t.dropTextIndex(ctx, name); ok || err != nil {
+			return err
+		}
 		return MapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, name))
 	}
 	if idx.Primary {

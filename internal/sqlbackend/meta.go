@@ -31,6 +31,8 @@ type tableMeta struct {
 	OnUpdate map[string]string `json:"on_update,omitempty"`
 	// Checks are the table's CHECK constraints.
 	Checks []sql.CheckDefinition `json:"checks,omitempty"`
+	// TextIndexes are the FULLTEXT indexes the table keeps (fulltext.go).
+	TextIndexes []textIndexDef `json:"text_indexes,omitempty"`
 	// IndexComments holds index COMMENTs by index name.
 	IndexComments map[string]string `json:"index_comments,omitempty"`
 	// Generated holds, by column name, the expression of a generated
@@ -71,7 +73,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0 && len(m.TextIndexes) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)

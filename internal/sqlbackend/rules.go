@@ -30,6 +30,7 @@ const (
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	return analyzer.NewBuilder(p).
+		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).

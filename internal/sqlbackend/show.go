@@ -448,6 +448,13 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 	for _, ix := range idxs {
 		lines = append(lines, "  "+indexClause(ix))
 	}
+	for _, x := range m.TextIndexes {
+		s := "  FULLTEXT KEY " + quoteIdent(x.Name) + " (" + strings.Join(quoteIdents(x.Columns), ",") + ")"
+		if x.Comment != "" {
+			s += " COMMENT " + quoteString(x.Comment)
+		}
+		lines = append(lines, s)
+	}
 	fks, err := t.GetDeclaredForeignKeys(ctx)
 	if err != nil {
 		return "", err
