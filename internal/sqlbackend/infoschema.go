@@ -34,7 +34,7 @@ func MariaDBColumns(newTable func() *information_schema.ColumnsTable) func() *in
 			schema: pos("TABLE_SCHEMA"), table: pos("TABLE_NAME"), column: pos("COLUMN_NAME"),
 			def: pos("COLUMN_DEFAULT"), numPrec: pos("NUMERIC_PRECISION"), dtPrec: pos("DATETIME_PRECISION"),
 			colType: pos("COLUMN_TYPE"), key: pos("COLUMN_KEY"), extra: pos("EXTRA"),
-			genExpr: pos("GENERATION_EXPRESSION"), privs: pos("PRIVILEGES"),
+			genExpr: pos("GENERATION_EXPRESSION"), privs: pos("PRIVILEGES"), charMax: pos("CHARACTER_MAXIMUM_LENGTH"),
 		}
 		ct.RowIter = func(ctx *sql.Context, cat sql.Catalog, sch sql.Schema) (sql.RowIter, error) {
 			it, err := base(ctx, cat, sch)
@@ -49,11 +49,11 @@ func MariaDBColumns(newTable func() *information_schema.ColumnsTable) func() *in
 
 // columnFields are the ordinals of the fields MariaDBColumns rewrites.
 type columnFields struct {
-	schema, table, column, def, numPrec, dtPrec, colType, key, extra, genExpr, privs int
+	schema, table, column, def, numPrec, dtPrec, colType, key, extra, genExpr, privs, charMax int
 }
 
 func (f *columnFields) valid() bool {
-	for _, i := range []int{f.schema, f.table, f.column, f.def, f.numPrec, f.dtPrec, f.colType, f.key, f.extra, f.genExpr, f.privs} {
+	for _, i := range []int{f.schema, f.table, f.column, f.def, f.numPrec, f.dtPrec, f.colType, f.key, f.extra, f.genExpr, f.privs, f.charMax} {
 		if i < 0 {
 			return false
 		}
@@ -112,7 +112,10 @@ func (it *columnsIter) Next(ctx *sql.Context) (sql.Row, error) {
 	case types.Date:
 		out[it.f.dtPrec] = nil
 	case types.Time:
-		out[it.f.dtPrec] = uint64(c.Type.Scale)
+		out[it.f.dtPrec] = uint32(c.Type.Scale)
+	case types.Text:
+		// MariaDB counts a TEXT column's maximum length in bytes.
+		out[it.f.charMax] = int64(c.Type.Length)
 	}
 	return out, nil
 }
