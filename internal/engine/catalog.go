@@ -142,9 +142,29 @@ func (c *Catalog) Databases() []string {
 	return names
 }
 
-// Table returns a table by database and name (case sensitive). The errors
-// wrap ErrNoDatabase or ErrNoTable.
+// HiddenPrefix starts the names of hidden tables: the SQL front's
+// temporary tables, which belong to one SQL session. Catalog.Table,
+// Database.Table and Database.Tables do not see them (so neither
+// HandlerSocket nor any listing does); Database.Hidden and
+// Database.HiddenTables do, and DDL jobs work on them as on any table.
+const HiddenPrefix = "#sql-"
+
+// IsHidden reports whether a table name is a hidden table's.
+func IsHidden(name string) bool { return strings.HasPrefix(name, HiddenPrefix) }
+
+// Table returns a table by database and name (case sensitive), but not a
+// hidden one. The errors wrap ErrNoDatabase or ErrNoTable.
 func (c *Catalog) Table(db, name string) (*Table, error) {
+	if IsHidden(name) {
+		return nil, objectError(ErrNoTable, db, name, "")
+	}
+	return c.table(db, name)
+}
+
+// AnyTable is Table, hidden tables included.
+func (c *Catalog) AnyTable(db, name string) (*Table, error) { return c.table(db, name) }
+
+func (c *Catalog) table(db, name string) (*Table, error) {
 	d := c.dbs[db]
 	if d == nil {
 		return nil, objectError(ErrNoDatabase, db, "", "")
@@ -156,14 +176,34 @@ func (c *Catalog) Table(db, name string) (*Table, error) {
 	return t, nil
 }
 
-// Table returns the named table of d, or nil.
-func (d *Database) Table(name string) *Table { return d.tables[name] }
+// Table returns the named table of d, or nil (also for a hidden table).
+func (d *Database) Table(name string) *Table {
+	if IsHidden(name) {
+		return nil
+	}
+	return d.tables[name]
+}
 
-// Tables returns d's tables sorted by name.
-func (d *Database) Tables() []*Table {
+// Hidden returns the named hidden table of d, or nil.
+func (d *Database) Hidden(name string) *Table {
+	if !IsHidden(name) {
+		return nil
+	}
+	return d.tables[name]
+}
+
+// Tables returns d's tables sorted by name, but the hidden ones.
+func (d *Database) Tables() []*Table { return d.list(false) }
+
+// HiddenTables returns d's hidden tables sorted by name.
+func (d *Database) HiddenTables() []*Table { return d.list(true) }
+
+func (d *Database) list(hidden bool) []*Table {
 	ts := make([]*Table, 0, len(d.tables))
 	for _, t := range d.tables {
-		ts = append(ts, t)
+		if IsHidden(t.Name) == hidden {
+			ts = append(ts, t)
+		}
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
 	return ts

@@ -97,7 +97,7 @@ func (tx *Job) CreateTable(db string, def *TableDef) (*Table, error) {
 
 // DropTable drops a table and all its rows.
 func (tx *Job) DropTable(db, name string) error {
-	t, err := tx.cat.Table(db, name)
+	t, err := tx.cat.table(db, name)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (tx *Job) dropTableData(t *Table, def bool) error {
 // TruncateTable deletes every row of a table and resets its
 // AUTO_INCREMENT counter, as MySQL's TRUNCATE does.
 func (tx *Job) TruncateTable(db, name string) error {
-	t, err := tx.cat.Table(db, name)
+	t, err := tx.cat.table(db, name)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (tx *Job) TruncateTable(db, name string) error {
 
 // RenameTable moves a table to a new name, possibly in another database.
 func (tx *Job) RenameTable(db, name, newDB, newName string) error {
-	t, err := tx.cat.Table(db, name)
+	t, err := tx.cat.table(db, name)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (t *Table) copy() *Table {
 // already there. A unique index over rows that share a key fails with
 // ErrDuplicateKey and changes nothing.
 func (tx *Job) AddIndex(db, table string, def *IndexDef) (*Table, error) {
-	t, err := tx.cat.Table(db, table)
+	t, err := tx.cat.table(db, table)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (tx *Job) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 
 // DropIndex removes a secondary index and its entries.
 func (tx *Job) DropIndex(db, table, name string) (*Table, error) {
-	t, err := tx.cat.Table(db, table)
+	t, err := tx.cat.table(db, table)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (tx *Job) DropIndex(db, table, name string) (*Table, error) {
 // unique index that the rows break fails with ErrDuplicateKey and changes
 // nothing. This is how ADD/DROP/MODIFY COLUMN and index changes are done.
 func (tx *Job) AlterTable(db, table string, def *TableDef, colMap []int) (*Table, error) {
-	old, err := tx.cat.Table(db, table)
+	old, err := tx.cat.table(db, table)
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,10 @@ const (
 	ERGetErrno          = 1030 // ER_GET_ERRNO
 	ERTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
 	ERAutoincReadFailed = 1467 // ER_AUTOINC_READ_FAILED
+	// ERGeneratedColumnValue is ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN:
+	// a value given for a generated column (an error in strict mode).
+	ERGeneratedColumnValue = 1906
+	ERConstraintFailed     = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
 )
 
 // entries is the table: every engine condition, then the entry of errors
@@ -257,6 +261,8 @@ var mysqlErrors = map[int]MySQLError{
 	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
 	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
 	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
+	1906: {"ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN", "HY000", "The value specified for generated column '%s' in table '%s' has been ignored"},
+	4025: {"ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT `%s` failed for `%s`.`%s`"},
 }
 
 // DupEntry prints a duplicate key as MariaDB's 1062 does: the values

@@ -48,7 +48,7 @@ func (t *table) alterThen(ctx *sql.Context, edit func(def *engine.TableDef, colM
 	return t.db.p.ddl(ctx, func(tx *engine.Job) error {
 		// def and colMap were made from t.t: another ALTER that committed
 		// since would be undone, or columns shifted, by applying them.
-		if cur, err := tx.Catalog().Table(t.db.name, t.t.Name); err != nil {
+		if cur, err := tx.Catalog().AnyTable(t.db.name, t.t.Name); err != nil {
 			return err
 		} else if cur != t.t {
 			return errDefChanged(t.db.name, t.t.Name)
@@ -81,7 +81,7 @@ func (t *table) rebuild(ctx *sql.Context, edit func(def *engine.TableDef) error)
 	}
 	db, name := t.db.name, t.t.Name
 	return t.db.p.ddl(ctx, func(tx *engine.Job) error {
-		old, err := tx.Catalog().Table(db, name)
+		old, err := tx.Catalog().AnyTable(db, name)
 		if err != nil {
 			return err
 		} else if old != t.t {
@@ -216,6 +216,7 @@ func (t *table) DropColumn(ctx *sql.Context, name string) error {
 	real := t.t.Columns[i].Name
 	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
 		meta.drop(real)
+		meta.dropTextColumn(real)
 		def.Columns = append(def.Columns[:i:i], def.Columns[i+1:]...)
 		*colMap = append((*colMap)[:i:i], (*colMap)[i+1:]...)
 		var idxs []engine.IndexDef
@@ -390,6 +391,9 @@ func (t *table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 func (t *table) DropIndex(ctx *sql.Context, name string) error {
 	idx := t.t.IndexFold(name)
 	if idx == nil {
+		if ok, err := t.dropTextIndex(ctx, name); ok || err != nil {
+			return err
+		}
 		return MapError(fmt.Errorf("%w: %s", engine.ErrNoIndex, name))
 	}
 	if idx.Primary {

@@ -30,6 +30,9 @@ func (d *database) Name() string { return d.name }
 // GetTableInsensitive returns the named table: the exact name if it
 // exists, else the one equal to it ignoring case.
 func (d *database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	if t := SessionOf(ctx).temporary(d, name); t != nil {
+		return newTable(d, t), true, nil // it shadows a stored table
+	}
 	t := d.engineTable(name)
 	if t == nil {
 		return nil, false, nil
@@ -42,6 +45,9 @@ func (d *database) engineTable(name string) *engine.Table {
 	edb, err := d.p.e.Catalog().Database(d.name)
 	if err != nil {
 		return nil
+	}
+	if engine.IsHidden(name) {
+		return edb.Hidden(name)
 	}
 	if t := edb.Table(name); t != nil {
 		return t
@@ -108,6 +114,9 @@ func (d *database) CreateTable(ctx *sql.Context, name string, schema sql.Primary
 	if err := checkName(ctx, nameTable, name); err != nil {
 		return err
 	}
+	if engine.IsHidden(name) {
+		return errHiddenName(name)
+	}
 	def, meta, err := tableDefFromSQL(ctx, name, schema, coll, comment)
 	if err != nil {
 		return err
@@ -172,8 +181,12 @@ const autoIncIndexPrefix = "__autoinc_"
 // show it, and a statement naming its column does not name it.
 func IsHelperIndex(idx *engine.Index) bool { return strings.HasPrefix(idx.Name, autoIncIndexPrefix) }
 
-// DropTable drops a table and its rows.
+// DropTable drops a table and its rows: the session's temporary table of
+// that name if there is one (DROP TABLE and DROP TEMPORARY TABLE alike).
 func (d *database) DropTable(ctx *sql.Context, name string) error {
+	if s := SessionOf(ctx); s.temporary(d, name) != nil {
+		return s.dropTemporary(ctx, d, name)
+	}
 	t := d.engineTable(name)
 	if t == nil {
 		return sql.ErrTableNotFound.New(name)
@@ -190,6 +203,12 @@ func (d *database) DropTable(ctx *sql.Context, name string) error {
 func (d *database) RenameTable(ctx *sql.Context, oldName, newName string) error {
 	if err := checkName(ctx, nameTable, newName); err != nil {
 		return err
+	}
+	if engine.IsHidden(newName) {
+		return errHiddenName(newName)
+	}
+	if SessionOf(ctx).temporary(d, oldName) != nil {
+		return errUnsupported("renaming a temporary table")
 	}
 	t := d.engineTable(oldName)
 	if t == nil {

@@ -3,9 +3,11 @@
 // indexes), the row editors, the mapping of schemas and values between
 // go-mysql-server and the engine, ALTER TABLE, the SQL-only objects the
 // engine does not know (views, triggers, procedures, column comments and
-// expressions, CHECK constraints, kept as engine records), the checks of
-// the names it stores (names.go), and a Session that owns a connection's
-// engine.Txn. It knows no listener and no wire protocol: internal/sqlfront
+// expressions, CHECK constraints, generated columns, FULLTEXT indexes,
+// kept as engine records), the checks of the names it stores (names.go),
+// a Session that owns a connection's engine.Txn and temporary tables
+// (temp.go), and MariaDB's printing of SHOW CREATE TABLE, SHOW COLUMNS and
+// information_schema.COLUMNS (show.go, infoschema.go). It knows no listener and no wire protocol: internal/sqlfront
 // serves it over MySQL's, and the enginetest harness (gmstest) runs
 // go-mysql-server's own tests against it.
 //
@@ -16,12 +18,14 @@
 // plans) and import only go-mysql-server's planner: every engine built
 // over the backend needs them, the harness too.
 //
-// What the listener uses is small: NewProvider, NewAnalyzer and
-// Provider.NewSession to build go-mysql-server's engine; SessionOf and
-// Session.HasEngineTxn, Provider.ResolveTable and Provider.ColumnTypes,
-// ValueToSQL, SQLType, SQLCollation and IsHelperIndex for the point fast
-// path and error wording; MapError and IdentifierError for errors. The
-// rest implements go-mysql-server's interfaces.
+// What the listener uses is small: NewProvider, Provider.MariaDB,
+// Provider.DropTemporaryLeftovers, MariaDBColumns, NewAnalyzer and
+// Provider.NewSession to build go-mysql-server's engine; SessionOf,
+// Session.HasEngineTxn, Session.HasTemporaryTables, Provider.ResolveTable
+// and Provider.ColumnTypes, ValueToSQL, SQLType, SQLCollation and
+// IsHelperIndex for the point fast path and error wording; MapError and
+// IdentifierError for errors. The rest implements go-mysql-server's
+// interfaces.
 //
 // Rows written over SQL go through the engine's writer like every other
 // write: under autocommit a statement's writes are committed (Session's

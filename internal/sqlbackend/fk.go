@@ -46,7 +46,7 @@ func (t *table) GetDeclaredForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstr
 	out := make([]sql.ForeignKeyConstraint, len(m.ForeignKeys))
 	for i, fk := range m.ForeignKeys {
 		// The table may have been renamed since the key was declared.
-		fk.Database, fk.Table = t.db.name, t.t.Name
+		fk.Database, fk.Table = t.db.name, sqlName(t.t)
 		if fk.ParentDatabase == "" {
 			fk.ParentDatabase = t.db.name
 		}

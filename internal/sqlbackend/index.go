@@ -27,9 +27,10 @@ var (
 )
 
 func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *index {
-	ix := &index{db: db, table: t.Name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name]}
+	name := sqlName(t)
+	ix := &index{db: db, table: name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name]}
 	for _, c := range idx.Columns {
-		e := t.Name + "." + t.Columns[c].Name
+		e := name + "." + t.Columns[c].Name
 		ix.exprs = append(ix.exprs, e)
 		ix.cets = append(ix.cets, sql.ColumnExpressionType{Expression: e, Type: ts.types[c]})
 	}

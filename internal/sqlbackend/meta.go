@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -30,8 +31,20 @@ type tableMeta struct {
 	OnUpdate map[string]string `json:"on_update,omitempty"`
 	// Checks are the table's CHECK constraints.
 	Checks []sql.CheckDefinition `json:"checks,omitempty"`
+	// TextIndexes are the FULLTEXT indexes the table keeps (fulltext.go).
+	TextIndexes []textIndexDef `json:"text_indexes,omitempty"`
 	// IndexComments holds index COMMENTs by index name.
 	IndexComments map[string]string `json:"index_comments,omitempty"`
+	// Generated holds, by column name, the expression of a generated
+	// column as go-mysql-server prints it; Stored marks the STORED ones
+	// (the others are VIRTUAL). The engine stores both kinds: SQL computes
+	// the value on every write (HandlerSocket writes do not).
+	Generated map[string]string `json:"generated,omitempty"`
+	// JSON marks the columns declared JSON (stored as LONGTEXT, as
+	// MariaDB does): each has a CHECK (json_valid(col)) named
+	// <table>.<column>, which GetChecks adds.
+	JSON   map[string]string `json:"json,omitempty"`
+	Stored map[string]string `json:"stored,omitempty"`
 	// ForeignKeys are the table's FOREIGN KEY constraints (see fk.go),
 	// without their own database and table names (and without the parent's
 	// database when it is the table's).
@@ -60,7 +73,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0 && len(m.TextIndexes) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)
@@ -73,6 +86,8 @@ func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
 // columnMeta is one column's SQL-only attributes.
 type columnMeta struct {
 	comment, def, onUpdate string
+	generated, stored      string // stored is "1" for a STORED generated column
+	json                   string // "1" for a JSON column
 }
 
 // set records c's attributes for column name in m.
@@ -90,6 +105,9 @@ func (m *tableMeta) set(name string, c columnMeta) {
 	put(&m.Comments, c.comment)
 	put(&m.Defaults, c.def)
 	put(&m.OnUpdate, c.onUpdate)
+	put(&m.Generated, c.generated)
+	put(&m.Stored, c.stored)
+	put(&m.JSON, c.json)
 }
 
 // drop forgets column name.
@@ -146,13 +164,26 @@ func balanced(s string) bool {
 
 var _ sql.CheckAlterableTable = (*table)(nil)
 
-// GetChecks returns the table's CHECK constraints.
+// GetChecks returns the table's CHECK constraints, with the JSON_VALID
+// check of each JSON column (see tableMeta.JSON) first.
 func (t *table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 	m, err := t.db.p.tableMeta(t.t.ID)
 	if err != nil {
 		return nil, err
 	}
-	return m.Checks, nil
+	return append(jsonChecks(t.t, m), m.Checks...), nil
+}
+
+// jsonChecks are the CHECK constraints of t's JSON columns, in column
+// order.
+func jsonChecks(t *engine.Table, m *tableMeta) []sql.CheckDefinition {
+	var out []sql.CheckDefinition
+	for i := range t.Columns {
+		if n := t.Columns[i].Name; m.JSON[n] != "" {
+			out = append(out, sql.CheckDefinition{Name: sqlName(t) + "." + n, CheckExpression: "json_valid(" + quoteIdent(n) + ")", Enforced: true})
+		}
+	}
+	return out
 }
 
 // CreateCheck adds a CHECK constraint.
@@ -160,9 +191,14 @@ func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error 
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		c := *check
 		if c.Name == "" {
-			// MySQL names an unnamed constraint <table>_chk_<n>.
+			// MariaDB names an unnamed constraint CONSTRAINT_<n>, MySQL
+			// (and go-mysql-server's enginetest) <table>_chk_<n>.
+			prefix := sqlName(t.t) + "_chk_"
+			if t.db.p.maria {
+				prefix = "CONSTRAINT_"
+			}
 			for n := 1; c.Name == ""; n++ {
-				name := fmt.Sprintf("%s_chk_%d", t.t.Name, n)
+				name := prefix + strconv.Itoa(n)
 				if !m.hasCheck(name) {
 					c.Name = name
 				}

@@ -20,6 +20,8 @@ type Provider struct {
 	objCacheMu sync.RWMutex
 	objCache   map[string]*dbObjects // database -> its SQL objects
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
+
+	maria bool // see MariaDB (show.go); set before serving
 }
 
 // forgetObjects drops the cached SQL objects of a database.

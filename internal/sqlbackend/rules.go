@@ -30,11 +30,13 @@ const (
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	return analyzer.NewBuilder(p).
+		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).
 		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
+		AddPostValidationRule(ruleMariaShow, mariaShowRule).
 		Build()
 }
 

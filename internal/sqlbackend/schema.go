@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -294,7 +296,7 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 			Name:           c.Name,
 			Type:           st,
 			Nullable:       c.Nullable,
-			Source:         t.Name,
+			Source:         sqlName(t),
 			DatabaseSource: t.DB,
 			PrimaryKey:     inPK[i],
 			AutoIncrement:  c.AutoIncrement,
@@ -303,6 +305,10 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 			col.Extra = "auto_increment"
 		}
 		col.Comment = m.Comments[c.Name]
+		if e := m.Generated[c.Name]; e != "" {
+			col.Generated = sql.NewUnresolvedColumnDefaultValue("(" + e + ")")
+			col.Virtual = m.Stored[c.Name] == ""
+		}
 		if e := m.OnUpdate[c.Name]; e != "" {
 			// Stored as printed; an unresolved default is resolved by
 			// go-mysql-server's planner when a statement uses the table.
@@ -342,14 +348,35 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 	if err != nil {
 		return types.Column{}, cm, err
 	}
+	if c.Type.Type() == sqltypes.TypeJSON && mariaDB(ctx) {
+		// MariaDB's JSON is LONGTEXT utf8mb4_bin with a JSON_VALID check
+		// (GetChecks adds it): the text stays as inserted.
+		t = types.Type{Kind: types.Text, Length: longTextLength, Collation: collation.Utf8mb4Bin}
+		cm.json = "1"
+	}
+	if dt := declaredType(ctx, c.Name); dt != nil && (t.Kind == types.Float || t.Kind == types.Double) && dt.Length != nil && dt.Scale != nil {
+		// FLOAT(M,D) / DOUBLE(M,D), whose M and D go-mysql-server's
+		// types do not keep: the engine rounds stored values to D
+		// decimals.
+		m, err1 := strconv.Atoi(string(dt.Length.Val))
+		d, err2 := strconv.Atoi(string(dt.Scale.Val))
+		if err1 != nil || err2 != nil || m < 1 || m > 255 || d > 30 || d > m {
+			return types.Column{}, cm, errUnsupported("%s(%s,%s)", dt.Type, dt.Length.Val, dt.Scale.Val)
+		}
+		t.Length, t.Scale = uint32(m), uint8(d)
+	}
 	col := types.Column{Name: c.Name, Type: t, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement}
 	if c.AutoIncrement && !t.IsInteger() {
 		return col, cm, errUnsupported("AUTO_INCREMENT on a %s column", st(c.Type))
 	}
-	if c.Generated != nil {
-		return col, cm, errUnsupported("generated column %s", c.Name)
-	}
 	cm.comment = c.Comment
+	if c.Generated != nil {
+		cm.generated = exprText(c.Generated)
+		if !c.Virtual {
+			cm.stored = "1"
+		}
+		return col, cm, nil
+	}
 	if c.OnUpdate != nil && c.OnUpdate.Expr != nil {
 		cm.onUpdate = exprText(c.OnUpdate)
 	}
@@ -392,6 +419,50 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 }
 
 func st(t sql.Type) string { return strings.ToUpper(t.String()) }
+
+// longTextLength is LONGTEXT's maximum length in bytes.
+const longTextLength = 4294967295
+
+// mariaDB reports whether the statement's provider answers as MariaDB
+// (Provider.MariaDB).
+func mariaDB(ctx *sql.Context) bool {
+	s := SessionOf(ctx)
+	return s != nil && s.p.maria
+}
+
+// declaredType returns the type of the named column as the running
+// statement (CREATE TABLE, ALTER TABLE) wrote it, or nil: the parser's
+// column type keeps what go-mysql-server's types drop (the M and D of
+// FLOAT(M,D)). The statement is parsed again for this, which only DDL
+// does.
+func declaredType(ctx *sql.Context, name string) *sqlparser.ColumnType {
+	q := ctx.Query()
+	if q == "" {
+		return nil
+	}
+	st, _, err := sqlparser.ParseOne(ctx, q)
+	if err != nil {
+		return nil
+	}
+	var ddls []*sqlparser.DDL
+	switch st := st.(type) {
+	case *sqlparser.DDL:
+		ddls = append(ddls, st)
+	case *sqlparser.AlterTable:
+		ddls = st.Statements
+	}
+	for _, d := range ddls {
+		if d.TableSpec == nil {
+			continue
+		}
+		for _, c := range d.TableSpec.Columns {
+			if strings.EqualFold(c.Name.String(), name) {
+				return &c.Type
+			}
+		}
+	}
+	return nil
+}
 
 // isNowDefault reports whether a default is CURRENT_TIMESTAMP or NOW().
 func isNowDefault(d *sql.ColumnDefaultValue) bool {

@@ -30,6 +30,9 @@ type Session struct {
 	stmtTable  uint32               // id of the table the statement writes first
 	openIters  int                  // iterators open on txn's batch
 	pendingRB  *engine.TxnSavepoint // a rollback waiting for openIters to reach 0
+
+	temps   map[string]string // temporary tables: tempKey -> hidden name (temp.go)
+	tempSeq int               // counts the temporary tables created
 }
 
 type namedSavepoint struct {
@@ -189,8 +192,12 @@ func (s *Session) statementEnd() {
 // CommandEnd is called after each command of the connection.
 func (s *Session) CommandEnd() {}
 
-// SessionEnd rolls back whatever the closing connection left uncommitted.
-func (s *Session) SessionEnd() { s.dropTxn() }
+// SessionEnd rolls back whatever the closing connection left uncommitted
+// and drops its temporary tables.
+func (s *Session) SessionEnd() {
+	s.dropTxn()
+	s.dropTemporaries()
+}
 
 // writeTxn returns the session's engine transaction, beginning it if
 // needed, or an error inside a READ ONLY transaction.

@@ -46,11 +46,11 @@ func newTable(d *database, t *engine.Table) *table {
 	return &table{db: d, t: t, ts: d.p.schemaOf(t)}
 }
 
-// Name is the table name.
-func (t *table) Name() string { return t.t.Name }
+// Name is the table name (a temporary table's own, not its hidden one).
+func (t *table) Name() string { return sqlName(t.t) }
 
 // String is the table name.
-func (t *table) String() string { return t.t.Name }
+func (t *table) String() string { return sqlName(t.t) }
 
 // Database is the name of the table's database.
 func (t *table) Database() string { return t.db.name }
@@ -67,9 +67,10 @@ func (t *table) Collation() sql.CollationID { return t.ts.coll }
 // Comment is the table's COMMENT.
 func (t *table) Comment() string { return t.t.Comment }
 
-// IsTemporary is false: every table is stored. (go-mysql-server asks every
-// table written in a READ ONLY transaction.)
-func (t *table) IsTemporary() bool { return false }
+// IsTemporary reports whether the table is one of the session's
+// temporary tables (temp.go). (go-mysql-server asks every table written in
+// a READ ONLY transaction.)
+func (t *table) IsTemporary() bool { return isTemporary(t.t) }
 
 // partition is the single partition of a table read: the whole table, or
 // the ranges of one index lookup.

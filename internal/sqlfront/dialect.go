@@ -5,7 +5,10 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // MariaDB/MySQL syntax the vitess parser does not accept.
@@ -18,12 +21,15 @@ import (
 //     MariaDB's SHOW CREATE TABLE), which both servers ignore;
 //   - `DEFINER = CURRENT_USER` (or `CURRENT_USER()`) in CREATE VIEW,
 //     TRIGGER, PROCEDURE, FUNCTION and EVENT, which names the account
-//     creating the object, as no DEFINER clause does.
+//     creating the object, as no DEFINER clause does;
+//   - MariaDB's `AS (expr) PERSISTENT`, its synonym of STORED for a
+//     generated column.
 //
 // When a statement fails to parse, guardedParser retries it once with
 // those forms blanked out (replaced by as many spaces, so that offsets
 // into the text stay valid): `YEAR(4)` becomes `YEAR`, and the DEFINER
-// clause disappears. The retry's result is used only if it parses; else
+// clause disappears, PERSISTENT after a generated column's expression
+// becomes STORED (padded with spaces). The retry's result is used only if it parses; else
 // the original error stands. A statement that parses as written is never
 // rewritten, so `SELECT YEAR(4)` (the function) is untouched, and the
 // rewrite looks only at code (not in strings, quoted identifiers or
@@ -60,6 +66,9 @@ func dialectRewrite(q string) (string, bool) {
 			if toks[i+1].text == "(" && isDigits(toks[i+2].text) && toks[i+3].text == ")" {
 				blank(toks[i+1].start, toks[i+3].end)
 			}
+		case ddl && t.word && strings.EqualFold(t.text, "PERSISTENT") && i > 0 && toks[i-1].text == ")":
+			blank(t.start, t.end)
+			copy(b[t.start:], "STORED")
 		case t.word && strings.EqualFold(t.text, "DEFINER") && i+2 < len(toks) &&
 			toks[i+1].text == "=" && toks[i+2].word && strings.EqualFold(toks[i+2].text, "CURRENT_USER"):
 			end := toks[i+2].end
@@ -201,6 +210,9 @@ func init() {
 	if f, ok := sql.GlobalSchemaFormatter.(*sql.MySqlSchemaFormatter); ok {
 		sql.GlobalSchemaFormatter = mariaFormatter{f}
 	}
+	// information_schema.COLUMNS as MariaDB fills it, for our tables
+	// (sqlbackend/infoschema.go).
+	information_schema.NewColumnsTable = sqlbackend.MariaDBColumns(information_schema.NewColumnsTable)
 }
 
 // GenerateCreateTableColumnDefinition prints YEAR as year(4).

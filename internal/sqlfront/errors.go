@@ -113,6 +113,10 @@ var gmsRules = []gmsRule{
 	{re: regexp.MustCompile(`^duplicate (?:primary|unique) key given: Duplicate entry '(.*)' for key '(.*)'$`), quoted: []bool{false, false},
 		conv: func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERDupEntry, a[0], a[1]) }},
 	kindRule(sql.ErrTableNotFound.Message, (*errContext).tableNotFound),
+	kindRule(sql.ErrCheckConstraintViolated.Message, (*errContext).checkFailed),
+	kindRule(sql.ErrGeneratedColumnValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERGeneratedColumnValue, a[0], a[1])
+	}),
 	kindRule(sql.ErrDatabaseNotFound.Message, (*errContext).databaseNotFound),
 	kindRule(sql.ErrTableAlreadyExists.Message, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERTableExists, a[0])
@@ -458,6 +462,18 @@ func (x *errContext) tableRef(match func(tn sqlparser.TableName) bool) (sqlparse
 		return !ok
 	})
 	return found, ok
+}
+
+// checkFailed is MariaDB's 4025 for a CHECK constraint an INSERT, REPLACE
+// or UPDATE made false: it names the statement's first table (the one
+// written) with its database.
+func (x *errContext) checkFailed(a []string) *mysql.SQLError {
+	tn, _ := x.tableRef(func(sqlparser.TableName) bool { return true })
+	db := tn.DbQualifier.String()
+	if db == "" {
+		db = x.currentDB()
+	}
+	return sqlError(errtable.ERConstraintFailed, a[0], db, tn.Name.String())
 }
 
 // qualified returns db.name for a table name of the statement: with its

@@ -331,7 +331,7 @@ func intKey(t *types.Type, bv *querypb.BindVariable) (types.Value, bool) {
 // pointSafe reports whether the session may read committed data outside
 // go-mysql-server: autocommit, no transaction, no default LIMIT.
 func pointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
-	if sess.HasEngineTxn() || sess.GetTransaction() != nil || sess.GetIgnoreAutoCommit() {
+	if sess.HasEngineTxn() || sess.GetTransaction() != nil || sess.GetIgnoreAutoCommit() || sess.HasTemporaryTables() {
 		return false
 	}
 	v, err := sess.GetSessionVariable(ctx, "autocommit")

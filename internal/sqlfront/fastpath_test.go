@@ -244,7 +244,7 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 	mh.noFast.Store(false)
 	for i := 0; i < 2; i++ {
 		cr := runPrepared(st, 1)
-		if want := `"1"|"18446744073709551615"|"Héllo"|"{\"a\":[1,2.5,\"x\"],\"b\":null}"`; cr.err != "" || strings.Join(cr.rows, "\n") != want {
+		if want := `"1"|"18446744073709551615"|"Héllo"|"{\"a\": [1, 2.5, \"x\"], \"b\": null}"`; cr.err != "" || strings.Join(cr.rows, "\n") != want {
 			t.Fatalf("got %v %q, want %q", cr.err, cr.rows, want)
 		}
 		if cr := runPrepared(st, 4); cr.err != "" || len(cr.rows) != 0 {

@@ -42,7 +42,7 @@ func TestYearDisplayWidth(t *testing.T) {
 	expectRows(t, db, "SELECT a, b, `year`, c FROM y.t", "2024|1999|2001|2030")
 	expectRows(t, db, "SELECT YEAR('2024-05-01'), YEAR(4)", "2024|NULL")
 	wantContains(t, "SHOW CREATE TABLE", showCreate(t, db, "y.t"),
-		"`a` year(4) NOT NULL,", "`b` year(4),", "`year` year(4) DEFAULT '2001',", "`c` year(4),")
+		"`a` year(4) NOT NULL,", "`b` year(4) DEFAULT NULL,", "`year` year(4) DEFAULT 2001,", "`c` year(4) DEFAULT NULL")
 	wantContains(t, "SHOW CREATE TABLE", showCreate(t, db, "y.`odd (4)`"), "DEFAULT 'YEAR(4)'", "year(`d`)")
 	// (Not SELECT w: go-mysql-server prints a YEAR variable wrongly.)
 	expectRows(t, db, "CALL y.p(2020)", "ok")

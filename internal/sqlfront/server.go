@@ -140,6 +140,10 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	p := sqlbackend.NewProvider(e)
+	p.MariaDB()
+	if err := p.DropTemporaryLeftovers(context.Background()); err != nil {
+		return nil, fmt.Errorf("sqlfront: temporary tables left by a crash: %w", err)
+	}
 	se := sqle.New(sqlbackend.NewAnalyzer(p), &sqle.Config{})
 	guard := newGuardedParser(se.Parser)
 	se.Parser, se.Analyzer.Parser = guard, guard

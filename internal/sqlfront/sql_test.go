@@ -376,7 +376,7 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	if _, err := db2.Exec("INSERT INTO p.c (k, n) VALUES (5, -1)"); err == nil {
 		t.Fatal("CHECK constraint lost across restart")
 	}
-	if out := joinLines(queryRows(t, db2, "SHOW CREATE TABLE p.c")); !strings.Contains(out, "COMMENT 'the n'") || !strings.Contains(out, "DEFAULT ((`k` * 2))") {
+	if out := joinLines(queryRows(t, db2, "SHOW CREATE TABLE p.c")); !strings.Contains(out, "COMMENT 'the n'") || !strings.Contains(out, "DEFAULT (`k` * 2)") || !strings.Contains(out, "CHECK (`n` > 0)") {
 		t.Errorf("SHOW CREATE TABLE after restart:\n%s", out)
 	}
 	keep, _ := openPool(ts2.dsn("keep", "kpw", "p"))

@@ -46,7 +46,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
 	}
-	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback)))
+	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback, h.scaledReal)))
 	h.stats.count(query, err)
 	return h.wireError(c, query, err)
 }
@@ -150,23 +150,53 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.explain(ctx, c, query, callback); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback))
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback, h.scaledReal))
 	return rest, h.wireError(c, query, h.overrun(c, err))
+}
+
+// scaledReal returns the type of the FLOAT(M,D) or DOUBLE(M,D) column a
+// result field reads as it is (its original table and column), or nil.
+func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
+	s := h.srv.Load()
+	if s == nil || f.OrgTable == "" || f.OrgName == "" || f.Database == "" {
+		return nil
+	}
+	t := s.p.ResolveTable(f.Database, f.OrgTable)
+	if t == nil {
+		return nil
+	}
+	i := t.Column(f.OrgName)
+	if i < 0 {
+		return nil
+	}
+	if ct := &t.Columns[i].Type; (ct.Kind == types.Float || ct.Kind == types.Double) && ct.Length > 0 {
+		return ct
+	}
+	return nil
 }
 
 // reformatting returns a callback that rewrites values before passing
 // each result on. go-mysql-server sends the fields with the first result
-// of a query only, so they are remembered.
-func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+// of a query only, so they are remembered. scaled gives the type of a
+// FLOAT or DOUBLE field that reads a FLOAT(M,D)/DOUBLE(M,D) column (nil
+// for any other), whose values MariaDB prints with D decimals.
+func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type) mysql.ResultSpoolFn {
 	var fields []*querypb.Field
 	var fix []int
+	var reals map[int]*types.Type
 	return func(res *sqltypes.Result, more bool) error {
 		if res != nil && res.Fields != nil {
-			fields, fix = res.Fields, fix[:0]
+			fields, fix, reals = res.Fields, fix[:0], nil
 			for i, f := range fields {
 				switch f.Type {
 				case querypb.Type_FLOAT32, querypb.Type_FLOAT64:
 					fix = append(fix, i)
+					if t := scaled(f); t != nil {
+						if reals == nil {
+							reals = map[int]*types.Type{}
+						}
+						reals[i] = t
+					}
 				case querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
 					if f.Decimals > 0 && f.Decimals <= 6 {
 						fix = append(fix, i)
@@ -178,7 +208,7 @@ func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 			for _, row := range res.Rows {
 				for _, i := range fix {
 					if i < len(row) && !row[i].IsNull() {
-						row[i] = reformatValue(fields[i], row[i])
+						row[i] = reformatValue(fields[i], row[i], reals[i])
 					}
 				}
 			}
@@ -187,8 +217,9 @@ func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 	}
 }
 
-// reformatValue prints one value as MariaDB does.
-func reformatValue(f *querypb.Field, v sqltypes.Value) sqltypes.Value {
+// reformatValue prints one value as MariaDB does (a FLOAT or DOUBLE
+// with its column's type when real is set).
+func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltypes.Value {
 	raw := v.Raw()
 	switch f.Type {
 	case querypb.Type_FLOAT32, querypb.Type_FLOAT64:
@@ -199,6 +230,9 @@ func reformatValue(f *querypb.Field, v sqltypes.Value) sqltypes.Value {
 		t := types.Type{Kind: types.Double}
 		if f.Type == querypb.Type_FLOAT32 {
 			t.Kind = types.Float
+		}
+		if real != nil {
+			t = *real
 		}
 		return sqltypes.MakeTrusted(f.Type, types.AppendFormat(nil, &t, types.Value{F: x}))
 	case querypb.Type_DATETIME, querypb.Type_TIMESTAMP:

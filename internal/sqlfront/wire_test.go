@@ -27,7 +27,7 @@ func TestReformatValue(t *testing.T) {
 		{querypb.Type_DATETIME, 6, "2024-01-02 03:04:05.123456", "2024-01-02 03:04:05.123456"},
 	} {
 		f := &querypb.Field{Type: c.typ, Decimals: c.decimals}
-		got := reformatValue(f, sqltypes.MakeTrusted(c.typ, []byte(c.in)))
+		got := reformatValue(f, sqltypes.MakeTrusted(c.typ, []byte(c.in)), nil)
 		if string(got.Raw()) != c.want {
 			t.Errorf("%v %q: got %q, want %q", c.typ, c.in, got.Raw(), c.want)
 		}

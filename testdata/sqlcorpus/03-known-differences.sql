@@ -28,11 +28,8 @@ SELECT AVG(qty) FROM order_items;
 SELECT TRUNCATE(2.345, 1);
 -- deviation: IFNULL(date_col, 'never') fails with 1292 Incorrect datetime value; MariaDB returns a string
 SELECT IFNULL(shipped, 'never') FROM orders ORDER BY id LIMIT 4;
--- deviation: SHOW CREATE TABLE prints int for MariaDB's int(11) (no display width)
 SHOW CREATE TABLE customers;
--- deviation: DESCRIBE prints int for int(11) and appends COLLATE utf8mb4_general_ci to varchar types
 DESCRIBE orders;
--- deviation: SHOW COLUMNS has the same int(11) and COLLATE differences as DESCRIBE
 SHOW COLUMNS FROM t;
 -- deviation: SHOW INDEX has MySQL 8 columns (Visible, Expression) for MariaDB's Ignored, and Collation NULL for A
 SHOW INDEX FROM t;
@@ -65,9 +62,7 @@ CREATE TABLE p (
 );
 INSERT INTO p VALUES (1, 'small', '2024-05-06 07:08:09.123', '{"a": 1, "b": [1, 2]}', 18446744073709551615);
 INSERT INTO p VALUES (2, 'large', '2024-05-07 00:00:00', '[]', 0);
--- deviation: JSON values are stored normalized ({"a":1,"b":[1,2]}); MariaDB's JSON is LONGTEXT and keeps the text as inserted
 SELECT id, j FROM p ORDER BY id;
--- deviation: information_schema.COLUMNS.DATA_TYPE of a JSON column is json; MariaDB says longtext
 SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'p' ORDER BY ORDINAL_POSITION;
 -- deviation: JSON_EXTRACT('[]', '$.a') returns []; MariaDB returns NULL
 SELECT id, JSON_EXTRACT(j, '$.a') FROM p ORDER BY id;

@@ -1,0 +1,266 @@
+package sqlbackend
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/rowexec"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// FULLTEXT indexes are accepted and kept, not built.
+//
+// The engine has no full-text index. go-mysql-server builds one from
+// auxiliary tables a storage integration provides, and refuses FULLTEXT
+// otherwise. textIndexRule takes the FULLTEXT indexes out of CREATE TABLE,
+// ALTER TABLE ... ADD FULLTEXT and CREATE FULLTEXT INDEX, and the table
+// keeps their definitions with its SQL attributes (tableMeta.TextIndexes):
+// SHOW CREATE TABLE prints them, DROP INDEX drops them, and nothing reads
+// them. A query on the words of such a column scans the table (LIKE,
+// INSTR, ...); MATCH ... AGAINST is refused by go-mysql-server (no
+// full-text index it can use). SPATIAL indexes need the geometry types,
+// which the engine does not have. The rule is a pure function of the plan
+// and its nodes are built per statement.
+
+const ruleTextIndexes analyzer.RuleId = 10008
+
+// textIndexDef is a kept FULLTEXT index.
+type textIndexDef struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Comment string   `json:"comment,omitempty"`
+}
+
+func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		switch n := n.(type) {
+		case *plan.CreateTable:
+			var keep, text sql.IndexDefs
+			for _, d := range n.Indexes() {
+				if d.IsFullText() {
+					text = append(text, d)
+				} else {
+					keep = append(keep, d)
+				}
+			}
+			if len(text) == 0 || n.Temporary() {
+				return n, transform.SameTree, nil
+			}
+			ct, err := n.WithIndexDefs(keep)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			return &createWithText{ct: ct, defs: text}, transform.NewTree, nil
+		case *plan.AlterIndex:
+			t := ourTable(n.Table)
+			if t != nil && n.Action == plan.IndexAction_Drop && t.hasTextIndex(n.IndexName) {
+				return &addTextIndex{t: t, def: &sql.IndexDef{Name: n.IndexName}, drop: true}, transform.NewTree, nil
+			}
+			if n.Action != plan.IndexAction_Create || n.Constraint != sql.IndexConstraint_Fulltext {
+				return n, transform.SameTree, nil
+			}
+			if t != nil {
+				d := &sql.IndexDef{Name: n.IndexName, Columns: n.Columns, Constraint: n.Constraint, Comment: n.Comment}
+				return &addTextIndex{t: t, def: d}, transform.NewTree, nil
+			}
+		}
+		return n, transform.SameTree, nil
+	})
+}
+
+// createWithText runs a CREATE TABLE without its FULLTEXT indexes, then
+// keeps them with the new table.
+type createWithText struct {
+	ct   *plan.CreateTable
+	defs sql.IndexDefs
+}
+
+var _ sql.ExecSourceRel = (*createWithText)(nil)
+
+func (c *createWithText) Resolved() bool       { return c.ct.Resolved() }
+func (c *createWithText) String() string       { return c.ct.String() }
+func (c *createWithText) Schema() sql.Schema   { return c.ct.Schema() }
+func (c *createWithText) Children() []sql.Node { return []sql.Node{c.ct} }
+func (c *createWithText) IsReadOnly() bool     { return false }
+
+// WithChildren replaces the CREATE TABLE.
+func (c *createWithText) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
+	}
+	ct, ok := children[0].(*plan.CreateTable)
+	if !ok {
+		return children[0], nil
+	}
+	return &createWithText{ct: ct, defs: c.defs}, nil
+}
+
+// RowIter creates the table, then adds the FULLTEXT indexes to it.
+func (c *createWithText) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
+	iter, err := rowexec.DefaultBuilder.Build(ctx, c.ct, row)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil {
+		return nil, err
+	}
+	st, ok, err := c.ct.Database().GetTableInsensitive(ctx, c.ct.Name())
+	if err != nil {
+		return nil, err
+	}
+	t, _ := sql.GetUnderlyingTable(st).(*table)
+	if !ok || t == nil {
+		return nil, sql.ErrTableNotFound.New(c.ct.Name())
+	}
+	for _, d := range c.defs {
+		if err := t.addTextIndex(ctx, d); err != nil {
+			return nil, err
+		}
+		// The next index is added to the new version of the table.
+		if st, _, err = c.ct.Database().GetTableInsensitive(ctx, c.ct.Name()); err != nil {
+			return nil, err
+		}
+		t, _ = sql.GetUnderlyingTable(st).(*table)
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// addTextIndex is ALTER TABLE ... ADD FULLTEXT / CREATE FULLTEXT INDEX,
+// or with drop set DROP INDEX of a FULLTEXT index.
+type addTextIndex struct {
+	t    *table
+	def  *sql.IndexDef
+	drop bool
+}
+
+var _ sql.ExecSourceRel = (*addTextIndex)(nil)
+
+func (a *addTextIndex) Resolved() bool       { return true }
+func (a *addTextIndex) String() string       { return "ADD FULLTEXT INDEX " + a.def.Name }
+func (a *addTextIndex) Schema() sql.Schema   { return gtypes.OkResultSchema }
+func (a *addTextIndex) Children() []sql.Node { return nil }
+func (a *addTextIndex) IsReadOnly() bool     { return false }
+
+// WithChildren accepts no children.
+func (a *addTextIndex) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(a, len(children), 0)
+	}
+	return a, nil
+}
+
+// RowIter keeps the index, or forgets it.
+func (a *addTextIndex) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
+	var err error
+	if a.drop {
+		_, err = a.t.dropTextIndex(ctx, a.def.Name)
+	} else {
+		err = a.t.addTextIndex(ctx, a.def)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(sql.NewRow(gtypes.NewOkResult(0))), nil
+}
+
+// addTextIndex keeps a FULLTEXT index: its columns must exist and be
+// character columns, its name is the first column's when none is given
+// (with _2, _3, ... as MariaDB adds when taken).
+func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
+	var cols []string
+	for _, c := range d.Columns {
+		i := t.t.Column(c.Name)
+		if i < 0 {
+			return sql.ErrKeyColumnDoesNotExist.New(c.Name)
+		}
+		if !t.t.Columns[i].Type.IsString() || t.t.Columns[i].Type.Collation == nil {
+			return errUnsupported("FULLTEXT index on the non-text column %s", t.t.Columns[i].Name)
+		}
+		cols = append(cols, t.t.Columns[i].Name)
+	}
+	if len(cols) == 0 {
+		return plan.ErrCreateIndexMissingColumns.New()
+	}
+	return t.editMeta(ctx, func(m *tableMeta) error {
+		name := d.Name
+		for n := 1; name == ""; n++ {
+			cand := cols[0]
+			if n > 1 {
+				cand = fmt.Sprintf("%s_%d", cols[0], n)
+			}
+			if !t.hasIndexName(m, cand) {
+				name = cand
+			}
+		}
+		if t.hasIndexName(m, name) {
+			return sql.ErrDuplicateKey.New(name)
+		}
+		m.TextIndexes = append(m.TextIndexes, textIndexDef{Name: name, Columns: cols, Comment: d.Comment})
+		return nil
+	})
+}
+
+// hasIndexName reports whether the table has an index of that name.
+func (t *table) hasIndexName(m *tableMeta, name string) bool {
+	if t.t.IndexFold(name) != nil || m.textIndex(name) >= 0 {
+		return true
+	}
+	return false
+}
+
+// textIndex returns the position of the named FULLTEXT index, or -1.
+func (m *tableMeta) textIndex(name string) int {
+	for i, x := range m.TextIndexes {
+		if strings.EqualFold(x.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasTextIndex reports whether the table keeps a FULLTEXT index of that
+// name (read from the record: the schema's copy of the attributes does not
+// follow index changes).
+func (t *table) hasTextIndex(name string) bool {
+	m, err := t.db.p.tableMeta(t.t.ID)
+	return err == nil && m.textIndex(name) >= 0
+}
+
+// dropTextIndex forgets a FULLTEXT index; false when there is none of
+// that name.
+func (t *table) dropTextIndex(ctx *sql.Context, name string) (bool, error) {
+	m, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil || m.textIndex(name) < 0 {
+		return false, err
+	}
+	return true, t.editMeta(ctx, func(m *tableMeta) error {
+		if i := m.textIndex(name); i >= 0 {
+			m.TextIndexes = append(m.TextIndexes[:i], m.TextIndexes[i+1:]...)
+		}
+		return nil
+	})
+}
+
+// dropTextColumn takes a dropped column out of the FULLTEXT indexes (and
+// drops those left without columns), as MariaDB does.
+func (m *tableMeta) dropTextColumn(col string) {
+	out := m.TextIndexes[:0]
+	for _, x := range m.TextIndexes {
+		var cols []string
+		for _, c := range x.Columns {
+			if !strings.EqualFold(c, col) {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) > 0 {
+			x.Columns = cols
+			out = append(out, x)
+		}
+	}
+	m.TextIndexes = out
+}

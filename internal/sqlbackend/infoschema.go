@@ -1,0 +1,157 @@
+package sqlbackend
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// information_schema.COLUMNS as MariaDB 10.11 fills it.
+//
+// go-mysql-server builds the rows of information_schema.COLUMNS from each
+// table's go-mysql-server schema, with MySQL 8's words (int for int(11),
+// CURRENT_TIMESTAMP and DEFAULT_GENERATED, ENUM defaults as numbers).
+// MariaDBColumns wraps its row source: for the columns of HandlerDB's
+// tables, of a provider in MariaDB mode (Provider.MariaDB), the type,
+// default, key, extra and precision fields are replaced by what SHOW
+// COLUMNS prints (show.go), from the engine's definition. Other rows
+// (views, information_schema itself) are left as they are. The wrapper
+// keeps no state beyond one call's table cache and is safe for concurrent
+// use.
+
+// MariaDBColumns returns a constructor of information_schema.COLUMNS that
+// wraps newTable's rows as described above; the listener installs it as
+// information_schema.NewColumnsTable before building its engine.
+func MariaDBColumns(newTable func() *information_schema.ColumnsTable) func() *information_schema.ColumnsTable {
+	return func() *information_schema.ColumnsTable {
+		ct := newTable()
+		base := ct.RowIter
+		pos := func(name string) int { return ct.TableSchema.IndexOfColName(name) }
+		f := columnFields{
+			schema: pos("TABLE_SCHEMA"), table: pos("TABLE_NAME"), column: pos("COLUMN_NAME"),
+			def: pos("COLUMN_DEFAULT"), numPrec: pos("NUMERIC_PRECISION"), dtPrec: pos("DATETIME_PRECISION"),
+			colType: pos("COLUMN_TYPE"), key: pos("COLUMN_KEY"), extra: pos("EXTRA"),
+			genExpr: pos("GENERATION_EXPRESSION"), privs: pos("PRIVILEGES"), charMax: pos("CHARACTER_MAXIMUM_LENGTH"),
+		}
+		ct.RowIter = func(ctx *sql.Context, cat sql.Catalog, sch sql.Schema) (sql.RowIter, error) {
+			it, err := base(ctx, cat, sch)
+			if err != nil || !f.valid() {
+				return it, err
+			}
+			return &columnsIter{RowIter: it, cat: cat, f: f, tables: map[[2]string]*table{}}, nil
+		}
+		return ct
+	}
+}
+
+// columnFields are the ordinals of the fields MariaDBColumns rewrites.
+type columnFields struct {
+	schema, table, column, def, numPrec, dtPrec, colType, key, extra, genExpr, privs, charMax int
+}
+
+func (f *columnFields) valid() bool {
+	for _, i := range []int{f.schema, f.table, f.column, f.def, f.numPrec, f.dtPrec, f.colType, f.key, f.extra, f.genExpr, f.privs, f.charMax} {
+		if i < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// columnsIter rewrites the rows of one read of information_schema.COLUMNS.
+type columnsIter struct {
+	sql.RowIter
+	cat    sql.Catalog
+	f      columnFields
+	tables map[[2]string]*table // nil value: not one of ours
+}
+
+// Next returns the next row, rewritten when it is a column of our table.
+func (it *columnsIter) Next(ctx *sql.Context) (sql.Row, error) {
+	row, err := it.RowIter.Next(ctx)
+	if err != nil {
+		return row, err
+	}
+	db, _ := row[it.f.schema].(string)
+	name, _ := row[it.f.table].(string)
+	col, _ := row[it.f.column].(string)
+	t := it.lookup(ctx, db, name)
+	if t == nil {
+		return row, nil
+	}
+	i := t.t.Column(col)
+	if i < 0 {
+		return row, nil
+	}
+	c := &t.t.Columns[i]
+	m := t.ts.meta
+	out := make(sql.Row, len(row))
+	copy(out, row)
+	out[it.f.colType] = columnTypeText(c, nil)
+	out[it.f.key] = columnKeys(t.t)[i]
+	out[it.f.extra] = columnExtra(c, m)
+	out[it.f.def] = nil
+	if d, ok := columnDefault(c, m, true); ok {
+		out[it.f.def] = d
+	}
+	out[it.f.genExpr] = nil
+	if g := m.Generated[c.Name]; g != "" {
+		out[it.f.genExpr] = checkExpr(g, t.t)
+	}
+	if p, ok := out[it.f.privs].(string); ok {
+		out[it.f.privs] = mariaPrivileges(p)
+	}
+	switch c.Type.Kind {
+	case types.MediumInt:
+		if c.Type.Unsigned {
+			out[it.f.numPrec] = uint64(8)
+		}
+	case types.Date:
+		out[it.f.dtPrec] = nil
+	case types.Time:
+		out[it.f.dtPrec] = uint32(c.Type.Scale)
+	case types.Text:
+		// MariaDB counts a TEXT column's maximum length in bytes.
+		out[it.f.charMax] = int64(c.Type.Length)
+	}
+	return out, nil
+}
+
+// lookup returns our table of that name in a MariaDB-mode provider, or nil.
+func (it *columnsIter) lookup(ctx *sql.Context, db, name string) *table {
+	key := [2]string{db, name}
+	if t, ok := it.tables[key]; ok {
+		return t
+	}
+	var found *table
+	if st, _, err := it.cat.Table(ctx, db, name); err == nil {
+		if t, ok := sql.GetUnderlyingTable(st).(*table); ok && t.db.p.maria {
+			found = t
+		}
+	}
+	it.tables[key] = found
+	return found
+}
+
+// mariaPrivileges lists column privileges in MariaDB's order (select,
+// insert, update, references); go-mysql-server sorts them by name.
+func mariaPrivileges(p string) string {
+	have := map[string]bool{}
+	for _, w := range strings.Split(p, ",") {
+		have[w] = true
+	}
+	var out []string
+	for _, w := range []string{"select", "insert", "update", "references"} {
+		if have[w] {
+			out = append(out, w)
+			delete(have, w)
+		}
+	}
+	if len(have) > 0 || p == "" {
+		return p // not only those four: left as it is
+	}
+	return strings.Join(out, ",")
+}
