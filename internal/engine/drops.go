@@ -119,7 +119,7 @@ func (e *Engine) stopDrops() {
 // arms the timer for the next one.
 func (e *Engine) runDrops() {
 	var next int64
-	err := e.Update(context.Background(), func(tx *Job) error {
+	err := e.Update(Privileged(context.Background()), func(tx *Job) error {
 		next = 0
 		cur, found, err := tx.get(dropsKey)
 		if err != nil || !found {

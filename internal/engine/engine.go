@@ -47,6 +47,9 @@ type Engine struct {
 	reads    sync.Pool // *readState
 	rc       *rowCache // nil when Options.RowCacheSize < 0
 	drops    dropper   // deferred deletion of retired index entries
+
+	// readOnly refuses the writes of unprivileged jobs (replica.go).
+	readOnly atomic.Bool
 }
 
 // Open opens (or creates) the store in opts.Dir and loads its catalog.

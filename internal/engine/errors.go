@@ -22,6 +22,7 @@ const (
 	HaErrInternalError   HandlerErrno = 122 // HA_ERR_INTERNAL_ERROR: internal (unspecified) error in handler
 	HaErrCrashed         HandlerErrno = 126 // HA_ERR_CRASHED: index file is crashed
 	HaWrongCreateOption  HandlerErrno = 140 // HA_WRONG_CREATE_OPTION: wrong create option
+	HaErrTableReadonly   HandlerErrno = 148 // HA_ERR_TABLE_READONLY: the table is read only
 	HaErrNoSuchTable     HandlerErrno = 155 // HA_ERR_NO_SUCH_TABLE: the table does not exist in engine
 	HaErrTableExist      HandlerErrno = 156 // HA_ERR_TABLE_EXIST: the table existed in storage engine
 	HaErrTableDefChanged HandlerErrno = 159 // HA_ERR_TABLE_DEF_CHANGED: the table changed in storage engine
@@ -143,6 +144,10 @@ var (
 	// ErrCommitFailed is returned to every job of a group whose commit to
 	// the store failed; the *Error holds the store's error.
 	ErrCommitFailed = newKind("group commit", HaErrCommitError)
+	// ErrReadOnly is returned by every write of a job while the engine is
+	// read-only (SetReadOnly: the server is a replica), unless the job's
+	// context is Privileged.
+	ErrReadOnly = newKind("read-only", HaErrTableReadonly)
 )
 
 // refine returns a kind with parent's message and number that also

@@ -14,6 +14,7 @@ import (
 //	0x00 'a' <table id u32>        a table's AUTO_INCREMENT counter (u64)
 //	0x00 'h' <table id u32>        a table's hidden row id counter (u64)
 //	0x00 'b' <name>                a named system record (users, grants)
+//	0x00 'r'                       the replica's binlog position (replica.go)
 //	0x01 <table id u32> <index id u32> <key>
 //	                               an index entry; the primary index's value
 //	                               is the encoded row, a secondary index's
@@ -33,6 +34,7 @@ const (
 	sysRowID    = 'h'
 	sysBlob     = 'b'
 	sysDrops    = 'x' // index ranges to delete later (drops.go)
+	sysReplica  = 'r' // the replica's position (replica.go)
 )
 
 func blobKey(name string) []byte {

@@ -34,6 +34,7 @@ type batchWriter struct {
 	rows                                   int64                    // rows written through this batch
 	delta                                  map[*tableRuntime]int64  // row count change per table
 	deltaLog                               []deltaStep              // the changes of delta, in order, for savepoints
+	readOnly                               bool                     // every write fails with ErrReadOnly (a job while the engine is read-only)
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -219,6 +220,9 @@ func autoIncMax(typ *types.Type) uint64 {
 // set, del and delRange write to the batch, remembering the keys written
 // so that point reads of those keys go through the batch (see pointSource).
 func (w *batchWriter) set(k, v []byte) error {
+	if w.readOnly {
+		return ErrReadOnly
+	}
 	if w.rs.ps.pend != nil {
 		w.pend.add(k)
 	}
@@ -226,6 +230,9 @@ func (w *batchWriter) set(k, v []byte) error {
 }
 
 func (w *batchWriter) del(k []byte) error {
+	if w.readOnly {
+		return ErrReadOnly
+	}
 	if w.rs.ps.pend != nil {
 		w.pend.add(k)
 	}
@@ -233,6 +240,9 @@ func (w *batchWriter) del(k []byte) error {
 }
 
 func (w *batchWriter) delRange(start, end []byte) error {
+	if w.readOnly {
+		return ErrReadOnly
+	}
 	w.pend.all = true
 	return w.b.DeleteRange(start, end, nil)
 }

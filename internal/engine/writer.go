@@ -166,7 +166,10 @@ func (w *writer) group() {
 			continue
 		}
 		sp := tx.savepoint()
-		if jerr := tx.run(j.fn); jerr != nil {
+		tx.readOnly = !e.mayWrite(j.ctx)
+		jerr := tx.run(j.fn)
+		tx.readOnly = false
+		if jerr != nil {
 			j.err = jerr
 			if err = tx.rollbackTo(sp); err != nil {
 				break // the batch cannot be trusted: the whole group fails

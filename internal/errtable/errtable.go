@@ -58,6 +58,7 @@ const (
 const (
 	ERGetErrno          = 1030 // ER_GET_ERRNO
 	ERTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
+	EROptionPrevents    = 1290 // ER_OPTION_PREVENTS_STATEMENT
 	ERAutoincReadFailed = 1467 // ER_AUTOINC_READ_FAILED
 	// ERGeneratedColumnValue is ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN:
 	// a value given for a generated column (an error in strict mode).
@@ -88,6 +89,7 @@ var entries = [...]Entry{
 	{engine.ErrCorrupt, hsproto.ErrStorage, ERGetErrno, []any{argText}},
 	{engine.ErrClosed, hsproto.ErrStorage, mysql.ERServerShutdown, nil},
 	{engine.ErrCommitFailed, hsproto.ErrCommit, mysql.ERUnknownError, []any{argText}},
+	{engine.ErrReadOnly, hsproto.ErrStorage, EROptionPrevents, []any{"--read-only"}},
 	{nil, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
 }
 
@@ -253,6 +255,7 @@ var mysqlErrors = map[int]MySQLError{
 	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
 	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
 	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
+	1290: {"ER_OPTION_PREVENTS_STATEMENT", "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement"},
 	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
 	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},

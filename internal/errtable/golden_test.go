@@ -63,6 +63,7 @@ var setup = []string{
 	"CREATE TABLE g.f (k INT PRIMARY KEY, d DOUBLE)",
 	"CREATE TABLE g.gone (k INT PRIMARY KEY)",
 	"CREATE TABLE g.tx (k INT PRIMARY KEY)",
+	"CREATE TABLE g.ro (k INT PRIMARY KEY)",
 }
 
 var goldens = []golden{
@@ -162,6 +163,25 @@ var goldens = []golden{
 		},
 		hs:  "1\t1\t1\n",
 		num: 1053, state: "08S01", msg: "Server shutdown in progress"},
+	{kind: engine.ErrReadOnly,
+		engineErr: func(g *fixture) error {
+			// A replica: clients' writes are refused until it stops.
+			g.e.SetReadOnly(true)
+			g.t.Cleanup(func() { g.e.SetReadOnly(false) })
+			if err := g.ddl(func(tx *engine.Job) error { return nil }); err != nil {
+				return fmt.Errorf("a job that writes nothing failed: %w", err)
+			}
+			if err := g.e.Update(engine.Privileged(context.Background()), func(tx *engine.Job) error {
+				_, err := tx.Insert(g.table("ro"), engine.Row{{I: 2}})
+				return err
+			}); err != nil {
+				return fmt.Errorf("a privileged job failed: %w", err)
+			}
+			return g.insert("ro", engine.Row{{I: 3}})
+		},
+		hs: "1\t1\t1\n", hsOpen: "P\t6\tg\tro\tPRIMARY\tk\n", hsReq: "6\t+\t1\t4\n",
+		num: 1290, state: "HY000", msg: "The MariaDB server is running with the --read-only option so it cannot execute this statement",
+		sql: []string{"other: INSERT INTO ro VALUES (5)"}},
 	{kind: engine.ErrCommitFailed,
 		engineErr: func(g *fixture) error {
 			cause := errors.New("write wal: no space left on device")
