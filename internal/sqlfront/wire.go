@@ -174,6 +174,12 @@ func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 				}
 			}
 		}
+		if res != nil && len(fields) == 0 && len(res.Fields) == 0 && res.RowsAffected > 0 && emptyRows(res.Rows) {
+			// A statement without result set or OkResult (SET, ...):
+			// go-mysql-server counts its one empty row as affected;
+			// MariaDB reports 0 rows.
+			res.Rows, res.RowsAffected = nil, 0
+		}
 		if res != nil && len(fix) > 0 {
 			for _, row := range res.Rows {
 				for _, i := range fix {
@@ -185,6 +191,16 @@ func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 		}
 		return next(res, more)
 	}
+}
+
+// emptyRows reports whether rows has rows, all without columns.
+func emptyRows(rows [][]sqltypes.Value) bool {
+	for _, r := range rows {
+		if len(r) != 0 {
+			return false
+		}
+	}
+	return len(rows) > 0
 }
 
 // reformatValue prints one value as MariaDB does.

@@ -1,0 +1,748 @@
+package sqlbackend
+
+import (
+	"math"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Storing a value into a column as MariaDB does under the session's
+// sql_mode. go-mysql-server converts an INSERT's or UPDATE's values to
+// the column types itself, clamping, cutting or refusing without looking
+// at sql_mode, and with its own errors; by the time a row reaches the
+// editor a TINYINT has already become 127. ruleStoreValues therefore
+// wraps every value an INSERT or UPDATE stores (the projection
+// go-mysql-server builds over an INSERT's source, the right side of each
+// SET of an UPDATE) in a storeValue, which converts the value to the
+// column type first, with MariaDB's conditions:
+//
+//   - 1264 out of range (the value clamps), 1265 data truncated (a
+//     number with trailing text, an invalid ENUM or SET value, a date
+//     that is not one), 1366 a string that is no number, 1406 a string
+//     too long, 1292 an invalid date, 1364 a NOT NULL column without
+//     default left out, 1365 a division by zero;
+//   - in strict mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES, without
+//     IGNORE) each is the statement's error; otherwise a warning, and the
+//     adjusted value is stored (as HandlerSocket stores it:
+//     types.Convert);
+//   - fractional digits or trailing spaces lost are a note in every mode.
+//
+// The value it returns is already of the column type, so go-mysql-server's
+// own conversion after it changes nothing. Values of the types it does not
+// check (BIT, TIME, YEAR, JSON, numbers into FLOAT/DOUBLE) pass unchanged.
+//
+// A rewritten plan serves one statement on one goroutine: the row counter
+// the wrappers of a statement share is not safe for concurrent use, and
+// starts again when a new query (ctx.Pid) evaluates it.
+
+// ruleStoreValues names storeValuesRule.
+const ruleStoreValues analyzer.RuleId = 10006
+
+// storeValuesRule wraps the values of INSERT and UPDATE in storeValue.
+func storeValuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		switch n := n.(type) {
+		case *plan.InsertInto:
+			return storeInsert(n)
+		case *plan.Update:
+			return storeUpdate(n)
+		}
+		return n, transform.SameTree, nil
+	})
+}
+
+// ourTable returns the HandlerDB table a node reads or writes, or nil.
+func ourTable(n sql.Node) *table {
+	var t *table
+	transform.Inspect(n, func(n sql.Node) bool {
+		if t != nil {
+			return false
+		}
+		if rt, ok := n.(*plan.ResolvedTable); ok {
+			t = unwrapTable(rt.Table)
+			return false
+		}
+		return true
+	})
+	return t
+}
+
+// unwrapTable returns our table under go-mysql-server's table wrappers.
+func unwrapTable(st sql.Table) *table {
+	for st != nil {
+		switch x := st.(type) {
+		case *table:
+			return x
+		case sql.TableWrapper:
+			st = x.Underlying()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// storeInsert wraps the projection go-mysql-server put over an INSERT's
+// source (one expression per column of the table, in order).
+func storeInsert(ins *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) {
+	proj, ok := ins.Source.(*plan.Project)
+	if !ok {
+		return ins, transform.SameTree, nil
+	}
+	t := ourTable(ins.Destination)
+	if t == nil || len(proj.Projections) != len(t.t.Columns) {
+		return ins, transform.SameTree, nil
+	}
+	for _, e := range proj.Projections {
+		if _, done := e.(*storeValue); done {
+			return ins, transform.SameTree, nil
+		}
+	}
+	rows := &storeRows{}
+	exprs := make([]sql.Expression, len(proj.Projections))
+	deferred := ins.DeferredDefaults.Copy()
+	for i, e := range proj.Projections {
+		sv := &storeValue{rows: rows, t: t, col: i, ignore: ins.Ignore, first: i == 0}
+		if deferred.Contains(i) {
+			// NOT NULL, no default, not given: 1364 (strict: the error
+			// go-mysql-server raises; otherwise the implicit default).
+			sv.noDefault = true
+		}
+		if ai, ok := e.(*expression.AutoIncrement); ok {
+			// LAST_INSERT_ID needs the AutoIncrement itself in place:
+			// wrap what it wraps.
+			sv.child = ai.Child
+			ne, err := ai.WithChildren(sv)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			exprs[i] = ne
+			continue
+		}
+		sv.child = e
+		exprs[i] = sv
+	}
+	np, err := proj.WithExpressions(exprs...)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return ins.WithSource(np).WithDeferredDefaults(deferred), transform.NewTree, nil
+}
+
+// storeUpdate wraps the right side of every SET of an UPDATE.
+func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(u, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		us, ok := n.(*plan.UpdateSource)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		tables := map[string]*table{}
+		var only *table
+		count := 0
+		transform.Inspect(us.Child, func(n sql.Node) bool {
+			switch x := n.(type) {
+			case *plan.TableAlias:
+				if t := ourTable(x); t != nil {
+					tables[strings.ToLower(x.Name())] = t
+				}
+			case *plan.ResolvedTable:
+				if t := unwrapTable(x.Table); t != nil {
+					tables[strings.ToLower(t.t.Name)] = t
+					only = t
+					count++
+				}
+			}
+			return true
+		})
+		rows := &storeRows{}
+		exprs := make([]sql.Expression, len(us.UpdateExprs))
+		changed := false
+		for i, e := range us.UpdateExprs {
+			exprs[i] = e
+			sf, ok := e.(*expression.SetField)
+			if !ok {
+				continue
+			}
+			if _, done := sf.RightChild.(*storeValue); done {
+				return n, transform.SameTree, nil
+			}
+			gf, ok := sf.LeftChild.(*expression.GetField)
+			if !ok {
+				continue
+			}
+			t := tables[strings.ToLower(gf.Table())]
+			if t == nil && count == 1 {
+				t = only
+			}
+			if t == nil {
+				continue
+			}
+			col := -1
+			for c := range t.t.Columns {
+				if strings.EqualFold(t.t.Columns[c].Name, gf.Name()) {
+					col = c
+				}
+			}
+			if col < 0 {
+				continue
+			}
+			sv := &storeValue{child: sf.RightChild, rows: rows, t: t, col: col, ignore: us.Ignore, first: !changed}
+			ne, err := sf.WithChildren(sf.LeftChild, sv)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			exprs[i] = ne
+			changed = true
+		}
+		if !changed {
+			return n, transform.SameTree, nil
+		}
+		nn, err := us.WithExpressions(exprs...)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return nn, transform.NewTree, nil
+	})
+}
+
+// storeRows counts the rows of one statement for the "at row N" of its
+// conditions, and keeps the statement's sql_mode.
+type storeRows struct {
+	pid  uint64
+	n    int
+	mode storeMode
+}
+
+// storeValue converts the value of child for column col of t as MariaDB
+// stores it (see the comment at the top of the file).
+type storeValue struct {
+	child     sql.Expression
+	rows      *storeRows
+	t         *table
+	col       int
+	ignore    bool // INSERT IGNORE / UPDATE IGNORE: never strict
+	first     bool // the first wrapper evaluated for each row counts it
+	noDefault bool // a NOT NULL column without default, left out
+}
+
+var _ sql.Expression = (*storeValue)(nil)
+
+// Resolved reports whether the child is.
+func (s *storeValue) Resolved() bool { return s.child == nil || s.child.Resolved() }
+
+// String prints the child.
+func (s *storeValue) String() string {
+	if s.child == nil {
+		return "NULL"
+	}
+	return s.child.String()
+}
+
+// Type is the column's type.
+func (s *storeValue) Type() sql.Type { return SQLType(&s.t.t.Columns[s.col].Type) }
+
+// IsNullable reports whether the child can be NULL.
+func (s *storeValue) IsNullable() bool { return s.child == nil || s.child.IsNullable() }
+
+// Children is the wrapped expression.
+func (s *storeValue) Children() []sql.Expression {
+	if s.child == nil {
+		return nil
+	}
+	return []sql.Expression{s.child}
+}
+
+// WithChildren keeps the wrapper.
+func (s *storeValue) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != len(s.Children()) {
+		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), len(s.Children()))
+	}
+	c := *s
+	if len(children) == 1 {
+		c.child = children[0]
+	}
+	return &c, nil
+}
+
+// Eval evaluates the child and stores its value into the column.
+func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	if pid := ctx.Pid(); s.rows.pid != pid || s.rows.n == 0 {
+		s.rows.pid, s.rows.n = pid, 0
+		s.rows.mode = sessionMode(ctx)
+	}
+	if s.first {
+		s.rows.n++
+	}
+	mode := s.rows.mode
+	strict := mode.strict && !s.ignore
+	var v interface{}
+	if s.child != nil {
+		var err error
+		if v, err = s.child.Eval(ctx, row); err != nil {
+			return nil, err
+		}
+	}
+	if v == nil && strict && mode.divZeroError && divisionByZero(ctx) {
+		return nil, errtable.SQLError(erDivisionByZero)
+	}
+	c := &s.t.t.Columns[s.col]
+	if v == nil {
+		if s.noDefault && !strict {
+			s.warn(ctx, "Warning", errtable.SQLError(erNoDefault, c.Name))
+			return ValueToSQL(&c.Type, types.ImplicitDefault(&c.Type)), nil
+		}
+		return nil, nil
+	}
+	if w, ok := v.(sql.AnyWrapper); ok {
+		u, err := w.UnwrapAny(ctx)
+		if err != nil {
+			return nil, err
+		}
+		v = u
+	}
+	out, cond := storeConvert(ctx, &c.Type, v, mode)
+	if cond.code == 0 {
+		return out, nil
+	}
+	if cond.code == erDataTooLong && !strict {
+		cond.code = erDataTruncated // the warning of a value cut
+	}
+	e := s.condError(cond, v)
+	switch {
+	case cond.note:
+		s.warn(ctx, "Note", e)
+	case strict:
+		return nil, e
+	default:
+		s.warn(ctx, "Warning", e)
+	}
+	return out, nil
+}
+
+// divisionByZero reports whether the statement has divided by zero: a
+// NULL it stores then comes from the division (go-mysql-server evaluates
+// a constant division while planning, so the warning may come first).
+func divisionByZero(ctx *sql.Context) bool {
+	if ctx.Session == nil || ctx.Session.WarningCount() == 0 {
+		return false
+	}
+	for _, w := range ctx.Session.Warnings() {
+		if w.Code == erDivisionByZero {
+			return true
+		}
+	}
+	return false
+}
+
+// condError is the MySQL error of a condition met storing v.
+func (s *storeValue) condError(c storeCond, v interface{}) error {
+	col := &s.t.t.Columns[s.col]
+	row := s.rows.n
+	switch c.code {
+	case erTruncatedWrongValueForField, erTruncatedWrongValue:
+		return errtable.SQLError(c.code, c.word, valueText(v), s.t.t.DB, s.t.t.Name, col.Name, row)
+	}
+	return errtable.SQLError(c.code, col.Name, row)
+}
+
+// warn adds a condition of the statement as a warning or note.
+func (s *storeValue) warn(ctx *sql.Context, level string, err error) {
+	if ctx.Session == nil {
+		return
+	}
+	se := sql.CastSQLError(err)
+	ctx.Session.Warn(&sql.Warning{Level: level, Code: se.Num, Message: se.Message})
+}
+
+// MySQL numbers of the conditions of storing a value.
+const (
+	erOutOfRange                  = 1264 // ER_WARN_DATA_OUT_OF_RANGE
+	erDataTruncated               = 1265 // WARN_DATA_TRUNCATED
+	erTruncatedWrongValue         = 1292 // ER_TRUNCATED_WRONG_VALUE
+	erNoDefault                   = 1364 // ER_NO_DEFAULT_FOR_FIELD
+	erDivisionByZero              = 1365 // ER_DIVISION_BY_ZERO
+	erTruncatedWrongValueForField = 1366 // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
+	erDataTooLong                 = 1406 // ER_DATA_TOO_LONG
+)
+
+// storeCond is a condition met storing a value: its error number (0 for
+// none), the type word of 1366/1292, and whether it is only a note.
+type storeCond struct {
+	code int
+	word string
+	note bool
+}
+
+// valueText is a value as 1366 and 1292 quote it.
+func valueText(v interface{}) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	}
+	b := convertText(&types.Type{Kind: types.Blob, Length: math.MaxUint32}, v, true)
+	return string(b.B)
+}
+
+// storeConvert converts v to column type t as MariaDB stores it, and
+// reports the condition met (code 0 for none).
+func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (interface{}, storeCond) {
+	if isJSON(t) {
+		return v, storeCond{}
+	}
+	switch {
+	case t.IsInteger():
+		return storeInt(t, v)
+	case t.Kind == types.Decimal:
+		return storeDecimal(t, v)
+	case t.Kind == types.Float || t.Kind == types.Double:
+		if s, ok := bytesOf(v); ok {
+			n := scanNumber(s)
+			out := ValueToSQL(t, types.Convert(t, s, nil))
+			return out, n.textCond("double")
+		}
+	case t.Kind == types.Enum:
+		return storeEnum(t, v)
+	case t.Kind == types.Set:
+		return storeSet(t, v)
+	case t.IsString() || t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob:
+		return storeString(t, v)
+	case t.Kind == types.Date || t.Kind == types.DateTime || t.Kind == types.Timestamp:
+		return storeDate(ctx, t, v, mode)
+	}
+	return v, storeCond{}
+}
+
+// numText is what scanNumber found in a string.
+type numText struct {
+	num      string // the number's text (sign, digits, point, exponent), "" for none
+	trailing bool   // text other than spaces follows the number
+}
+
+// scanNumber reads the number a string starts with, as MySQL does when it
+// stores a string into a numeric column: leading spaces, a sign, digits
+// with an optional point, an optional exponent.
+func scanNumber(s []byte) numText {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	start := i
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return numText{trailing: true}
+	}
+	end := i
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			end = j
+		}
+	}
+	n := numText{num: string(s[start:end])}
+	for _, c := range s[end:] {
+		if !isSpace(c) {
+			n.trailing = true
+			break
+		}
+	}
+	return n
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// textCond is the condition of a string that held n: 1366 when it holds
+// no number, 1265 when text follows the number.
+func (n numText) textCond(word string) storeCond {
+	switch {
+	case n.num == "":
+		return storeCond{code: erTruncatedWrongValueForField, word: word}
+	case n.trailing:
+		return storeCond{code: erDataTruncated}
+	}
+	return storeCond{}
+}
+
+// toDecimal returns a numeric value as a decimal; ok is false for values
+// that are not numbers.
+func toDecimal(v interface{}) (decimal.Decimal, bool) {
+	switch x := v.(type) {
+	case int8:
+		return decimal.NewFromInt(int64(x)), true
+	case int16:
+		return decimal.NewFromInt(int64(x)), true
+	case int32:
+		return decimal.NewFromInt(int64(x)), true
+	case int64:
+		return decimal.NewFromInt(x), true
+	case int:
+		return decimal.NewFromInt(int64(x)), true
+	case uint8:
+		return decimal.NewFromInt(int64(x)), true
+	case uint16:
+		return decimal.NewFromInt(int64(x)), true
+	case uint32:
+		return decimal.NewFromInt(int64(x)), true
+	case uint64:
+		return decimalFromUint(x), true
+	case uint:
+		return decimalFromUint(uint64(x)), true
+	case float32:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return decimal.Decimal{}, false
+		}
+		return decimal.NewFromFloat32(x), true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return decimal.Decimal{}, false
+		}
+		return decimal.NewFromFloat(x), true
+	case decimal.Decimal:
+		return x, true
+	case bool:
+		if x {
+			return decimal.NewFromInt(1), true
+		}
+		return decimal.Zero, true
+	}
+	return decimal.Decimal{}, false
+}
+
+// decimalFromUint returns u as a decimal.
+func decimalFromUint(u uint64) decimal.Decimal {
+	return decimal.NewFromBigInt(new(big.Int).SetUint64(u), 0)
+}
+
+// intLimits are the limits of an integer column type.
+func intLimits(t *types.Type) (lo, hi decimal.Decimal) {
+	bits := map[types.Kind]int{types.TinyInt: 8, types.SmallInt: 16, types.MediumInt: 24, types.Int: 32, types.BigInt: 64}[t.Kind]
+	one := decimal.NewFromInt(1)
+	p := decimal.NewFromInt(2).Pow(decimal.NewFromInt(int64(bits)))
+	if t.Unsigned {
+		return decimal.Zero, p.Sub(one)
+	}
+	half := p.Div(decimal.NewFromInt(2))
+	return half.Neg(), half.Sub(one)
+}
+
+// intValue returns the go-mysql-server value of integer d (in range) in
+// column type t.
+func intValue(t *types.Type, d decimal.Decimal) interface{} {
+	var v types.Value
+	if t.Unsigned {
+		v.I = int64(d.BigInt().Uint64())
+	} else {
+		v.I = d.IntPart()
+	}
+	return ValueToSQL(t, v)
+}
+
+// storeInt stores v into an integer column.
+func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
+	var cond storeCond
+	d, ok := toDecimal(v)
+	if !ok {
+		s, isText := bytesOf(v)
+		if !isText {
+			return v, storeCond{}
+		}
+		n := scanNumber(s)
+		cond = n.textCond("integer")
+		if n.num == "" {
+			return intValue(t, decimal.Zero), cond
+		}
+		var err error
+		if d, err = decimal.NewFromString(n.num); err != nil {
+			return ValueToSQL(t, types.Convert(t, s, nil)), cond
+		}
+		if cond.code == 0 && !d.Equal(d.Round(0)) {
+			cond = storeCond{code: erDataTruncated, note: true}
+		}
+	}
+	d = d.Round(0)
+	lo, hi := intLimits(t)
+	switch {
+	case d.LessThan(lo):
+		return intValue(t, lo), storeCond{code: erOutOfRange}
+	case d.GreaterThan(hi):
+		return intValue(t, hi), storeCond{code: erOutOfRange}
+	}
+	return intValue(t, d), cond
+}
+
+// storeDecimal stores v into a DECIMAL column.
+func storeDecimal(t *types.Type, v interface{}) (interface{}, storeCond) {
+	var cond storeCond
+	d, ok := toDecimal(v)
+	if !ok {
+		s, isText := bytesOf(v)
+		if !isText {
+			return v, storeCond{}
+		}
+		n := scanNumber(s)
+		cond = n.textCond("decimal")
+		if n.num == "" {
+			return decimalValue(t, decimal.Zero), cond
+		}
+		var err error
+		if d, err = decimal.NewFromString(n.num); err != nil {
+			return v, storeCond{}
+		}
+	}
+	scale := int32(t.Scale)
+	r := d.Round(scale)
+	if cond.code == 0 && !r.Equal(d) {
+		cond = storeCond{code: erDataTruncated, note: true}
+	}
+	hi := decimal.New(1, int32(t.Length)-scale).Sub(decimal.New(1, -scale))
+	lo := hi.Neg()
+	if t.Unsigned {
+		lo = decimal.Zero
+	}
+	switch {
+	case r.LessThan(lo):
+		return decimalValue(t, lo), storeCond{code: erOutOfRange}
+	case r.GreaterThan(hi):
+		return decimalValue(t, hi), storeCond{code: erOutOfRange}
+	}
+	return decimalValue(t, r), cond
+}
+
+// decimalValue is d (in range) as a DECIMAL column of t holds it.
+func decimalValue(t *types.Type, d decimal.Decimal) interface{} {
+	return ValueToSQL(t, types.Convert(t, []byte(d.StringFixed(int32(t.Scale))), nil))
+}
+
+// storeEnum stores v into an ENUM column: a member's name or a 1-based
+// index; anything else is the error value ” (index 0) and 1265.
+func storeEnum(t *types.Type, v interface{}) (interface{}, storeCond) {
+	var idx int64
+	if d, ok := toDecimal(v); ok {
+		d = d.Round(0)
+		if d.IsPositive() && d.LessThanOrEqual(decimal.NewFromInt(int64(len(t.Elems)))) {
+			idx = d.IntPart()
+		}
+	} else if s, ok := bytesOf(v); ok {
+		idx = types.Convert(t, s, nil).I
+	} else {
+		return v, storeCond{}
+	}
+	if idx == 0 {
+		return uint16(0), storeCond{code: erDataTruncated}
+	}
+	return uint16(idx), storeCond{}
+}
+
+// storeSet stores v into a SET column: members' names joined by commas,
+// or a bit mask; unknown members are dropped with 1265.
+func storeSet(t *types.Type, v interface{}) (interface{}, storeCond) {
+	full := uint64(1)<<uint(len(t.Elems)) - 1
+	if d, ok := toDecimal(v); ok {
+		d = d.Round(0)
+		if d.IsNegative() || d.GreaterThan(decimalFromUint(full)) {
+			return uint64(d.BigInt().Uint64()) & full, storeCond{code: erDataTruncated}
+		}
+		return d.BigInt().Uint64(), storeCond{}
+	}
+	s, ok := bytesOf(v)
+	if !ok {
+		return v, storeCond{}
+	}
+	mask := uint64(types.Convert(t, s, nil).I)
+	cond := storeCond{}
+	if len(s) > 0 {
+		for _, part := range strings.Split(string(s), ",") {
+			if types.Convert(t, []byte(part), nil).I == 0 {
+				cond = storeCond{code: erDataTruncated}
+			}
+		}
+	}
+	return mask, cond
+}
+
+// storeString stores v into a character or binary column: a value longer
+// than the column is cut, with 1406 (1265 when not strict), or only a note
+// when what is cut is trailing spaces.
+func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
+	s, ok := bytesOf(v)
+	if !ok {
+		if _, num := toDecimal(v); !num {
+			return v, storeCond{}
+		}
+		if _, isFloat := v.(float64); isFloat {
+			return v, storeCond{}
+		}
+		if _, isFloat := v.(float32); isFloat {
+			return v, storeCond{}
+		}
+		s = convertText(&types.Type{Kind: types.Blob, Length: math.MaxUint32}, v, true).B
+	}
+	limit := int(t.Length)
+	var rest []byte
+	switch t.Kind {
+	case types.Char, types.VarChar:
+		if utf8.RuneCount(s) > limit {
+			n, i := 0, 0
+			for i < len(s) && n < limit {
+				_, w := utf8.DecodeRune(s[i:])
+				i += w
+				n++
+			}
+			rest = s[i:]
+		}
+	default:
+		if len(s) > limit {
+			rest = s[limit:]
+		}
+	}
+	out := ValueToSQL(t, types.Convert(t, s, nil))
+	if len(rest) == 0 {
+		return out, storeCond{}
+	}
+	if t.IsString() && strings.TrimRight(string(rest), " ") == "" {
+		if t.Kind == types.Char {
+			return out, storeCond{}
+		}
+		return out, storeCond{code: erDataTruncated, note: true}
+	}
+	return out, storeCond{code: erDataTooLong}
+}
+
+// storeDate stores v into a DATE, DATETIME or TIMESTAMP column.
+func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (interface{}, storeCond) {
+	return v, storeCond{}
+}
