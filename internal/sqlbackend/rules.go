@@ -43,6 +43,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
 	})
 	return analyzer.NewBuilder(p).
+		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
+		AddPreAnalyzeRule(ruleValues, valuesRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).
