@@ -43,7 +43,14 @@ var compoundModes = map[string][]string{
 // sqlModeType is the type of the sql_mode variable: go-mysql-server's set
 // type over MariaDB's members, expanding compound modes in Convert.
 type sqlModeType struct {
+	setVariableType
+}
+
+// setVariableType is go-mysql-server's type of a SET variable: sessions
+// read such a variable's bits back as text through sql.SetType.
+type setVariableType interface {
 	sql.SystemVariableType
+	sql.SetType
 }
 
 // Convert expands TRADITIONAL and ANSI in a textual mode, then converts
@@ -56,13 +63,13 @@ func (t sqlModeType) Convert(ctx context.Context, v interface{}) (interface{}, s
 	case []byte:
 		s = string(x)
 	default:
-		return t.SystemVariableType.Convert(ctx, v)
+		return t.setVariableType.Convert(ctx, v)
 	}
 	parts := strings.Split(s, ",")
 	for _, p := range parts {
 		parts = append(parts, compoundModes[strings.ToUpper(strings.TrimSpace(p))]...)
 	}
-	return t.SystemVariableType.Convert(ctx, strings.Join(parts, ","))
+	return t.setVariableType.Convert(ctx, strings.Join(parts, ","))
 }
 
 // DefineSQLMode installs MariaDB's sql_mode variable (default
@@ -74,7 +81,7 @@ func DefineSQLMode() {
 		Scope:             sql.GetMysqlScope(sql.SystemVariableScope_Both),
 		Dynamic:           true,
 		SetVarHintApplies: true,
-		Type:              sqlModeType{gtypes.NewSystemSetType("sql_mode", sql.Collation_utf8mb4_0900_ai_ci, sqlModeNames...)},
+		Type:              sqlModeType{gtypes.NewSystemSetType("sql_mode", sql.Collation_utf8mb4_0900_ai_ci, sqlModeNames...).(setVariableType)},
 		Default:           DefaultSQLMode,
 	}})
 }

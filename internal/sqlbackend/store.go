@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -322,7 +323,7 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	switch {
 	case cond.note:
 		s.warn(ctx, "Note", e)
-	case strict:
+	case strict || cond.always:
 		return nil, e
 	default:
 		s.warn(ctx, "Warning", e)
@@ -379,9 +380,10 @@ const (
 // storeCond is a condition met storing a value: its error number (0 for
 // none), the type word of 1366/1292, and whether it is only a note.
 type storeCond struct {
-	code int
-	word string
-	note bool
+	code   int
+	word   string
+	note   bool
+	always bool // an error in every mode
 }
 
 // valueText is a value as 1366 and 1292 quote it.
@@ -742,7 +744,192 @@ func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
 	return out, storeCond{code: erDataTooLong}
 }
 
-// storeDate stores v into a DATE, DATETIME or TIMESTAMP column.
+// storeDate stores v, a string or a number, into a DATE, DATETIME or
+// TIMESTAMP column: a value that is no date is 1292 (strict) or the zero
+// date with 1265; text after the date is 1292 (strict) or 1265; a zero
+// date under NO_ZERO_DATE is 1292 or 1264; a date with a zero month or
+// day under NO_ZERO_IN_DATE is 1292 or the zero date with 1265; a time
+// part lost by DATE is a note. go-mysql-server holds dates as time.Time,
+// which has no zero month or day and no February 30th: such dates, which
+// MariaDB stores without NO_ZERO_IN_DATE or with ALLOW_INVALID_DATES, are
+// refused with 1292 in every mode rather than stored as another date.
 func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (interface{}, storeCond) {
-	return v, storeCond{}
+	s, ok := bytesOf(v)
+	if tm, isTime := v.(time.Time); isTime {
+		if !tm.Equal(zeroTime) {
+			return v, storeCond{}
+		}
+		s, ok = []byte("0000-00-00"), true
+	}
+	if !ok {
+		if _, num := toDecimal(v); !num {
+			return v, storeCond{}
+		}
+		s = []byte(valueText(v))
+	}
+	word := "date"
+	if t.Kind != types.Date {
+		word = "datetime"
+	}
+	refuse := storeCond{code: erTruncatedWrongValue, word: word}
+	never := storeCond{code: erTruncatedWrongValue, word: word, always: true}
+	truncated := storeCond{code: erDataTruncated}
+	f, trailing, ok := scanDate(s)
+	if !ok {
+		if mode.strict {
+			return nil, refuse
+		}
+		return zeroTime, truncated
+	}
+	if f.fields && !f.allZero && f.mo <= 12 && f.d <= 31 {
+		switch {
+		case f.mo == 0 || f.d == 0:
+			if mode.noZeroInDate {
+				if mode.strict {
+					return nil, refuse
+				}
+				return zeroTime, truncated
+			}
+			return nil, never
+		case !validDay(f.y, f.mo, f.d):
+			if mode.allowInvalidDates || !mode.strict {
+				// MariaDB stores it (ALLOW_INVALID_DATES), or the zero
+				// date with 1265; time.Time cannot hold it.
+				if !mode.allowInvalidDates {
+					return zeroTime, truncated
+				}
+				return nil, never
+			}
+			return nil, refuse
+		}
+	}
+	p := types.Convert(t, s, nil).I
+	y, mo, d, h, mi, sec, us := types.UnpackDateTime(p)
+	zero := y == 0 && mo == 0 && d == 0 && h == 0 && mi == 0 && sec == 0 && us == 0
+	switch {
+	case zero && !f.allZero:
+		// types.Convert found no date (an invalid one)
+		if mode.strict {
+			return nil, refuse
+		}
+		return zeroTime, truncated
+	case zero:
+		if mode.noZeroDate {
+			if mode.strict {
+				return nil, refuse
+			}
+			return zeroTime, storeCond{code: erOutOfRange}
+		}
+	case mo == 0 || d == 0:
+		if mode.noZeroInDate && !mode.strict {
+			return zeroTime, truncated
+		}
+		return nil, never
+	case !validDay(y, mo, d):
+		return nil, never
+	}
+	out := unpackTime(p)
+	if trailing {
+		if mode.strict {
+			return nil, refuse
+		}
+		return out, truncated
+	}
+	if t.Kind == types.Date && f.timeSet {
+		return out, storeCond{code: erDataTruncated, note: true}
+	}
+	return out, storeCond{}
+}
+
+// dateText is what scanDate read.
+type dateText struct {
+	allZero bool // every digit is 0
+	timeSet bool // a non-zero time of day follows the date
+	fields  bool // y, mo, d were written as separate groups
+	y, mo   int
+	d       int
+}
+
+// scanDate reads a date or date-time as MySQL writes them: digit groups
+// separated by punctuation (year, month, day, hour, minute, second,
+// fraction), or digits alone (YYYYMMDD[hhmmss]). trailing reports text
+// after it; ok is false for text that starts with no date at all.
+func scanDate(s []byte) (f dateText, trailing, ok bool) {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	var groups [][]byte
+	for i < len(s) && len(groups) < 7 {
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i {
+			break
+		}
+		groups = append(groups, s[i:j])
+		i = j
+		if i < len(s) && len(groups) < 7 && (s[i] == '-' || s[i] == ':' || s[i] == '.' || s[i] == ' ' || s[i] == 'T' || s[i] == '/') &&
+			i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+			i++
+		}
+	}
+	for ; i < len(s); i++ {
+		if !isSpace(s[i]) {
+			trailing = true
+		}
+	}
+	if len(groups) == 0 || (len(groups) < 3 && len(groups[0]) < 6) {
+		return f, trailing, false
+	}
+	f.allZero = true
+	for _, g := range groups {
+		for _, c := range g {
+			if c != '0' {
+				f.allZero = false
+			}
+		}
+	}
+	if len(groups) >= 3 {
+		num := func(g []byte) int {
+			n := 0
+			for _, c := range g {
+				if n < 1e6 {
+					n = n*10 + int(c-'0')
+				}
+			}
+			return n
+		}
+		f.fields = true
+		f.y, f.mo, f.d = num(groups[0]), num(groups[1]), num(groups[2])
+		if len(groups[0]) <= 2 {
+			if f.y < 70 {
+				f.y += 2000
+			} else {
+				f.y += 1900
+			}
+		}
+	}
+	if len(groups) > 3 {
+		for _, g := range groups[3:] {
+			for _, c := range g {
+				if c != '0' {
+					f.timeSet = true
+				}
+			}
+		}
+	} else if len(groups) == 1 && len(groups[0]) > 8 {
+		for _, c := range groups[0][8:] {
+			if c != '0' {
+				f.timeSet = true
+			}
+		}
+	}
+	return f, trailing, true
+}
+
+// validDay reports whether day d exists in month mo of year y.
+func validDay(y, mo, d int) bool {
+	return d <= time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
