@@ -70,8 +70,14 @@ func ourTable(n sql.Node) *table {
 		if t != nil {
 			return false
 		}
-		if rt, ok := n.(*plan.ResolvedTable); ok {
-			t = unwrapTable(rt.Table)
+		switch x := n.(type) {
+		case *plan.ResolvedTable:
+			t = unwrapTable(x.Table)
+			return false
+		case *plan.IndexedTableAccess:
+			if x.TableNode != nil {
+				t = unwrapTable(x.TableNode.UnderlyingTable())
+			}
 			return false
 		}
 		return true
@@ -85,6 +91,8 @@ func unwrapTable(st sql.Table) *table {
 		switch x := st.(type) {
 		case *table:
 			return x
+		case *indexedTable:
+			return x.table
 		case sql.TableWrapper:
 			st = x.Underlying()
 		default:
@@ -157,8 +165,8 @@ func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
 				if t := ourTable(x); t != nil {
 					tables[strings.ToLower(x.Name())] = t
 				}
-			case *plan.ResolvedTable:
-				if t := unwrapTable(x.Table); t != nil {
+			case *plan.ResolvedTable, *plan.IndexedTableAccess:
+				if t := ourTable(x); t != nil {
 					tables[strings.ToLower(t.t.Name)] = t
 					only = t
 					count++
@@ -198,7 +206,13 @@ func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
 			if col < 0 {
 				continue
 			}
-			sv := &storeValue{child: sf.RightChild, rows: rows, t: t, col: col, ignore: us.Ignore, first: !changed}
+			// The short analysis of a single-table UPDATE skips
+			// valuesRule: apply its replacements here.
+			rc, _, err := transform.Expr(sf.RightChild, replaceValueExpr)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			sv := &storeValue{child: rc, rows: rows, t: t, col: col, ignore: us.Ignore, first: !changed}
 			ne, err := sf.WithChildren(sf.LeftChild, sv)
 			if err != nil {
 				return nil, transform.SameTree, err
@@ -220,9 +234,10 @@ func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
 // storeRows counts the rows of one statement for the "at row N" of its
 // conditions, and keeps the statement's sql_mode.
 type storeRows struct {
-	pid  uint64
-	n    int
-	mode storeMode
+	pid             uint64
+	n               int
+	mode            storeMode
+	noDefaultWarned bool
 }
 
 // storeValue converts the value of child for column col of t as MariaDB
@@ -279,7 +294,7 @@ func (s *storeValue) WithChildren(children ...sql.Expression) (sql.Expression, e
 // Eval evaluates the child and stores its value into the column.
 func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if pid := ctx.Pid(); s.rows.pid != pid || s.rows.n == 0 {
-		s.rows.pid, s.rows.n = pid, 0
+		s.rows.pid, s.rows.n, s.rows.noDefaultWarned = pid, 0, false
 		s.rows.mode = sessionMode(ctx)
 	}
 	if s.first {
@@ -294,13 +309,25 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			return nil, err
 		}
 	}
-	if v == nil && strict && mode.divZeroError && divisionByZero(ctx) {
-		return nil, errtable.SQLError(erDivisionByZero)
+	if v == nil && divisionByZero(ctx) {
+		switch {
+		case !mode.divZeroError:
+			// Stored as NULL silently (go-mysql-server warned).
+			dropWarnings(ctx, erDivisionByZero)
+		case strict:
+			// The statement's error replaces the division's warning.
+			dropWarnings(ctx, erDivisionByZero)
+			return nil, errtable.SQLError(erDivisionByZero)
+		}
 	}
 	c := &s.t.t.Columns[s.col]
 	if v == nil {
 		if s.noDefault && !strict {
-			s.warn(ctx, "Warning", errtable.SQLError(erNoDefault, c.Name))
+			if !s.rows.noDefaultWarned {
+				// once per statement, as MariaDB (the message has no row)
+				s.rows.noDefaultWarned = true
+				s.warn(ctx, "Warning", errtable.SQLError(erNoDefault, c.Name))
+			}
 			return ValueToSQL(&c.Type, types.ImplicitDefault(&c.Type)), nil
 		}
 		return nil, nil
@@ -344,6 +371,25 @@ func divisionByZero(ctx *sql.Context) bool {
 		}
 	}
 	return false
+}
+
+// dropWarnings removes the session's warnings with the given code.
+func dropWarnings(ctx *sql.Context, code int) {
+	if ctx.Session == nil {
+		return
+	}
+	w := ctx.Session.Warnings()
+	if _, ours := ctx.Session.(*Session); !ours {
+		for i, j := 0, len(w)-1; i < j; i, j = i+1, j-1 {
+			w[i], w[j] = w[j], w[i]
+		}
+	}
+	ctx.Session.ClearWarnings()
+	for _, x := range w {
+		if x.Code != code {
+			ctx.Session.Warn(x)
+		}
+	}
 }
 
 // condError is the MySQL error of a condition met storing v.
@@ -431,6 +477,7 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 type numText struct {
 	num      string // the number's text (sign, digits, point, exponent), "" for none
 	trailing bool   // text other than spaces follows the number
+	spaces   bool   // only spaces follow the number
 }
 
 // scanNumber reads the number a string starts with, as MySQL does when it
@@ -480,6 +527,7 @@ func scanNumber(s []byte) numText {
 			break
 		}
 	}
+	n.spaces = !n.trailing && end < len(s)
 	return n
 }
 
@@ -591,7 +639,7 @@ func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
 		if d, err = decimal.NewFromString(n.num); err != nil {
 			return ValueToSQL(t, types.Convert(t, s, nil)), cond
 		}
-		if cond.code == 0 && !d.Equal(d.Round(0)) {
+		if cond.code == 0 && n.spaces {
 			cond = storeCond{code: erDataTruncated, note: true}
 		}
 	}
