@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -146,7 +148,58 @@ func storeInsert(ins *plan.InsertInto) (sql.Node, transform.TreeIdentity, error)
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	if vals, ok := proj.Child.(*plan.Values); ok {
+		if nv := hexNumbers(vals, proj.Projections, t); nv != nil {
+			if np, err = np.WithChildren(nv); err != nil {
+				return nil, transform.SameTree, err
+			}
+		}
+	}
 	return ins.WithSource(np).WithDeferredDefaults(deferred), transform.NewTree, nil
+}
+
+// hexNumbers returns vals with the hexadecimal literals that go into
+// numeric columns of t made numbers (MySQL reads 0x7F as 127 there), or
+// nil when there are none. proj maps the columns to the tuples' items.
+func hexNumbers(vals *plan.Values, proj []sql.Expression, t *table) *plan.Values {
+	var tuples [][]sql.Expression
+	for c, e := range proj {
+		gf, ok := e.(*expression.GetField)
+		if !ok || !isNumberKind(&t.t.Columns[c].Type) {
+			continue
+		}
+		j := gf.Index()
+		for r, tuple := range vals.ExpressionTuples {
+			if j >= len(tuple) || !hexLiteral(tuple[j]) {
+				continue
+			}
+			lit, ok := tuple[j].(*expression.Literal)
+			if !ok {
+				continue
+			}
+			b := lit.Value().([]byte)
+			if len(b) > 8 {
+				continue
+			}
+			var u uint64
+			for _, x := range b {
+				u = u<<8 | uint64(x)
+			}
+			if tuples == nil {
+				tuples = make([][]sql.Expression, len(vals.ExpressionTuples))
+				for i := range tuples {
+					tuples[i] = append([]sql.Expression(nil), vals.ExpressionTuples[i]...)
+				}
+			}
+			tuples[r][j] = expression.NewLiteral(u, gtypes.Uint64)
+		}
+	}
+	if tuples == nil {
+		return nil
+	}
+	nv := *vals
+	nv.ExpressionTuples = tuples
+	return &nv
 }
 
 // storeUpdate wraps the right side of every SET of an UPDATE.
@@ -339,7 +392,19 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		v = u
 	}
-	out, cond := storeConvert(ctx, &c.Type, v, mode)
+	m := mode
+	m.strict = strict
+	if hexLiteral(s.child) && isNumberKind(&c.Type) {
+		// 0x... is a number in a numeric column.
+		if b, ok := v.([]byte); ok && len(b) <= 8 {
+			var u uint64
+			for _, x := range b {
+				u = u<<8 | uint64(x)
+			}
+			v = u
+		}
+	}
+	out, cond := storeConvert(ctx, &c.Type, v, m)
 	if cond.code == 0 {
 		return out, nil
 	}
@@ -356,6 +421,29 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		s.warn(ctx, "Warning", e)
 	}
 	return out, nil
+}
+
+// hexLiteral reports whether e is a hexadecimal or bit literal (a binary
+// string value the parser made).
+func hexLiteral(e sql.Expression) bool {
+	for {
+		switch x := e.(type) {
+		case *expression.Literal:
+			_, ok := x.Value().([]byte)
+			return ok
+		case *expression.Wrapper:
+			e = x.Unwrap()
+		case *storeValue:
+			e = x.child
+		default:
+			return false
+		}
+	}
+}
+
+// isNumberKind reports whether t is a numeric column type.
+func isNumberKind(t *types.Type) bool {
+	return t.IsInteger() || t.Kind == types.Decimal || t.Kind == types.Float || t.Kind == types.Double
 }
 
 // divisionByZero reports whether the statement has divided by zero: a
@@ -398,7 +486,11 @@ func (s *storeValue) condError(c storeCond, v interface{}) error {
 	row := s.rows.n
 	switch c.code {
 	case erTruncatedWrongValueForField, erTruncatedWrongValue:
-		return errtable.SQLError(c.code, c.word, valueText(v), s.t.t.DB, s.t.t.Name, col.Name, row)
+		text := c.text
+		if text == "" {
+			text = valueText(v)
+		}
+		return errtable.SQLError(c.code, c.word, text, s.t.t.DB, s.t.t.Name, col.Name, row)
 	}
 	return errtable.SQLError(c.code, col.Name, row)
 }
@@ -428,6 +520,7 @@ const (
 type storeCond struct {
 	code   int
 	word   string
+	text   string // the value as the message quotes it, when not all of it
 	note   bool
 	always bool // an error in every mode
 }
@@ -780,6 +873,10 @@ func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
 		}
 	}
 	out := ValueToSQL(t, types.Convert(t, s, nil))
+	if t.IsString() && !utf8.Valid(s) && utf8Charset(t) {
+		// Invalid UTF-8 becomes '?' (1366, from the first bad byte).
+		return out, storeCond{code: erTruncatedWrongValueForField, word: "string", text: badBytes(s)}
+	}
 	if len(rest) == 0 {
 		return out, storeCond{}
 	}
@@ -878,6 +975,11 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 	}
 	out := unpackTime(p)
 	if trailing {
+		// Text after the date. go-mysql-server's own forms (ISO 8601
+		// with T and Z) stay accepted as it accepts them.
+		if gv, _, err := SQLType(t).Convert(ctx, string(s)); err == nil {
+			return gv, storeCond{}
+		}
 		if mode.strict {
 			return nil, refuse
 		}
@@ -980,4 +1082,38 @@ func scanDate(s []byte) (f dateText, trailing, ok bool) {
 // validDay reports whether day d exists in month mo of year y.
 func validDay(y, mo, d int) bool {
 	return d <= time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// utf8Charset reports whether a character column holds UTF-8.
+func utf8Charset(t *types.Type) bool {
+	c := t.Collation
+	return c == nil || strings.HasPrefix(c.Charset, "utf8")
+}
+
+// badBytes prints the bytes of s from its first invalid UTF-8 sequence
+// as MariaDB's 1366 does: at most 6, those outside printable ASCII as
+// \xHH, then "..." when there are more.
+func badBytes(s []byte) string {
+	i := 0
+	for i < len(s) {
+		r, w := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && w <= 1 {
+			break
+		}
+		i += w
+	}
+	var b strings.Builder
+	rest := s[i:]
+	for j, c := range rest {
+		if j == 6 {
+			b.WriteString("...")
+			break
+		}
+		if c < 0x20 || c >= 0x7F {
+			fmt.Fprintf(&b, "\\x%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

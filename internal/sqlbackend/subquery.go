@@ -20,7 +20,10 @@ const ruleScalarSubquery analyzer.RuleId = 10007
 // evaluated as scalars (and fail on a second row). The rule is a pure
 // function of the plan, safe for concurrent use.
 func scalarSubqueryRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if qf != nil && !qf.SubqueryIsSet() {
+	if (qf != nil && !qf.SubqueryIsSet()) || !scope.IsEmpty() {
+		// Only the outermost query: go-mysql-server plans the
+		// subqueries of subqueries (correlated to outer scopes) with
+		// rules that expect them as they are.
 		return n, transform.SameTree, nil
 	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -34,7 +37,8 @@ func scalarSubqueryRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scop
 				return e, transform.SameTree, nil
 			}
 			sq, ok := c.Right().(*plan.Subquery)
-			if !ok {
+			if !ok || !sq.Query.Resolved() || len(sq.Query.Schema()) != 1 {
+				// a row subquery compares as a tuple
 				return e, transform.SameTree, nil
 			}
 			ne, err := e.WithChildren(c.Left(), &scalarSubquery{Subquery: sq})

@@ -61,9 +61,12 @@ func valuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.
 }
 
 func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	if !resolved(e) {
+		return e, transform.SameTree, nil
+	}
 	switch x := e.(type) {
 	case *function.Char:
-		return &charBytes{args: x.Children()}, transform.NewTree, nil
+		return &charBytes{args: x.Children(), coll: x.Collation}, transform.NewTree, nil
 	case *expression.Convert:
 		t := x.Type()
 		if (t == gtypes.Int64 || t == gtypes.Uint64) && gtypes.IsText(x.Child.Type()) {
@@ -108,6 +111,27 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 		}
 	}
 	return e, transform.SameTree, nil
+}
+
+// resolved reports whether e and its children are resolved, so that
+// their types can be asked (go-mysql-server's placeholders panic).
+func resolved(e sql.Expression) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if !e.Resolved() {
+		return false
+	}
+	for _, c := range e.Children() {
+		if !c.Resolved() {
+			return false
+		}
+		_ = c.Type()
+	}
+	_ = e.Type()
+	return true
 }
 
 func is64(t sql.Type) bool { return t == gtypes.Int64 || t == gtypes.Uint64 }
@@ -235,6 +259,12 @@ func (t *enumText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 // charBytes is MySQL's CHAR(N, ...) as a binary string.
 type charBytes struct {
 	args []sql.Expression
+	coll sql.CollationID // CHAR(... USING charset): text in it
+}
+
+// text reports whether CHAR names a character set (USING).
+func (c *charBytes) text() bool {
+	return c.coll != sql.Collation_Unspecified && c.coll != sql.Collation_binary
 }
 
 var _ sql.Expression = (*charBytes)(nil)
@@ -256,13 +286,19 @@ func (c *charBytes) String() string {
 	return "char(" + strings.Join(s, ",") + ")"
 }
 
-func (c *charBytes) Type() sql.Type             { return gtypes.LongBlob }
+// Type is a binary string, or text in the USING character set.
+func (c *charBytes) Type() sql.Type {
+	if c.text() {
+		return gtypes.CreateLongText(c.coll)
+	}
+	return gtypes.LongBlob
+}
 func (c *charBytes) IsNullable() bool           { return false }
 func (c *charBytes) Children() []sql.Expression { return c.args }
 
 // WithChildren keeps the replacement.
 func (c *charBytes) WithChildren(args ...sql.Expression) (sql.Expression, error) {
-	return &charBytes{args: args}, nil
+	return &charBytes{args: args, coll: c.coll}, nil
 }
 
 // Eval appends each argument's bytes; NULL arguments are skipped.
@@ -291,6 +327,9 @@ func (c *charBytes) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		default:
 			out = append(out, byte(u))
 		}
+	}
+	if c.text() {
+		return string(out), nil
 	}
 	if out == nil {
 		out = []byte{}

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -46,7 +47,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
 	}
-	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback)))
+	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback, h.warnings(c))))
 	h.stats.count(query, err)
 	return h.wireError(c, query, err)
 }
@@ -150,17 +151,33 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.explain(ctx, c, query, callback); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback))
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback, h.warnings(c)))
 	return rest, h.wireError(c, query, h.overrun(c, err))
 }
 
+// warnings returns a function that counts the warnings of c's statement
+// (called on c's goroutine, once the statement has run).
+func (h *mariaHandler) warnings(c *mysql.Conn) func() uint16 {
+	return func() uint16 { return h.Handler.WarningCount(c) }
+}
+
+// updateInfo is the info go-mysql-server sends after an UPDATE: its
+// warning count is always 0.
+var updateInfo = regexp.MustCompile(`^(Rows matched: \d+  Changed: \d+  Warnings: )0$`)
+
 // reformatting returns a callback that rewrites values before passing
 // each result on. go-mysql-server sends the fields with the first result
-// of a query only, so they are remembered.
-func reformatting(next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+// of a query only, so they are remembered. warnings counts the
+// statement's warnings, which an UPDATE's info reports.
+func reformatting(next mysql.ResultSpoolFn, warnings func() uint16) mysql.ResultSpoolFn {
 	var fields []*querypb.Field
 	var fix []int
 	return func(res *sqltypes.Result, more bool) error {
+		if res != nil && res.Info != "" && warnings != nil {
+			if m := updateInfo.FindStringSubmatch(res.Info); m != nil {
+				res.Info = m[1] + strconv.Itoa(int(warnings()))
+			}
+		}
 		if res != nil && res.Fields != nil {
 			fields, fix = res.Fields, fix[:0]
 			for i, f := range fields {
