@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/dolthub/vitess/go/mysql"
+	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 )
 
@@ -102,4 +105,30 @@ func TestUpdateInfoWarnings(t *testing.T) {
 			t.Errorf("info %q became %q, want %q", in, sent.Info, want)
 		}
 	}
+}
+
+// TestSQLModeLoadData: LOAD DATA stores its fields as INSERT does under
+// sql_mode (MariaDB's rules for both; its LOAD DATA INFILE is off on the
+// reference server, so the expectations are those of INSERT there).
+func TestSQLModeLoadData(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	path := filepath.Join(ts.dir, "files", "ld.tsv")
+	if err := os.WriteFile(path, []byte("1\t1000\tabcdef\n2\tx\tab\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, c, "CREATE DATABASE m", "USE m", "CREATE TABLE ld (id INT PRIMARY KEY, ti TINYINT NULL, v VARCHAR(3) NULL)")
+	load := "LOAD DATA INFILE '" + path + "' INTO TABLE ld"
+	_, err := c.ExecContext(context.Background(), load)
+	var me *gomysql.MySQLError
+	if !errors.As(err, &me) || me.Number != 1264 || me.Message != "Out of range value for column 'ti' at row 1" {
+		t.Fatalf("strict LOAD DATA: %v, want 1264 Out of range value for column 'ti' at row 1", err)
+	}
+	expectRows(t, c, "SELECT COUNT(*) FROM ld", "0")
+	mustExec(t, c, "SET sql_mode = ''", load)
+	expectRows(t, c, "SHOW WARNINGS",
+		"Warning|1264|Out of range value for column 'ti' at row 1",
+		"Warning|1265|Data truncated for column 'v' at row 1",
+		"Warning|1366|Incorrect integer value: 'x' for column `m`.`ld`.`ti` at row 2")
+	expectRows(t, c, "SELECT id, ti, v FROM ld ORDER BY id", "1|127|abc", "2|0|ab")
 }
