@@ -1,6 +1,8 @@
 package sqlbackend
 
 import (
+	"sync"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -25,12 +27,25 @@ const (
 	ruleAtomicFKs   analyzer.RuleId = 10005
 )
 
+// installAfterAllRules adds the rules that must see every INSERT and
+// UPDATE to go-mysql-server's last batch, once per process. That batch is
+// the one list of rules that both the full analysis and the short one of
+// a single-table INSERT ... VALUES or UPDATE run (after the projection of
+// an INSERT's source is built); a builder's own rules are skipped by the
+// short one.
+var installAfterAllRules sync.Once
+
 // NewAnalyzer returns go-mysql-server's analyzer over p with HandlerDB's
 // rules (for embedding the backend in a go-mysql-server engine, as the
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
+	installAfterAllRules.Do(func() {
+		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
+	})
 	return analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
+		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
+		AddPreAnalyzeRule(ruleValues, valuesRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).

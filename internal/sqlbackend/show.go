@@ -57,16 +57,6 @@ func mariaShowRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	})
 }
 
-// ourTable returns the HandlerDB table a resolved table node reads, or nil.
-func ourTable(n sql.Node) *table {
-	rt, ok := n.(*plan.ResolvedTable)
-	if !ok {
-		return nil
-	}
-	t, _ := sql.GetUnderlyingTable(rt.Table).(*table)
-	return t
-}
-
 // showNode is what both nodes share: no children, a fixed schema.
 type showNode struct{ schema sql.Schema }
 

@@ -41,6 +41,7 @@ const (
 	erHostNotPrivileged = 1130 // ER_HOST_NOT_PRIVILEGED
 	erWrongParamCount   = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
 	erReadOnlyTxn       = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	erNoDefaultForField = 1364 // ER_NO_DEFAULT_FOR_FIELD
 )
 
 // sqlError returns MySQL error num with its arguments, as MariaDB words
@@ -177,6 +178,9 @@ var gmsRules = []gmsRule{
 	}),
 	kindRule(sql.ErrInsertIntoNonNullableProvidedNull.Message, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERBadNullError, a[0])
+	}),
+	kindRule(sql.ErrInsertIntoNonNullableDefaultNullColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(erNoDefaultForField, a[0])
 	}),
 	kindRule(gtypes.ErrLengthBeyondLimit.Message, func(x *errContext, a []string) *mysql.SQLError {
 		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return strings.EqualFold(c.Name, a[1]) && lit == a[0] })
@@ -351,7 +355,16 @@ func (h *mariaHandler) wireError(c *mysql.Conn, query string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return (&errContext{h: h, c: c, query: query}).translate(err)
+	x := &errContext{h: h, c: c, query: query}
+	out := x.translate(err)
+	if se, ok := out.(*mysql.SQLError); ok {
+		// As in MariaDB, SHOW WARNINGS after a failed statement lists its
+		// error (after the warnings it raised before failing).
+		x.withSession(func(sess sql.Session) {
+			sess.Warn(&sql.Warning{Level: "Error", Code: se.Num, Message: se.Message})
+		})
+	}
+	return out
 }
 
 // ComInitDB selects a database (COM_INIT_DB, and the database a client
@@ -395,19 +408,25 @@ func (x *errContext) server() *Server {
 
 // currentDB is the connection's current database ("" for none).
 func (x *errContext) currentDB() string {
+	db := ""
+	x.withSession(func(sess sql.Session) { db = sess.GetCurrentDatabase() })
+	return db
+}
+
+// withSession calls f with the connection's session, if it has one. It
+// runs on the connection's goroutine, the only one to use the session.
+func (x *errContext) withSession(f func(sql.Session)) {
 	s := x.server()
 	if s == nil || x.c == nil {
-		return ""
+		return
 	}
-	db := ""
 	_ = s.srv.SessionManager().Iter(func(sess sql.Session) (bool, error) {
 		if sess.ID() == x.c.ConnectionID {
-			db = sess.GetCurrentDatabase()
+			f(sess)
 			return true, nil
 		}
 		return false, nil
 	})
-	return db
 }
 
 // account returns the logged-in user and its account's host ('%', an

@@ -208,6 +208,7 @@ func sessionBuilder(p *sqlbackend.Provider) server.SessionBuilder {
 func setGlobals(cfg *Config, e *engine.Engine) error {
 	globalsMu.Lock()
 	defer globalsMu.Unlock()
+	sqlbackend.DefineSQLMode()
 	coll := e.Options().DefaultCollation
 	name, cs := "utf8mb4_general_ci", "utf8mb4"
 	if coll != nil {

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -46,7 +47,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
 	}
-	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback, h.scaledReal)))
+	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback, h.scaledReal, h.warnings(c))))
 	h.stats.count(query, err)
 	return h.wireError(c, query, err)
 }
@@ -150,9 +151,19 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.explain(ctx, c, query, callback); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback, h.scaledReal))
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
 	return rest, h.wireError(c, query, h.overrun(c, err))
 }
+
+// warnings returns a function that counts the warnings of c's statement
+// (called on c's goroutine, once the statement has run).
+func (h *mariaHandler) warnings(c *mysql.Conn) func() uint16 {
+	return func() uint16 { return h.Handler.WarningCount(c) }
+}
+
+// updateInfo is the info go-mysql-server sends after an UPDATE: its
+// warning count is always 0.
+var updateInfo = regexp.MustCompile(`^(Rows matched: \d+  Changed: \d+  Warnings: )0$`)
 
 // scaledReal returns the type of the FLOAT(M,D) or DOUBLE(M,D) column a
 // result field reads as it is (its original table and column), or nil.
@@ -179,12 +190,18 @@ func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 // each result on. go-mysql-server sends the fields with the first result
 // of a query only, so they are remembered. scaled gives the type of a
 // FLOAT or DOUBLE field that reads a FLOAT(M,D)/DOUBLE(M,D) column (nil
-// for any other), whose values MariaDB prints with D decimals.
-func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type) mysql.ResultSpoolFn {
+// for any other), whose values MariaDB prints with D decimals; warnings
+// counts the statement's warnings, which an UPDATE's info reports.
+func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type, warnings func() uint16) mysql.ResultSpoolFn {
 	var fields []*querypb.Field
 	var fix []int
 	var reals map[int]*types.Type
 	return func(res *sqltypes.Result, more bool) error {
+		if res != nil && res.Info != "" && warnings != nil {
+			if m := updateInfo.FindStringSubmatch(res.Info); m != nil {
+				res.Info = m[1] + strconv.Itoa(int(warnings()))
+			}
+		}
 		if res != nil && res.Fields != nil {
 			fields, fix, reals = res.Fields, fix[:0], nil
 			for i, f := range fields {
@@ -204,6 +221,18 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 				}
 			}
 		}
+		if res != nil && len(fields) == 0 && len(res.Fields) == 0 && res.RowsAffected > 0 && emptyRows(res.Rows) {
+			// A statement without result set or OkResult (SET, ...):
+			// go-mysql-server counts its one empty row as affected;
+			// MariaDB reports 0 rows.
+			res.Rows, res.RowsAffected = nil, 0
+		}
+		if res != nil && len(fields) == 0 && len(res.Fields) == 0 && res.RowsAffected > 0 && emptyRows(res.Rows) {
+			// A statement without result set or OkResult (SET, ...):
+			// go-mysql-server counts its one empty row as affected;
+			// MariaDB reports 0 rows.
+			res.Rows, res.RowsAffected = nil, 0
+		}
 		if res != nil && len(fix) > 0 {
 			for _, row := range res.Rows {
 				for _, i := range fix {
@@ -215,6 +244,16 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 		}
 		return next(res, more)
 	}
+}
+
+// emptyRows reports whether rows has rows, all without columns.
+func emptyRows(rows [][]sqltypes.Value) bool {
+	for _, r := range rows {
+		if len(r) != 0 {
+			return false
+		}
+	}
+	return len(rows) > 0
 }
 
 // reformatValue prints one value as MariaDB does (a FLOAT or DOUBLE

@@ -33,21 +33,14 @@ DESCRIBE orders;
 SHOW COLUMNS FROM t;
 -- deviation: SHOW INDEX has MySQL 8 columns (Visible, Expression) for MariaDB's Ignored, and Collation NULL for A
 SHOW INDEX FROM t;
--- deviation: comparing an INT column with a non-numeric string fails with 1366; MariaDB converts 'x' to 0 (warning) and returns no rows
 SELECT * FROM customers WHERE id = 'x';
--- deviation: CAST('12abc' AS UNSIGNED) gives 0; MariaDB takes the leading digits (12, with a warning)
 SELECT CAST('12abc' AS UNSIGNED);
 -- deviation: GROUP BY ... WITH ROLLUP is a syntax error (1064)
 SELECT customer_id, COUNT(*) FROM orders GROUP BY customer_id WITH ROLLUP;
--- deviation: the default @@sql_mode is MySQL 8's (NO_ENGINE_SUBSTITUTION,ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES), not MariaDB 10.11's
 SELECT @@sql_mode;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET sql_mode = '';
--- deviation: with a non-strict sql_mode an over-long string still fails with 1406; MariaDB truncates it (warning) and inserts
 INSERT INTO t (name) VALUES ('toolongname');
--- deviation: follows from the previous statement (the truncated row 'toolo' is missing)
 SELECT * FROM t ORDER BY id;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION';
 -- deviation: the column name of _binary 'abc' is the expression text; MariaDB names it abc
 SELECT _binary 'abc';
@@ -68,19 +61,17 @@ SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA
 SELECT id, JSON_EXTRACT(j, '$.a') FROM p ORDER BY id;
 -- deviation: DATETIME(3) + INTERVAL drops the fraction (2024-05-07 07:08:09 for .123); TIME() of a DATETIME(3) has 6 digits (07:08:09.123000 for .123)
 SELECT ts + INTERVAL 1 DAY, TIME(ts) FROM p ORDER BY id;
--- deviation: BIGINT UNSIGNED overflow wraps to -9223372036854775808; MariaDB fails with 1690 BIGINT UNSIGNED value is out of range
+-- deviation: the error (1690) is MariaDB's, but sent before the result set; MariaDB sends the column line (u + 1) first
 SELECT u + 1 FROM p WHERE id = 1;
--- deviation: an invalid ENUM value fails with 1105 HY000 value huge is not valid for this Enum; MariaDB: 1265 01000 Data truncated for column 'e' at row 1
 INSERT INTO p (id, e) VALUES (5, 'huge');
 -- deviation: LEAD(x, n, default) is accepted; MariaDB 10.11 has no default argument and answers 1064
 SELECT id, LEAD(id, 1, -1) OVER (ORDER BY id) FROM p ORDER BY id;
 CREATE TABLE ea (id INT PRIMARY KEY, v INT NOT NULL);
 INSERT INTO ea VALUES (1, 1), (2, 2);
--- deviation: a missing value for a NOT NULL column without default is error 1105; MariaDB: 1364 (same message)
 INSERT INTO ea (id) VALUES (4);
 -- deviation: a scalar subquery returning 2 rows fails before the result set; MariaDB sends the column line (x) first, then error 1242
 SELECT (SELECT id FROM ea) AS x;
--- deviation: a scalar subquery returning 2 rows in WHERE gives COUNT 0 instead of error 1242 Subquery returns more than 1 row
+-- deviation: the error (1242) is MariaDB's, but sent before the result set; MariaDB sends the column line (COUNT(*)) first
 SELECT COUNT(*) FROM ea WHERE v = (SELECT v FROM ea);
 -- deviation: ORDER BY a position past the select list says in 'SELECT'; MariaDB says in 'ORDER BY'
 SELECT id, v FROM ea ORDER BY 3;
