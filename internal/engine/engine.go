@@ -47,6 +47,7 @@ type Engine struct {
 	reads    sync.Pool // *readState
 	rc       *rowCache // nil when Options.RowCacheSize < 0
 	drops    dropper   // deferred deletion of retired index entries
+	locks    LockTable // row locks of SQL transactions (locks.go)
 }
 
 // Open opens (or creates) the store in opts.Dir and loads its catalog.
