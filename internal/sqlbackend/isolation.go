@@ -73,9 +73,13 @@ var sysVarsOnce sync.Once
 
 // installSysVars replaces go-mysql-server's innodb_lock_wait_timeout (a
 // global fixed at 1, as it has no row locks) by MariaDB's: session and
-// global, 0 to 1073741824 seconds, 50 by default.
+// global, 0 to 1073741824 seconds, 50 by default. It also makes the
+// global values of tx_isolation and transaction_isolation one setting
+// (aliasRegistry). It runs before the first Provider exists, so before
+// any session reads the registry.
 func installSysVars() {
 	sysVarsOnce.Do(func() {
+		sql.SystemVariables = aliasRegistry{sql.SystemVariables}
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 			Name:    "innodb_lock_wait_timeout",
 			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
@@ -86,20 +90,55 @@ func installSysVars() {
 	})
 }
 
+// aliasRegistry is go-mysql-server's system variable registry with
+// tx_isolation and transaction_isolation set together (SET GLOBAL
+// TRANSACTION ISOLATION LEVEL writes the second). Safe for concurrent use
+// as the registry it wraps.
+type aliasRegistry struct {
+	sql.SystemVariableRegistry
+}
+
+// SetGlobal sets a global variable and its alias.
+func (r aliasRegistry) SetGlobal(ctx *sql.Context, name string, val interface{}) error {
+	if err := r.SystemVariableRegistry.SetGlobal(ctx, name, val); err != nil {
+		return err
+	}
+	if other := isolationAlias(name); other != "" {
+		_, v, _ := r.SystemVariableRegistry.GetGlobal(name)
+		return r.SystemVariableRegistry.SetGlobal(ctx, other, v)
+	}
+	return nil
+}
+
+// isolationAlias returns the other name of the isolation variable name,
+// or "".
+func isolationAlias(name string) string {
+	switch strings.ToLower(name) {
+	case "tx_isolation":
+		return "transaction_isolation"
+	case "transaction_isolation":
+		return "tx_isolation"
+	}
+	return ""
+}
+
 // SetSessionVariable sets a session variable; tx_isolation and
 // transaction_isolation are one setting (MariaDB 10.11 has the first, SET
-// TRANSACTION ISOLATION LEVEL writes the second in go-mysql-server).
+// TRANSACTION ISOLATION LEVEL writes the second in go-mysql-server). SET
+// TRANSACTION ISOLATION LEVEL without SESSION or GLOBAL sets the level of
+// the next transaction only, as in MariaDB.
 func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interface{}) error {
+	other := isolationAlias(name)
+	if other != "" && nextTxnOnly(ctx.Query()) {
+		if str, ok := value.(string); ok {
+			s.nextIso = strings.ToUpper(str)
+			return nil
+		}
+	}
 	if err := s.BaseSession.SetSessionVariable(ctx, name, value); err != nil {
 		return err
 	}
-	other := ""
-	switch strings.ToLower(name) {
-	case "tx_isolation":
-		other = "transaction_isolation"
-	case "transaction_isolation":
-		other = "tx_isolation"
-	default:
+	if other == "" {
 		return nil
 	}
 	v, err := s.BaseSession.GetSessionVariable(ctx, name)
@@ -107,6 +146,12 @@ func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interf
 		return err
 	}
 	return s.BaseSession.SetSessionVariable(ctx, other, v)
+}
+
+// nextTxnOnly reports whether q is SET TRANSACTION ... (no scope).
+func nextTxnOnly(q string) bool {
+	f := strings.Fields(q)
+	return len(f) >= 2 && strings.EqualFold(f[0], "SET") && strings.EqualFold(f[1], "TRANSACTION")
 }
 
 // inMultiStatementTxn reports whether the statement runs inside a
@@ -119,9 +164,13 @@ func inMultiStatementTxn(ctx *sql.Context) bool {
 	return err == nil && !ac
 }
 
-// isolation returns the transaction's isolation level, read from
-// tx_isolation at its first read.
+// isolation returns the transaction's isolation level, read at its first
+// read: the level SET TRANSACTION gave the next transaction, else
+// tx_isolation.
 func (s *Session) isolation(ctx *sql.Context) string {
+	if s.iso == "" && s.nextIso != "" {
+		s.iso, s.nextIsoUsed = s.nextIso, true
+	}
 	if s.iso == "" {
 		s.iso = isoRepeatableRead
 		if v, err := s.GetSessionVariable(ctx, "tx_isolation"); err == nil {
@@ -264,6 +313,9 @@ func (s *Session) releaseTxnState() {
 		s.snap = nil
 	}
 	s.iso, s.autoLocks = "", false
+	if s.nextIsoUsed {
+		s.nextIso, s.nextIsoUsed = "", false
+	}
 }
 
 // settle drops the transaction of a deadlock victim once no iterator

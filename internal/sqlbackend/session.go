@@ -33,16 +33,18 @@ type Session struct {
 	pendingRB  *engine.TxnSavepoint // a rollback waiting for openIters to reach 0
 
 	// The transaction's reads (isolation.go).
-	snap      *engine.Snapshot // REPEATABLE READ's snapshot, from the first consistent read
-	iso       string           // the transaction's isolation level, "" until its first read
-	locker    *engine.Locker   // its row locks
-	locked    bool             // locker may hold locks
-	lockBuf   []byte
-	autoLocks bool // locks were taken by an autocommit statement
-	victim    bool // a deadlock rolled the transaction back; its batch goes once unread
-	lcQuery   string
-	lcKnown   bool
-	lcMode    lockMode // the lock clause of statement lcQuery
+	snap        *engine.Snapshot // REPEATABLE READ's snapshot, from the first consistent read
+	iso         string           // the transaction's isolation level, "" until its first read
+	nextIso     string           // the level SET TRANSACTION gave the next transaction
+	nextIsoUsed bool             // the transaction running took nextIso
+	locker      *engine.Locker   // its row locks
+	locked      bool             // locker may hold locks
+	lockBuf     []byte
+	autoLocks   bool // locks were taken by an autocommit statement
+	victim      bool // a deadlock rolled the transaction back; its batch goes once unread
+	lcQuery     string
+	lcKnown     bool
+	lcMode      lockMode // the lock clause of statement lcQuery
 }
 
 type namedSavepoint struct {

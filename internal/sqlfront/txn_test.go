@@ -379,3 +379,43 @@ func TestTxnDeadlock(t *testing.T) {
 		}
 	})
 }
+
+// TestTxnSerializable checks SET TRANSACTION (the next transaction only)
+// and SERIALIZABLE, whose plain reads take shared locks.
+func TestTxnSerializable(t *testing.T) {
+	runTxn(t, func(t *testing.T, tg txnTarget) {
+		a, b := tg.conn(t), tg.conn(t)
+		mustExec(t, b, "SET innodb_lock_wait_timeout = 1")
+		mustExec(t, a, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+		expectRows(t, a, "SELECT @@tx_isolation", "REPEATABLE-READ")
+		mustExec(t, a, "BEGIN")
+		expectRows(t, a, "SELECT v FROM acct WHERE id = 1", "10")
+		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = 0 WHERE id = 1"); sqlErrno(err) != 1205 {
+			t.Fatalf("update of a row a SERIALIZABLE transaction read: %v, want 1205", err)
+		}
+		expectRows(t, b, "SELECT v FROM acct WHERE id = 1 LOCK IN SHARE MODE", "10")
+		mustExec(t, a, "COMMIT")
+		// The next transaction is REPEATABLE READ again: no lock.
+		mustExec(t, a, "BEGIN")
+		expectRows(t, a, "SELECT v FROM acct WHERE id = 1", "10")
+		mustExec(t, b, "UPDATE acct SET v = 16 WHERE id = 1")
+		expectRows(t, a, "SELECT v FROM acct WHERE id = 1", "10")
+		mustExec(t, a, "COMMIT")
+	})
+}
+
+// TestTxnGlobalIsolation sets the global level, which new connections
+// take (HandlerDB only: the MariaDB server is shared).
+func TestTxnGlobalIsolation(t *testing.T) {
+	tg := txnTargets(t)[0]
+	a := tg.conn(t)
+	mustExec(t, a, "SET GLOBAL TRANSACTION ISOLATION LEVEL READ COMMITTED")
+	defer mustExec(t, a, "SET GLOBAL tx_isolation = 'REPEATABLE-READ'")
+	expectRows(t, a, "SELECT @@tx_isolation, @@global.tx_isolation", "REPEATABLE-READ|READ-COMMITTED")
+	c := tg.conn(t)
+	expectRows(t, c, "SELECT @@tx_isolation, @@transaction_isolation", "READ-COMMITTED|READ-COMMITTED")
+	mustExec(t, a, "SET GLOBAL tx_isolation = 'SERIALIZABLE'")
+	expectRows(t, a, "SELECT @@global.tx_isolation, @@global.transaction_isolation", "SERIALIZABLE|SERIALIZABLE")
+	mustExec(t, c, "SET SESSION tx_isolation = 'READ-UNCOMMITTED'")
+	expectRows(t, c, "SELECT @@tx_isolation, @@transaction_isolation", "READ-UNCOMMITTED|READ-UNCOMMITTED")
+}

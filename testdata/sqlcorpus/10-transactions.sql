@@ -17,6 +17,12 @@ SELECT @@tx_isolation;
 -- deviation: SET reports 1 row affected; MariaDB reports 0
 SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ;
 SELECT @@tx_isolation;
+-- deviation: SET reports 1 row affected; MariaDB reports 0
+SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;
+SELECT @@tx_isolation;
+START TRANSACTION;
+SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'no_such_db';
+COMMIT;
 SELECT @@innodb_lock_wait_timeout, @@global.innodb_lock_wait_timeout;
 SHOW VARIABLES LIKE 'innodb_lock_wait_timeout';
 -- deviation: SET reports 1 row affected; MariaDB reports 0
