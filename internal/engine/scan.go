@@ -33,6 +33,7 @@ type Iterator struct {
 	// inWriter: the writer's own iterator, which no commit can come
 	// between an index entry and its row.
 	inWriter bool
+	snap     *Snapshot // the snapshot read, released by Close
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
@@ -180,6 +181,10 @@ func (x *Iterator) Close() error {
 	}
 	err := x.it.Close()
 	x.it = nil
+	if x.snap != nil {
+		x.snap.release()
+		x.snap = nil
+	}
 	return err
 }
 

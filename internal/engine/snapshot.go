@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -15,22 +16,68 @@ import (
 // through a snapshot never use the row cache (which holds the newest
 // values), only Pebble's own snapshot.
 //
-// A Snapshot may be read by several goroutines at once; Close it once
-// (after its last iterator is closed) to let Pebble drop the old versions
-// it keeps.
+// A Snapshot may be read by several goroutines at once. Close it to let
+// Pebble drop the old versions it keeps: the Pebble snapshot is released
+// once the iterators open on it are closed too.
 type Snapshot struct {
-	s *pebble.Snapshot
+	s   *pebble.Snapshot
+	cat *Catalog
+
+	mu      sync.Mutex
+	iters   int  // iterators open on s
+	closing bool // Close was called
 }
 
 // NewSnapshot takes a snapshot of the committed data. Safe for concurrent
 // use.
 func (e *Engine) NewSnapshot() *Snapshot {
-	return &Snapshot{s: e.db.NewSnapshot()}
+	// The catalog first: DDL publishes its catalog after its commit, so
+	// this one is never newer than the data (it may be older, which
+	// Holds then reports conservatively).
+	cat := e.cat.Load()
+	return &Snapshot{s: e.db.NewSnapshot(), cat: cat}
 }
 
-// Close releases the snapshot. Safe to call twice.
+// Holds reports whether the snapshot holds the rows of index idx of t as
+// t defines them: false when t or the index was created or rebuilt (ALTER
+// TABLE writes rows under new index ids) after the snapshot was taken, or
+// may have been.
+func (s *Snapshot) Holds(t *Table, idx *Index) bool {
+	if idx == nil {
+		idx = t.Primary
+	}
+	old, err := s.cat.Table(t.DB, t.Name)
+	if err != nil || old.ID != t.ID {
+		return false
+	}
+	if old == t {
+		return true
+	}
+	if old.Primary.ID == idx.ID {
+		return len(old.Columns) == len(t.Columns)
+	}
+	for _, i := range old.Indexes {
+		if i.ID == idx.ID {
+			return len(old.Columns) == len(t.Columns)
+		}
+	}
+	return false
+}
+
+// Close releases the snapshot, at once or when its last iterator closes.
+// Safe to call twice.
 func (s *Snapshot) Close() error {
-	if s == nil || s.s == nil {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closing = true
+	return s.releaseLocked()
+}
+
+func (s *Snapshot) releaseLocked() error {
+	if !s.closing || s.iters > 0 || s.s == nil {
 		return nil
 	}
 	err := s.s.Close()
@@ -38,9 +85,37 @@ func (s *Snapshot) Close() error {
 	return err
 }
 
+// acquire counts an iterator opening on the snapshot.
+func (s *Snapshot) acquire() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return ErrClosed
+	}
+	s.iters++
+	return nil
+}
+
+// release counts an iterator closing.
+func (s *Snapshot) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.iters--
+	_ = s.releaseLocked()
+}
+
 // NewIterator iterates the snapshot's rows of idx within rg.
 func (s *Snapshot) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(s.s, t, idx, rg, reverse, false)
+	if err := s.acquire(); err != nil {
+		return nil, err
+	}
+	it, err := newIterator(s.s, t, idx, rg, reverse, false)
+	if err != nil {
+		s.release()
+		return nil, err
+	}
+	it.snap = s
+	return it, nil
 }
 
 // NewSnapshotIterator iterates s's rows of idx within rg with the
@@ -59,8 +134,12 @@ func (x *Txn) NewSnapshotIterator(s *Snapshot, t *Table, idx *Index, rg Range, r
 	if err != nil {
 		return nil, err
 	}
+	if err := s.acquire(); err != nil {
+		return nil, err
+	}
 	base, err := s.s.NewIter(opts)
 	if err != nil {
+		s.release()
 		return nil, err
 	}
 	lo := sort.SearchStrings(ws.sorted, string(opts.LowerBound))
@@ -70,7 +149,7 @@ func (x *Txn) NewSnapshotIterator(s *Snapshot, t *Table, idx *Index, rg Range, r
 	}
 	o := &overlayIter{base: base, b: x.w.b, keys: ws.sorted[lo:hi]}
 	g := &overlayGetter{s: s.s, b: x.w.b, ws: ws}
-	return &Iterator{r: g, it: o, t: t, idx: idx, reverse: reverse}, nil
+	return &Iterator{r: g, it: o, t: t, idx: idx, reverse: reverse, snap: s}, nil
 }
 
 // txnWriteSet is the set of keys a transaction's batch has written, kept

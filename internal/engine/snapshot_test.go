@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"io"
 	"reflect"
 	"testing"
@@ -107,5 +108,30 @@ func TestSnapshotHidesLaterCommitsAndShowsOwnWrites(t *testing.T) {
 	it, err = x.NewSnapshotIterator(snap, tb, nil, Range{}, false)
 	if got := scanIDs(t, it, err); !reflect.DeepEqual(got, []int64{2, 3, 4, 5, 6}) {
 		t.Fatalf("after rollback to savepoint: %v", got)
+	}
+}
+
+// TestSnapshotCloseWaitsForIterators closes a snapshot while an iterator
+// reads it: the iterator goes on, and the snapshot is released after it.
+func TestSnapshotCloseWaitsForIterators(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	tb := setupPeople(t, e)
+	insertPeople(t, e, tb)
+	snap := e.NewSnapshot()
+	it, err := snap.NewIterator(tb, nil, Range{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snap.NewIterator(tb, nil, Range{}, false); !errors.Is(err, ErrClosed) {
+		t.Fatalf("iterator on a closed snapshot: %v", err)
+	}
+	if got := scanIDs(t, it, nil); !reflect.DeepEqual(got, []int64{1, 2, 3, 4, 5}) {
+		t.Fatalf("scan after Close: %v", got)
+	}
+	if snap.s != nil {
+		t.Fatal("the Pebble snapshot outlived its last iterator")
 	}
 }

@@ -5,7 +5,7 @@
 // engine does not know (views, triggers, procedures, column comments and
 // expressions, CHECK constraints, kept as engine records), the checks of
 // the names it stores (names.go), and a Session that owns a connection's
-// engine.Txn. It knows no listener and no wire protocol: internal/sqlfront
+// engine.Txn, its REPEATABLE READ snapshot and its row locks (isolation.go). It knows no listener and no wire protocol: internal/sqlfront
 // serves it over MySQL's, and the enginetest harness (gmstest) runs
 // go-mysql-server's own tests against it.
 //

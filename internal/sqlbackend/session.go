@@ -290,9 +290,16 @@ func (s *Session) dropTxn() {
 }
 
 // commitPending commits what the session wrote before a DDL statement,
-// as MySQL does implicitly.
+// as MySQL does implicitly, ending the transaction (its snapshot and locks
+// too).
 func (s *Session) commitPending(ctx *sql.Context) error {
-	if s == nil || s.txn == nil {
+	if s == nil {
+		return nil
+	}
+	if s.txn == nil {
+		if s.stmtRefs == 0 {
+			s.releaseTxnState()
+		}
 		return nil
 	}
 	return s.CommitTransaction(ctx, s.GetTransaction())
@@ -322,6 +329,10 @@ func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, rever
 	useSnap, lock := s.sess.readPlan(s.ctx, t)
 	if useSnap {
 		snap := s.sess.snapshot()
+		if !snap.Holds(t, idx) {
+			// InnoDB's answer to a table changed after the read view.
+			return nil, 0, lockNone, errDefChanged(t.DB, t.Name)
+		}
 		if s.sess.txn == nil {
 			it, err := snap.NewIterator(t, idx, rg, reverse)
 			return it, 0, lockNone, err
