@@ -50,6 +50,7 @@ type Engine struct {
 
 	// readOnly refuses the writes of unprivileged jobs (replica.go).
 	readOnly atomic.Bool
+	locks    LockTable // row locks of SQL transactions (locks.go)
 }
 
 // Open opens (or creates) the store in opts.Dir and loads its catalog.

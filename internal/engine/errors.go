@@ -14,15 +14,16 @@ import (
 type HandlerErrno uint16
 
 // The handler error numbers of the conditions the engine reports (the
-// ones it never raises, such as HA_ERR_KEY_NOT_FOUND or
-// HA_ERR_LOCK_DEADLOCK, are left out: a find without rows is no error and
-// the single writer has no deadlocks).
+// ones it never raises, such as HA_ERR_KEY_NOT_FOUND, are left out: a
+// find without rows is no error).
 const (
 	HaErrFoundDuppKey    HandlerErrno = 121 // HA_ERR_FOUND_DUPP_KEY: duplicate key on write or update
 	HaErrInternalError   HandlerErrno = 122 // HA_ERR_INTERNAL_ERROR: internal (unspecified) error in handler
 	HaErrCrashed         HandlerErrno = 126 // HA_ERR_CRASHED: index file is crashed
 	HaWrongCreateOption  HandlerErrno = 140 // HA_WRONG_CREATE_OPTION: wrong create option
 	HaErrTableReadonly   HandlerErrno = 148 // HA_ERR_TABLE_READONLY: the table is read only
+	HaErrLockWaitTimeout HandlerErrno = 146 // HA_ERR_LOCK_WAIT_TIMEOUT: lock wait timeout
+	HaErrLockDeadlock    HandlerErrno = 149 // HA_ERR_LOCK_DEADLOCK: deadlock, the transaction rolled back
 	HaErrNoSuchTable     HandlerErrno = 155 // HA_ERR_NO_SUCH_TABLE: the table does not exist in engine
 	HaErrTableExist      HandlerErrno = 156 // HA_ERR_TABLE_EXIST: the table existed in storage engine
 	HaErrTableDefChanged HandlerErrno = 159 // HA_ERR_TABLE_DEF_CHANGED: the table changed in storage engine

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"io"
 
@@ -19,8 +20,8 @@ type Range struct {
 // Iterator walks the rows of one index range in order (or in reverse).
 // It is not safe for concurrent use; Close it when done.
 type Iterator struct {
-	r       pebble.Reader
-	it      *pebble.Iterator
+	r       kvGetter
+	it      kvIter
 	t       *Table
 	idx     *Index
 	reverse bool
@@ -32,6 +33,7 @@ type Iterator struct {
 	// inWriter: the writer's own iterator, which no commit can come
 	// between an index entry and its row.
 	inWriter bool
+	snap     *Snapshot // the snapshot read, released by Close
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
@@ -50,6 +52,37 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWri
 	if idx == nil {
 		idx = t.Primary
 	}
+	opts, err := iterBounds(t, idx, rg)
+	if err != nil {
+		return nil, err
+	}
+	it, err := r.NewIter(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, inWriter: inWriter}, nil
+}
+
+// kvIter is what an Iterator walks: a Pebble iterator, or the merge of a
+// snapshot and a transaction's writes (overlayIter).
+type kvIter interface {
+	First() bool
+	Last() bool
+	Next() bool
+	Prev() bool
+	Key() []byte
+	Value() []byte
+	Error() error
+	Close() error
+}
+
+// kvGetter reads one key as an Iterator's view has it.
+type kvGetter interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+}
+
+// iterBounds returns the Pebble bounds of rg over idx.
+func iterBounds(t *Table, idx *Index, rg Range) (*pebble.IterOptions, error) {
 	if len(rg.Lower) > len(idx.Columns) || len(rg.Upper) > len(idx.Columns) {
 		return nil, &Error{Kind: ErrKeyParts, DB: t.DB, Table: t.Name, Index: idx.Name}
 	}
@@ -63,15 +96,24 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWri
 		}
 		return k
 	}
-	opts := &pebble.IterOptions{
+	return &pebble.IterOptions{
 		LowerBound: bound(rg.Lower, rg.LowerExclusive && rg.Lower != nil),
 		UpperBound: bound(rg.Upper, !rg.UpperExclusive || rg.Upper == nil),
+	}, nil
+}
+
+// InRange reports whether row's key in idx lies within rg (a row re-read
+// after a lock wait may have moved out of the range it was found in).
+func InRange(t *Table, idx *Index, rg Range, row Row) bool {
+	if idx == nil {
+		idx = t.Primary
 	}
-	it, err := r.NewIter(opts)
+	opts, err := iterBounds(t, idx, rg)
 	if err != nil {
-		return nil, err
+		return false
 	}
-	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, inWriter: inWriter}, nil
+	k := appendIndexKey(nil, t, idx, row)
+	return bytes.Compare(k, opts.LowerBound) >= 0 && (opts.UpperBound == nil || bytes.Compare(k, opts.UpperBound) < 0)
 }
 
 // Next returns the next row, or io.EOF after the last. The row is valid
@@ -139,6 +181,10 @@ func (x *Iterator) Close() error {
 	}
 	err := x.it.Close()
 	x.it = nil
+	if x.snap != nil {
+		x.snap.release()
+		x.snap = nil
+	}
 	return err
 }
 

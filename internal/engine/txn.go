@@ -17,6 +17,7 @@ import (
 type Txn struct {
 	w   batchWriter
 	log []txnOp
+	ws  txnWriteSet // the keys written, for snapshot reads (snapshot.go)
 	// broken is set when a rollback to a savepoint could not rebuild the
 	// batch: Commit then fails with it.
 	broken error
@@ -148,6 +149,7 @@ func (x *Txn) Rollback() {
 		x.w.b = nil
 	}
 	x.log = nil
+	x.ws = txnWriteSet{}
 }
 
 // current returns the catalog's present version of t (DDL may have

@@ -90,6 +90,8 @@ var entries = [...]Entry{
 	{engine.ErrClosed, hsproto.ErrStorage, mysql.ERServerShutdown, nil},
 	{engine.ErrCommitFailed, hsproto.ErrCommit, mysql.ERUnknownError, []any{argText}},
 	{engine.ErrReadOnly, hsproto.ErrStorage, EROptionPrevents, []any{"--read-only"}},
+	{engine.ErrLockWaitTimeout, hsproto.ErrStorage, mysql.ERLockWaitTimeout, nil},
+	{engine.ErrDeadlock, hsproto.ErrStorage, mysql.ERLockDeadlock, nil},
 	{nil, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
 }
 
@@ -250,6 +252,7 @@ var mysqlErrors = map[int]MySQLError{
 	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
 	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
 	1146: {"ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"},
+	1205: {"ER_LOCK_WAIT_TIMEOUT", "HY000", "Lock wait timeout exceeded; try restarting transaction"},
 	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
 	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
 	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},

@@ -189,6 +189,50 @@ var goldens = []golden{
 		},
 		hs:  "1\t1\tcommit\n",
 		num: 1105, state: "HY000", msg: "engine: group commit: write wal: no space left on device"},
+	// The SQL sides of the two lock conditions need two sessions inside
+	// transactions: sqlbackend's locks_test.go runs them.
+	{kind: engine.ErrLockWaitTimeout,
+		engineErr: func(g *fixture) error {
+			a, b := g.e.Locks().NewLocker(), g.e.Locks().NewLocker()
+			defer a.ReleaseAll()
+			defer b.ReleaseAll()
+			key := engine.LockKey(nil, g.table("t"), engine.Row{{I: 1}, {I: 10}})
+			if _, err := a.Lock(context.Background(), g.table("t"), key, true, time.Second); err != nil {
+				return err
+			}
+			_, err := b.Lock(context.Background(), g.table("t"), key, false, 10*time.Millisecond)
+			return err
+		},
+		hs:  "1\t1\t1\n",
+		num: 1205, state: "HY000", msg: "Lock wait timeout exceeded; try restarting transaction"},
+	{kind: engine.ErrDeadlock,
+		engineErr: func(g *fixture) error {
+			a, b := g.e.Locks().NewLocker(), g.e.Locks().NewLocker()
+			defer a.ReleaseAll()
+			defer b.ReleaseAll()
+			t := g.table("t")
+			k1, k2 := engine.LockKey(nil, t, engine.Row{{I: 1}, {}}), engine.LockKey(nil, t, engine.Row{{I: 2}, {}})
+			ctx := context.Background()
+			if _, err := a.Lock(ctx, t, k1, true, time.Second); err != nil {
+				return err
+			}
+			if _, err := b.Lock(ctx, t, k2, true, time.Second); err != nil {
+				return err
+			}
+			done := make(chan error, 1)
+			go func() { _, err := b.Lock(ctx, t, k1, true, 10*time.Second); done <- err }()
+			for g.e.Locks().Waiting() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			_, err := a.Lock(ctx, t, k2, true, 10*time.Second)
+			a.ReleaseAll()
+			if berr := <-done; berr != nil {
+				return berr
+			}
+			return err
+		},
+		hs:  "1\t1\t1\n",
+		num: 1213, state: "40001", msg: "Deadlock found when trying to get lock; try restarting transaction"},
 }
 
 // TestGolden checks every engine condition's HandlerSocket reply and MySQL

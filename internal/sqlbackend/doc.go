@@ -5,9 +5,11 @@
 // engine does not know (views, triggers, procedures, column comments and
 // expressions, CHECK constraints, generated columns, FULLTEXT indexes,
 // kept as engine records), the checks of the names it stores (names.go),
-// a Session that owns a connection's engine.Txn and temporary tables
+// a Session that owns a connection's engine.Txn, its REPEATABLE READ
+// snapshot and row locks (isolation.go) and its temporary tables
 // (temp.go), and MariaDB's printing of SHOW CREATE TABLE, SHOW COLUMNS and
-// information_schema.COLUMNS (show.go, infoschema.go). It knows no listener and no wire protocol: internal/sqlfront
+// information_schema.COLUMNS (show.go, infoschema.go). It knows no
+// listener and no wire protocol: internal/sqlfront
 // serves it over MySQL's, and the enginetest harness (gmstest) runs
 // go-mysql-server's own tests against it.
 //

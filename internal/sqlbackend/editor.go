@@ -134,6 +134,12 @@ func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	if err := ed.lock(ctx, eo); err != nil {
+		return err
+	}
+	if err := ed.lock(ctx, en); err != nil {
+		return err
+	}
 	if _, err := x.Update(t, eo, en); err != nil {
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
 	}
@@ -151,8 +157,24 @@ func (ed *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	if err := ed.lock(ctx, er); err != nil {
+		return err
+	}
 	if _, err := x.Delete(t, er); err != nil {
 		return MapError(err)
 	}
 	return nil
+}
+
+// lock takes the exclusive row lock of a row the statement updates or
+// deletes (the row as it was, the row as it becomes), held until the
+// transaction ends. Inserted rows take no lock (no other transaction sees
+// them before the commit, which re-checks unique keys); rows of a table
+// without a primary key are locked by their reads only.
+func (ed *editor) lock(ctx *sql.Context, r engine.Row) error {
+	if ed.sess == nil || ed.t.t.Primary.Hidden {
+		return nil
+	}
+	_, err := ed.sess.lockRow(ctx, ed.t.t, r, lockExclusive)
+	return err
 }

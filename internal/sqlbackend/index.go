@@ -239,7 +239,9 @@ type rangeIter struct {
 	next    int
 	cur     *engine.Iterator
 	curGen  uint64
+	curRg   engine.Range
 	check   []colRange
+	lock    lockMode // the lock each row returned takes (isolation.go)
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -256,11 +258,11 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if sr.empty {
 				continue
 			}
-			cur, gen, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
+			cur, gen, lock, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {
 				return nil, MapError(err)
 			}
-			it.cur, it.curGen, it.check = cur, gen, sr.check
+			it.cur, it.curGen, it.curRg, it.check, it.lock = cur, gen, sr.rg, sr.check, lock
 		}
 		r, err := it.cur.Next()
 		if err == io.EOF {
@@ -272,6 +274,21 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 		}
 		if it.check != nil && !rowInRange(r, it.check) {
 			continue
+		}
+		if it.lock != lockNone {
+			waited, err := it.src.sess.lockRow(ctx, it.t, r, it.lock)
+			if err != nil {
+				return nil, err
+			}
+			if waited {
+				// Another transaction held the row: read what it left.
+				if r, err = it.src.reread(it.t, r, it.curGen); err != nil {
+					return nil, MapError(err)
+				}
+				if r == nil || !engine.InRange(it.t, it.idx, it.curRg, r) || (it.check != nil && !rowInRange(r, it.check)) {
+					continue
+				}
+			}
 		}
 		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
 	}

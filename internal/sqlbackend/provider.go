@@ -40,6 +40,7 @@ var (
 
 // NewProvider returns the provider of e's databases.
 func NewProvider(e *engine.Engine) *Provider {
+	installSysVars()
 	return &Provider{e: e, objCache: map[string]*dbObjects{}}
 }
 

@@ -12,9 +12,10 @@ import (
 // engine transaction: go-mysql-server starts a transaction before every
 // statement (and commits it after the statement under autocommit, or at
 // COMMIT), and the engine.Txn behind it is begun lazily, at the first
-// write, so that a read-only statement costs nothing. Until then reads see
-// committed data; afterwards they see committed data plus the session's
-// own writes (READ COMMITTED).
+// write, so that a read-only statement costs nothing. How reads see
+// committed data and the session's own writes (a REPEATABLE READ
+// snapshot, row locks) is described in isolation.go; the snapshot and the
+// row locks are the Session's too, released when the transaction ends.
 //
 // A Session is used by one connection at a time and is not safe for
 // concurrent use, like go-mysql-server's own sessions.
@@ -33,6 +34,19 @@ type Session struct {
 
 	temps   map[string]string // temporary tables: tempKey -> hidden name (temp.go)
 	tempSeq int               // counts the temporary tables created
+	// The transaction's reads (isolation.go).
+	snap        *engine.Snapshot // REPEATABLE READ's snapshot, from the first consistent read
+	iso         string           // the transaction's isolation level, "" until its first read
+	nextIso     string           // the level SET TRANSACTION gave the next transaction
+	nextIsoUsed bool             // the transaction running took nextIso
+	locker      *engine.Locker   // its row locks
+	locked      bool             // locker may hold locks
+	lockBuf     []byte
+	autoLocks   bool // locks were taken by an autocommit statement
+	victim      bool // a deadlock rolled the transaction back; its batch goes once unread
+	lcQuery     string
+	lcKnown     bool
+	lcMode      lockMode // the lock clause of statement lcQuery
 }
 
 type namedSavepoint struct {
@@ -86,23 +100,35 @@ func (s *Session) HasEngineTxn() bool { return s.txn != nil }
 func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacteristic) (sql.Transaction, error) {
 	if s.stmtRefs == 0 {
 		s.dropTxn()
+		if startsWithConsistentSnapshot(ctx) && s.isolation(ctx) == isoRepeatableRead {
+			s.snapshot()
+		}
 	}
 	return &transaction{readOnly: tc == sql.ReadOnly}, nil
 }
 
 // CommitTransaction commits the session's writes through the engine's
 // writer (re-checking unique keys against what committed meanwhile); on
-// error nothing of the transaction is applied. A commit asked for while a
-// writing statement is still running (by a statement of a procedure that
-// a trigger of the statement calls) waits for the statement's own commit.
+// error nothing of the transaction is applied. Its row locks and snapshot
+// are released after the commit. A commit asked for while a writing
+// statement is still running (by a statement of a procedure that a trigger
+// of the statement calls) waits for the statement's own commit. The
+// transaction of a deadlock victim was rolled back: nothing is committed.
 func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
+	if s.stmtRefs > 0 {
+		return nil
+	}
 	x := s.txn
-	if x == nil || s.stmtRefs > 0 {
+	if x == nil || s.victim {
+		s.victim = false
+		s.dropTxn()
 		return nil
 	}
 	s.applyPendingRollback(true)
 	s.txn, s.savepoints, s.openIters, s.pendingRB, s.stmtRefs = nil, nil, 0, nil, 0
-	if err := x.Commit(ctx); err != nil {
+	err := x.Commit(ctx)
+	s.releaseTxnState()
+	if err != nil {
 		return MapError(err)
 	}
 	return nil
@@ -189,8 +215,14 @@ func (s *Session) statementEnd() {
 	}
 }
 
-// CommandEnd is called after each command of the connection.
-func (s *Session) CommandEnd() {}
+// CommandEnd is called after each command of the connection. Locks an
+// autocommit statement took are released even when the statement failed
+// (go-mysql-server then leaves its transaction behind).
+func (s *Session) CommandEnd() {
+	if s.autoLocks && s.stmtRefs == 0 && s.openIters == 0 {
+		s.dropTxn()
+	}
+}
 
 // SessionEnd rolls back whatever the closing connection left uncommitted
 // and drops its temporary tables.
@@ -209,6 +241,7 @@ func (s *Session) writeTxn() (*engine.Txn, error) {
 }
 
 func (s *Session) writeTxnNoCheck() *engine.Txn {
+	s.settle()
 	if s.txn == nil {
 		s.txn = s.p.e.Begin()
 		s.gen++
@@ -252,47 +285,106 @@ func (s *Session) applyPendingRollback(force bool) {
 	s.txn.RollbackTo(sp)
 }
 
+// dropTxn rolls the transaction back and releases its locks and snapshot.
 func (s *Session) dropTxn() {
 	if s.txn != nil {
 		s.txn.Rollback()
 	}
 	s.txn, s.savepoints, s.openIters, s.pendingRB, s.stmtRefs = nil, nil, 0, nil, 0
+	s.victim = false
+	s.releaseTxnState()
 }
 
 // commitPending commits what the session wrote before a DDL statement,
-// as MySQL does implicitly.
+// as MySQL does implicitly, ending the transaction (its snapshot and locks
+// too).
 func (s *Session) commitPending(ctx *sql.Context) error {
-	if s == nil || s.txn == nil {
+	if s == nil {
+		return nil
+	}
+	if s.txn == nil {
+		if s.stmtRefs == 0 {
+			s.releaseTxnState()
+		}
 		return nil
 	}
 	return s.CommitTransaction(ctx, s.GetTransaction())
 }
 
-// source opens iterators for one table read: over the session's
-// transaction when it has one, else over committed data.
+// source opens iterators for one table read: over the session's snapshot,
+// its transaction or committed data (see readPlan).
 type source struct {
 	e    *engine.Engine
 	sess *Session
+	ctx  *sql.Context
 }
 
 func newSource(ctx *sql.Context, e *engine.Engine) *source {
-	return &source{e: e, sess: SessionOf(ctx)}
+	return &source{e: e, sess: SessionOf(ctx), ctx: ctx}
 }
 
-// open returns an iterator and the transaction generation it reads (0 for
-// committed data), which closed needs.
-func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, reverse bool) (*engine.Iterator, uint64, error) {
-	if s.sess != nil && !s.sess.readsCommitted(t) {
+// open returns an iterator, the transaction generation it reads (0 when
+// it reads no batch of the transaction), which closed needs, and the lock
+// to take on each row it returns.
+func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, reverse bool) (*engine.Iterator, uint64, lockMode, error) {
+	if s.sess == nil {
+		it, err := s.e.NewIterator(t, idx, rg, reverse)
+		return it, 0, lockNone, err
+	}
+	s.sess.settle()
+	useSnap, lock := s.sess.readPlan(s.ctx, t)
+	if useSnap {
+		snap := s.sess.snapshot()
+		if !snap.Holds(t, idx) {
+			// InnoDB's answer to a table changed after the read view.
+			return nil, 0, lockNone, errDefChanged(t.DB, t.Name)
+		}
+		if s.sess.txn == nil {
+			it, err := snap.NewIterator(t, idx, rg, reverse)
+			return it, 0, lockNone, err
+		}
+		s.sess.applyPendingRollback(false)
+		it, err := s.sess.txn.NewSnapshotIterator(snap, t, idx, rg, reverse)
+		if err != nil {
+			return nil, 0, lockNone, err
+		}
+		s.sess.openIters++
+		return it, s.sess.gen, lockNone, nil
+	}
+	if !s.sess.readsCommitted(t) {
 		s.sess.applyPendingRollback(false)
 		it, err := s.sess.txn.NewIterator(t, idx, rg, reverse)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, lockNone, err
 		}
 		s.sess.openIters++
-		return it, s.sess.gen, nil
+		return it, s.sess.gen, lock, nil
 	}
 	it, err := s.e.NewIterator(t, idx, rg, reverse)
-	return it, 0, err
+	return it, 0, lock, err
+}
+
+// reread returns the newest version of row (the one a lock wait may have
+// let another transaction change), as the view the iterator of
+// generation gen reads has it, or nil if it is gone. A table without a
+// primary key has no way to find the row again: row itself is returned.
+func (s *source) reread(t *engine.Table, row engine.Row, gen uint64) (engine.Row, error) {
+	if t.Primary.Hidden {
+		return row.Clone(), nil
+	}
+	q := &engine.Query{Index: t.Primary, Op: engine.OpEQ, Limit: 1}
+	for _, c := range t.Primary.Columns {
+		q.Key = append(q.Key, row[c])
+	}
+	var out engine.Row
+	fn := func(r engine.Row) bool { out = r.Clone(); return false }
+	var err error
+	if gen != 0 && s.sess != nil && s.sess.txn != nil && gen == s.sess.gen {
+		err = s.sess.txn.Find(t, q, fn)
+	} else {
+		err = s.e.Find(t, q, fn)
+	}
+	return out, err
 }
 
 // closed records that an iterator opened by open on generation gen was
@@ -306,5 +398,6 @@ func (s *source) closed(gen uint64) {
 	}
 	if s.sess.openIters == 0 {
 		s.sess.applyPendingRollback(false)
+		s.sess.settle()
 	}
 }

@@ -92,8 +92,6 @@ var skipRules = []skipRule{
 		[]string{"=event contains CREATE TABLE AS", "=event contains CREATE VIEW AS", "create event", "show create event"}},
 	{"temporary tables: their DDL commits the session's transaction as other DDL does, and a READ ONLY transaction cannot write them",
 		[]string{"=READ ONLY Transactions", "certain ddl queries on temporary tables"}},
-	{"isolation is READ COMMITTED (the engine keeps no transaction snapshot); the script expects REPEATABLE READ",
-		[]string{"=autocommit off", "=toggle autocommit", "=Test AUTO INCREMENT with no autocommit", "=rollback"}},
 	{"ALTER TABLE ... MODIFY converts stored values as MariaDB's non-strict ALTER does (no error for values that do not fit)",
 		[]string{"=alter nil enum", "=alter table out of range value error of column type change", "=preserve enums through alter statements"}},
 	{"a database's default character set and collation are not stored",

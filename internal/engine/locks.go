@@ -1,0 +1,265 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Row locks of SQL transactions (SELECT ... FOR UPDATE, LOCK IN SHARE
+// MODE, and the rows an UPDATE or DELETE changes), as InnoDB keeps them:
+// a lock is shared or exclusive, keyed by table id and primary key
+// (LockKey), held by one Locker (one transaction) until ReleaseAll. There
+// are no gap or next-key locks: a row inserted after a locking read is not
+// kept out.
+//
+// Concurrency: LockTable and every Locker method are safe for concurrent
+// use; one mutex guards the whole table, held only to inspect and change
+// it, never while waiting. A Locker is normally used by its session's
+// goroutine only, but ReleaseAll may come from another (a session closed
+// while it waits). Waiting happens in Lock, on the caller's goroutine, and
+// nowhere else: the engine's writer never takes or waits for a row lock,
+// so HandlerSocket writes and commits are never held up by them.
+
+// Lock-related conditions.
+var (
+	// ErrLockWaitTimeout is returned by Locker.Lock when the lock was not
+	// granted within the timeout.
+	ErrLockWaitTimeout = newKind("lock wait timeout", HaErrLockWaitTimeout)
+	// ErrDeadlock is returned by Locker.Lock when waiting would close a
+	// cycle of transactions each waiting for the next.
+	ErrDeadlock = newKind("deadlock", HaErrLockDeadlock)
+)
+
+// LockTable holds the row locks of one engine.
+type LockTable struct {
+	mu   sync.Mutex
+	rows map[lockKey]*rowLock
+}
+
+type lockKey struct {
+	table uint32
+	key   string
+}
+
+type rowLock struct {
+	excl    *Locker
+	shared  map[*Locker]struct{}
+	waiters int
+	wake    chan struct{} // closed when a holder lets go; nil while nobody waits
+}
+
+// Locker is the row locks of one transaction.
+type Locker struct {
+	lt      *LockTable
+	held    map[lockKey]*rowLock // guarded by lt.mu
+	waitFor *rowLock             // the lock it waits for, guarded by lt.mu
+}
+
+// Locks returns the engine's row lock table.
+func (e *Engine) Locks() *LockTable { return &e.locks }
+
+// NewLocker returns a Locker holding nothing.
+func (lt *LockTable) NewLocker() *Locker { return &Locker{lt: lt} }
+
+// Len returns the number of rows locked (for tests and metrics).
+func (lt *LockTable) Len() int {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return len(lt.rows)
+}
+
+// Waiting returns the number of Lock calls waiting (for tests and
+// metrics).
+func (lt *LockTable) Waiting() int {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	n := 0
+	for _, rl := range lt.rows {
+		n += rl.waiters
+	}
+	return n
+}
+
+// LockKey appends the key row is locked by in t: its primary key columns,
+// or, for a table without a primary key, all its columns.
+func LockKey(dst []byte, t *Table, row Row) []byte {
+	if t.Primary.Hidden {
+		for i := range t.Columns {
+			dst = types.AppendKey(dst, &t.Columns[i].Type, row[i])
+		}
+		return dst
+	}
+	return appendPKColumns(dst, t, row, 0)
+}
+
+// Holds returns how many row locks l holds.
+func (l *Locker) Holds() int {
+	l.lt.mu.Lock()
+	defer l.lt.mu.Unlock()
+	return len(l.held)
+}
+
+// Lock takes the lock of key (from LockKey) in t, exclusive or shared,
+// waiting while another Locker holds it in a conflicting mode. It reports
+// whether it had to wait (the row may have changed meanwhile). The wait
+// ends with ErrLockWaitTimeout after timeout (a timeout of 0 does not
+// wait), with ctx's error when ctx ends, or at once with ErrDeadlock when
+// a holder waits, directly or through others, for a lock l holds. A lock
+// l already holds in the mode asked (or exclusively) returns at once; a
+// shared lock is upgraded to exclusive.
+func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool, timeout time.Duration) (waited bool, err error) {
+	lt := l.lt
+	k := lockKey{table: t.ID, key: string(key)}
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	for {
+		if lt.rows == nil {
+			lt.rows = map[lockKey]*rowLock{}
+		}
+		rl := lt.rows[k]
+		if rl == nil {
+			rl = &rowLock{}
+			lt.rows[k] = rl
+		}
+		if rl.grantable(l, exclusive) {
+			rl.grant(l, exclusive)
+			if l.held == nil {
+				l.held = map[lockKey]*rowLock{}
+			}
+			l.held[k] = rl
+			return waited, nil
+		}
+		if lt.cycle(l, rl) {
+			lt.forget(k, rl)
+			return waited, &Error{Kind: ErrDeadlock, DB: t.DB, Table: t.Name}
+		}
+		if timeout <= 0 {
+			lt.forget(k, rl)
+			return waited, &Error{Kind: ErrLockWaitTimeout, DB: t.DB, Table: t.Name}
+		}
+		if timer == nil {
+			timer = time.NewTimer(timeout)
+		}
+		if rl.wake == nil {
+			rl.wake = make(chan struct{})
+		}
+		wake := rl.wake
+		rl.waiters++
+		l.waitFor = rl
+		lt.mu.Unlock()
+		var werr error
+		select {
+		case <-wake:
+		case <-timer.C:
+			werr = &Error{Kind: ErrLockWaitTimeout, DB: t.DB, Table: t.Name}
+		case <-ctx.Done():
+			werr = ctx.Err()
+		}
+		lt.mu.Lock()
+		l.waitFor = nil
+		rl.waiters--
+		waited = true
+		if werr != nil {
+			lt.forget(k, rl)
+			return waited, werr
+		}
+		lt.forget(k, rl)
+	}
+}
+
+// forget drops rl from the table when nobody holds or waits for it.
+func (lt *LockTable) forget(k lockKey, rl *rowLock) {
+	if rl.excl == nil && len(rl.shared) == 0 && rl.waiters == 0 && lt.rows[k] == rl {
+		delete(lt.rows, k)
+	}
+}
+
+func (rl *rowLock) grantable(l *Locker, exclusive bool) bool {
+	if rl.excl != nil && rl.excl != l {
+		return false
+	}
+	if !exclusive {
+		return true
+	}
+	for s := range rl.shared {
+		if s != l {
+			return false
+		}
+	}
+	return true
+}
+
+func (rl *rowLock) grant(l *Locker, exclusive bool) {
+	if rl.excl == l {
+		return
+	}
+	if exclusive {
+		delete(rl.shared, l)
+		rl.excl = l
+		return
+	}
+	if rl.shared == nil {
+		rl.shared = map[*Locker]struct{}{}
+	}
+	rl.shared[l] = struct{}{}
+}
+
+// holders calls fn for every Locker holding rl, until fn returns true.
+func (rl *rowLock) holders(fn func(*Locker) bool) bool {
+	if rl.excl != nil && fn(rl.excl) {
+		return true
+	}
+	for s := range rl.shared {
+		if fn(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// cycle reports whether l waiting for rl would close a cycle: some holder
+// of rl waits, directly or through other waiters, for a lock l holds.
+func (lt *LockTable) cycle(l *Locker, rl *rowLock) bool {
+	seen := map[*Locker]bool{}
+	var reaches func(h *Locker) bool
+	reaches = func(h *Locker) bool {
+		if h == l {
+			return true
+		}
+		if seen[h] || h.waitFor == nil {
+			return false
+		}
+		seen[h] = true
+		return h.waitFor.holders(func(n *Locker) bool { return n != h && reaches(n) })
+	}
+	return rl.holders(func(h *Locker) bool { return h != l && reaches(h) })
+}
+
+// ReleaseAll lets go of every lock l holds, waking their waiters. Safe to
+// call twice, and from another goroutine than the one using l.
+func (l *Locker) ReleaseAll() {
+	lt := l.lt
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	for k, rl := range l.held {
+		if rl.excl == l {
+			rl.excl = nil
+		}
+		delete(rl.shared, l)
+		if rl.wake != nil {
+			close(rl.wake)
+			rl.wake = nil
+		}
+		lt.forget(k, rl)
+	}
+	l.held = nil
+}

@@ -1,0 +1,334 @@
+package sqlbackend
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// Isolation and row locks, as InnoDB gives them.
+//
+// A statement's reads of a table are one of three kinds, decided when
+// each iterator opens (source.open, readPlan):
+//
+//   - Consistent reads: a plain SELECT inside a multi-statement
+//     transaction (BEGIN, or autocommit off) at REPEATABLE READ reads the
+//     transaction's engine.Snapshot, taken at its first such read (or at
+//     START TRANSACTION WITH CONSISTENT SNAPSHOT), with the transaction's
+//     own writes laid over it. Commits of other sessions and HandlerSocket
+//     writes after that point are invisible until the transaction ends.
+//   - Locking reads: SELECT ... FOR UPDATE (exclusive) and LOCK IN SHARE
+//     MODE (shared), every plain SELECT of a SERIALIZABLE transaction
+//     (shared), and the reads of the table an UPDATE, DELETE or
+//     INSERT ... SELECT writes (exclusive). Each row returned is locked in
+//     the engine's LockTable until the transaction ends, and read as newly
+//     committed (plus the transaction's writes): a row whose lock had to be
+//     waited for is read again, and skipped if it is gone or out of the
+//     range it was found in. The editors lock the rows they write too.
+//   - Current reads: everything else (autocommit statements, READ
+//     COMMITTED and READ UNCOMMITTED transactions) reads the newest
+//     committed data plus the transaction's writes, as each iterator
+//     opens.
+//
+// A lock wait ends after @@innodb_lock_wait_timeout seconds with 1205
+// (the statement fails, the transaction goes on); a wait that would close
+// a cycle fails at once with 1213 and the whole transaction is rolled back,
+// its locks released at once. Locks and the snapshot are released when the
+// transaction commits or rolls back, and when the connection closes.
+// HandlerSocket writes neither take nor wait for row locks (see the
+// README): they run on the engine's single writer, which must not wait for
+// a session.
+//
+// Everything here runs on the session's goroutine, like the rest of
+// Session; the engine's LockTable is what sessions share.
+
+// lockMode is the lock a read takes on each row it returns.
+type lockMode uint8
+
+const (
+	lockNone lockMode = iota
+	lockShared
+	lockExclusive
+)
+
+// isolation levels, as tx_isolation names them.
+const (
+	isoReadUncommitted = "READ-UNCOMMITTED"
+	isoReadCommitted   = "READ-COMMITTED"
+	isoRepeatableRead  = "REPEATABLE-READ"
+	isoSerializable    = "SERIALIZABLE"
+)
+
+// sysVarsOnce installs the system variables the backend reads, once per
+// process (go-mysql-server's variables are process-wide).
+var sysVarsOnce sync.Once
+
+// installSysVars replaces go-mysql-server's innodb_lock_wait_timeout (a
+// global fixed at 1, as it has no row locks) by MariaDB's: session and
+// global, 0 to 1073741824 seconds, 50 by default. It also makes the
+// global values of tx_isolation and transaction_isolation one setting
+// (aliasRegistry). It runs before the first Provider exists, so before
+// any session reads the registry.
+func installSysVars() {
+	sysVarsOnce.Do(func() {
+		sql.SystemVariables = aliasRegistry{sql.SystemVariables}
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+			Name:    "innodb_lock_wait_timeout",
+			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
+			Dynamic: true,
+			Type:    gmstypes.NewSystemIntType("innodb_lock_wait_timeout", 0, 1073741824, false),
+			Default: int64(50),
+		}})
+	})
+}
+
+// aliasRegistry is go-mysql-server's system variable registry with
+// tx_isolation and transaction_isolation set together (SET GLOBAL
+// TRANSACTION ISOLATION LEVEL writes the second). Safe for concurrent use
+// as the registry it wraps.
+type aliasRegistry struct {
+	sql.SystemVariableRegistry
+}
+
+// SetGlobal sets a global variable and its alias.
+func (r aliasRegistry) SetGlobal(ctx *sql.Context, name string, val interface{}) error {
+	if err := r.SystemVariableRegistry.SetGlobal(ctx, name, val); err != nil {
+		return err
+	}
+	if other := isolationAlias(name); other != "" {
+		_, v, _ := r.SystemVariableRegistry.GetGlobal(name)
+		return r.SystemVariableRegistry.SetGlobal(ctx, other, v)
+	}
+	return nil
+}
+
+// isolationAlias returns the other name of the isolation variable name,
+// or "".
+func isolationAlias(name string) string {
+	switch strings.ToLower(name) {
+	case "tx_isolation":
+		return "transaction_isolation"
+	case "transaction_isolation":
+		return "tx_isolation"
+	}
+	return ""
+}
+
+// SetSessionVariable sets a session variable; tx_isolation and
+// transaction_isolation are one setting (MariaDB 10.11 has the first, SET
+// TRANSACTION ISOLATION LEVEL writes the second in go-mysql-server). SET
+// TRANSACTION ISOLATION LEVEL without SESSION or GLOBAL sets the level of
+// the next transaction only, as in MariaDB.
+func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interface{}) error {
+	other := isolationAlias(name)
+	if other != "" && nextTxnOnly(ctx.Query()) {
+		if str, ok := value.(string); ok {
+			s.nextIso = strings.ToUpper(str)
+			return nil
+		}
+	}
+	if err := s.BaseSession.SetSessionVariable(ctx, name, value); err != nil {
+		return err
+	}
+	if other == "" {
+		return nil
+	}
+	v, err := s.BaseSession.GetSessionVariable(ctx, name)
+	if err != nil {
+		return err
+	}
+	return s.BaseSession.SetSessionVariable(ctx, other, v)
+}
+
+// nextTxnOnly reports whether q is SET TRANSACTION ... (no scope).
+func nextTxnOnly(q string) bool {
+	f := strings.Fields(q)
+	return len(f) >= 2 && strings.EqualFold(f[0], "SET") && strings.EqualFold(f[1], "TRANSACTION")
+}
+
+// inMultiStatementTxn reports whether the statement runs inside a
+// transaction that outlives it: after BEGIN, or with autocommit off.
+func inMultiStatementTxn(ctx *sql.Context) bool {
+	if ctx.GetIgnoreAutoCommit() {
+		return true
+	}
+	ac, err := plan.IsSessionAutocommit(ctx)
+	return err == nil && !ac
+}
+
+// isolation returns the transaction's isolation level, read at its first
+// read: the level SET TRANSACTION gave the next transaction, else
+// tx_isolation.
+func (s *Session) isolation(ctx *sql.Context) string {
+	if s.iso == "" && s.nextIso != "" {
+		s.iso, s.nextIsoUsed = s.nextIso, true
+	}
+	if s.iso == "" {
+		s.iso = isoRepeatableRead
+		if v, err := s.GetSessionVariable(ctx, "tx_isolation"); err == nil {
+			if str, ok := v.(string); ok && str != "" {
+				s.iso = strings.ToUpper(str)
+			}
+		}
+	}
+	return s.iso
+}
+
+// readPlan decides how a read of t opened now reads (see the top of this
+// file): from the snapshot, or newly committed data with a lock per row.
+func (s *Session) readPlan(ctx *sql.Context, t *engine.Table) (snapshot bool, lock lockMode) {
+	if s.stmtRefs > 0 {
+		if t.ID == s.stmtTable {
+			return false, lockExclusive
+		}
+		return false, lockNone
+	}
+	if m := s.lockClause(ctx); m != lockNone {
+		return false, m
+	}
+	if !inMultiStatementTxn(ctx) {
+		return false, lockNone
+	}
+	switch s.isolation(ctx) {
+	case isoRepeatableRead:
+		return true, lockNone
+	case isoSerializable:
+		return false, lockShared
+	}
+	return false, lockNone
+}
+
+// lockClause returns the lock clause of the statement running (FOR
+// UPDATE, LOCK IN SHARE MODE), which go-mysql-server's planner drops: the
+// text is parsed again when it holds one of the clause's words, once per
+// statement.
+func (s *Session) lockClause(ctx *sql.Context) lockMode {
+	q := ctx.Query()
+	if q == s.lcQuery && s.lcKnown {
+		return s.lcMode
+	}
+	s.lcQuery, s.lcKnown, s.lcMode = q, true, lockNone
+	if !containsFold(q, "for update") && !containsFold(q, "share mode") {
+		return lockNone
+	}
+	st, err := ast.Parse(q)
+	if err != nil {
+		return lockNone
+	}
+	var lock string
+	switch st := st.(type) {
+	case *ast.Select:
+		lock = st.Lock
+	case *ast.SetOp:
+		lock = st.Lock
+	}
+	switch lock {
+	case ast.ForUpdateStr, ast.ForUpdateSkipLockedStr:
+		s.lcMode = lockExclusive
+	case ast.ShareModeStr:
+		s.lcMode = lockShared
+	}
+	return s.lcMode
+}
+
+// containsFold reports whether s contains sub (lower case ASCII),
+// ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	c0 := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == c0 && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// snapshot returns the transaction's snapshot, taking it at the first
+// consistent read.
+func (s *Session) snapshot() *engine.Snapshot {
+	if s.snap == nil {
+		s.snap = s.p.e.NewSnapshot()
+	}
+	return s.snap
+}
+
+// lockTimeout is @@innodb_lock_wait_timeout.
+func (s *Session) lockTimeout(ctx *sql.Context) time.Duration {
+	v, err := s.GetSessionVariable(ctx, "innodb_lock_wait_timeout")
+	if err != nil {
+		return 50 * time.Second
+	}
+	switch n := v.(type) {
+	case int64:
+		return time.Duration(n) * time.Second
+	case int:
+		return time.Duration(n) * time.Second
+	}
+	return 50 * time.Second
+}
+
+// lockRow locks row of t for the transaction. It reports whether the lock
+// had to be waited for. A deadlock rolls the transaction back (its locks
+// at once, its writes as soon as no iterator reads them).
+func (s *Session) lockRow(ctx *sql.Context, t *engine.Table, row engine.Row, mode lockMode) (bool, error) {
+	if mode == lockNone {
+		return false, nil
+	}
+	if s.locker == nil {
+		s.locker = s.p.e.Locks().NewLocker()
+	}
+	s.locked = true
+	if !inMultiStatementTxn(ctx) {
+		s.autoLocks = true
+	}
+	s.lockBuf = engine.LockKey(s.lockBuf[:0], t, row)
+	waited, err := s.locker.Lock(ctx, t, s.lockBuf, mode == lockExclusive, s.lockTimeout(ctx))
+	if errors.Is(err, engine.ErrDeadlock) {
+		s.victim = true
+		s.releaseTxnState()
+		s.settle()
+	}
+	if err != nil {
+		return waited, MapError(err)
+	}
+	return waited, nil
+}
+
+// releaseTxnState lets go of the transaction's locks and snapshot.
+func (s *Session) releaseTxnState() {
+	if s.locked {
+		s.locker.ReleaseAll()
+		s.locked = false
+	}
+	if s.snap != nil {
+		_ = s.snap.Close()
+		s.snap = nil
+	}
+	s.iso, s.autoLocks = "", false
+	if s.nextIsoUsed {
+		s.nextIso, s.nextIsoUsed = "", false
+	}
+}
+
+// settle drops the transaction of a deadlock victim once no iterator
+// reads its batch.
+func (s *Session) settle() {
+	if s.victim && s.openIters == 0 {
+		s.victim = false
+		s.dropTxn()
+	}
+}
+
+// startsWithConsistentSnapshot reports START TRANSACTION WITH CONSISTENT
+// SNAPSHOT, which go-mysql-server parses and forgets.
+func startsWithConsistentSnapshot(ctx *sql.Context) bool {
+	return containsFold(ctx.Query(), "consistent snapshot")
+}
