@@ -10,7 +10,9 @@ import (
 
 // Range bounds an index scan. Lower and Upper hold values for a prefix of
 // the index columns (converted to their types); a nil bound is open. An
-// inclusive bound takes every key that starts with it.
+// inclusive bound takes every key that starts with it. On a prefix index
+// (Index.Prefix) the range may take more rows than its values bound: see
+// newIterator.
 type Range struct {
 	Lower, Upper                   []types.Value
 	LowerExclusive, UpperExclusive bool
@@ -53,10 +55,20 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWri
 	if len(rg.Lower) > len(idx.Columns) || len(rg.Upper) > len(idx.Columns) {
 		return nil, &Error{Kind: ErrKeyParts, DB: t.DB, Table: t.Name, Index: idx.Name}
 	}
-	bound := func(vals []types.Value, after bool) []byte {
+	// A bound value that reaches its part's prefix length is cut to it,
+	// and the bound then covers every key with that prefix (later parts
+	// are left out, the side becomes inclusive): the range is wider than
+	// asked, and the caller rechecks the full values.
+	bound := func(vals []types.Value, after, upper bool) []byte {
 		k := append([]byte(nil), idx.prefix...)
 		for i, v := range vals {
-			k = types.AppendKey(k, &t.Columns[idx.Columns[i]].Type, v)
+			typ := &t.Columns[idx.Columns[i]].Type
+			v, full := keyPart(typ, idx, i, v)
+			k = types.AppendKey(k, typ, v)
+			if full {
+				after = upper
+				break
+			}
 		}
 		if after {
 			return prefixEnd(nil, k)
@@ -64,8 +76,8 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWri
 		return k
 	}
 	opts := &pebble.IterOptions{
-		LowerBound: bound(rg.Lower, rg.LowerExclusive && rg.Lower != nil),
-		UpperBound: bound(rg.Upper, !rg.UpperExclusive || rg.Upper == nil),
+		LowerBound: bound(rg.Lower, rg.LowerExclusive && rg.Lower != nil, false),
+		UpperBound: bound(rg.Upper, !rg.UpperExclusive || rg.Upper == nil, true),
 	}
 	it, err := r.NewIter(opts)
 	if err != nil {
