@@ -112,6 +112,7 @@ var gmsRules = []gmsRule{
 	{re: regexp.MustCompile(`^syntax error at position (\d+)`), quoted: []bool{false}, conv: (*errContext).syntaxError},
 	{re: regexp.MustCompile(`^duplicate (?:primary|unique) key given: Duplicate entry '(.*)' for key '(.*)'$`), quoted: []bool{false, false},
 		conv: func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERDupEntry, a[0], a[1]) }},
+	kindRule(sql.ErrKeyZero.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1391, a[0]) }),
 	kindRule(sql.ErrTableNotFound.Message, (*errContext).tableNotFound),
 	kindRule(sql.ErrDatabaseNotFound.Message, (*errContext).databaseNotFound),
 	kindRule(sql.ErrTableAlreadyExists.Message, func(x *errContext, a []string) *mysql.SQLError {
