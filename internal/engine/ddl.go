@@ -234,6 +234,7 @@ func (tx *Job) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 			break
 		}
 		if err = tx.putSecondary(nt, idx, row, rowID); err != nil {
+			err = withKey(err, nt, idx, row)
 			break
 		}
 	}
@@ -376,7 +377,7 @@ func (tx *Job) AlterTable(db, table string, def *TableDef, colMap []int) (*Table
 		pk := primaryKey(nil, nt, nr, rowID)
 		if !nt.Primary.Hidden {
 			if err := tx.checkAbsent(nt, nt.Primary, pk); err != nil {
-				return nil, err
+				return nil, withKey(err, nt, nt.Primary, nr)
 			}
 		}
 		if err := tx.set(pk, encodeRow(nil, nt, nr, rowID)); err != nil {
@@ -384,7 +385,7 @@ func (tx *Job) AlterTable(db, table string, def *TableDef, colMap []int) (*Table
 		}
 		for _, idx := range nt.secondaries() {
 			if err := tx.putSecondary(nt, idx, nr, rowID); err != nil {
-				return nil, err
+				return nil, withKey(err, nt, idx, nr)
 			}
 		}
 	}

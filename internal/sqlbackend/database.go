@@ -178,15 +178,21 @@ func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema,
 			pk.Columns = append(pk.Columns, schema.Schema[o].Name)
 		}
 		// Prefix lengths come beside the schema (see pkPrefixCreate).
-		if parts := primaryKeyParts(ctx); len(parts) == len(pk.Columns) {
+		parts := primaryKeyParts(ctx)
+		if len(parts) == len(pk.Columns) {
 			pk.Columns = pk.Columns[:0]
 			for _, p := range parts {
 				pk.Columns = append(pk.Columns, p.Name)
 			}
-			var err error
-			if pk.Prefix, err = tableKeyPrefix(ctx, def.Columns, parts, true, true); err != nil {
-				return nil, nil, err
+		} else {
+			parts = nil
+			for _, c := range pk.Columns {
+				parts = append(parts, sql.IndexColumn{Name: c})
 			}
+		}
+		var err error
+		if pk.Prefix, err = tableKeyPrefix(ctx, def.Columns, parts, true, true); err != nil {
+			return nil, nil, err
 		}
 		def.Indexes = append(def.Indexes, pk)
 	}

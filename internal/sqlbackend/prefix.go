@@ -128,7 +128,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 				bytes = int(n)
 			}
 		}
-		if bytes > maxKeyBytes && !unique {
+		if bytes > maxKeyBytes && (primary || !unique) {
 			if primary || t.Class() != types.ClassBytes || t.Kind == types.Decimal {
 				return nil, errtable.SQLError(erTooLongKey, maxKeyBytes)
 			}
@@ -146,7 +146,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 			out[i], anyPrefix = uint16(n), true
 		}
 	}
-	if total > maxKeyBytes && !unique {
+	if total > maxKeyBytes && (primary || !unique) {
 		return nil, errtable.SQLError(erTooLongKey, maxKeyBytes)
 	}
 	if !anyPrefix {
