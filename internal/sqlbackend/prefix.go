@@ -38,10 +38,10 @@ import (
 // maxKeyBytes is InnoDB's longest key and key part (DYNAMIC rows).
 const maxKeyBytes = 3072
 
-const (
-	erTooLongKey  = 1071 // ER_TOO_LONG_KEY
-	erWrongSubKey = 1089 // ER_WRONG_SUB_KEY
-)
+// erTooLongKey is ER_TOO_LONG_KEY, the note of a key part MariaDB cuts.
+// The errors are go-mysql-server's kinds (ErrInvalidIndexPrefix,
+// ErrKeyTooLong), which the listener sends as MariaDB's 1089 and 1071.
+const erTooLongKey = 1071
 
 // mbMax is the longest character of t's character set, in bytes.
 func mbMax(t *types.Type) int {
@@ -110,7 +110,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 		switch t.Kind {
 		case types.Char, types.VarChar, types.Binary, types.VarBinary:
 			if n > int64(t.Length) {
-				return nil, errtable.SQLError(erWrongSubKey)
+				return nil, sql.ErrInvalidIndexPrefix.New(cols[i].Name)
 			}
 			if n == int64(t.Length) {
 				n = 0
@@ -118,7 +118,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 		case types.Text, types.Blob:
 		default:
 			if n > 0 {
-				return nil, errtable.SQLError(erWrongSubKey)
+				return nil, sql.ErrInvalidIndexPrefix.New(cols[i].Name)
 			}
 		}
 		bytes := keyBytes(t)
@@ -130,7 +130,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 		}
 		if bytes > maxKeyBytes && (primary || !unique) {
 			if primary || t.Class() != types.ClassBytes || t.Kind == types.Decimal {
-				return nil, errtable.SQLError(erTooLongKey, maxKeyBytes)
+				return nil, sql.ErrKeyTooLong.New()
 			}
 			n = int64(maxKeyBytes / mbMax(t))
 			bytes = int(n) * mbMax(t)
@@ -141,13 +141,13 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 		total += bytes
 		if n > 0 {
 			if n > 65535 {
-				return nil, errtable.SQLError(erTooLongKey, maxKeyBytes)
+				return nil, sql.ErrKeyTooLong.New()
 			}
 			out[i], anyPrefix = uint16(n), true
 		}
 	}
 	if total > maxKeyBytes && (primary || !unique) {
-		return nil, errtable.SQLError(erTooLongKey, maxKeyBytes)
+		return nil, sql.ErrKeyTooLong.New()
 	}
 	if !anyPrefix {
 		return nil, nil
