@@ -82,3 +82,36 @@ func TestHSPrefixIndexes(t *testing.T) {
 		{"0\t=\t1\tabcdf", "0\t2"},
 	})
 }
+
+// A utf8 (utf8mb3) table reads and writes as the plugin's: keys compare
+// by utf8mb3_general_ci, and a character of four bytes is stored as
+// "????" (answers recorded from the plugin on MariaDB 10.11).
+func TestHSUTF8MB3(t *testing.T) {
+	s := startTest(t, nil)
+	db := sqlDB(t, s, "mb3")
+	execAll(t, db,
+		"CREATE TABLE h (k VARCHAR(10) PRIMARY KEY, v INT) CHARSET=utf8",
+		"INSERT INTO h VALUES ('aé', 1), ('b', 2)",
+	)
+	steps := []struct{ req, want string }{
+		{"P\t0\tmb3\th\tPRIMARY\tk,v", "0\t1"},
+		{"0\t=\t1\tAÉ", "0\t2\taé\t1"},
+		{"0\t+\t2\tx😀y\t3", "0\t1"},
+		{"0\t=\t1\tx?y", "0\t2"},
+		{"0\t>=\t1\t\t10", "0\t2\taé\t1\tb\t2\tx????y\t3"},
+	}
+	var req strings.Builder
+	for _, st := range steps {
+		req.WriteString(st.req + "\n")
+	}
+	got := hsExchange(t, s.HS().WriteAddr(), req.String(), len(steps))
+	for i, st := range steps {
+		if got[i] != st.want+"\n" {
+			t.Errorf("%q: %q, want %q", st.req, got[i], st.want+"\n")
+		}
+	}
+	var cs string
+	if err := db.QueryRow("SELECT CHARACTER_SET_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'mb3' AND TABLE_NAME = 'h' AND COLUMN_NAME = 'k'").Scan(&cs); err != nil || cs != "utf8mb3" {
+		t.Fatalf("character set of h.k: %q %v", cs, err)
+	}
+}

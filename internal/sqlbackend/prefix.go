@@ -45,10 +45,10 @@ const erTooLongKey = 1071
 
 // mbMax is the longest character of t's character set, in bytes.
 func mbMax(t *types.Type) int {
-	if t.Collation != nil && t.Collation.Charset == "utf8mb4" {
-		return 4
+	if t.Collation == nil {
+		return 1
 	}
-	return 1
+	return t.Collation.MaxCharLen()
 }
 
 // keyBytes is how many bytes MariaDB counts for a whole value of t in a
