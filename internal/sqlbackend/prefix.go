@@ -7,9 +7,11 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -256,6 +258,7 @@ func prefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, s
 	if !ok || ct.Like() != nil {
 		return gmsValidateCreateTable(ctx, a, n, scope, sel, qf)
 	}
+	likePrefixes(ctx, ct)
 	idxs := ct.Indexes()
 	saved := make([][]sql.IndexColumn, len(idxs))
 	hidden := false
@@ -285,6 +288,46 @@ func prefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, s
 		}
 	}()
 	return gmsValidateCreateTable(ctx, a, n, scope, sel, qf)
+}
+
+// likePrefixes gives the indexes of a CREATE TABLE ... LIKE src the
+// prefix lengths of src's: go-mysql-server copies src's indexes by their
+// column names only (and a TEXT or BLOB column then has no length), and
+// keeps no link to src in the plan, so the statement's text names it.
+func likePrefixes(ctx *sql.Context, ct *plan.CreateTable) {
+	var db sql.Database = ct.Db
+	if pd, ok := db.(mysql_db.PrivilegedDatabase); ok {
+		db = pd.Unwrap()
+	}
+	d, ok := db.(*database)
+	if !ok || ctx == nil {
+		return
+	}
+	st, err := ast.Parse(ctx.Query())
+	ddl, ok := st.(*ast.DDL)
+	if err != nil || !ok || ddl.OptLike == nil || len(ddl.OptLike.LikeTables) != 1 {
+		return
+	}
+	lt := ddl.OptLike.LikeTables[0]
+	srcDB := lt.DbQualifier.String()
+	if srcDB == "" {
+		srcDB = ctx.GetCurrentDatabase()
+	}
+	src := d.p.ResolveTable(srcDB, lt.Name.String())
+	if src == nil {
+		return
+	}
+	for _, def := range ct.Indexes() {
+		idx := src.IndexFold(def.Name)
+		if idx == nil || len(idx.Prefix) != len(def.Columns) {
+			continue
+		}
+		cols := append([]sql.IndexColumn(nil), def.Columns...)
+		for i := range cols {
+			cols[i].Length = int64(idx.Prefix[i])
+		}
+		def.Columns = cols
+	}
 }
 
 func hasPrefix(parts []sql.IndexColumn) bool {
