@@ -354,9 +354,11 @@ func (t *Table) newIndex(d *IndexDef) (*Index, error) {
 	return idx, nil
 }
 
-// setPrefix checks and sets idx's prefix lengths: only string and binary
-// columns take one, at most their length; a length equal to a CHAR,
-// VARCHAR, BINARY or VARBINARY column's is dropped (the whole value).
+// setPrefix sets idx's prefix lengths. Only string and binary columns
+// take one; a length at least a CHAR, VARCHAR, BINARY or VARBINARY
+// column's is the whole value. A prefix that does not apply is dropped,
+// as MariaDB drops it when ALTER TABLE makes the column shorter or not a
+// string (CREATE statements are checked before they get here).
 func (t *Table) setPrefix(idx *Index, prefix []uint16) error {
 	if len(prefix) == 0 {
 		return nil
@@ -365,29 +367,23 @@ func (t *Table) setPrefix(idx *Index, prefix []uint16) error {
 		return &Error{Kind: ErrBadDefinition, DB: t.DB, Table: t.Name, Index: idx.Name, Detail: "index " + idx.Name + ": one prefix length per column"}
 	}
 	out := make([]uint16, len(prefix))
-	any := false
+	anyPrefix := false
 	for i, n := range prefix {
-		if n == 0 {
-			continue
-		}
 		c := &t.Columns[idx.Columns[i]]
 		switch c.Type.Kind {
 		case types.Char, types.VarChar, types.Binary, types.VarBinary:
-			if uint32(n) > c.Type.Length {
-				return &Error{Kind: ErrBadDefinition, DB: t.DB, Table: t.Name, Index: idx.Name, Column: c.Name,
-					Detail: fmt.Sprintf("prefix %d of column %s is longer than the column", n, c.Name)}
-			}
-			if uint32(n) == c.Type.Length {
+			if uint32(n) >= c.Type.Length {
 				continue
 			}
 		case types.Text, types.Blob:
 		default:
-			return &Error{Kind: ErrBadDefinition, DB: t.DB, Table: t.Name, Index: idx.Name, Column: c.Name,
-				Detail: "prefix on column " + c.Name + ", which is not a string"}
+			continue
 		}
-		out[i], any = n, true
+		if n > 0 {
+			out[i], anyPrefix = n, true
+		}
 	}
-	if any {
+	if anyPrefix {
 		idx.Prefix = out
 	}
 	return nil

@@ -34,8 +34,12 @@ import (
 // not have a 300-character prefix). HandlerDB replaces the two analyzer
 // rules that check them by wrappers (prefixCreateTableRule,
 // prefixAlterRule) that check prefixes as above and run go-mysql-server's
-// rule on the statement with its prefixes hidden. Everything here is a
-// pure function of its arguments, safe for concurrent use.
+// rule on the statement with its prefixes hidden.
+//
+// Concurrency: the functions are pure and safe for concurrent use; the
+// rules change only the plan nodes of the statement being analysed (its
+// index definitions, hidden for the call and given back), on the
+// goroutine that analyses it; the exec nodes serve one statement.
 
 // maxKeyBytes is InnoDB's longest key and key part (DYNAMIC rows).
 const maxKeyBytes = 3072
@@ -407,16 +411,18 @@ func pkPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 	if _, ok := n.(*pkPrefixCreate); ok {
 		return n, transform.SameTree, nil
 	}
-	ct, ok := n.(*plan.CreateTable)
-	if !ok {
-		return n, transform.SameTree, nil
-	}
-	for _, d := range ct.Indexes() {
-		if d.IsPrimary() && hasPrefix(d.Columns) {
-			return &pkPrefixCreate{child: ct, parts: d.Columns}, transform.NewTree, nil
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ct, ok := n.(*plan.CreateTable)
+		if !ok {
+			return n, transform.SameTree, nil
 		}
-	}
-	return n, transform.SameTree, nil
+		for _, d := range ct.Indexes() {
+			if d.IsPrimary() && hasPrefix(d.Columns) {
+				return &pkPrefixCreate{child: ct, parts: d.Columns}, transform.NewTree, nil
+			}
+		}
+		return n, transform.SameTree, nil
+	})
 }
 
 // pkPrefixCreate runs its child, a CREATE TABLE (possibly under another
