@@ -176,8 +176,9 @@ func tableKeyPrefix(ctx *sql.Context, cols []types.Column, parts []sql.IndexColu
 		}
 	}
 	var warn func(int, string)
-	if ctx != nil {
-		warn = func(code int, msg string) { ctx.Warn(code, "%s", msg) }
+	if ctx != nil && ctx.Session != nil {
+		// A note, as MariaDB gives it (ctx.Warn would make it a warning).
+		warn = func(code int, msg string) { ctx.Session.Warn(&sql.Warning{Level: "Note", Code: code, Message: msg}) }
 	}
 	return keyPrefix(pc, parts, primary, unique, warn)
 }
