@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -537,6 +538,87 @@ func (c *pkShowCreate) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, erro
 				r[1] = strings.Replace(r[1].(string), old+",\n", b.String()+",\n", 1)
 			}
 		}
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// showIndexPrefixRule: go-mysql-server's SHOW INDEX leaves Sub_part NULL;
+// the rule puts a SHOW INDEX of a table with a prefix index under a
+// subPartShowIndex, which fills it in.
+func showIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		si, ok := n.(*plan.ShowIndexes)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		rt, ok := si.Child.(*plan.ResolvedTable)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		t, ok := rt.UnderlyingTable().(*table)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		for _, idx := range t.t.Indexes {
+			if idx.Prefix != nil {
+				return &subPartShowIndex{child: si, t: t.t}, transform.NewTree, nil
+			}
+		}
+		return n, transform.SameTree, nil
+	})
+}
+
+// subPartShowIndex runs a SHOW INDEX and sets each row's Sub_part from
+// t's prefix lengths.
+type subPartShowIndex struct {
+	child sql.Node
+	t     *engine.Table
+}
+
+var _ sql.ExecSourceRel = (*subPartShowIndex)(nil)
+
+func (c *subPartShowIndex) Resolved() bool       { return c.child.Resolved() }
+func (c *subPartShowIndex) String() string       { return c.child.String() }
+func (c *subPartShowIndex) Schema() sql.Schema   { return c.child.Schema() }
+func (c *subPartShowIndex) Children() []sql.Node { return []sql.Node{c.child} }
+func (c *subPartShowIndex) IsReadOnly() bool     { return true }
+
+// WithChildren replaces the child.
+func (c *subPartShowIndex) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
+	}
+	return &subPartShowIndex{child: children[0], t: c.t}, nil
+}
+
+// SHOW INDEX's columns: Key_name, Seq_in_index (from 1) and Sub_part.
+const (
+	showIndexKeyName = 2
+	showIndexSeq     = 3
+	showIndexSubPart = 7
+)
+
+// RowIter runs the child and fills in Sub_part.
+func (c *subPartShowIndex) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
+	iter, err := rowexec.DefaultBuilder.Build(ctx, c.child, row)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if len(r) <= showIndexSubPart {
+			continue
+		}
+		name, _ := r[showIndexKeyName].(string)
+		idx := c.t.Index(name)
+		seq, err := strconv.Atoi(fmt.Sprint(r[showIndexSeq]))
+		if idx == nil || err != nil || seq < 1 || seq > len(idx.Prefix) || idx.Prefix[seq-1] == 0 {
+			continue
+		}
+		r[showIndexSubPart] = int64(idx.Prefix[seq-1])
 	}
 	return sql.RowsToRowIter(rows...), nil
 }

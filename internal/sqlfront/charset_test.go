@@ -57,6 +57,14 @@ func TestPrefixIndexes(t *testing.T) {
 			t.Fatalf("SHOW CREATE TABLE a: %q", rows)
 		}
 		expectRows(t, db, "SELECT INDEX_NAME, COLUMN_NAME, SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'pf' AND TABLE_NAME = 'p'", "PRIMARY|k|5")
+		// SHOW INDEX: Sub_part is the eighth column.
+		var subParts []string
+		for _, r := range queryRows(t, db, "SHOW INDEX FROM a") {
+			subParts = append(subParts, strings.Split(r, "|")[7])
+		}
+		if strings.Join(subParts, ",") != "NULL,300" {
+			t.Fatalf("SHOW INDEX FROM a: Sub_part %q, want NULL,300", subParts)
+		}
 	}
 	show()
 	ts.stop()
