@@ -14,10 +14,14 @@ func TestRegistry(t *testing.T) {
 		pad     bool
 	}{
 		{8, "latin1_swedish_ci", "latin1", true},
+		{33, "utf8mb3_general_ci", "utf8mb3", true},
 		{45, "utf8mb4_general_ci", "utf8mb4", true},
 		{46, "utf8mb4_bin", "utf8mb4", true},
 		{47, "latin1_bin", "latin1", true},
 		{63, "binary", "binary", false},
+		{83, "utf8mb3_bin", "utf8mb3", true},
+		{192, "utf8mb3_unicode_ci", "utf8mb3", true},
+		{214, "utf8mb3_unicode_520_ci", "utf8mb3", true},
 		{224, "utf8mb4_unicode_ci", "utf8mb4", true},
 		{246, "utf8mb4_unicode_520_ci", "utf8mb4", true},
 		{255, "utf8mb4_0900_ai_ci", "utf8mb4", false},
@@ -49,9 +53,9 @@ func TestRegistry(t *testing.T) {
 	}
 	for name, wantName := range map[string]string{
 		"UTF8MB4_General_CI": "utf8mb4_general_ci",
-		"utf8_general_ci":    "utf8mb4_general_ci",
-		"utf8mb3_bin":        "utf8mb4_bin",
-		"utf8_unicode_ci":    "utf8mb4_unicode_ci",
+		"utf8_general_ci":    "utf8mb3_general_ci",
+		"utf8mb3_bin":        "utf8mb3_bin",
+		"utf8_unicode_ci":    "utf8mb3_unicode_ci",
 		"Latin1_Bin":         "latin1_bin",
 		"uca1400_ai_ci":      "utf8mb4_uca1400_ai_ci",
 		"BINARY":             "binary",
@@ -65,11 +69,11 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, want nil", name, c)
 		}
 	}
-	if ByID(0) != nil || ByID(33) != nil {
+	if ByID(0) != nil || ByID(34) != nil {
 		t.Error("ByID of an unsupported id is not nil")
 	}
 	for cs, wantName := range map[string]string{
-		"utf8mb4": "utf8mb4_general_ci", "UTF8": "utf8mb4_general_ci", "utf8mb3": "utf8mb4_general_ci",
+		"utf8mb4": "utf8mb4_general_ci", "UTF8": "utf8mb3_general_ci", "utf8mb3": "utf8mb3_general_ci",
 		"latin1": "latin1_swedish_ci", "binary": "binary",
 	} {
 		if c := ForCharset(cs); c == nil || c.Name != wantName {
@@ -171,4 +175,26 @@ func TestConcurrentFirstUse(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// utf8mb3 holds the Basic Multilingual Plane only: a character of four
+// bytes is stored as "????", as the plugin stores it (recorded on MariaDB
+// 10.11: HandlerSocket's insert of "x😀y" into a utf8 column reads back
+// "x????y"); utf8mb4 keeps it. Weights are utf8mb4's.
+func TestUTF8MB3(t *testing.T) {
+	in := []byte("a😀b\xffé")
+	if got := string(Utf8mb3GeneralCI.Clean(nil, in)); got != "a????b?é" {
+		t.Errorf("utf8mb3 Clean(%q) = %q", in, got)
+	}
+	if got := string(Utf8mb4GeneralCI.Clean(nil, in)); got != "a😀b?é" {
+		t.Errorf("utf8mb4 Clean(%q) = %q", in, got)
+	}
+	for c, n := range map[*Collation]int{Utf8mb3Bin: 3, Utf8mb4Bin: 4, Latin1Bin: 1, Binary: 1} {
+		if c.MaxCharLen() != n {
+			t.Errorf("%s.MaxCharLen() = %d, want %d", c.Name, c.MaxCharLen(), n)
+		}
+	}
+	if Utf8mb3GeneralCI.Compare([]byte("ÄBC "), []byte("abc")) != 0 || Utf8mb3Bin.Compare([]byte("a"), []byte("A")) <= 0 {
+		t.Error("utf8mb3 weights differ from utf8mb4's")
+	}
 }

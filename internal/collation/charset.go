@@ -5,11 +5,13 @@ import "unicode/utf8"
 // Clean appends to dst the bytes of s as a column of c's character set
 // stores them: for utf8mb4 every byte that is not part of a valid UTF-8
 // sequence becomes '?' (one '?' per bad byte, as MariaDB does: "\xFF\xFE"
-// is stored as "??"); latin1 and binary keep every byte. NUL and control
-// bytes are kept. It allocates only to grow dst, and is safe for concurrent
-// use.
+// is stored as "??"); utf8mb3 also stores each character of four bytes
+// (outside the Basic Multilingual Plane) as four '?', as the plugin's
+// stores do ("x😀y" is "x????y"); latin1 and binary
+// keep every byte. NUL and control bytes are kept. It allocates only to
+// grow dst, and is safe for concurrent use.
 func (c *Collation) Clean(dst, s []byte) []byte {
-	if c.kind != kindUTF8 || utf8.Valid(s) {
+	if c.kind != kindUTF8 || utf8.Valid(s) && (!c.mb3 || !hasFourByte(s)) {
 		return append(dst, s...)
 	}
 	for len(s) > 0 {
@@ -19,14 +21,38 @@ func (c *Collation) Clean(dst, s []byte) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(s)
-		if r == utf8.RuneError && n == 1 {
-			dst = append(dst, '?')
+		if r == utf8.RuneError && n == 1 || c.mb3 && n == 4 {
+			dst = append(dst, "????"[:n]...)
 		} else {
 			dst = append(dst, s[:n]...)
 		}
 		s = s[n:]
 	}
 	return dst
+}
+
+// hasFourByte reports whether s holds a byte that starts a four-byte UTF-8
+// sequence.
+func hasFourByte(s []byte) bool {
+	for _, b := range s {
+		if b >= 0xF0 {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxCharLen is the longest character of c's character set in bytes: 4
+// for utf8mb4, 3 for utf8mb3, 1 for latin1 and binary. Safe for
+// concurrent use.
+func (c *Collation) MaxCharLen() int {
+	switch {
+	case c.kind != kindUTF8:
+		return 1
+	case c.mb3:
+		return 3
+	}
+	return 4
 }
 
 // Truncate returns the prefix of s that holds at most maxChars characters

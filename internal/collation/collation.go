@@ -29,10 +29,13 @@ import (
 type Collation struct {
 	ID       uint16 // MySQL collation id (as in information_schema.COLLATIONS)
 	Name     string // e.g. "utf8mb4_general_ci"
-	Charset  string // "utf8mb4", "latin1" or "binary"
+	Charset  string // "utf8mb4", "utf8mb3", "latin1" or "binary"
 	PadSpace bool   // trailing spaces are insignificant in comparisons
 
-	kind  kind
+	kind kind
+	// mb3: UTF-8 of at most 3 bytes a character (utf8mb3): a character
+	// outside the Basic Multilingual Plane is stored as '?'.
+	mb3   bool
 	table *lazyTable // weights; nil for binary
 }
 
@@ -103,6 +106,26 @@ var (
 	Utf8mb4UCA1400AICI = &Collation{ID: 2304, Name: "utf8mb4_uca1400_ai_ci", Charset: "utf8mb4", PadSpace: true,
 		kind: kindUTF8, table: lazy(build1400AICI)}
 
+	// Utf8mb3GeneralCI is utf8mb3_general_ci (utf8's default; also named
+	// utf8_general_ci): utf8mb4_general_ci's weights over the Basic
+	// Multilingual Plane, the only characters utf8mb3 holds.
+	Utf8mb3GeneralCI = &Collation{ID: 33, Name: "utf8mb3_general_ci", Charset: "utf8mb3", PadSpace: true,
+		kind: kindUTF8, mb3: true, table: Utf8mb4GeneralCI.table}
+
+	// Utf8mb3Bin is utf8mb3_bin: code point order, PAD SPACE.
+	Utf8mb3Bin = &Collation{ID: 83, Name: "utf8mb3_bin", Charset: "utf8mb3", PadSpace: true,
+		kind: kindUTF8, mb3: true, table: Utf8mb4Bin.table}
+
+	// Utf8mb3UnicodeCI is utf8mb3_unicode_ci (UCA 4.0.0, as
+	// utf8mb4_unicode_ci).
+	Utf8mb3UnicodeCI = &Collation{ID: 192, Name: "utf8mb3_unicode_ci", Charset: "utf8mb3", PadSpace: true,
+		kind: kindUTF8, mb3: true, table: Utf8mb4UnicodeCI.table}
+
+	// Utf8mb3Unicode520CI is utf8mb3_unicode_520_ci (UCA 5.2.0, as
+	// utf8mb4_unicode_520_ci).
+	Utf8mb3Unicode520CI = &Collation{ID: 214, Name: "utf8mb3_unicode_520_ci", Charset: "utf8mb3", PadSpace: true,
+		kind: kindUTF8, mb3: true, table: Utf8mb4Unicode520CI.table}
+
 	// Latin1SwedishCI is latin1_swedish_ci, latin1's default collation
 	// (MySQL's latin1 is Windows-1252): case-insensitive, "å", "ä"/"æ" and "ö"
 	// after "z", "ü" = "y", PAD SPACE.
@@ -121,7 +144,8 @@ var Default = Utf8mb4GeneralCI
 // all lists every collation, by ID.
 var all = func() []*Collation {
 	l := []*Collation{Binary, Utf8mb4GeneralCI, Utf8mb4Bin, Utf8mb4NopadBin, Utf8mb4UnicodeCI,
-		Utf8mb4Unicode520CI, Utf8mb4UCA0900AICI, Utf8mb4UCA1400AICI, Latin1SwedishCI, Latin1Bin}
+		Utf8mb4Unicode520CI, Utf8mb4UCA0900AICI, Utf8mb4UCA1400AICI, Latin1SwedishCI, Latin1Bin,
+		Utf8mb3GeneralCI, Utf8mb3Bin, Utf8mb3UnicodeCI, Utf8mb3Unicode520CI}
 	slices.SortFunc(l, func(a, b *Collation) int { return int(a.ID) - int(b.ID) })
 	return l
 }()
@@ -141,18 +165,16 @@ func init() {
 }
 
 // Lookup returns the collation with the given name, or nil if it is not
-// supported. Names are case-insensitive. A utf8_ or utf8mb3_ name (such as
-// "utf8_general_ci") returns the utf8mb4 collation of the same suffix, since
-// HandlerDB stores every utf8 column as utf8mb4. Safe for concurrent use.
+// supported. Names are case-insensitive. A utf8_ name (such as
+// "utf8_general_ci") is the utf8mb3_ collation of the same suffix, as in
+// MariaDB. Safe for concurrent use.
 func Lookup(name string) *Collation {
 	n := strings.ToLower(name)
 	if c := byName[n]; c != nil {
 		return c
 	}
-	for _, p := range [...]string{"utf8mb3_", "utf8_"} {
-		if rest, ok := strings.CutPrefix(n, p); ok {
-			return byName["utf8mb4_"+rest]
-		}
+	if rest, ok := strings.CutPrefix(n, "utf8_"); ok {
+		return byName["utf8mb3_"+rest]
 	}
 	return nil
 }
@@ -162,14 +184,16 @@ func Lookup(name string) *Collation {
 func ByID(id uint16) *Collation { return byID[id] }
 
 // ForCharset returns the default collation of a character set:
-// utf8mb4 (also "utf8" and "utf8mb3") -> utf8mb4_general_ci,
-// latin1 -> latin1_swedish_ci, binary -> binary. The name is
-// case-insensitive; it returns nil for any other character set. Safe for
-// concurrent use.
+// utf8mb4 -> utf8mb4_general_ci, utf8mb3 (also "utf8") ->
+// utf8mb3_general_ci, latin1 -> latin1_swedish_ci, binary -> binary. The
+// name is case-insensitive; it returns nil for any other character set.
+// Safe for concurrent use.
 func ForCharset(charset string) *Collation {
 	switch strings.ToLower(charset) {
-	case "utf8mb4", "utf8", "utf8mb3":
+	case "utf8mb4":
 		return Utf8mb4GeneralCI
+	case "utf8", "utf8mb3":
+		return Utf8mb3GeneralCI
 	case "latin1":
 		return Latin1SwedishCI
 	case "binary":

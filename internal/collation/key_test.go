@@ -133,7 +133,14 @@ func FuzzKeyOrder(f *testing.F) {
 		if tr := c.Truncate(a, 3); !bytes.HasPrefix(a, tr) || c.CharLen(tr) > 3 {
 			t.Fatalf("%s: Truncate(%+q, 3) = %+q", c.Name, a, tr)
 		}
-		if cl := c.Clean(nil, a); c.Compare(cl, a) != 0 || c.CharLen(cl) != c.CharLen(a) {
+		// utf8mb3 stores a character of four bytes as "????"; anything
+		// else cleans to an equal value of as many characters.
+		cl := c.Clean(nil, a)
+		if c.mb3 && hasFourByte(a) {
+			if hasFourByte(cl) || len(cl) != len(a) {
+				t.Fatalf("%s: Clean(%+q) = %+q", c.Name, a, cl)
+			}
+		} else if c.Compare(cl, a) != 0 || c.CharLen(cl) != c.CharLen(a) {
 			t.Fatalf("%s: Clean(%+q) = %+q", c.Name, a, cl)
 		}
 	})

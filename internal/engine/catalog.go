@@ -24,8 +24,12 @@ type Catalog struct {
 
 // Database is a named set of tables.
 type Database struct {
-	Name   string
-	tables map[string]*Table
+	Name string
+	// Collation is the database's default collation (CREATE DATABASE ...
+	// CHARACTER SET / COLLATE): what a table that names none gets. Nil
+	// means the engine's default (Options.DefaultCollation).
+	Collation *collation.Collation
+	tables    map[string]*Table
 }
 
 // Table is a table definition with its indexes.
@@ -61,6 +65,11 @@ type Index struct {
 	Hidden  bool
 	// Columns are ordinals into Table.Columns.
 	Columns []int
+	// Prefix is nil when whole values are indexed; else one length per
+	// column, 0 for a whole value: a prefix index keys each value by its
+	// first Prefix[i] characters (bytes for binary kinds), so a unique
+	// prefix index admits one row per prefix (see keyPart).
+	Prefix []uint16
 
 	prefix []byte
 }
@@ -121,6 +130,11 @@ type IndexDef struct {
 	Primary bool
 	Unique  bool
 	Columns []string
+	// Prefix gives a prefix length per column (0: the whole value), in
+	// characters for CHAR, VARCHAR and TEXT, in bytes for BINARY,
+	// VARBINARY and BLOB; nil for none. A length that is the column's
+	// whole CHAR/VARCHAR/BINARY/VARBINARY length is no prefix, as in MySQL.
+	Prefix []uint16
 }
 
 // Database returns the named database (case sensitive).
@@ -261,6 +275,7 @@ func (t *Table) Def() *TableDef {
 		for _, c := range idx.Columns {
 			d.Columns = append(d.Columns, t.Columns[c].Name)
 		}
+		d.Prefix = append([]uint16(nil), idx.Prefix...)
 		def.Indexes = append(def.Indexes, d)
 	}
 	return def
@@ -373,7 +388,45 @@ func (t *Table) newIndex(d *IndexDef) (*Index, error) {
 		}
 		idx.Columns = append(idx.Columns, c)
 	}
+	if err := t.setPrefix(idx, d.Prefix); err != nil {
+		return nil, err
+	}
 	return idx, nil
+}
+
+// setPrefix sets idx's prefix lengths. Only string and binary columns
+// take one; a length at least a CHAR, VARCHAR, BINARY or VARBINARY
+// column's is the whole value. A prefix that does not apply is dropped,
+// as MariaDB drops it when ALTER TABLE makes the column shorter or not a
+// string (CREATE statements are checked before they get here).
+func (t *Table) setPrefix(idx *Index, prefix []uint16) error {
+	if len(prefix) == 0 {
+		return nil
+	}
+	if len(prefix) != len(idx.Columns) {
+		return &Error{Kind: ErrBadDefinition, DB: t.DB, Table: t.Name, Index: idx.Name, Detail: "index " + idx.Name + ": one prefix length per column"}
+	}
+	out := make([]uint16, len(prefix))
+	anyPrefix := false
+	for i, n := range prefix {
+		c := &t.Columns[idx.Columns[i]]
+		switch c.Type.Kind {
+		case types.Char, types.VarChar, types.Binary, types.VarBinary:
+			if uint32(n) >= c.Type.Length {
+				continue
+			}
+		case types.Text, types.Blob:
+		default:
+			continue
+		}
+		if n > 0 {
+			out[i], anyPrefix = n, true
+		}
+	}
+	if anyPrefix {
+		idx.Prefix = out
+	}
+	return nil
 }
 
 // setIndexes orders the visible indexes as MySQL numbers keys.
@@ -470,6 +523,9 @@ type indexJSON struct {
 	Unique  bool   `json:"unique,omitempty"`
 	Hidden  bool   `json:"hidden,omitempty"`
 	Columns []int  `json:"columns"`
+	// Prefix is absent in catalogs written before prefix indexes (and
+	// for indexes without one).
+	Prefix []uint16 `json:"prefix,omitempty"`
 }
 
 type tableJSON struct {
@@ -485,6 +541,32 @@ type tableJSON struct {
 
 type databaseJSON struct {
 	Name string `json:"name"`
+	// Collation is absent for the engine's default (and in catalogs
+	// written before databases had one).
+	Collation string `json:"collation,omitempty"`
+}
+
+func (d *Database) marshal() []byte {
+	dj := databaseJSON{Name: d.Name}
+	if d.Collation != nil {
+		dj.Collation = d.Collation.Name
+	}
+	b, _ := json.Marshal(&dj)
+	return b
+}
+
+// unmarshalDatabase reads a database record; an empty or unreadable
+// value (none was ever written) is a database of the default collation.
+func unmarshalDatabase(name string, b []byte) (*Database, error) {
+	d := &Database{Name: name, tables: map[string]*Table{}}
+	var dj databaseJSON
+	if json.Unmarshal(b, &dj) == nil && dj.Collation != "" {
+		var err error
+		if d.Collation, err = lookupCollation(dj.Collation); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 func (t *Table) marshal() []byte {
@@ -501,7 +583,7 @@ func (t *Table) marshal() []byte {
 		tj.Columns = append(tj.Columns, cj)
 	}
 	add := func(idx *Index) {
-		tj.Indexes = append(tj.Indexes, indexJSON{ID: idx.ID, Name: idx.Name, Primary: idx.Primary, Unique: idx.Unique, Hidden: idx.Hidden, Columns: idx.Columns})
+		tj.Indexes = append(tj.Indexes, indexJSON{ID: idx.ID, Name: idx.Name, Primary: idx.Primary, Unique: idx.Unique, Hidden: idx.Hidden, Columns: idx.Columns, Prefix: idx.Prefix})
 	}
 	if t.Primary.Hidden {
 		add(t.Primary)
@@ -550,6 +632,12 @@ func unmarshalTable(b []byte) (*Table, error) {
 				return nil, &Error{Kind: ErrCorrupt, DB: t.DB, Table: t.Name, Index: idx.Name, Detail: fmt.Sprintf("index %s column %d", idx.Name, c)}
 			}
 		}
+		if len(ij.Prefix) > 0 {
+			if len(ij.Prefix) != len(idx.Columns) {
+				return nil, &Error{Kind: ErrCorrupt, DB: t.DB, Table: t.Name, Index: idx.Name, Detail: "index " + idx.Name + " prefix lengths"}
+			}
+			idx.Prefix = ij.Prefix
+		}
 		if idx.Primary {
 			t.Primary = idx
 		} else {
@@ -585,7 +673,7 @@ func (c *Catalog) clone() *Catalog {
 // changed, installed in c (which must be a clone).
 func (c *Catalog) mutableDatabase(name string) *Database {
 	old := c.dbs[name]
-	d := &Database{Name: name, tables: make(map[string]*Table, len(old.tables)+1)}
+	d := &Database{Name: name, Collation: old.Collation, tables: make(map[string]*Table, len(old.tables)+1)}
 	for k, v := range old.tables {
 		d.tables[k] = v
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -43,9 +45,25 @@ func (tx *Job) CreateDatabase(name string) error {
 		return objectError(ErrDatabaseExists, name, "", "")
 	}
 	c := tx.mutableCatalog()
-	c.dbs[name] = &Database{Name: name, tables: map[string]*Table{}}
-	b, _ := json.Marshal(databaseJSON{Name: name})
-	if err := tx.set(databaseKey(name), b); err != nil {
+	d := &Database{Name: name, tables: map[string]*Table{}}
+	c.dbs[name] = d
+	if err := tx.set(databaseKey(name), d.marshal()); err != nil {
+		return err
+	}
+	return tx.writeMeta(c)
+}
+
+// SetDatabaseCollation sets a database's default collation (nil: the
+// engine's default), which tables created later without one get; tables
+// already there keep theirs (ALTER DATABASE ... CHARACTER SET).
+func (tx *Job) SetDatabaseCollation(name string, coll *collation.Collation) error {
+	if _, err := tx.cat.Database(name); err != nil {
+		return err
+	}
+	c := tx.mutableCatalog()
+	d := c.mutableDatabase(name)
+	d.Collation = coll
+	if err := tx.set(databaseKey(name), d.marshal()); err != nil {
 		return err
 	}
 	return tx.writeMeta(c)
@@ -79,7 +97,11 @@ func (tx *Job) CreateTable(db string, def *TableDef) (*Table, error) {
 	if d.tables[def.Name] != nil {
 		return nil, objectError(ErrTableExists, db, def.Name, "")
 	}
-	t, err := newTable(tx.cat.nextTableID, db, def, tx.e.opts.DefaultCollation)
+	defColl := d.Collation
+	if defColl == nil {
+		defColl = tx.e.opts.DefaultCollation
+	}
+	t, err := newTable(tx.cat.nextTableID, db, def, defColl)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +234,7 @@ func (tx *Job) AddIndex(db, table string, def *IndexDef) (*Table, error) {
 			break
 		}
 		if err = tx.putSecondary(nt, idx, row, rowID); err != nil {
+			err = withKey(err, nt, idx, row)
 			break
 		}
 	}
@@ -354,7 +377,7 @@ func (tx *Job) AlterTable(db, table string, def *TableDef, colMap []int) (*Table
 		pk := primaryKey(nil, nt, nr, rowID)
 		if !nt.Primary.Hidden {
 			if err := tx.checkAbsent(nt, nt.Primary, pk); err != nil {
-				return nil, err
+				return nil, withKey(err, nt, nt.Primary, nr)
 			}
 		}
 		if err := tx.set(pk, encodeRow(nil, nt, nr, rowID)); err != nil {
@@ -362,7 +385,7 @@ func (tx *Job) AlterTable(db, table string, def *TableDef, colMap []int) (*Table
 		}
 		for _, idx := range nt.secondaries() {
 			if err := tx.putSecondary(nt, idx, nr, rowID); err != nil {
-				return nil, err
+				return nil, withKey(err, nt, idx, nr)
 			}
 		}
 	}

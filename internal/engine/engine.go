@@ -184,8 +184,11 @@ func (e *Engine) loadCatalog() error {
 		}
 		switch k[1] {
 		case sysDatabase:
-			name := string(k[2:])
-			cat.dbs[name] = &Database{Name: name, tables: map[string]*Table{}}
+			d, err := unmarshalDatabase(string(k[2:]), it.Value())
+			if err != nil {
+				return err
+			}
+			cat.dbs[d.Name] = d
 		case sysTable:
 			t, err := unmarshalTable(it.Value())
 			if err != nil {

@@ -263,7 +263,7 @@ func withKey(err error, t *Table, idx *Index, row Row) error {
 	dk.KeyTypes = make([]types.Type, len(idx.Columns))
 	for i, c := range idx.Columns {
 		if c < len(row) && c < len(t.Columns) {
-			key[i], dk.KeyTypes[i] = row[c], t.Columns[c].Type
+			key[i], dk.KeyTypes[i] = idx.KeyValue(t, i, row[c]), t.Columns[c].Type
 		}
 	}
 	dk.Key = key.Clone()

@@ -143,7 +143,7 @@ func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
 	st.key = append(st.key[:0], idx.prefix...)
 	nullKey := false
 	for i, v := range key {
-		st.key = types.AppendKey(st.key, &t.Columns[idx.Columns[i]].Type, v)
+		st.key = appendKeyPart(st.key, t, idx, i, v) // a prefix part compares the key's prefix, as the plugin does
 		nullKey = nullKey || v.Null
 	}
 	op := st.q.Op

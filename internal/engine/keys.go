@@ -22,7 +22,10 @@ import (
 //
 // <key> is the concatenation of types.AppendKey of the index columns, so the
 // byte order is MySQL's comparison order; non-unique secondary indexes (and
-// unique ones holding a NULL) append the primary key columns.
+// unique ones holding a NULL) append the primary key columns. A column with
+// a prefix length (Index.Prefix) is keyed by its value cut to that many
+// characters of its character set (bytes for binary kinds): the prefix's
+// collation weights (see keyPart).
 const (
 	sysPrefix  = 0x00
 	dataPrefix = 0x01
@@ -80,10 +83,45 @@ func prefixEnd(dst, p []byte) []byte {
 // appendIndexKey appends the key columns of idx taken from row.
 func appendIndexKey(dst []byte, t *Table, idx *Index, row Row) []byte {
 	dst = append(dst, idx.prefix...)
-	for _, c := range idx.Columns {
-		dst = types.AppendKey(dst, &t.Columns[c].Type, row[c])
+	for i, c := range idx.Columns {
+		dst = appendKeyPart(dst, t, idx, i, row[c])
 	}
 	return dst
+}
+
+// appendKeyPart appends the key of v as part i of idx.
+func appendKeyPart(dst []byte, t *Table, idx *Index, i int, v types.Value) []byte {
+	typ := &t.Columns[idx.Columns[i]].Type
+	v, _ = keyPart(typ, idx, i, v)
+	return types.AppendKey(dst, typ, v)
+}
+
+// keyPart returns v as part i of idx keys it: cut to the part's prefix
+// length, if it has one. full reports whether the result fills that
+// length, so that the keys of longer values equal it too. The result
+// aliases v.
+func keyPart(typ *types.Type, idx *Index, i int, v types.Value) (out types.Value, full bool) {
+	if idx.Prefix == nil || idx.Prefix[i] == 0 || v.Null {
+		return v, false
+	}
+	n := int(idx.Prefix[i])
+	if typ.Collation == nil {
+		if len(v.B) >= n {
+			v.B = v.B[:n]
+			return v, true
+		}
+		return v, false
+	}
+	v.B = typ.Collation.Truncate(v.B, n)
+	return v, typ.Collation.CharLen(v.B) == n
+}
+
+// KeyValue returns v as part i of idx compares it: cut to the part's
+// prefix length, if any. MariaDB names a duplicate of a prefix key by
+// these values. Safe for concurrent use; the result aliases v.
+func (idx *Index) KeyValue(t *Table, i int, v types.Value) types.Value {
+	v, _ = keyPart(&t.Columns[idx.Columns[i]].Type, idx, i, v)
+	return v
 }
 
 // appendPKColumns appends the key columns of the primary index (without the
@@ -92,8 +130,8 @@ func appendPKColumns(dst []byte, t *Table, row Row, rowID uint64) []byte {
 	if t.Primary.Hidden {
 		return binary.BigEndian.AppendUint64(dst, rowID)
 	}
-	for _, c := range t.Primary.Columns {
-		dst = types.AppendKey(dst, &t.Columns[c].Type, row[c])
+	for i, c := range t.Primary.Columns {
+		dst = appendKeyPart(dst, t, t.Primary, i, row[c])
 	}
 	return dst
 }

@@ -11,10 +11,54 @@ import (
 
 // Range bounds an index scan. Lower and Upper hold values for a prefix of
 // the index columns (converted to their types); a nil bound is open. An
-// inclusive bound takes every key that starts with it.
+// inclusive bound takes every key that starts with it. On a prefix index
+// (Index.Prefix) the range may take more rows than its values bound: see
+// RangeKeys.
 type Range struct {
 	Lower, Upper                   []types.Value
 	LowerExclusive, UpperExclusive bool
+	// Keys, when set, are the range's bounds as RangeKeys gives them
+	// (possibly of several ranges merged), used instead of the values.
+	Keys *RangeBounds
+}
+
+// RangeBounds are the store keys of a range: from Lower (inclusive) to
+// Upper (exclusive).
+type RangeBounds struct {
+	Lower, Upper []byte
+}
+
+// RangeKeys returns the store keys that bound rg on idx of t (rg.Keys if
+// set). A bound value that reaches its part's prefix length is cut to it,
+// and the bound then covers every key with that prefix (later parts are
+// left out, the side becomes inclusive): the range is wider than its
+// values, and the caller rechecks the full values. Two ranges of a prefix
+// index may so overlap; a caller that walks several merges their keys
+// first. Safe for concurrent use.
+func (t *Table) RangeKeys(idx *Index, rg Range) RangeBounds {
+	if rg.Keys != nil {
+		return *rg.Keys
+	}
+	bound := func(vals []types.Value, after, upper bool) []byte {
+		k := append([]byte(nil), idx.prefix...)
+		for i, v := range vals {
+			typ := &t.Columns[idx.Columns[i]].Type
+			v, full := keyPart(typ, idx, i, v)
+			k = types.AppendKey(k, typ, v)
+			if full {
+				after = upper
+				break
+			}
+		}
+		if after {
+			return prefixEnd(nil, k)
+		}
+		return k
+	}
+	return RangeBounds{
+		Lower: bound(rg.Lower, rg.LowerExclusive && rg.Lower != nil, false),
+		Upper: bound(rg.Upper, !rg.UpperExclusive || rg.Upper == nil, true),
+	}
 }
 
 // Iterator walks the rows of one index range in order (or in reverse).
@@ -86,20 +130,8 @@ func iterBounds(t *Table, idx *Index, rg Range) (*pebble.IterOptions, error) {
 	if len(rg.Lower) > len(idx.Columns) || len(rg.Upper) > len(idx.Columns) {
 		return nil, &Error{Kind: ErrKeyParts, DB: t.DB, Table: t.Name, Index: idx.Name}
 	}
-	bound := func(vals []types.Value, after bool) []byte {
-		k := append([]byte(nil), idx.prefix...)
-		for i, v := range vals {
-			k = types.AppendKey(k, &t.Columns[idx.Columns[i]].Type, v)
-		}
-		if after {
-			return prefixEnd(nil, k)
-		}
-		return k
-	}
-	return &pebble.IterOptions{
-		LowerBound: bound(rg.Lower, rg.LowerExclusive && rg.Lower != nil),
-		UpperBound: bound(rg.Upper, !rg.UpperExclusive || rg.Upper == nil),
-	}, nil
+	b := t.RangeKeys(idx, rg)
+	return &pebble.IterOptions{LowerBound: b.Lower, UpperBound: b.Upper}, nil
 }
 
 // InRange reports whether row's key in idx lies within rg (a row re-read

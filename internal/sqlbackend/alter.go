@@ -222,13 +222,17 @@ func (t *table) DropColumn(ctx *sql.Context, name string) error {
 		var idxs []engine.IndexDef
 		for _, d := range def.Indexes {
 			var cols []string
-			for _, c := range d.Columns {
+			var prefix []uint16
+			for k, c := range d.Columns {
 				if c != real {
 					cols = append(cols, c)
+					if d.Prefix != nil {
+						prefix = append(prefix, d.Prefix[k])
+					}
 				}
 			}
 			if len(cols) > 0 {
-				d.Columns = cols
+				d.Columns, d.Prefix = cols, prefix
 				idxs = append(idxs, d)
 			}
 		}
@@ -318,7 +322,7 @@ func insertAt[T any](s []T, i int, v T) []T {
 }
 
 // indexDefFromSQL maps a CREATE INDEX definition to the engine's.
-func indexDefFromSQL(t *engine.Table, d sql.IndexDef) (engine.IndexDef, error) {
+func indexDefFromSQL(ctx *sql.Context, t *engine.Table, d sql.IndexDef) (engine.IndexDef, error) {
 	if d.IsFullText() || d.IsSpatial() || d.IsVector() {
 		return engine.IndexDef{}, errUnsupported("FULLTEXT, SPATIAL and VECTOR indexes")
 	}
@@ -328,11 +332,11 @@ func indexDefFromSQL(t *engine.Table, d sql.IndexDef) (engine.IndexDef, error) {
 		if i < 0 {
 			return out, sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
-		// A prefix length (KEY (col(10))) is accepted and ignored: the
-		// whole value is indexed.
 		out.Columns = append(out.Columns, t.Columns[i].Name)
 	}
-	return out, nil
+	var err error
+	out.Prefix, err = tableKeyPrefix(ctx, t.Columns, d.Columns, d.IsPrimary(), d.IsUnique())
+	return out, err
 }
 
 // CreateIndex adds an index and fills it from the rows.
@@ -346,7 +350,7 @@ func (t *table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 	if d.IsPrimary() {
 		return t.CreatePrimaryKey(ctx, d.Columns)
 	}
-	def, err := indexDefFromSQL(t.t, d)
+	def, err := indexDefFromSQL(ctx, t.t, d)
 	if err != nil {
 		return err
 	}
@@ -452,6 +456,10 @@ func (t *table) CreatePrimaryKey(ctx *sql.Context, columns []sql.IndexColumn) er
 			return sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
 		pk.Columns = append(pk.Columns, t.t.Columns[i].Name)
+	}
+	var err error
+	if pk.Prefix, err = tableKeyPrefix(ctx, t.t.Columns, columns, true, true); err != nil {
+		return err
 	}
 	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, _ *tableMeta) error {
 		def.Indexes = append([]engine.IndexDef{pk}, def.Indexes...)

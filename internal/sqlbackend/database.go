@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
@@ -98,14 +99,40 @@ func listableTable(t *engine.Table) bool {
 }
 
 // GetCollation returns the collation new tables get by default: the
-// engine's default collation (utf8mb4_general_ci unless configured).
+// database's (CREATE or ALTER DATABASE ... CHARACTER SET / COLLATE), else
+// the engine's default (utf8mb4_general_ci unless configured).
+// go-mysql-server reads it for SHOW CREATE DATABASE,
+// information_schema.SCHEMATA, @@character_set_database and
+// @@collation_database, and for a CREATE TABLE that names no collation.
 func (d *database) GetCollation(ctx *sql.Context) sql.CollationID {
+	if edb, err := d.p.e.Catalog().Database(d.name); err == nil && edb.Collation != nil {
+		return SQLCollation(edb.Collation)
+	}
 	return SQLCollation(d.p.e.Options().DefaultCollation)
 }
 
-// SetCollation is not supported: the engine keeps no database collation.
+// SetCollation changes the database's default collation (ALTER DATABASE
+// ... CHARACTER SET / COLLATE); tables already there keep theirs.
 func (d *database) SetCollation(ctx *sql.Context, coll sql.CollationID) error {
-	return errUnsupported("ALTER DATABASE ... COLLATE")
+	c, err := databaseCollation(coll)
+	if err != nil {
+		return err
+	}
+	return d.p.ddl(ctx, func(tx *engine.Job) error { return tx.SetDatabaseCollation(d.name, c) })
+}
+
+// databaseCollation returns the engine collation of a database's
+// go-mysql-server collation: nil for go-mysql-server's default (given
+// when the statement names none), which stands for the engine's default.
+func databaseCollation(coll sql.CollationID) (*collation.Collation, error) {
+	if coll == sql.Collation_Default || coll == sql.Collation_Unspecified {
+		return nil, nil
+	}
+	c := engineCollation(coll)
+	if c == nil {
+		return nil, errUnsupported("character set %s", coll.CharacterSet().String())
+	}
+	return c, nil
 }
 
 // CreateTable creates a table from its go-mysql-server schema. Secondary
@@ -158,6 +185,23 @@ func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema,
 		pk := engine.IndexDef{Name: "PRIMARY", Primary: true}
 		for _, o := range schema.PkOrdinals {
 			pk.Columns = append(pk.Columns, schema.Schema[o].Name)
+		}
+		// Prefix lengths come beside the schema (see pkPrefixCreate).
+		parts := primaryKeyParts(ctx)
+		if len(parts) == len(pk.Columns) {
+			pk.Columns = pk.Columns[:0]
+			for _, p := range parts {
+				pk.Columns = append(pk.Columns, p.Name)
+			}
+		} else {
+			parts = nil
+			for _, c := range pk.Columns {
+				parts = append(parts, sql.IndexColumn{Name: c})
+			}
+		}
+		var err error
+		if pk.Prefix, err = tableKeyPrefix(ctx, def.Columns, parts, true, true); err != nil {
+			return nil, nil, err
 		}
 		def.Indexes = append(def.Indexes, pk)
 	}

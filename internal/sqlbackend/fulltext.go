@@ -26,7 +26,7 @@ import (
 // which the engine does not have. The rule is a pure function of the plan
 // and its nodes are built per statement.
 
-const ruleTextIndexes analyzer.RuleId = 10008
+const ruleTextIndexes analyzer.RuleId = 10023
 
 // textIndexDef is a kept FULLTEXT index.
 type textIndexDef struct {

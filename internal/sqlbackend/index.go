@@ -79,8 +79,20 @@ func (x *index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
 // CanSupportOrderBy is false: it concerns vector distance orders only.
 func (x *index) CanSupportOrderBy(sql.Expression) bool { return false }
 
-// PrefixLengths is nil: whole column values are indexed.
-func (x *index) PrefixLengths() []uint16 { return nil }
+// PrefixLengths gives the prefix length of each column of a prefix index
+// (0 for a whole value), nil when every value is indexed whole.
+// go-mysql-server then keeps the filter above a lookup, so the full
+// values are rechecked (the engine's range covers the whole prefix), and
+// SHOW CREATE TABLE and information_schema.STATISTICS show the lengths.
+// Trailing zeros are left out: the columns after the last prefix then
+// have no SUB_PART (NULL), as in MariaDB.
+func (x *index) PrefixLengths() []uint16 {
+	p := x.idx.Prefix
+	for len(p) > 0 && p[len(p)-1] == 0 {
+		p = p[:len(p)-1]
+	}
+	return p
+}
 
 // Order is ascending: entries are kept in MySQL's comparison order.
 func (x *index) Order() sql.IndexOrder { return sql.IndexOrderAsc }

@@ -105,10 +105,24 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	return p.ddl(ctx, func(tx *engine.Job) error { return tx.CreateDatabase(name) })
 }
 
-// CreateCollatedDatabase creates an empty database. The engine keeps no
-// database collation: tables default to the server's, utf8mb4_general_ci.
+// CreateCollatedDatabase creates an empty database with a default
+// collation (CREATE DATABASE ... CHARACTER SET / COLLATE), which its
+// tables that name none get.
 func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, coll sql.CollationID) error {
-	return p.CreateDatabase(ctx, name)
+	if err := checkName(ctx, nameDatabase, name); err != nil {
+		return err
+	}
+	c, err := databaseCollation(coll)
+	if err != nil {
+		return err
+	}
+	dropCharsetWarning(ctx)
+	return p.ddl(ctx, func(tx *engine.Job) error {
+		if err := tx.CreateDatabase(name); err != nil || c == nil {
+			return err
+		}
+		return tx.SetDatabaseCollation(name, c)
+	})
 }
 
 // DropDatabase drops a database and its tables.

@@ -21,10 +21,14 @@ import (
 
 // Identifiers of HandlerDB's analyzer rules.
 const (
-	ruleBinaryLike  analyzer.RuleId = 10001
-	ruleExplainRows analyzer.RuleId = 10002
-	ruleSchemaIsDB  analyzer.RuleId = 10004
-	ruleAtomicFKs   analyzer.RuleId = 10005
+	ruleBinaryLike       analyzer.RuleId = 10001
+	ruleExplainRows      analyzer.RuleId = 10002
+	ruleSchemaIsDB       analyzer.RuleId = 10004
+	ruleAtomicFKs        analyzer.RuleId = 10005
+	rulePKPrefix         analyzer.RuleId = 10006
+	ruleShowPKPrefix     analyzer.RuleId = 10007
+	ruleShowCreateDB     analyzer.RuleId = 10008
+	ruleShowIndexSubPart analyzer.RuleId = 10009
 )
 
 // installAfterAllRules adds the rules that must see every INSERT and
@@ -46,6 +50,16 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
+		// Prefix indexes: see prefix.go. The two wrappers keep
+		// go-mysql-server's rule ids; they run in the batch before.
+		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).
+		RemoveOnceBeforeRule(analyzer.ResolveAlterColumnId).
+		AddPreAnalyzeRule(analyzer.ValidateCreateTableId, prefixCreateTableRule).
+		AddPreAnalyzeRule(analyzer.ResolveAlterColumnId, prefixAlterRule).
+		AddPostValidationRule(rulePKPrefix, pkPrefixRule).
+		AddPostValidationRule(ruleShowPKPrefix, showCreatePKRule).
+		AddPostValidationRule(ruleShowIndexSubPart, showIndexPrefixRule).
+		AddPostValidationRule(ruleShowCreateDB, showCreateDatabaseRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).

@@ -30,7 +30,7 @@ import (
 // output) nothing changes. The nodes are built per statement and run on
 // its goroutine; the rule itself is a pure function of the plan.
 
-const ruleMariaShow analyzer.RuleId = 10006
+const ruleMariaShow analyzer.RuleId = 10020
 
 // MariaDB makes the provider answer as MariaDB where go-mysql-server's
 // own enginetest expects go-mysql-server's answers: SHOW CREATE TABLE,

@@ -50,7 +50,7 @@ import (
 // starts again when a new query (ctx.Pid) evaluates it.
 
 // ruleStoreValues names storeValuesRule.
-const ruleStoreValues analyzer.RuleId = 10006
+const ruleStoreValues analyzer.RuleId = 10021
 
 // storeValuesRule wraps the values of INSERT and UPDATE in storeValue.
 func storeValuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {

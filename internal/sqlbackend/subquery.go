@@ -9,7 +9,7 @@ import (
 )
 
 // ruleScalarSubquery names scalarSubqueryRule.
-const ruleScalarSubquery analyzer.RuleId = 10007
+const ruleScalarSubquery analyzer.RuleId = 10022
 
 // scalarSubqueryRule: `x = (SELECT ...)` compares x with one value, and a
 // subquery that returns more than one row is error 1242. go-mysql-server

@@ -1,7 +1,9 @@
 package sqlbackend
 
 import (
+	"bytes"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -124,7 +126,40 @@ func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 		}
 		it.ranges = append(it.ranges, sr)
 	}
+	if idx.Prefix != nil && len(it.ranges) > 1 {
+		it.ranges = mergePrefixRanges(t.t, idx, it.ranges, it.reverse)
+	}
 	return it, nil
+}
+
+// mergePrefixRanges merges the ranges of a lookup on a prefix index whose
+// store keys overlap: the engine widens each to whole prefixes (see
+// engine.Table.RangeKeys), and two ranges of one prefix ('abcdefg' and
+// 'abcdexx' on a 5-character prefix) would return its rows twice.
+// go-mysql-server keeps the lookup's filter above a prefix index, so the
+// merged ranges need no checks of their own.
+func mergePrefixRanges(t *engine.Table, idx *engine.Index, ranges []scanRange, reverse bool) []scanRange {
+	var bs []engine.RangeBounds
+	for _, sr := range ranges {
+		if !sr.empty {
+			bs = append(bs, t.RangeKeys(idx, sr.rg))
+		}
+	}
+	slices.SortFunc(bs, func(a, b engine.RangeBounds) int { return bytes.Compare(a.Lower, b.Lower) })
+	var out []scanRange
+	for i := 0; i < len(bs); {
+		cur := bs[i]
+		for i++; i < len(bs) && bytes.Compare(bs[i].Lower, cur.Upper) <= 0; i++ {
+			if bytes.Compare(bs[i].Upper, cur.Upper) > 0 {
+				cur.Upper = bs[i].Upper
+			}
+		}
+		out = append(out, scanRange{rg: engine.Range{Keys: &cur}})
+	}
+	if reverse {
+		slices.Reverse(out)
+	}
+	return out
 }
 
 // GetIndexes returns the table's visible indexes, primary key first, as

@@ -37,7 +37,7 @@ import (
 //     not a wrapped result (checkedArith).
 
 // ruleValues names valuesRule.
-const ruleValues analyzer.RuleId = 10008
+const ruleValues analyzer.RuleId = 10024
 
 // stringFuncs are the string functions whose ENUM or SET arguments are
 // labels.

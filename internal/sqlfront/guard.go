@@ -101,6 +101,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	mariaCharsetDefaults(st)
 	return st, nil
 }
 
@@ -121,6 +122,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
+		mariaCharsetDefaults(st)
 	}
 	return st, parsed, rest, err
 }
@@ -143,6 +145,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
+		mariaCharsetDefaults(st)
 	}
 	return st, parsed, rest, err
 }
@@ -164,6 +167,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		if err = checkTree(st, end); err != nil {
 			return nil, 0, g.refuse(ctx, err)
 		}
+		mariaCharsetDefaults(st)
 	}
 	return st, end, err
 }

@@ -7,17 +7,17 @@ import (
 // This file holds the character-set helpers the conversions need on top of
 // the collation package.
 
-// isUTF8 reports whether c stores UTF-8.
+// isUTF8 reports whether c stores UTF-8 (utf8mb4 or utf8mb3).
 func isUTF8(c *collation.Collation) bool {
-	return c != nil && c.Charset == "utf8mb4"
+	return c != nil && (c.Charset == "utf8mb4" || c.Charset == "utf8mb3")
 }
 
 // maxRuneLen is the longest character of c's character set in bytes.
 func maxRuneLen(c *collation.Collation) int {
-	if isUTF8(c) {
-		return 4
+	if c == nil {
+		return 1
 	}
-	return 1
+	return c.MaxCharLen()
 }
 
 // truncateBytes returns the longest prefix of s (already clean) of at most
