@@ -29,13 +29,14 @@ const (
 // rules (for embedding the backend in a go-mysql-server engine, as the
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
-	return analyzer.NewBuilder(p).
+	return withTruncate(analyzer.NewBuilder(p).
+		AddPostValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).
 		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
-		Build()
+		Build())
 }
 
 // schemaIsDatabaseRule: in MySQL and MariaDB, CREATE SCHEMA is a synonym
