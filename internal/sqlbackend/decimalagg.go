@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"io"
+	"reflect"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -18,22 +19,24 @@ import (
 //
 // MySQL and MariaDB sum DECIMAL and integer arguments exactly, as DECIMAL:
 // SUM keeps the argument's scale and widens its precision by 22 digits,
-// AVG adds div_precision_increment (4) digits to both. go-mysql-server sums integers as float64, keeps
-// the argument's type for SUM of DECIMAL, rounds AVG by the value's own
-// exponent, and types every SUM and AVG column as DOUBLE (84.8 for 84.80,
-// 5.043478260869565 for 5.0435).
+// AVG adds div_precision_increment (4) digits to both. go-mysql-server
+// sums integers as float64, keeps the argument's type for SUM of DECIMAL,
+// rounds AVG by the value's own exponent, and types every SUM and AVG
+// column as DOUBLE (84.8 for 84.80, 5.043478260869565 for 5.0435).
 //
-// exactAggregatesRule replaces go-mysql-server's SUM and AVG, grouped or
-// windowed, whose argument is DECIMAL, an integer or YEAR by exactAgg, and
-// gives the columns that carry their results (the GetFields above them,
-// aliases, the columns of derived tables and views) the DECIMAL type, so
-// clients see NEWDECIMAL with MySQL's precision and scale. Other
+// exactAggregatesRule (run before the validation rules) replaces
+// go-mysql-server's SUM and AVG, grouped or windowed, whose argument is
+// DECIMAL, an integer or YEAR by exactAgg, and gives the columns that
+// carry their results (the GetFields above them, aliases, the columns of
+// derived tables and views, UNION columns, see exactSetOp) the DECIMAL
+// type, so clients see NEWDECIMAL with MySQL's precision and scale. Other
 // arguments (FLOAT, DOUBLE, strings, dates) keep go-mysql-server's
-// DOUBLE.
+// DOUBLE. Not covered: CREATE TABLE ... AS SELECT takes its column types
+// from the plan before the rule (DOUBLE, as before).
 //
-// The rule is a pure function of the plan; exactAgg values are immutable
-// and each buffer or window function it makes serves one aggregation at a
-// time, as go-mysql-server's do.
+// The rule is a pure function of the plan; exactAgg and exactConvert
+// values are immutable and each buffer or window function an exactAgg
+// makes serves one aggregation at a time, as go-mysql-server's do.
 
 // ruleExactAggregates names exactAggregatesRule.
 const ruleExactAggregates analyzer.RuleId = 10200
@@ -94,6 +97,15 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
+		if u, ok := nn.(*plan.SetOp); ok {
+			fixed, err := exactSetOp(u, retyped)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			if fixed != nil {
+				return fixed, transform.NewTree, nil
+			}
+		}
 		if sq, ok := nn.(*plan.SubqueryAlias); ok {
 			// The columns of a derived table or view: the outer query's
 			// GetFields were typed when the inner SUM was still DOUBLE.
@@ -113,6 +125,150 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 		}
 		return nn, same, nil
 	})
+}
+
+// exactSetOp: go-mysql-server gives both sides of a UNION one type per
+// column when it plans them, converting where they differ; a SUM or AVG
+// that was DOUBLE on both sides may now be two DECIMALs of different
+// scale, or a DECIMAL and a DOUBLE. exactSetOp converts both sides of such
+// columns to the type MySQL gives the union (the wider DECIMAL, or DOUBLE)
+// with a Project over each side, as the planner does, and records the new
+// type of the union's columns. It returns nil when no column needs it or
+// the sides' column ids are not known.
+func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, error) {
+	ls, rs := u.Left().Schema(), u.Right().Schema()
+	if len(ls) != len(rs) {
+		return nil, nil
+	}
+	common := make([]sql.Type, len(ls))
+	need := false
+	for i := range ls {
+		lt, rt := ls[i].Type, rs[i].Type
+		if reflect.DeepEqual(lt, rt) || (!gmstypes.IsDecimal(lt) && !gmstypes.IsDecimal(rt)) {
+			continue
+		}
+		common[i] = unionType(lt, rt)
+		if common[i] == nil {
+			return nil, nil
+		}
+		need = true
+	}
+	if !need {
+		return nil, nil
+	}
+	leftIds, rightIds := sideColumnIds(u.Left(), len(ls)), sideColumnIds(u.Right(), len(rs))
+	side := func(sch sql.Schema, ids []sql.ColumnId) []sql.Expression {
+		exprs := make([]sql.Expression, len(sch))
+		for i, c := range sch {
+			gf := expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable).WithId(ids[i]).(sql.Expression)
+			if common[i] == nil {
+				exprs[i] = gf
+				continue
+			}
+			exprs[i] = expression.NewAlias(c.Name, &exactConvert{child: gf, typ: common[i]}).WithId(ids[i]).(sql.Expression)
+		}
+		return exprs
+	}
+	for i, t := range common {
+		if t != nil && leftIds[i] != 0 {
+			retyped[leftIds[i]] = t
+		}
+	}
+	return u.WithChildren(plan.NewProject(side(ls, leftIds), u.Left()), plan.NewProject(side(rs, rightIds), u.Right()))
+}
+
+// unionType is the type of a UNION column whose sides have types l and r,
+// one of them DECIMAL: the DECIMAL wide enough for both, or DOUBLE with a
+// FLOAT or DOUBLE side; nil for anything else.
+func unionType(l, r sql.Type) sql.Type {
+	if gmstypes.IsFloat(l) || gmstypes.IsFloat(r) {
+		return gmstypes.Float64
+	}
+	lp, lsc, lok := exactDigits(l)
+	rp, rsc, rok := exactDigits(r)
+	if !lok || !rok {
+		return nil
+	}
+	scale := max(lsc, rsc)
+	prec := min(max(lp-lsc, rp-rsc)+scale, gmstypes.DecimalTypeMaxPrecision)
+	t, err := gmstypes.CreateDecimalType(uint8(prec), uint8(scale))
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+// sideColumnIds gives the column ids of a UNION side's n output columns
+// (0 where one is not known: the side's rows are already in place by
+// index when the union is finalized).
+func sideColumnIds(n sql.Node, width int) []sql.ColumnId {
+	ids := make([]sql.ColumnId, width)
+	switch n := n.(type) {
+	case *plan.Project:
+		for i, e := range n.Projections {
+			if ie, ok := e.(sql.IdExpression); ok && i < width {
+				ids[i] = ie.Id()
+			}
+		}
+	case plan.TableIdNode:
+		i := 0
+		n.Columns().ForEach(func(id sql.ColumnId) {
+			if i < width {
+				ids[i] = id
+			}
+			i++
+		})
+	}
+	return ids
+}
+
+// exactConvert converts a UNION side's value to the union's column type:
+// a DECIMAL at that scale, or a DOUBLE.
+type exactConvert struct {
+	child sql.Expression
+	typ   sql.Type
+}
+
+var _ sql.Expression = (*exactConvert)(nil)
+
+// Resolved implements sql.Expression.
+func (c *exactConvert) Resolved() bool { return c.child.Resolved() }
+
+// String implements sql.Expression.
+func (c *exactConvert) String() string { return c.child.String() }
+
+// Type implements sql.Expression.
+func (c *exactConvert) Type() sql.Type { return c.typ }
+
+// IsNullable implements sql.Expression.
+func (c *exactConvert) IsNullable() bool { return c.child.IsNullable() }
+
+// Children implements sql.Expression.
+func (c *exactConvert) Children() []sql.Expression { return []sql.Expression{c.child} }
+
+// WithChildren implements sql.Expression.
+func (c *exactConvert) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
+	}
+	return &exactConvert{child: children[0], typ: c.typ}, nil
+}
+
+// Eval converts the child's value.
+func (c *exactConvert) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := c.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if dt, ok := c.typ.(sql.DecimalType); ok {
+		d, err := exactValue(v)
+		if err != nil {
+			return nil, err
+		}
+		return d.Round(int32(dt.Scale())), nil
+	}
+	out, _, err := c.typ.Convert(ctx, v)
+	return out, err
 }
 
 // retypedBelow tells whether e is, or reads, a column the rule retyped.

@@ -30,7 +30,7 @@ const (
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	return withTruncate(analyzer.NewBuilder(p).
-		AddPostValidationRule(ruleExactAggregates, exactAggregatesRule).
+		AddPreValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).

@@ -42,6 +42,11 @@ func TestDecimalAggregateColumns(t *testing.T) {
 		types: []string{"DECIMAL(30,2)", "DECIMAL(14,4)"},
 		rows:  []string{"NULL|NULL"},
 	}, {
+		// The sides' DECIMALs differ: the union's column is the wider one.
+		query: "SELECT SUM(d) AS x FROM t UNION ALL SELECT AVG(i) FROM t ORDER BY x DESC",
+		types: []string{"DECIMAL(32,4)"},
+		rows:  []string{"4.0100", "1.6667"},
+	}, {
 		query: "SELECT TRUNCATE(2.345, 1), TRUNCATE(-2.345, 1), TRUNCATE(1234.5, -2), TRUNCATE(d, 1), TRUNCATE(0.29e0, 2), TRUNCATE(-15, -1) FROM t WHERE id = 3",
 		types: []string{"DECIMAL(2,1)", "DECIMAL(2,1)", "DECIMAL(4,0)", "DECIMAL(7,1)", "DOUBLE", ""},
 		rows:  []string{"2.3|-2.3|1200|2.0|0.28|-10"},
