@@ -46,7 +46,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
 	})
-	return analyzer.NewBuilder(p).
+	return withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
@@ -56,6 +56,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		RemoveOnceBeforeRule(analyzer.ResolveAlterColumnId).
 		AddPreAnalyzeRule(analyzer.ValidateCreateTableId, prefixCreateTableRule).
 		AddPreAnalyzeRule(analyzer.ResolveAlterColumnId, prefixAlterRule).
+		AddPreValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(rulePKPrefix, pkPrefixRule).
 		AddPostValidationRule(ruleShowPKPrefix, showCreatePKRule).
 		AddPostValidationRule(ruleShowIndexSubPart, showIndexPrefixRule).
@@ -66,7 +67,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
 		AddPostValidationRule(ruleMariaShow, mariaShowRule).
-		Build()
+		Build())
 }
 
 // schemaIsDatabaseRule: in MySQL and MariaDB, CREATE SCHEMA is a synonym

@@ -10,7 +10,6 @@ CREATE TABLE t (
   UNIQUE KEY uname (name)
 );
 INSERT INTO t (name) VALUES ('a'), ('b'), ('c');
--- deviation: SUM of DECIMAL products loses the scale: 84.8 and 57 for MariaDB's 84.80 and 57.00
 SELECT o.id, SUM(i.qty * i.unit_price) AS total
   FROM orders o JOIN order_items i ON i.order_id = o.id
   GROUP BY o.id
@@ -20,11 +19,8 @@ CREATE VIEW order_totals AS
   SELECT o.id AS order_id, o.customer_id, o.status, SUM(i.qty * i.unit_price) AS total
   FROM orders o JOIN order_items i ON i.order_id = o.id
   GROUP BY o.id, o.customer_id, o.status;
--- deviation: the same DECIMAL scale loss through a view (26 for 26.00)
 SELECT order_id, total FROM order_totals WHERE status = 'shipped' ORDER BY order_id;
--- deviation: AVG of an INT column is a full-precision double (5.043478260869565); MariaDB gives DECIMAL with div_precision_increment=4 (5.0435)
 SELECT AVG(qty) FROM order_items;
--- deviation: TRUNCATE(x, d) is missing (error 1305 FUNCTION ... does not exist)
 SELECT TRUNCATE(2.345, 1);
 -- deviation: IFNULL(date_col, 'never') fails with 1292 Incorrect datetime value; MariaDB returns a string
 SELECT IFNULL(shipped, 'never') FROM orders ORDER BY id LIMIT 4;

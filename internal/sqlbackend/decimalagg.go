@@ -1,0 +1,674 @@
+package sqlbackend
+
+import (
+	"io"
+	"reflect"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
+)
+
+// Exact SUM and AVG.
+//
+// MySQL and MariaDB sum DECIMAL and integer arguments exactly, as DECIMAL:
+// SUM keeps the argument's scale and widens its precision by 22 digits,
+// AVG adds div_precision_increment (4) digits to both. go-mysql-server
+// sums integers as float64, keeps the argument's type for SUM of DECIMAL,
+// rounds AVG by the value's own exponent, and types every SUM and AVG
+// column as DOUBLE (84.8 for 84.80, 5.043478260869565 for 5.0435).
+//
+// exactAggregatesRule (run before the validation rules) replaces
+// go-mysql-server's SUM and AVG, grouped or windowed, whose argument is
+// DECIMAL, an integer or YEAR by exactAgg, and gives the columns that
+// carry their results (the GetFields above them, aliases, the columns of
+// derived tables and views, UNION columns, see exactSetOp) the DECIMAL
+// type, so clients see NEWDECIMAL with MySQL's precision and scale. Other
+// arguments (FLOAT, DOUBLE, strings, dates) keep go-mysql-server's
+// DOUBLE. Not covered: CREATE TABLE ... AS SELECT takes its column types
+// from the plan before the rule (DOUBLE, as before).
+//
+// The rule is a pure function of the plan; exactAgg and exactConvert
+// values are immutable and each buffer or window function an exactAgg
+// makes serves one aggregation at a time, as go-mysql-server's do.
+
+// ruleExactAggregates names exactAggregatesRule.
+const ruleExactAggregates analyzer.RuleId = 10200
+
+// Limits of the DECIMAL results (go-mysql-server's DECIMAL allows 30
+// digits of scale where MariaDB allows 38).
+const (
+	sumPrecisionIncrement = 22 // DECIMAL_LONGLONG_DIGITS
+	divPrecisionIncrement = 4  // div_precision_increment's default
+	decimalWordDigits     = 9  // the digits of one word of MySQL's decimal arithmetic
+)
+
+func exactAggregatesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return exactAggregates(n, map[sql.ColumnId]sql.Type{})
+}
+
+// exactAggregates rewrites the plan bottom-up. retyped maps the column
+// ids whose type became DECIMAL to that type; GetFields with those ids are
+// given it (they reference nodes below them, visited first).
+func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		nn, same, err := transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				switch e := e.(type) {
+				case *aggregation.Sum, *aggregation.Avg:
+					ea, ok := newExactAgg(e.(sql.Aggregation))
+					if !ok {
+						return e, transform.SameTree, nil
+					}
+					if id := ea.Id(); id != 0 {
+						retyped[id] = ea.typ
+					}
+					return ea, transform.NewTree, nil
+				case *expression.GetField:
+					t, ok := retyped[e.Id()]
+					if !ok || e.Id() == 0 || e.Type().Equals(t) {
+						return e, transform.SameTree, nil
+					}
+					gf := expression.NewGetFieldWithTable(e.Index(), int(e.TableId()), t, e.Database(), e.Table(), e.Name(), e.IsNullable())
+					return gf.WithId(e.Id()), transform.NewTree, nil
+				case *expression.Alias:
+					if e.Id() != 0 && gmstypes.IsDecimal(e.Type()) {
+						if _, ok := retyped[e.Id()]; !ok && retypedBelow(e.Child, retyped) {
+							retyped[e.Id()] = e.Type()
+						}
+					}
+					return e, transform.SameTree, nil
+				case *plan.Subquery:
+					q, same, err := exactAggregates(e.Query, retyped)
+					if err != nil || same {
+						return e, transform.SameTree, err
+					}
+					return e.WithQuery(q), transform.NewTree, nil
+				}
+				return e, transform.SameTree, nil
+			})
+		})
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		if u, ok := nn.(*plan.SetOp); ok {
+			fixed, err := exactSetOp(u, retyped)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			if fixed != nil {
+				return fixed, transform.NewTree, nil
+			}
+		}
+		if sq, ok := nn.(*plan.SubqueryAlias); ok {
+			// The columns of a derived table or view: the outer query's
+			// GetFields were typed when the inner SUM was still DOUBLE.
+			sch := sq.Schema()
+			cols := sq.Columns()
+			if cols.Len() == len(sch) {
+				i := 0
+				cols.ForEach(func(id sql.ColumnId) {
+					if gmstypes.IsDecimal(sch[i].Type) {
+						if _, ok := retyped[id]; !ok {
+							retyped[id] = sch[i].Type
+						}
+					}
+					i++
+				})
+			}
+		}
+		return nn, same, nil
+	})
+}
+
+// exactSetOp: go-mysql-server gives both sides of a UNION one type per
+// column when it plans them, converting where they differ; a SUM or AVG
+// that was DOUBLE on both sides may now be two DECIMALs of different
+// scale, or a DECIMAL and a DOUBLE. exactSetOp converts both sides of such
+// columns to the type MySQL gives the union (the wider DECIMAL, or DOUBLE)
+// with a Project over each side, as the planner does, and records the new
+// type of the union's columns. It returns nil when no column needs it or
+// the sides' column ids are not known.
+func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, error) {
+	ls, rs := u.Left().Schema(), u.Right().Schema()
+	if len(ls) != len(rs) {
+		return nil, nil
+	}
+	common := make([]sql.Type, len(ls))
+	need := false
+	for i := range ls {
+		lt, rt := ls[i].Type, rs[i].Type
+		if reflect.DeepEqual(lt, rt) || (!gmstypes.IsDecimal(lt) && !gmstypes.IsDecimal(rt)) {
+			continue
+		}
+		common[i] = unionType(lt, rt)
+		if common[i] == nil {
+			return nil, nil
+		}
+		need = true
+	}
+	if !need {
+		return nil, nil
+	}
+	leftIds, rightIds := sideColumnIds(u.Left(), len(ls)), sideColumnIds(u.Right(), len(rs))
+	side := func(sch sql.Schema, ids []sql.ColumnId) []sql.Expression {
+		exprs := make([]sql.Expression, len(sch))
+		for i, c := range sch {
+			gf := expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable).WithId(ids[i]).(sql.Expression)
+			if common[i] == nil {
+				exprs[i] = gf
+				continue
+			}
+			exprs[i] = expression.NewAlias(c.Name, &exactConvert{child: gf, typ: common[i]}).WithId(ids[i]).(sql.Expression)
+		}
+		return exprs
+	}
+	for i, t := range common {
+		if t != nil && leftIds[i] != 0 {
+			retyped[leftIds[i]] = t
+		}
+	}
+	return u.WithChildren(plan.NewProject(side(ls, leftIds), u.Left()), plan.NewProject(side(rs, rightIds), u.Right()))
+}
+
+// unionType is the type of a UNION column whose sides have types l and r,
+// one of them DECIMAL: the DECIMAL wide enough for both, or DOUBLE with a
+// FLOAT or DOUBLE side; nil for anything else.
+func unionType(l, r sql.Type) sql.Type {
+	if gmstypes.IsFloat(l) || gmstypes.IsFloat(r) {
+		return gmstypes.Float64
+	}
+	lp, lsc, lok := exactDigits(l)
+	rp, rsc, rok := exactDigits(r)
+	if !lok || !rok {
+		return nil
+	}
+	scale := max(lsc, rsc)
+	prec := min(max(lp-lsc, rp-rsc)+scale, gmstypes.DecimalTypeMaxPrecision)
+	t, err := gmstypes.CreateDecimalType(uint8(prec), uint8(scale))
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+// sideColumnIds gives the column ids of a UNION side's n output columns
+// (0 where one is not known: the side's rows are already in place by
+// index when the union is finalized).
+func sideColumnIds(n sql.Node, width int) []sql.ColumnId {
+	ids := make([]sql.ColumnId, width)
+	switch n := n.(type) {
+	case *plan.Project:
+		for i, e := range n.Projections {
+			if ie, ok := e.(sql.IdExpression); ok && i < width {
+				ids[i] = ie.Id()
+			}
+		}
+	case plan.TableIdNode:
+		i := 0
+		n.Columns().ForEach(func(id sql.ColumnId) {
+			if i < width {
+				ids[i] = id
+			}
+			i++
+		})
+	}
+	return ids
+}
+
+// exactConvert converts a UNION side's value to the union's column type:
+// a DECIMAL at that scale, or a DOUBLE.
+type exactConvert struct {
+	child sql.Expression
+	typ   sql.Type
+}
+
+var _ sql.Expression = (*exactConvert)(nil)
+
+// Resolved implements sql.Expression.
+func (c *exactConvert) Resolved() bool { return c.child.Resolved() }
+
+// String implements sql.Expression.
+func (c *exactConvert) String() string { return c.child.String() }
+
+// Type implements sql.Expression.
+func (c *exactConvert) Type() sql.Type { return c.typ }
+
+// IsNullable implements sql.Expression.
+func (c *exactConvert) IsNullable() bool { return c.child.IsNullable() }
+
+// Children implements sql.Expression.
+func (c *exactConvert) Children() []sql.Expression { return []sql.Expression{c.child} }
+
+// WithChildren implements sql.Expression.
+func (c *exactConvert) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
+	}
+	return &exactConvert{child: children[0], typ: c.typ}, nil
+}
+
+// Eval converts the child's value.
+func (c *exactConvert) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := c.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if dt, ok := c.typ.(sql.DecimalType); ok {
+		d, err := exactValue(v)
+		if err != nil {
+			return nil, err
+		}
+		return d.Round(int32(dt.Scale())), nil
+	}
+	out, _, err := c.typ.Convert(ctx, v)
+	return out, err
+}
+
+// retypedBelow tells whether e is, or reads, a column the rule retyped.
+func retypedBelow(e sql.Expression, retyped map[sql.ColumnId]sql.Type) bool {
+	return transform.InspectExpr(e, func(e sql.Expression) bool {
+		switch e := e.(type) {
+		case *exactAgg:
+			return true
+		case *expression.GetField:
+			_, ok := retyped[e.Id()]
+			return ok
+		}
+		return false
+	})
+}
+
+// exactDigits gives the precision and scale MySQL counts for a DECIMAL,
+// integer or YEAR type; ok is false for any other type.
+func exactDigits(t sql.Type) (precision, scale int, ok bool) {
+	if dt, isDec := t.(sql.DecimalType); isDec {
+		return int(dt.Precision()), int(dt.Scale()), true
+	}
+	switch t.Type() {
+	case sqltypes.Int8, sqltypes.Uint8:
+		return 3, 0, true
+	case sqltypes.Int16, sqltypes.Uint16:
+		return 5, 0, true
+	case sqltypes.Int24, sqltypes.Uint24:
+		return 8, 0, true
+	case sqltypes.Int32, sqltypes.Uint32:
+		return 10, 0, true
+	case sqltypes.Int64:
+		return 19, 0, true
+	case sqltypes.Uint64:
+		return 20, 0, true
+	case sqltypes.Year:
+		return 4, 0, true
+	}
+	return 0, 0, false
+}
+
+// argDigits is exactDigits of an argument. A CASE whose results are
+// exact has the widest integer part and scale of its results, as in
+// MySQL (CASE WHEN ... THEN DECIMAL(6,2) ELSE 0 END is DECIMAL(6,2));
+// go-mysql-server types any CASE mixing a decimal as DECIMAL(65,10).
+func argDigits(e sql.Expression) (precision, scale int, ok bool) {
+	c, isCase := e.(*expression.Case)
+	if !isCase {
+		return exactDigits(e.Type())
+	}
+	values := make([]sql.Expression, 0, len(c.Branches)+1)
+	for _, b := range c.Branches {
+		values = append(values, b.Value)
+	}
+	if c.Else != nil {
+		values = append(values, c.Else)
+	}
+	intDigits, found := 0, false
+	for _, v := range values {
+		if v.Type() == gmstypes.Null {
+			continue
+		}
+		p, s, ok := argDigits(v)
+		if !ok {
+			return exactDigits(e.Type())
+		}
+		intDigits, scale, found = max(intDigits, p-s), max(scale, s), true
+	}
+	if !found {
+		return exactDigits(e.Type())
+	}
+	return min(intDigits+scale, gmstypes.DecimalTypeMaxPrecision), scale, true
+}
+
+// exactAgg is SUM or AVG over an exact argument: inner is
+// go-mysql-server's *aggregation.Sum or *aggregation.Avg it stands for
+// (names, window, id and children are inner's).
+type exactAgg struct {
+	sql.Aggregation
+	avg      bool
+	natural  bool  // the argument's type has no scale of its own: keep the values'
+	argScale int32 // the argument's scale, unless natural
+	typ      sql.DecimalType
+}
+
+var (
+	_ sql.Aggregation               = (*exactAgg)(nil)
+	_ sql.WindowAdaptableExpression = (*exactAgg)(nil)
+)
+
+// newExactAgg wraps a *aggregation.Sum or *aggregation.Avg whose argument
+// is exact; ok is false (and the aggregation stays go-mysql-server's)
+// otherwise.
+func newExactAgg(inner sql.Aggregation) (*exactAgg, bool) {
+	children := inner.Children() // the argument, then the window's expressions
+	if len(children) == 0 {
+		return nil, false
+	}
+	_, avg := inner.(*aggregation.Avg)
+	if !avg {
+		if _, ok := inner.(*aggregation.Sum); !ok {
+			return nil, false
+		}
+	}
+	argType := children[0].Type()
+	prec, scale, ok := argDigits(children[0])
+	if !ok {
+		return nil, false
+	}
+	if gmstypes.InternalDecimalType.Equals(argType) {
+		// go-mysql-server's decimal of unknown scale (a UNION of two
+		// decimals, a division): the values carry their scale.
+		return &exactAgg{Aggregation: inner, avg: avg, natural: true, typ: gmstypes.InternalDecimalType}, true
+	}
+	rscale := scale
+	if avg {
+		prec += divPrecisionIncrement
+		rscale += divPrecisionIncrement
+	} else {
+		prec += sumPrecisionIncrement
+	}
+	prec = min(prec, gmstypes.DecimalTypeMaxPrecision)
+	rscale = min(rscale, gmstypes.DecimalTypeMaxScale)
+	// Not a column type: go-mysql-server prints such a value with its
+	// own scale, which result sets to the type's; ROUND and the like,
+	// whose type is their argument's, then print theirs.
+	typ, err := gmstypes.CreateDecimalType(uint8(prec), uint8(rscale))
+	if err != nil {
+		return nil, false
+	}
+	return &exactAgg{Aggregation: inner, avg: avg, argScale: int32(scale), typ: typ}, true
+}
+
+// Type is the DECIMAL result type.
+func (a *exactAgg) Type() sql.Type { return a.typ }
+
+// IsNullable: SUM and AVG of no rows (or only NULLs) are NULL.
+func (a *exactAgg) IsNullable() bool { return true }
+
+func (a *exactAgg) rewrap(e sql.Expression) sql.Expression {
+	agg, ok := e.(sql.Aggregation)
+	if !ok {
+		return e
+	}
+	if na, ok := newExactAgg(agg); ok {
+		return na
+	}
+	return e
+}
+
+// WithChildren keeps the replacement when the analyzer rebuilds the tree.
+func (a *exactAgg) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := a.Aggregation.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return a.rewrap(e), nil
+}
+
+// WithWindow implements sql.WindowAdaptableExpression.
+func (a *exactAgg) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
+	e := a.Aggregation.WithWindow(w)
+	if r, ok := a.rewrap(e).(sql.WindowAdaptableExpression); ok {
+		return r
+	}
+	return e
+}
+
+// WithId implements sql.IdExpression.
+func (a *exactAgg) WithId(id sql.ColumnId) sql.IdExpression {
+	e := a.Aggregation.WithId(id)
+	if r, ok := a.rewrap(e).(sql.IdExpression); ok {
+		return r
+	}
+	return e
+}
+
+func (a *exactAgg) child() (sql.Expression, error) {
+	return transform.Clone(a.Aggregation.Children()[0])
+}
+
+// NewBuffer implements sql.Aggregation.
+func (a *exactAgg) NewBuffer() (sql.AggregationBuffer, error) {
+	c, err := a.child()
+	if err != nil {
+		return nil, err
+	}
+	return &exactBuffer{agg: a, expr: c}, nil
+}
+
+// NewWindowFunction implements sql.WindowAdaptableExpression.
+func (a *exactAgg) NewWindowFunction() (sql.WindowFunction, error) {
+	c, err := a.child()
+	if err != nil {
+		return nil, err
+	}
+	f := &exactWindow{agg: a, expr: c}
+	w := a.Window()
+	switch {
+	case w == nil:
+	case w.Frame != nil:
+		if f.framer, err = w.Frame.NewFramer(w); err != nil {
+			return nil, err
+		}
+	case len(w.OrderBy) > 0:
+		// MySQL's default frame with ORDER BY is RANGE BETWEEN
+		// UNBOUNDED PRECEDING AND CURRENT ROW: the current row's peers
+		// are in the frame (go-mysql-server's default stops at the row).
+		f.framer = &toPeersFramer{orderBy: w.OrderBy.ToExpressions()}
+	}
+	return f, nil
+}
+
+// result turns a sum of n values into the aggregate's value.
+func (a *exactAgg) result(sum decimal.Decimal, n int64) interface{} {
+	if n == 0 {
+		return nil
+	}
+	if a.natural {
+		if a.avg {
+			return sum.DivRound(decimal.NewFromInt(n), -sum.Exponent()+divPrecisionIncrement)
+		}
+		return sum
+	}
+	if !a.avg {
+		return sum.Round(int32(a.typ.Scale()))
+	}
+	// MySQL divides with the dividend's scale rounded up to whole words
+	// plus one word for div_precision_increment, truncating, and shows
+	// the quotient rounded to the result's scale. (Arithmetic on AVG uses
+	// that longer quotient in MySQL: AVG(i)*3 over 1, 2, 2 is 5.0000
+	// there and 4.9999 here.)
+	frac := (a.argScale+decimalWordDigits-1)/decimalWordDigits*decimalWordDigits + decimalWordDigits
+	q, _ := sum.QuoRem(decimal.NewFromInt(n), frac)
+	return q.Round(int32(a.typ.Scale()))
+}
+
+// exactValue converts an argument value to a decimal.
+func exactValue(v interface{}) (decimal.Decimal, error) {
+	if d, ok := v.(decimal.Decimal); ok {
+		return d, nil
+	}
+	return gmstypes.InternalDecimalType.ConvertNoBoundsCheck(v)
+}
+
+// exactBuffer accumulates one group.
+type exactBuffer struct {
+	agg  *exactAgg
+	expr sql.Expression
+	sum  decimal.Decimal
+	n    int64
+}
+
+// Update adds a row's value (NULL is skipped).
+func (b *exactBuffer) Update(ctx *sql.Context, row sql.Row) error {
+	v, err := b.expr.Eval(ctx, row)
+	if err != nil || v == nil {
+		return err
+	}
+	d, err := exactValue(v)
+	if err != nil {
+		return err
+	}
+	b.sum = b.sum.Add(d)
+	b.n++
+	return nil
+}
+
+// Eval returns the group's SUM or AVG (NULL without values).
+func (b *exactBuffer) Eval(ctx *sql.Context) (interface{}, error) {
+	return b.agg.result(b.sum, b.n), nil
+}
+
+// Dispose implements sql.Disposable.
+func (b *exactBuffer) Dispose() { expression.Dispose(b.expr) }
+
+// exactWindow computes the aggregate over frames of one partition from
+// prefix sums.
+type exactWindow struct {
+	agg    *exactAgg
+	expr   sql.Expression
+	framer sql.WindowFramer
+	start  int
+	sums   []decimal.Decimal // sums[i]: of the partition's first i rows
+	counts []int64           // counts[i]: their non-NULL values
+}
+
+// DefaultFramer is the window's frame (the whole partition without ORDER
+// BY, up to the current row's last peer with it).
+func (w *exactWindow) DefaultFramer() sql.WindowFramer {
+	if w.framer != nil {
+		return w.framer
+	}
+	return aggregation.NewPartitionFramer()
+}
+
+// StartPartition computes the partition's prefix sums.
+func (w *exactWindow) StartPartition(ctx *sql.Context, interval sql.WindowInterval, buf sql.WindowBuffer) error {
+	w.start = interval.Start
+	n := interval.End - interval.Start
+	w.sums = make([]decimal.Decimal, n+1)
+	w.counts = make([]int64, n+1)
+	for i := 0; i < n; i++ {
+		w.sums[i+1], w.counts[i+1] = w.sums[i], w.counts[i]
+		v, err := w.expr.Eval(ctx, buf[interval.Start+i])
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			continue
+		}
+		d, err := exactValue(v)
+		if err != nil {
+			return err
+		}
+		w.sums[i+1] = w.sums[i].Add(d)
+		w.counts[i+1]++
+	}
+	return nil
+}
+
+// Compute returns the aggregate over the frame interval.
+func (w *exactWindow) Compute(ctx *sql.Context, interval sql.WindowInterval, buf sql.WindowBuffer) interface{} {
+	s, e := interval.Start-w.start, interval.End-w.start
+	if s < 0 || e >= len(w.sums) || e <= s {
+		return nil
+	}
+	return w.agg.result(w.sums[e].Sub(w.sums[s]), w.counts[e]-w.counts[s])
+}
+
+// Dispose implements sql.Disposable.
+func (w *exactWindow) Dispose() { expression.Dispose(w.expr) }
+
+// toPeersFramer frames from the partition's first row to the current
+// row's last peer (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW).
+// Peers are rows whose ORDER BY values compare equal by their types
+// (go-mysql-server's peer framer compares the Go values, and two equal
+// DECIMAL values are never the same Go value).
+type toPeersFramer struct {
+	orderBy         []sql.Expression
+	start, end, idx int // the partition's start and end, the next row
+	peersEnd        int // the end of the current row's peer group
+	started         bool
+}
+
+// NewFramer starts a partition.
+func (f *toPeersFramer) NewFramer(interval sql.WindowInterval) (sql.WindowFramer, error) {
+	return &toPeersFramer{orderBy: f.orderBy, start: interval.Start, end: interval.End, idx: interval.Start, peersEnd: interval.Start, started: true}, nil
+}
+
+// Next returns the next row's frame.
+func (f *toPeersFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowInterval, error) {
+	if !f.started || f.idx >= f.end {
+		return sql.WindowInterval{}, io.EOF
+	}
+	if f.idx >= f.peersEnd {
+		f.peersEnd = f.idx + 1
+		for f.peersEnd < f.end {
+			same, err := f.peers(ctx, buf[f.idx], buf[f.peersEnd])
+			if err != nil {
+				return sql.WindowInterval{}, err
+			}
+			if !same {
+				break
+			}
+			f.peersEnd++
+		}
+	}
+	f.idx++
+	return f.Interval()
+}
+
+func (f *toPeersFramer) peers(ctx *sql.Context, a, b sql.Row) (bool, error) {
+	for _, e := range f.orderBy {
+		av, err := e.Eval(ctx, a)
+		if err != nil {
+			return false, err
+		}
+		bv, err := e.Eval(ctx, b)
+		if err != nil {
+			return false, err
+		}
+		c, err := e.Type().Compare(ctx, av, bv)
+		if err != nil || c != 0 {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// FirstIdx is the partition's first row.
+func (f *toPeersFramer) FirstIdx() int { return f.start }
+
+// LastIdx is the current peer group's end.
+func (f *toPeersFramer) LastIdx() int { return f.peersEnd }
+
+// Interval returns the current frame.
+func (f *toPeersFramer) Interval() (sql.WindowInterval, error) {
+	if !f.started {
+		return sql.WindowInterval{}, aggregation.ErrPartitionNotSet
+	}
+	return sql.WindowInterval{Start: f.start, End: f.peersEnd}, nil
+}
