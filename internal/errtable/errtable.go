@@ -216,6 +216,7 @@ func SQLError(num int, args ...any) *mysql.SQLError {
 // mysqlErrors are the MySQL errors the SQL front reports, by number, with
 // MariaDB 10.11's name, SQLSTATE and wording.
 var mysqlErrors = map[int]MySQLError{
+	1005: {"ER_CANT_CREATE_TABLE", "HY000", "Can't create table `%s`.`%s` (errno: %d \"%s\")"},
 	1007: {"ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"},
 	1008: {"ER_DB_DROP_EXISTS", "HY000", "Can't drop database '%s'; database doesn't exist"},
 	1030: {"ER_GET_ERRNO", "HY000", "Got error from storage engine: %s"},
@@ -247,15 +248,20 @@ var mysqlErrors = map[int]MySQLError{
 	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
 	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
 	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
+	1239: {"ER_WRONG_FK_DEF", "42000", "Incorrect foreign key definition for '%.192s': %s"},
 	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
 	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
 	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1296: {"ER_GET_ERRMSG", "HY000", "Got error %d '%.200s' from %s"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
 	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
 	1406: {"ER_DATA_TOO_LONG", "22001", "Data too long for column '%s' at row %d"},
 	1412: {"ER_TABLE_DEF_CHANGED", "HY000", "Table definition has changed, please retry transaction (%s.%s)"},
+	1451: {"ER_ROW_IS_REFERENCED_2", "23000", "Cannot delete or update a parent row: a foreign key constraint fails (%.192s)"},
+	1452: {"ER_NO_REFERENCED_ROW_2", "23000", "Cannot add or update a child row: a foreign key constraint fails (%.192s)"},
 	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
 	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
+	1701: {"ER_TRUNCATE_ILLEGAL_FK", "42000", "Cannot truncate a table referenced in a foreign key constraint (%.192s)"},
 	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
 }
 

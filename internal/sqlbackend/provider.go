@@ -20,6 +20,8 @@ type Provider struct {
 	objCacheMu sync.RWMutex
 	objCache   map[string]*dbObjects // database -> its SQL objects
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
+
+	fks fkCache // every foreign key of the catalog, by parent (fk.go)
 }
 
 // forgetObjects drops the cached SQL objects of a database.
@@ -140,7 +142,9 @@ func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Job) error) error {
 	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}
-	return MapError(p.e.Update(ctx, fn))
+	err := p.e.Update(ctx, fn)
+	metaChanged()
+	return MapError(err)
 }
 
 // ResolveTable returns the engine table a SQL name resolves to in the

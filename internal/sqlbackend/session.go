@@ -266,6 +266,9 @@ func (s *Session) commitPending(ctx *sql.Context) error {
 type source struct {
 	e    *engine.Engine
 	sess *Session
+	// own makes every read see the session's writes, the statement's own
+	// too: foreign key checks and actions read that way (see fk.go).
+	own bool
 }
 
 func newSource(ctx *sql.Context, e *engine.Engine) *source {
@@ -275,7 +278,7 @@ func newSource(ctx *sql.Context, e *engine.Engine) *source {
 // open returns an iterator and the transaction generation it reads (0 for
 // committed data), which closed needs.
 func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, reverse bool) (*engine.Iterator, uint64, error) {
-	if s.sess != nil && !s.sess.readsCommitted(t) {
+	if s.sess != nil && s.sess.txn != nil && (s.own || !s.sess.readsCommitted(t)) {
 		s.sess.applyPendingRollback(false)
 		it, err := s.sess.txn.NewIterator(t, idx, rg, reverse)
 		if err != nil {
