@@ -2,6 +2,8 @@ package sqlbackend
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -139,6 +141,9 @@ func (t *table) GetDeclaredForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstr
 		fk.IsResolved = fk.IsResolved || t.db.p.ResolveTable(fk.ParentDatabase, fk.ParentTable) != nil
 		out[i] = fk
 	}
+	// InnoDB keeps a table's keys ordered by name (SHOW CREATE TABLE
+	// prints them so).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
@@ -149,16 +154,21 @@ func (t *table) GetReferencedForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyCons
 }
 
 // AddForeignKey adds a foreign key; one without a name is named
-// <table>_ibfk_<n>, as MySQL and MariaDB name it.
+// <table>_ibfk_<n>, as InnoDB names it.
 func (t *table) AddForeignKey(ctx *sql.Context, fk sql.ForeignKeyConstraint) error {
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		if fk.Name == "" {
-			for n := 1; fk.Name == ""; n++ {
-				name := fmt.Sprintf("%s_ibfk_%d", t.t.Name, n)
-				if m.foreignKey(name) < 0 {
-					fk.Name = name
+			// One more than the highest number of the table's names of
+			// that form, as InnoDB counts.
+			prefix, n := t.t.Name+"_ibfk_", uint64(0)
+			for _, k := range m.ForeignKeys {
+				if rest, ok := strings.CutPrefix(k.Name, prefix); ok {
+					if v, err := strconv.ParseUint(rest, 10, 64); err == nil && v > n {
+						n = v
+					}
 				}
 			}
+			fk.Name = fmt.Sprintf("%s%d", prefix, n+1)
 		}
 		if m.foreignKey(fk.Name) >= 0 {
 			return sql.ErrForeignKeyDuplicateName.New(fk.Name)

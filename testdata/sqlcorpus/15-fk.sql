@@ -13,6 +13,11 @@ UPDATE child SET p = 97 WHERE id = 1;
 UPDATE child SET p = 2 WHERE id = 2;
 REPLACE INTO child VALUES (2, 96);
 INSERT INTO child VALUES (1, 96) ON DUPLICATE KEY UPDATE p = 96;
+INSERT INTO child VALUES (1, 2) ON DUPLICATE KEY UPDATE p = 2;
+INSERT INTO child VALUES (9, 1) ON DUPLICATE KEY UPDATE p = 1;
+SELECT * FROM child ORDER BY id;
+DELETE FROM child WHERE id = 9;
+UPDATE child SET p = 1 WHERE id = 1;
 DELETE FROM parent WHERE id = 1;
 UPDATE parent SET id = 10 WHERE id = 1;
 -- deviation: the first UPDATE of a row after its INSERT reports 0 rows changed (also without foreign keys, on main before this work)
