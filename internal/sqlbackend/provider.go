@@ -3,8 +3,10 @@ package sqlbackend
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
@@ -22,6 +24,8 @@ type Provider struct {
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
 
 	fks fkCache // every foreign key of the catalog, by parent (fk.go)
+
+	an atomic.Pointer[analyzer.Analyzer] // runs stored functions (routines.go)
 }
 
 // forgetObjects drops the cached SQL objects of a database.

@@ -23,19 +23,25 @@ const (
 	ruleExplainRows analyzer.RuleId = 10002
 	ruleSchemaIsDB  analyzer.RuleId = 10004
 	ruleAtomicFKs   analyzer.RuleId = 10005
+	ruleRoutines    analyzer.RuleId = 10200 // 102xx: stored functions
 )
 
 // NewAnalyzer returns go-mysql-server's analyzer over p with HandlerDB's
 // rules (for embedding the backend in a go-mysql-server engine, as the
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
-	return analyzer.NewBuilder(p).
+	a := analyzer.NewBuilder(p).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
 		AddPostValidationRule(ruleFloatDiv, floatDivRule).
 		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
+		AddPostValidationRule(ruleRoutines, routinesRule).
 		Build()
+	if hp, ok := p.(*Provider); ok {
+		hp.SetAnalyzer(a)
+	}
+	return a
 }
 
 // schemaIsDatabaseRule: in MySQL and MariaDB, CREATE SCHEMA is a synonym

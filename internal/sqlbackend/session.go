@@ -30,6 +30,7 @@ type Session struct {
 	stmtTable  uint32               // id of the table the statement writes first
 	openIters  int                  // iterators open on txn's batch
 	pendingRB  *engine.TxnSavepoint // a rollback waiting for openIters to reach 0
+	functions  []string             // the stored functions being evaluated, outermost first (routines.go)
 }
 
 type namedSavepoint struct {
