@@ -52,6 +52,7 @@ const (
 	argQualified            // the table involved, as db.table
 	argIndex                // the index involved
 	argKey                  // the duplicate key, as MariaDB prints it (DupEntry)
+	argDetail               // the error's Detail (a foreign key, as InnoDB describes it)
 )
 
 // MySQL error numbers the table uses that vitess does not name.
@@ -59,6 +60,9 @@ const (
 	ERGetErrno          = 1030 // ER_GET_ERRNO
 	ERTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
 	ERAutoincReadFailed = 1467 // ER_AUTOINC_READ_FAILED
+	ERGetErrmsg         = 1296 // ER_GET_ERRMSG
+	ERRowIsReferenced2  = 1451 // ER_ROW_IS_REFERENCED_2
+	ERNoReferencedRow2  = 1452 // ER_NO_REFERENCED_ROW_2
 )
 
 // entries is the table: every engine condition, then the entry of errors
@@ -84,6 +88,9 @@ var entries = [...]Entry{
 	{engine.ErrCorrupt, hsproto.ErrStorage, ERGetErrno, []any{argText}},
 	{engine.ErrClosed, hsproto.ErrStorage, mysql.ERServerShutdown, nil},
 	{engine.ErrCommitFailed, hsproto.ErrCommit, mysql.ERUnknownError, []any{argText}},
+	{engine.ErrNoReferencedRow, hsproto.ErrNoReferencedRow, ERNoReferencedRow2, []any{argDetail}},
+	{engine.ErrRowIsReferenced, hsproto.ErrRowIsReferenced, ERRowIsReferenced2, []any{argDetail}},
+	{engine.ErrFKDepthExceeded, hsproto.ErrFKDepth, ERGetErrmsg, []any{193, argDetail, "InnoDB"}},
 	{nil, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
 }
 
@@ -147,6 +154,8 @@ func (c *Entry) Args(err error) []any {
 			out[i] = e.DB
 		case argTable:
 			out[i] = e.Table
+		case argDetail:
+			out[i] = e.Detail
 		case argQualified:
 			out[i] = e.DB + "." + e.Table
 		case argIndex:

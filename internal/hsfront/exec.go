@@ -235,7 +235,7 @@ func (ss *session) insert(sc *scratch, tx *engine.Job, out []byte) []byte {
 			sc.row[c] = t.Columns[c].InsertValue(nil, false, true, nil)
 		}
 	}
-	id, err := tx.Insert(t, sc.row)
+	id, err := tx.CheckedInsert(t, sc.row)
 	if err != nil {
 		return storageError(out, err)
 	}

@@ -58,6 +58,10 @@ type fkIndex struct {
 	cat *engine.Catalog
 	gen uint64
 	fks []sql.ForeignKeyConstraint
+	// byChild and byParent hold, by table id, the positions in fks of the
+	// keys a table declares and of those that reference it (whose parent
+	// table exists); HandlerSocket writes look them up (hsfk.go).
+	byChild, byParent map[uint32][]int
 }
 
 // foreignKeys returns every foreign key of the current catalog (shared:
@@ -70,6 +74,7 @@ func (p *Provider) foreignKeys() ([]sql.ForeignKeyConstraint, error) {
 		return ix.fks, nil
 	}
 	var all []sql.ForeignKeyConstraint
+	byChild, byParent := map[uint32][]int{}, map[uint32][]int{}
 	for _, dbName := range cat.Databases() {
 		edb, err := cat.Database(dbName)
 		if err != nil {
@@ -85,12 +90,28 @@ func (p *Provider) foreignKeys() ([]sql.ForeignKeyConstraint, error) {
 				if fk.ParentDatabase == "" {
 					fk.ParentDatabase = dbName
 				}
+				byChild[t.ID] = append(byChild[t.ID], len(all))
+				if pt := p.ResolveTable(fk.ParentDatabase, fk.ParentTable); pt != nil {
+					byParent[pt.ID] = append(byParent[pt.ID], len(all))
+				}
 				all = append(all, fk)
 			}
 		}
 	}
-	p.fks.cur.Store(&fkIndex{cat: cat, gen: gen, fks: all})
+	ix := &fkIndex{cat: cat, gen: gen, fks: all, byChild: byChild, byParent: byParent}
+	p.fks.cur.Store(ix)
 	return all, nil
+}
+
+// fkIndexNow returns the current fkIndex (built if needed), or nil.
+func (p *Provider) fkIndexNow() *fkIndex {
+	if ix := p.fks.cur.Load(); ix != nil && ix.cat == p.e.Catalog() && ix.gen == fkGen.Load() {
+		return ix
+	}
+	if _, err := p.foreignKeys(); err != nil {
+		return nil
+	}
+	return p.fks.cur.Load()
 }
 
 // referencing returns the foreign keys whose parent is db.table.

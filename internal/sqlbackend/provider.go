@@ -43,8 +43,12 @@ var (
 )
 
 // NewProvider returns the provider of e's databases.
+// It is also the engine's RowChecker (hsfk.go): HandlerSocket writes keep
+// the foreign keys from then on.
 func NewProvider(e *engine.Engine) *Provider {
-	return &Provider{e: e, objCache: map[string]*dbObjects{}}
+	p := &Provider{e: e, objCache: map[string]*dbObjects{}}
+	e.SetRowChecker(p)
+	return p
 }
 
 // Engine returns the engine the provider serves.
