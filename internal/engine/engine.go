@@ -44,13 +44,14 @@ type Engine struct {
 
 	stopSync chan struct{}
 	syncDone chan struct{}
-	reads    sync.Pool // *readState
-	rc       *rowCache // nil when Options.RowCacheSize < 0
-	drops    dropper   // deferred deletion of retired index entries
+	reads    sync.Pool                     // *readState
+	rc       *rowCache                     // nil when Options.RowCacheSize < 0
+	drops    dropper                       // deferred deletion of retired index entries
+	checker  atomic.Pointer[rowCheckerBox] // SetRowChecker (rowcheck.go)
+	locks    LockTable                     // row locks of SQL transactions (locks.go)
 
 	// readOnly refuses the writes of unprivileged jobs (replica.go).
 	readOnly atomic.Bool
-	locks    LockTable // row locks of SQL transactions (locks.go)
 }
 
 // Open opens (or creates) the store in opts.Dir and loads its catalog.

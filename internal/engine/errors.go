@@ -29,6 +29,9 @@ const (
 	HaErrTableDefChanged HandlerErrno = 159 // HA_ERR_TABLE_DEF_CHANGED: the table changed in storage engine
 	HaErrAutoincErange   HandlerErrno = 167 // HA_ERR_AUTOINC_ERANGE: failed to set row autoinc value
 	HaErrCommitError     HandlerErrno = 197 // HA_ERR_COMMIT_ERROR (MariaDB): the commit failed
+	HaErrNoReferencedRow HandlerErrno = 151 // HA_ERR_NO_REFERENCED_ROW: a foreign key's parent row is missing
+	HaErrRowIsReferenced HandlerErrno = 152 // HA_ERR_ROW_IS_REFERENCED: a row a foreign key's child rows reference
+	HaErrFKDepthExceeded HandlerErrno = 193 // HA_ERR_FK_DEPTH_EXCEEDED: a foreign key cascade nests too deep
 )
 
 // ErrorKind is one condition the engine reports; the Err* variables below
@@ -149,6 +152,14 @@ var (
 	// read-only (SetReadOnly: the server is a replica), unless the job's
 	// context is Privileged.
 	ErrReadOnly = newKind("read-only", HaErrTableReadonly)
+	// ErrNoReferencedRow, ErrRowIsReferenced and ErrFKDepthExceeded are
+	// the foreign key conditions a RowChecker reports (rowcheck.go): a
+	// child row without its parent, a parent row with children under
+	// RESTRICT, a cascade nested too deep. The *Error names the child table
+	// and, in Detail, the key.
+	ErrNoReferencedRow = newKind("no referenced row", HaErrNoReferencedRow)
+	ErrRowIsReferenced = newKind("row is referenced", HaErrRowIsReferenced)
+	ErrFKDepthExceeded = newKind("foreign key cascade too deep", HaErrFKDepthExceeded)
 )
 
 // refine returns a kind with parent's message and number that also

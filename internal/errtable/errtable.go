@@ -52,6 +52,7 @@ const (
 	argQualified            // the table involved, as db.table
 	argIndex                // the index involved
 	argKey                  // the duplicate key, as MariaDB prints it (DupEntry)
+	argDetail               // the error's Detail (a foreign key, as InnoDB describes it)
 )
 
 // MySQL error numbers the table uses that vitess does not name.
@@ -64,6 +65,9 @@ const (
 	// a value given for a generated column (an error in strict mode).
 	ERGeneratedColumnValue = 1906
 	ERConstraintFailed     = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
+	ERGetErrmsg            = 1296 // ER_GET_ERRMSG
+	ERRowIsReferenced2     = 1451 // ER_ROW_IS_REFERENCED_2
+	ERNoReferencedRow2     = 1452 // ER_NO_REFERENCED_ROW_2
 )
 
 // entries is the table: every engine condition, then the entry of errors
@@ -92,6 +96,9 @@ var entries = [...]Entry{
 	{engine.ErrReadOnly, hsproto.ErrStorage, EROptionPrevents, []any{"--read-only"}},
 	{engine.ErrLockWaitTimeout, hsproto.ErrStorage, mysql.ERLockWaitTimeout, nil},
 	{engine.ErrDeadlock, hsproto.ErrStorage, mysql.ERLockDeadlock, nil},
+	{engine.ErrNoReferencedRow, hsproto.ErrNoReferencedRow, ERNoReferencedRow2, []any{argDetail}},
+	{engine.ErrRowIsReferenced, hsproto.ErrRowIsReferenced, ERRowIsReferenced2, []any{argDetail}},
+	{engine.ErrFKDepthExceeded, hsproto.ErrFKDepth, ERGetErrmsg, []any{193, argDetail, "InnoDB"}},
 	{nil, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
 }
 
@@ -155,6 +162,8 @@ func (c *Entry) Args(err error) []any {
 			out[i] = e.DB
 		case argTable:
 			out[i] = e.Table
+		case argDetail:
+			out[i] = e.Detail
 		case argQualified:
 			out[i] = e.DB + "." + e.Table
 		case argIndex:
@@ -224,6 +233,7 @@ func SQLError(num int, args ...any) *mysql.SQLError {
 // mysqlErrors are the MySQL errors the SQL front reports, by number, with
 // MariaDB 10.11's name, SQLSTATE and wording.
 var mysqlErrors = map[int]MySQLError{
+	1005: {"ER_CANT_CREATE_TABLE", "HY000", "Can't create table `%s`.`%s` (errno: %d \"%s\")"},
 	1007: {"ER_DB_CREATE_EXISTS", "HY000", "Can't create database '%s'; database exists"},
 	1008: {"ER_DB_DROP_EXISTS", "HY000", "Can't drop database '%s'; database doesn't exist"},
 	1030: {"ER_GET_ERRNO", "HY000", "Got error from storage engine: %s"},
@@ -259,22 +269,30 @@ var mysqlErrors = map[int]MySQLError{
 	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
 	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
 	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
+	1239: {"ER_WRONG_FK_DEF", "42000", "Incorrect foreign key definition for '%.192s': %s"},
 	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
 	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
 	1290: {"ER_OPTION_PREVENTS_STATEMENT", "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement"},
 	1265: {"WARN_DATA_TRUNCATED", "01000", "Data truncated for column '%s' at row %d"},
 	1273: {"ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"},
 	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1296: {"ER_GET_ERRMSG", "HY000", "Got error %d '%.200s' from %s"},
+	1304: {"ER_SP_ALREADY_EXISTS", "42000", "%s %s already exists"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
 	1364: {"ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"},
 	1365: {"ER_DIVISION_BY_ZERO", "22012", "Division by 0"},
+	1318: {"ER_SP_WRONG_NO_OF_ARGS", "42000", "Incorrect number of arguments for %s %s; expected %d, got %d"},
 	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
 	1391: {"ER_KEY_PART_0", "HY000", "Key part '%s' length cannot be 0"},
 	1406: {"ER_DATA_TOO_LONG", "22001", "Data too long for column '%s' at row %d"},
 	1412: {"ER_TABLE_DEF_CHANGED", "HY000", "Table definition has changed, please retry transaction (%s.%s)"},
+	1424: {"ER_SP_NO_RECURSION", "HY000", "Recursive stored functions and triggers are not allowed"},
+	1451: {"ER_ROW_IS_REFERENCED_2", "23000", "Cannot delete or update a parent row: a foreign key constraint fails (%.192s)"},
+	1452: {"ER_NO_REFERENCED_ROW_2", "23000", "Cannot add or update a child row: a foreign key constraint fails (%.192s)"},
 	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
 	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
 	1690: {"ER_DATA_OUT_OF_RANGE", "22003", "%s value is out of range in '%s'"},
+	1701: {"ER_TRUNCATE_ILLEGAL_FK", "42000", "Cannot truncate a table referenced in a foreign key constraint (%.192s)"},
 	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
 	1906: {"ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN", "HY000", "The value specified for generated column '%s' in table '%s' has been ignored"},
 	4025: {"ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT `%s` failed for `%s`.`%s`"},

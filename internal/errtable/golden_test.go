@@ -64,7 +64,14 @@ var setup = []string{
 	"CREATE TABLE g.gone (k INT PRIMARY KEY)",
 	"CREATE TABLE g.tx (k INT PRIMARY KEY)",
 	"CREATE TABLE g.ro (k INT PRIMARY KEY)",
+	"CREATE TABLE g.fp (id INT PRIMARY KEY)",
+	"CREATE TABLE g.fc (id INT PRIMARY KEY, p INT, CONSTRAINT fkc FOREIGN KEY (p) REFERENCES g.fp (id))",
+	"INSERT INTO g.fp VALUES (1)",
+	"INSERT INTO g.fc VALUES (1, 1)",
 }
+
+// fkText is InnoDB's description of g.fc's foreign key.
+const fkText = "`g`.`fc`, CONSTRAINT `fkc` FOREIGN KEY (`p`) REFERENCES `fp` (`id`)"
 
 var goldens = []golden{
 	{kind: engine.ErrDuplicateKey,
@@ -182,6 +189,33 @@ var goldens = []golden{
 		hs: "1\t1\t1\n", hsOpen: "P\t6\tg\tro\tPRIMARY\tk\n", hsReq: "6\t+\t1\t4\n",
 		num: 1290, state: "HY000", msg: "The MariaDB server is running with the --read-only option so it cannot execute this statement",
 		sql: []string{"other: INSERT INTO ro VALUES (5)"}},
+	{kind: engine.ErrNoReferencedRow,
+		engineErr: func(g *fixture) error {
+			return g.ddl(func(tx *engine.Job) error {
+				_, err := tx.CheckedInsert(g.table("fc"), engine.Row{{I: 2}, {I: 9}})
+				return err
+			})
+		},
+		hs: "1\t1\t151\n", hsOpen: "P\t6\tg\tfc\tPRIMARY\tid,p\n", hsReq: "6\t+\t2\t2\t9\n",
+		num: 1452, state: "23000", msg: "Cannot add or update a child row: a foreign key constraint fails (" + fkText + ")",
+		sql: []string{"INSERT INTO fc VALUES (2, 9)"}},
+	{kind: engine.ErrRowIsReferenced,
+		engineErr: func(g *fixture) error {
+			return g.ddl(func(tx *engine.Job) error {
+				t := g.table("fp")
+				_, err := tx.FindModify(t, &engine.Query{Index: t.Primary, Key: []types.Value{{I: 1}}}, &engine.Modify{Op: engine.ModDelete})
+				return err
+			})
+		},
+		hs: "1\t1\t152\n", hsOpen: "P\t7\tg\tfp\tPRIMARY\tid\n", hsReq: "7\t=\t1\t1\t1\t0\tD\n",
+		num: 1451, state: "23000", msg: "Cannot delete or update a parent row: a foreign key constraint fails (" + fkText + ")",
+		sql: []string{"DELETE FROM fp WHERE id = 1"}},
+	{kind: engine.ErrFKDepthExceeded,
+		engineErr: func(g *fixture) error {
+			return &engine.Error{Kind: engine.ErrFKDepthExceeded, DB: "g", Table: "fc", Detail: fkText}
+		},
+		hs:  "1\t1\t193\n",
+		num: 1296, state: "HY000", msg: "Got error 193 '" + fkText + "' from InnoDB"},
 	{kind: engine.ErrCommitFailed,
 		engineErr: func(g *fixture) error {
 			cause := errors.New("write wal: no space left on device")

@@ -221,7 +221,7 @@ func (ss *session) apply(tx *engine.Job, run []*writeOp) {
 		switch op.kind {
 		case opInsert:
 			op.autoInc = op.h.t.AutoInc >= 0
-			op.id, op.err = tx.Insert(op.h.t, op.row)
+			op.id, op.err = tx.CheckedInsert(op.h.t, op.row)
 		case opModify:
 			if op.req.ModReturnRows {
 				op.ans = hsproto.AppendResultHeader(op.ans[:0], len(op.h.cols))

@@ -87,6 +87,17 @@ const (
 	// ErrDuplicateKey (1 121): an insert or modify would give a unique
 	// index a value it holds (HA_ERR_FOUND_DUPP_KEY, as the plugin).
 	ErrDuplicateKey
+	// ErrNoReferencedRow (1 151): an insert or modify would give a child
+	// row a foreign key value its parent table does not hold
+	// (HA_ERR_NO_REFERENCED_ROW, as the plugin over InnoDB).
+	ErrNoReferencedRow
+	// ErrRowIsReferenced (1 152): a modify or delete of a parent row that
+	// child rows reference under ON DELETE / ON UPDATE RESTRICT
+	// (HA_ERR_ROW_IS_REFERENCED).
+	ErrRowIsReferenced
+	// ErrFKDepth (1 193): a foreign key cascade nested more than 15
+	// levels deep (HA_ERR_FK_DEPTH_EXCEEDED).
+	ErrFKDepth
 	// ErrStorage (1 1): any other storage failure. HandlerDB's own: the
 	// plugin sends the handler's number (167 for HA_ERR_AUTOINC_ERANGE...).
 	ErrStorage
@@ -100,31 +111,34 @@ var errorInfo = [numErrors]struct {
 	cause string // what makes the server send it (the README's table)
 	line  string // the whole response line
 }{
-	ErrNone:         {0, "", "", "0\t1\n"},
-	ErrCmd:          {2, "cmd", "an empty line, or a first token other than P, A or a number", ""},
-	ErrUnauth:       {3, "unauth", "authentication required and not done, a wrong key, a back-off, or missing privileges", ""},
-	ErrAuthtype:     {3, "authtype", "A with an authentication type other than 1", ""},
-	ErrOpenTable:    {1, "open_table", "P names an unknown database or table", ""},
-	ErrIdxnum:       {2, "idxnum", "P names an unknown index, or an index number past the table's", ""},
-	ErrFld:          {2, "fld", "P names an unknown column", ""},
-	ErrStmtnum:      {2, "stmtnum", "a request on an index id not opened on this connection", ""},
-	ErrInvalueslen:  {2, "invalueslen", "an IN clause of 0 values", ""},
-	ErrFiltertype:   {2, "filtertype", "a filter type token longer than one byte", ""},
-	ErrFilterfld:    {2, "filterfld", "a filter column past the filter columns P opened", ""},
-	ErrOp:           {2, "op", "an operation other than =, >, >=, <, <=, + and S", ""},
-	ErrKlen:         {2, "klen", "a find with 0 key values", ""},
-	ErrReadonly:     {2, "readonly", "an insert or modify on the read port", ""},
-	ErrModop:        {2, "modop", "a modify operation other than U, D, + or - (with or without ?)", ""},
-	ErrNotimpl:      {2, "notimpl", "operation S", ""},
-	ErrLockTables:   {1, "lock_tables", "the plugin could not lock the tables (HandlerDB never sends it)", ""},
-	ErrTblnum:       {2, "tblnum", "the handle's table was dropped, or its definition changed under a transaction", ""},
-	ErrKpnum:        {2, "kpnum", "more key values than the index has columns", ""},
-	ErrFilterblob:   {2, "filterblob", "a filter with a value on a BLOB or TEXT column", ""},
-	ErrLinelen:      {2, "linelen", "a request line longer than 16 MiB; the connection is closed", ""},
-	ErrCommit:       {1, "commit", "the group commit holding the request failed; the connection is closed", ""},
-	ErrResultlen:    {1, "resultlen", "a find whose reply would exceed --handlersocket-max-response", ""},
-	ErrDuplicateKey: {1, "121", "an insert or update that would duplicate a primary or unique key", ""},
-	ErrStorage:      {1, "1", "any other storage failure (see the engine conditions below)", ""},
+	ErrNone:            {0, "", "", "0\t1\n"},
+	ErrCmd:             {2, "cmd", "an empty line, or a first token other than P, A or a number", ""},
+	ErrUnauth:          {3, "unauth", "authentication required and not done, a wrong key, a back-off, or missing privileges", ""},
+	ErrAuthtype:        {3, "authtype", "A with an authentication type other than 1", ""},
+	ErrOpenTable:       {1, "open_table", "P names an unknown database or table", ""},
+	ErrIdxnum:          {2, "idxnum", "P names an unknown index, or an index number past the table's", ""},
+	ErrFld:             {2, "fld", "P names an unknown column", ""},
+	ErrStmtnum:         {2, "stmtnum", "a request on an index id not opened on this connection", ""},
+	ErrInvalueslen:     {2, "invalueslen", "an IN clause of 0 values", ""},
+	ErrFiltertype:      {2, "filtertype", "a filter type token longer than one byte", ""},
+	ErrFilterfld:       {2, "filterfld", "a filter column past the filter columns P opened", ""},
+	ErrOp:              {2, "op", "an operation other than =, >, >=, <, <=, + and S", ""},
+	ErrKlen:            {2, "klen", "a find with 0 key values", ""},
+	ErrReadonly:        {2, "readonly", "an insert or modify on the read port", ""},
+	ErrModop:           {2, "modop", "a modify operation other than U, D, + or - (with or without ?)", ""},
+	ErrNotimpl:         {2, "notimpl", "operation S", ""},
+	ErrLockTables:      {1, "lock_tables", "the plugin could not lock the tables (HandlerDB never sends it)", ""},
+	ErrTblnum:          {2, "tblnum", "the handle's table was dropped, or its definition changed under a transaction", ""},
+	ErrKpnum:           {2, "kpnum", "more key values than the index has columns", ""},
+	ErrFilterblob:      {2, "filterblob", "a filter with a value on a BLOB or TEXT column", ""},
+	ErrLinelen:         {2, "linelen", "a request line longer than 16 MiB; the connection is closed", ""},
+	ErrCommit:          {1, "commit", "the group commit holding the request failed; the connection is closed", ""},
+	ErrResultlen:       {1, "resultlen", "a find whose reply would exceed --handlersocket-max-response", ""},
+	ErrDuplicateKey:    {1, "121", "an insert or update that would duplicate a primary or unique key", ""},
+	ErrNoReferencedRow: {1, "151", "an insert or update of a child row whose foreign key finds no parent row", ""},
+	ErrRowIsReferenced: {1, "152", "an update or delete of a parent row that child rows reference (ON DELETE / ON UPDATE RESTRICT)", ""},
+	ErrFKDepth:         {1, "193", "a foreign key cascade nested more than 15 levels deep", ""},
+	ErrStorage:         {1, "1", "any other storage failure (see the engine conditions below)", ""},
 }
 
 func init() {

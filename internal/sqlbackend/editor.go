@@ -50,8 +50,15 @@ func (ed *editor) writeTxn() (*engine.Txn, error) {
 	return ed.txn()
 }
 
-// StatementBegin marks where the statement's writes start.
+// StatementBegin marks where the statement's writes start. A second call
+// before the statement ends does nothing: go-mysql-server begins the
+// statement of INSERT ... ON DUPLICATE KEY UPDATE on its inserter and on
+// its updater, which under a foreign key handler are the same editors,
+// and ends it once.
 func (ed *editor) StatementBegin(ctx *sql.Context) {
+	if ed.spSet {
+		return
+	}
 	x, err := ed.txn()
 	if err != nil {
 		ed.err = err

@@ -2,13 +2,18 @@ package sqlbackend
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
 // FOREIGN KEY constraints.
@@ -19,12 +24,112 @@ import (
 // its key exist, the column types match, an index on the child's columns,
 // created when missing) run as in MySQL when foreign_key_checks is 1.
 //
-// They are not enforced as referential constraints: no table reports the
-// foreign keys that reference it (GetReferencedForeignKeys), so deleting
-// or updating a parent row checks nothing and runs no ON DELETE / ON
-// UPDATE action, and HandlerSocket writes check nothing. With
-// foreign_key_checks=1, go-mysql-server does check that an SQL INSERT,
-// UPDATE or REPLACE of a child row finds its parent row.
+// SQL writes enforce them through go-mysql-server's foreign key editor:
+// a table reports the keys it declares (GetDeclaredForeignKeys) and the
+// keys of other tables that reference it (GetReferencedForeignKeys, from
+// the provider's fkCache), so an INSERT, UPDATE, REPLACE or DELETE checks
+// the parent rows of what it writes and the child rows of what it changes
+// or removes, and runs the ON DELETE / ON UPDATE actions, all in the
+// statement's transaction (a failure undoes the whole statement). The
+// reads those checks make see the statement's own writes (fkReads), as
+// InnoDB's row-by-row checks do. foreign_key_checks=0 turns all of it off.
+// HandlerSocket writes go past go-mysql-server and check nothing.
+
+// fkGen counts the DDL jobs that may have changed a table's foreign keys.
+// It is bumped after each such job has committed (Provider.ddl), so an
+// fkIndex built from reads that began before the bump is never taken for
+// current afterwards. It is package-wide so that every provider of a
+// process sees the changes of the others.
+var fkGen atomic.Uint64
+
+// metaChanged records that a DDL job has committed (or failed).
+func metaChanged() { fkGen.Add(1) }
+
+// fkCache holds the provider's latest fkIndex. It is safe for concurrent
+// use: an index is immutable once stored, and two sessions building one at
+// once only store it twice.
+type fkCache struct {
+	cur atomic.Pointer[fkIndex]
+}
+
+// fkIndex is every foreign key of one catalog version, with its own
+// database and table and its parent's database filled in.
+type fkIndex struct {
+	cat *engine.Catalog
+	gen uint64
+	fks []sql.ForeignKeyConstraint
+	// byChild and byParent hold, by table id, the positions in fks of the
+	// keys a table declares and of those that reference it (whose parent
+	// table exists); HandlerSocket writes look them up (hsfk.go).
+	byChild, byParent map[uint32][]int
+}
+
+// foreignKeys returns every foreign key of the current catalog (shared:
+// the slice must not be modified). It is valid as long as neither the
+// catalog nor fkGen has changed since it was built.
+func (p *Provider) foreignKeys() ([]sql.ForeignKeyConstraint, error) {
+	gen := fkGen.Load()
+	cat := p.e.Catalog()
+	if ix := p.fks.cur.Load(); ix != nil && ix.cat == cat && ix.gen == gen {
+		return ix.fks, nil
+	}
+	var all []sql.ForeignKeyConstraint
+	byChild, byParent := map[uint32][]int{}, map[uint32][]int{}
+	for _, dbName := range cat.Databases() {
+		edb, err := cat.Database(dbName)
+		if err != nil {
+			continue
+		}
+		for _, t := range edb.Tables() {
+			m, err := p.tableMeta(t.ID)
+			if err != nil {
+				return nil, err
+			}
+			for _, fk := range m.ForeignKeys {
+				fk.Database, fk.Table = dbName, t.Name
+				if fk.ParentDatabase == "" {
+					fk.ParentDatabase = dbName
+				}
+				byChild[t.ID] = append(byChild[t.ID], len(all))
+				if pt := p.ResolveTable(fk.ParentDatabase, fk.ParentTable); pt != nil {
+					byParent[pt.ID] = append(byParent[pt.ID], len(all))
+				}
+				all = append(all, fk)
+			}
+		}
+	}
+	ix := &fkIndex{cat: cat, gen: gen, fks: all, byChild: byChild, byParent: byParent}
+	p.fks.cur.Store(ix)
+	return all, nil
+}
+
+// fkIndexNow returns the current fkIndex (built if needed), or nil.
+func (p *Provider) fkIndexNow() *fkIndex {
+	if ix := p.fks.cur.Load(); ix != nil && ix.cat == p.e.Catalog() && ix.gen == fkGen.Load() {
+		return ix
+	}
+	if _, err := p.foreignKeys(); err != nil {
+		return nil
+	}
+	return p.fks.cur.Load()
+}
+
+// referencing returns the foreign keys whose parent is db.table.
+func (p *Provider) referencing(db, table string) ([]sql.ForeignKeyConstraint, error) {
+	all, err := p.foreignKeys()
+	if err != nil {
+		return nil, err
+	}
+	var out []sql.ForeignKeyConstraint
+	for _, fk := range all {
+		if strings.EqualFold(fk.ParentDatabase, db) && strings.EqualFold(fk.ParentTable, table) {
+			fk.ParentDatabase, fk.ParentTable = db, table
+			fk.IsResolved = true
+			out = append(out, fk)
+		}
+	}
+	return out, nil
+}
 
 var _ sql.ForeignKeyTable = (*table)(nil)
 
@@ -34,7 +139,11 @@ func (t *table) CreateIndexForForeignKey(ctx *sql.Context, d sql.IndexDef) error
 	return t.CreateIndex(ctx, d)
 }
 
-// GetDeclaredForeignKeys returns the table's foreign keys.
+// GetDeclaredForeignKeys returns the table's foreign keys. A key whose
+// parent table exists is reported resolved: go-mysql-server would
+// otherwise check every existing child row at the next write (a key added
+// with foreign_key_checks=0 keeps the rows it found, as in InnoDB, and
+// only the rows written afterwards are checked).
 func (t *table) GetDeclaredForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstraint, error) {
 	m, err := t.db.p.tableMeta(t.t.ID)
 	if err != nil {
@@ -50,28 +159,37 @@ func (t *table) GetDeclaredForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstr
 		if fk.ParentDatabase == "" {
 			fk.ParentDatabase = t.db.name
 		}
+		fk.IsResolved = fk.IsResolved || t.db.p.ResolveTable(fk.ParentDatabase, fk.ParentTable) != nil
 		out[i] = fk
 	}
+	// InnoDB keeps a table's keys ordered by name (SHOW CREATE TABLE
+	// prints them so).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-// GetReferencedForeignKeys returns nothing: see the package comment
-// above (parent rows are not checked).
+// GetReferencedForeignKeys returns the foreign keys of every table (this
+// one too) whose parent is this table.
 func (t *table) GetReferencedForeignKeys(ctx *sql.Context) ([]sql.ForeignKeyConstraint, error) {
-	return nil, nil
+	return t.db.p.referencing(t.db.name, t.t.Name)
 }
 
 // AddForeignKey adds a foreign key; one without a name is named
-// <table>_ibfk_<n>, as MySQL and MariaDB name it.
+// <table>_ibfk_<n>, as InnoDB names it.
 func (t *table) AddForeignKey(ctx *sql.Context, fk sql.ForeignKeyConstraint) error {
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		if fk.Name == "" {
-			for n := 1; fk.Name == ""; n++ {
-				name := fmt.Sprintf("%s_ibfk_%d", t.t.Name, n)
-				if m.foreignKey(name) < 0 {
-					fk.Name = name
+			// One more than the highest number of the table's names of
+			// that form, as InnoDB counts.
+			prefix, n := t.t.Name+"_ibfk_", uint64(0)
+			for _, k := range m.ForeignKeys {
+				if rest, ok := strings.CutPrefix(k.Name, prefix); ok {
+					if v, err := strconv.ParseUint(rest, 10, 64); err == nil && v > n {
+						n = v
+					}
 				}
 			}
+			fk.Name = fmt.Sprintf("%s%d", prefix, n+1)
 		}
 		if m.foreignKey(fk.Name) >= 0 {
 			return sql.ErrForeignKeyDuplicateName.New(fk.Name)
@@ -128,8 +246,14 @@ type fkEditor struct {
 
 var _ sql.ForeignKeyEditor = (*fkEditor)(nil)
 
+// IndexedAccess returns the table restricted to a lookup, read with the
+// statement's own writes: a check of a child row inserted after its
+// parent in the same statement finds the parent, and a cascade finds the
+// rows an earlier step of it changed.
 func (f *fkEditor) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
-	return f.t.IndexedAccess(ctx, lookup)
+	t := *f.t
+	t.fkReads = true
+	return t.IndexedAccess(ctx, lookup)
 }
 
 func (f *fkEditor) GetIndexes(ctx *sql.Context) ([]sql.Index, error) { return f.t.GetIndexes(ctx) }
@@ -208,3 +332,70 @@ func (c *atomicCreateTable) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter,
 	}
 	return iter, err
 }
+
+// ForeignKeyText returns the foreign key name of table as MariaDB's
+// errors 1451, 1452 and 1701 describe it: "`db`.`child`, CONSTRAINT `fk`
+// FOREIGN KEY (`a`) REFERENCES `parent` (`id`)" and its actions other
+// than RESTRICT. The parent is qualified by its database when that is not
+// the child's, or always with qualifyParent. The table is looked for in
+// db first, then in every database; ok is false when none has that key.
+func (p *Provider) ForeignKeyText(db, table, name string, qualifyParent bool) (text string, ok bool) {
+	all, err := p.foreignKeys()
+	if err != nil {
+		return "", false
+	}
+	var found *sql.ForeignKeyConstraint
+	for i := range all {
+		fk := &all[i]
+		if strings.EqualFold(fk.Table, table) && strings.EqualFold(fk.Name, name) {
+			if found == nil || strings.EqualFold(fk.Database, db) {
+				found = fk
+			}
+		}
+	}
+	if found == nil {
+		return "", false
+	}
+	return FormatForeignKey(found, qualifyParent), true
+}
+
+// CascadingKeyText describes, as ForeignKeyText does, the first foreign
+// key referencing t whose ON DELETE or ON UPDATE action changes the child
+// rows (CASCADE, SET NULL): the key a too deep cascade from t goes along.
+func (p *Provider) CascadingKeyText(t *engine.Table) (string, bool) {
+	fks, err := p.referencing(t.DB, t.Name)
+	if err != nil {
+		return "", false
+	}
+	for i := range fks {
+		if !fks[i].OnDelete.IsEquivalentToRestrict() || !fks[i].OnUpdate.IsEquivalentToRestrict() {
+			return FormatForeignKey(&fks[i], false), true
+		}
+	}
+	return "", false
+}
+
+// FormatForeignKey describes fk (its own and its parent's database filled
+// in) as ForeignKeyText does.
+func FormatForeignKey(fk *sql.ForeignKeyConstraint, qualifyParent bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.%s, CONSTRAINT %s FOREIGN KEY (%s) REFERENCES ", quoteIdent(fk.Database), quoteIdent(fk.Table),
+		quoteIdent(fk.Name), quoteIdents(fk.Columns))
+	if qualifyParent || !strings.EqualFold(fk.ParentDatabase, fk.Database) {
+		b.WriteString(quoteIdent(fk.ParentDatabase) + ".")
+	}
+	fmt.Fprintf(&b, "%s (%s)", quoteIdent(fk.ParentTable), quoteIdents(fk.ParentColumns))
+	if a := fk.OnDelete; a != sql.ForeignKeyReferentialAction_DefaultAction && a != sql.ForeignKeyReferentialAction_Restrict {
+		b.WriteString(" ON DELETE " + string(a))
+	}
+	if a := fk.OnUpdate; a != sql.ForeignKeyReferentialAction_DefaultAction && a != sql.ForeignKeyReferentialAction_Restrict {
+		b.WriteString(" ON UPDATE " + string(a))
+	}
+	return b.String()
+}
+
+// quoteIdent quotes a name with backquotes, as MariaDB's messages do.
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+// quoteIdents quotes names and joins them with ", ".
+func quoteIdents(names []string) string { return quoteJoin(names, ", ") }

@@ -10,7 +10,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
-// Views, triggers and stored procedures are SQL-only objects the engine
+// Views, triggers, stored procedures and functions are SQL-only objects the engine
 // knows nothing of: each database's are kept as one JSON record in the
 // engine (Job.SetBlob), cached by the provider once read. Writes are
 // serialized by the provider's objMu, since a record is read, changed and
@@ -21,6 +21,7 @@ type dbObjects struct {
 	Views      []sql.ViewDefinition         `json:"views,omitempty"`
 	Triggers   []sql.TriggerDefinition      `json:"triggers,omitempty"`
 	Procedures []sql.StoredProcedureDetails `json:"procedures,omitempty"`
+	Functions  []FunctionDef                `json:"functions,omitempty"`
 }
 
 // errTriggerExists is MySQL's ER_TRG_ALREADY_EXISTS.
@@ -83,7 +84,9 @@ func (d *database) editObjects(ctx *sql.Context, edit func(o *dbObjects) error) 
 	if err != nil {
 		return err
 	}
-	if err := edit(o); err != nil {
+	if err := edit(o); err == errNothingToDo {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	b, err := json.Marshal(o)
@@ -198,11 +201,21 @@ func (d *database) DropTrigger(ctx *sql.Context, name string) error {
 	})
 }
 
-// GetStoredProcedure returns a stored procedure by name.
+// GetStoredProcedure returns a stored procedure by name, or the hidden
+// procedure of a stored function (routines.go).
 func (d *database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
 	o, err := d.objects()
 	if err != nil {
 		return sql.StoredProcedureDetails{}, false, err
+	}
+	if strings.HasPrefix(strings.ToLower(name), FunctionPrefix) {
+		fname := strings.TrimPrefix(strings.ToLower(name), FunctionPrefix)
+		for i := range o.Functions {
+			if strings.EqualFold(o.Functions[i].Name, fname) {
+				return o.Functions[i].Procedure, true, nil
+			}
+		}
+		return sql.StoredProcedureDetails{}, false, nil
 	}
 	for _, p := range o.Procedures {
 		if strings.EqualFold(p.Name, name) {
@@ -221,8 +234,12 @@ func (d *database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureD
 	return o.Procedures, nil
 }
 
-// SaveStoredProcedure stores a stored procedure.
+// SaveStoredProcedure stores a stored procedure, or the stored function a
+// hidden procedure carries (routines.go).
 func (d *database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedureDetails) error {
+	if strings.HasPrefix(strings.ToLower(spd.Name), FunctionPrefix) {
+		return d.saveFunction(ctx, spd)
+	}
 	if err := checkName(ctx, nameRoutine, spd.Name); err != nil {
 		return err
 	}
@@ -237,8 +254,12 @@ func (d *database) SaveStoredProcedure(ctx *sql.Context, spd sql.StoredProcedure
 	})
 }
 
-// DropStoredProcedure removes a stored procedure.
+// DropStoredProcedure removes a stored procedure, or the stored function
+// of a hidden procedure name (DROP FUNCTION, routines.go).
 func (d *database) DropStoredProcedure(ctx *sql.Context, name string) error {
+	if strings.HasPrefix(strings.ToLower(name), FunctionPrefix) {
+		return d.dropFunction(ctx, name)
+	}
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for i, p := range o.Procedures {
 			if strings.EqualFold(p.Name, name) {

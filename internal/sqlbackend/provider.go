@@ -3,8 +3,10 @@ package sqlbackend
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
@@ -22,6 +24,10 @@ type Provider struct {
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
 
 	maria bool // see MariaDB (show.go); set before serving
+
+	fks fkCache // every foreign key of the catalog, by parent (fk.go)
+
+	an atomic.Pointer[analyzer.Analyzer] // runs stored functions (routines.go)
 }
 
 // forgetObjects drops the cached SQL objects of a database.
@@ -39,9 +45,13 @@ var (
 )
 
 // NewProvider returns the provider of e's databases.
+// It is also the engine's RowChecker (hsfk.go): HandlerSocket writes keep
+// the foreign keys from then on.
 func NewProvider(e *engine.Engine) *Provider {
 	installSysVars()
-	return &Provider{e: e, objCache: map[string]*dbObjects{}}
+	p := &Provider{e: e, objCache: map[string]*dbObjects{}}
+	e.SetRowChecker(p)
+	return p
 }
 
 // Engine returns the engine the provider serves.
@@ -157,7 +167,9 @@ func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Job) error) error {
 	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}
-	return MapError(p.e.Update(ctx, fn))
+	err := p.e.Update(ctx, fn)
+	metaChanged()
+	return MapError(err)
 }
 
 // ResolveTable returns the engine table a SQL name resolves to in the

@@ -29,6 +29,7 @@ const (
 	ruleShowPKPrefix     analyzer.RuleId = 10007
 	ruleShowCreateDB     analyzer.RuleId = 10008
 	ruleShowIndexSubPart analyzer.RuleId = 10009
+	ruleRoutines         analyzer.RuleId = 10030 // stored functions
 )
 
 // installAfterAllRules adds the rules that must see every INSERT and
@@ -46,7 +47,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
 	})
-	return withTruncate(analyzer.NewBuilder(p).
+	a := withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
@@ -67,7 +68,12 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleSchemaIsDB, schemaIsDatabaseRule).
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
 		AddPostValidationRule(ruleMariaShow, mariaShowRule).
+		AddPostValidationRule(ruleRoutines, routinesRule).
 		Build())
+	if hp, ok := p.(*Provider); ok {
+		hp.SetAnalyzer(a)
+	}
+	return a
 }
 
 // schemaIsDatabaseRule: in MySQL and MariaDB, CREATE SCHEMA is a synonym

@@ -47,6 +47,7 @@ type Session struct {
 	lcQuery     string
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
+	functions   []string // the stored functions being evaluated, outermost first (routines.go)
 }
 
 type namedSavepoint struct {
@@ -317,6 +318,10 @@ type source struct {
 	e    *engine.Engine
 	sess *Session
 	ctx  *sql.Context
+	// own makes every read see the session's writes, the statement's own
+	// too, over the newest commits (never the snapshot, and without
+	// locks): foreign key checks and actions read that way (see fk.go).
+	own bool
 }
 
 func newSource(ctx *sql.Context, e *engine.Engine) *source {
@@ -330,6 +335,19 @@ func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, rever
 	if s.sess == nil {
 		it, err := s.e.NewIterator(t, idx, rg, reverse)
 		return it, 0, lockNone, err
+	}
+	if s.own {
+		if s.sess.txn == nil {
+			it, err := s.e.NewIterator(t, idx, rg, reverse)
+			return it, 0, lockNone, err
+		}
+		s.sess.applyPendingRollback(false)
+		it, err := s.sess.txn.NewIterator(t, idx, rg, reverse)
+		if err != nil {
+			return nil, 0, lockNone, err
+		}
+		s.sess.openIters++
+		return it, s.sess.gen, lockNone, nil
 	}
 	s.sess.settle()
 	useSnap, lock := s.sess.readPlan(s.ctx, t)

@@ -439,7 +439,7 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		lines = append(lines, "  "+indexClause(ix))
 	}
 	for _, x := range m.TextIndexes {
-		s := "  FULLTEXT KEY " + quoteIdent(x.Name) + " (" + strings.Join(quoteIdents(x.Columns), ",") + ")"
+		s := "  FULLTEXT KEY " + quoteIdent(x.Name) + " (" + quoteJoin(x.Columns, ",") + ")"
 		if x.Comment != "" {
 			s += " COMMENT " + quoteString(x.Comment)
 		}
@@ -510,8 +510,8 @@ func foreignKeyClause(db string, fk *sql.ForeignKeyConstraint) string {
 	if fk.ParentDatabase != "" && !strings.EqualFold(fk.ParentDatabase, db) {
 		parent = quoteIdent(fk.ParentDatabase) + "." + parent
 	}
-	s := "CONSTRAINT " + quoteIdent(fk.Name) + " FOREIGN KEY (" + strings.Join(quoteIdents(fk.Columns), ", ") +
-		") REFERENCES " + parent + " (" + strings.Join(quoteIdents(fk.ParentColumns), ", ") + ")"
+	s := "CONSTRAINT " + quoteIdent(fk.Name) + " FOREIGN KEY (" + quoteIdents(fk.Columns) +
+		") REFERENCES " + parent + " (" + quoteIdents(fk.ParentColumns) + ")"
 	if a := fk.OnDelete; a != "" && a != sql.ForeignKeyReferentialAction_DefaultAction && a != sql.ForeignKeyReferentialAction_Restrict {
 		s += " ON DELETE " + string(a)
 	}
@@ -521,12 +521,11 @@ func foreignKeyClause(db string, fk *sql.ForeignKeyConstraint) string {
 	return s
 }
 
-func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
-
-func quoteIdents(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = quoteIdent(s)
+// quoteJoin quotes names and joins them with sep.
+func quoteJoin(names []string, sep string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteIdent(n)
 	}
-	return out
+	return strings.Join(q, sep)
 }

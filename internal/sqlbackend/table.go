@@ -22,6 +22,9 @@ type table struct {
 	// columnAdded is set once AddColumn changed the table: see Partitions.
 	// (A table serves one statement, on its goroutine.)
 	columnAdded bool
+	// fkReads is set on the copy a foreign key editor reads through: its
+	// reads see the statement's own writes (see fk.go).
+	fkReads bool
 }
 
 var (
@@ -99,6 +102,7 @@ func (t *table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 // PartitionRows returns the rows of a partition.
 func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
 	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary}
+	it.src.own = t.fkReads
 	part, _ := p.(partition)
 	if part.lookup == nil {
 		it.ranges = []scanRange{{}}

@@ -36,8 +36,19 @@ import (
 // comments, except MySQL's executable /*! */ comments).
 
 // dialectRewrite returns q with the forms above blanked out, and whether
-// it changed anything.
+// it changed anything. A stored function statement at the start of q is
+// translated first (routineRewrite, routines.go); that changes the length
+// of the statement, not the text after it.
 func dialectRewrite(q string) (string, bool) {
+	if rw, ok := routineRewrite(q); ok {
+		out, _ := dialectBlank(rw)
+		return out, true
+	}
+	return dialectBlank(q)
+}
+
+// dialectBlank blanks out the forms above.
+func dialectBlank(q string) (string, bool) {
 	toks := codeWords(q)
 	if len(toks) == 0 {
 		return q, false

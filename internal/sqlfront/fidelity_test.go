@@ -87,7 +87,8 @@ func TestCreateViewDefinerClauses(t *testing.T) {
 }
 
 // FOREIGN KEY constraints are accepted with foreign_key_checks 0 and 1,
-// kept, and printed as MariaDB prints them.
+// kept, printed as MariaDB prints them, and enforced (before and after a
+// restart).
 func TestForeignKeysStoredAndShown(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	db := ts.open("")
@@ -117,14 +118,16 @@ func TestForeignKeysStoredAndShown(t *testing.T) {
 	}
 	check(c)
 
-	// Not enforced, but for go-mysql-server's check of a child row's
-	// parent on SQL writes with foreign_key_checks=1 (see README).
+	// Enforced on SQL writes with foreign_key_checks=1: a child row needs
+	// its parent, a parent row keeps its children; 0 turns that off.
 	mustExec(t, c, "INSERT INTO p VALUES (1)", "INSERT INTO c2 VALUES (1, 1)")
 	if _, err := c.ExecContext(context.Background(), "INSERT INTO c2 VALUES (2, 5)"); err == nil || !strings.Contains(err.Error(), "1452") {
 		t.Fatalf("child row without parent: %v, want error 1452", err)
 	}
-	mustExec(t, c, "SET foreign_key_checks = 0", "INSERT INTO c2 VALUES (3, 5)", "SET foreign_key_checks = 1",
-		"DELETE FROM p WHERE id = 1")
+	if _, err := c.ExecContext(context.Background(), "DELETE FROM p WHERE id = 1"); err == nil || !strings.Contains(err.Error(), "1451") {
+		t.Fatalf("parent row with children: %v, want error 1451", err)
+	}
+	mustExec(t, c, "SET foreign_key_checks = 0", "INSERT INTO c2 VALUES (3, 5)", "DELETE FROM p WHERE id = 1", "SET foreign_key_checks = 1")
 	expectRows(t, c, "SELECT id, a FROM c2 ORDER BY id", "1|1", "3|5")
 	expectRows(t, c, "SELECT constraint_name, table_name, referenced_table_name FROM information_schema.referential_constraints WHERE constraint_schema = 'f' ORDER BY 1",
 		"c2_ibfk_1|c2|p", "fk|c0|p", "fk1|c1|p", "fk3|c3|p2")
@@ -156,6 +159,16 @@ func TestForeignKeysStoredAndShown(t *testing.T) {
 	ts.stop()
 	ts = startTestServer(t, dir, Config{})
 	check(ts.open(""))
+	// And are enforced after it: ON DELETE CASCADE of c1, RESTRICT of c2.
+	c = ts.conn("f")
+	mustExec(t, c, "INSERT INTO p VALUES (7)", "INSERT INTO c1 VALUES (1, 7)")
+	expectRows(t, c, "SELECT id FROM p ORDER BY id", "7")
+	mustExec(t, c, "INSERT INTO c2 VALUES (7, 7)", "DELETE FROM c2 WHERE id = 7",
+		"DELETE FROM p WHERE id = 7")
+	expectRows(t, c, "SELECT COUNT(*) FROM c1", "0")
+	if _, err := c.ExecContext(context.Background(), "INSERT INTO c2 VALUES (8, 8)"); err == nil || !strings.Contains(err.Error(), "1452") {
+		t.Fatalf("child row without parent after restart: %v, want error 1452", err)
+	}
 }
 
 func TestDialectRewrite(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 // subtests of TestCreateTable, which compare a schema with
 // go-mysql-server's default collation id (TestCreateTable below runs its
 // query lists and scripts); the Spatial*, JSONTable*, Fulltext*,
-// ForeignKeys, Events, LoadData and *Plans functions (features HandlerDB
+// Events, LoadData and *Plans functions (features HandlerDB
 // does not claim, or plans written for the memory backend's statistics).
 
 var skips = newSkipList(skipRules)
@@ -51,3 +51,5 @@ func TestCreateTable(t *testing.T) {
 		}
 	}
 }
+
+func TestForeignKeys(t *testing.T) { enginetest.TestForeignKeys(t, newHarness(t, skips)) }

@@ -206,5 +206,5 @@ func (h *harness) SupportsNativeIndexCreation() bool { return true }
 // hidden row id.
 func (h *harness) SupportsKeylessTables() bool { return true }
 
-// SupportsForeignKeys is false: HandlerDB does not claim foreign keys.
-func (h *harness) SupportsForeignKeys() bool { return false }
+// SupportsForeignKeys is true: SQL writes enforce foreign keys.
+func (h *harness) SupportsForeignKeys() bool { return true }

@@ -68,8 +68,12 @@ func (s *skipList) report(w io.Writer) {
 // HandlerDB does not claim, and the query texts or script names it
 // covers.
 var skipRules = []skipRule{
-	{"foreign keys are stored and shown but not enforced on parent rows (no RESTRICT, CASCADE or SET NULL)",
-		[]string{"=failed statements data validation for DELETE, REPLACE", "Insert on duplicate key"}},
+	{"a foreign key added with foreign_key_checks=0 keeps the rows it found, as in InnoDB: a later orphan insert is 1452 without go-mysql-server's resolution error",
+		[]string{"=Delayed foreign key resolution insert", "=Delayed foreign key resolution resetting FOREIGN_KEY_CHECKS"}},
+	{"a foreign key's referenced columns must lead an index of their own (InnoDB also counts the primary key columns a secondary index holds)",
+		[]string{"=Referenced index includes implicit primary key columns"}},
+	{"an unnamed foreign key after <table>_ibfk_4294967295 is named <table>_ibfk_4294967296 (go-mysql-server refuses it)",
+		[]string{"=alter table child7 add foreign key (j) references theparent (i);"}},
 	{"duplicate-key errors carry MariaDB's text (Duplicate entry 'v' for key 'k'), not go-mysql-server's",
 		[]string{"=failed statements data validation for INSERT, UPDATE", "=insert trigger with subquery projections",
 			"=table ddl statements in stored procedures"}},
@@ -81,7 +85,7 @@ var skipRules = []skipRule{
 		[]string{"b1 BOOL, b2 BOOLEAN", "c bool, primary key", "=display width for numeric types",
 			"information_schema.columns with column key UNI is displayed as PRI"}},
 	{"SHOW CREATE TABLE lists unique keys before the others, as MariaDB does",
-		[]string{"CREATE TABLE t1 LIKE mytable", "=test index naming", "SHOW CREATE TABLE mytaBLE",
+		[]string{"CREATE TABLE t1 LIKE mytable", "=test index naming", "SHOW CREATE TABLE mytaBLE", "=Reordered foreign key columns do match",
 			"GROUP_CONCAT(column_name ORDER BY seq_in_index)"}},
 	{"SHOW CREATE TABLE lists keys in the order they were created, as MariaDB does (go-mysql-server sorts them by name)",
 		[]string{"b1 blob, b2 blob"}},
@@ -109,6 +113,7 @@ var skipRules = []skipRule{
 		[]string{"=varchar primary key"}},
 	{"spatial types are not supported",
 		[]string{"=column specific tests on information_schema.columns table", "=column specific tests on information_schema.tables table",
+			"=Creating a foreign key on a table with an unsupported type works",
 			"srs_id defined in spatial columns", "st_geometry_columns"}},
 	{"the 65,535-byte row size limit is not enforced",
 		[]string{"=multi alter with invalid schemas"}},

@@ -1,0 +1,179 @@
+package sqlfront
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// Foreign key errors, as MariaDB's InnoDB words them. go-mysql-server's
+// messages name the key and its table but not the columns, so the rules
+// look the key up in the catalog (sqlbackend's ForeignKeyText) to print
+// it as InnoDB does. The rules are tried before the general ones in
+// errors.go: a parent table missing from CREATE TABLE is error 1005 (a
+// badly formed foreign key), not 1146.
+
+// MySQL error numbers of foreign keys (errtable holds their wording).
+const (
+	erCantCreateTable  = 1005 // ER_CANT_CREATE_TABLE
+	erWrongFKDef       = 1239 // ER_WRONG_FK_DEF
+	erGetErrmsg        = 1296 // ER_GET_ERRMSG
+	erRowIsReferenced2 = 1451 // ER_ROW_IS_REFERENCED_2
+	erNoReferencedRow2 = 1452 // ER_NO_REFERENCED_ROW_2
+	erTruncateIllegal  = 1701 // ER_TRUNCATE_ILLEGAL_FK
+)
+
+// fkIncorrectlyFormed is InnoDB's errno 150 and its text in 1005.
+const fkIncorrectlyFormed = 150
+
+func init() {
+	gmsRules = append(fkRules, gmsRules...)
+}
+
+var fkRules = []gmsRule{
+	kindRule(sql.ErrForeignKeyChildViolation.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return x.fkViolation(erNoReferencedRow2, a[1], a[0])
+	}),
+	kindRule(sql.ErrForeignKeyParentViolation.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return x.fkViolation(erRowIsReferenced2, a[1], a[0])
+	}),
+	kindRule(sql.ErrForeignKeyNotResolved.Message, func(x *errContext, a []string) *mysql.SQLError {
+		// The parent table is missing (dropped with foreign_key_checks=0,
+		// or never created): go-mysql-server's words are InnoDB's.
+		if s := x.server(); s != nil {
+			if text, ok := s.p.ForeignKeyText(a[0], a[1], a[2], false); ok {
+				return sqlError(erNoReferencedRow2, text)
+			}
+		}
+		fk := sql.ForeignKeyConstraint{Database: a[0], Table: a[1], Name: a[2], ParentDatabase: a[0], ParentTable: a[4],
+			Columns: strings.Split(a[3], "`, `"), ParentColumns: strings.Split(a[5], "`, `")}
+		return sqlError(erNoReferencedRow2, sqlbackend.FormatForeignKey(&fk, false))
+	}),
+	kindRule(sql.ErrForeignKeyDropTable.Message, func(x *errContext, a []string) *mysql.SQLError {
+		// DROP TABLE of a parent: 1451 without the key's description.
+		e := sqlError(erRowIsReferenced2, "")
+		e.Message = strings.TrimSuffix(e.Message, " ()")
+		return e
+	}),
+	kindRule(sql.ErrTruncateReferencedFromForeignKey.Message, func(x *errContext, a []string) *mysql.SQLError {
+		if s := x.server(); s != nil {
+			if text, ok := s.p.ForeignKeyText(x.currentDB(), a[2], a[1], true); ok {
+				return sqlError(erTruncateIllegal, text)
+			}
+		}
+		return x.keepText(erTruncateIllegal)
+	}),
+	kindRule(sql.ErrForeignKeyDepthLimit.Message, func(x *errContext, a []string) *mysql.SQLError {
+		// InnoDB's DB_FOREIGN_EXCEED_MAX_CASCADE (193), naming the key
+		// of the cascade.
+		if text, ok := x.cascadeKey(); ok {
+			return sqlError(erGetErrmsg, 193, text, "InnoDB")
+		}
+		return x.keepText(erGetErrmsg)
+	}),
+	kindRule(sql.ErrForeignKeyColumnCountMismatch.Message, func(x *errContext, a []string) *mysql.SQLError {
+		name := "foreign key without name"
+		for _, c := range x.fkDefinitions() {
+			if fk := c.Details.(*sqlparser.ForeignKeyDefinition); len(fk.Source) != len(fk.ReferencedColumns) && c.Name != "" {
+				name = c.Name
+				break
+			}
+		}
+		return sqlError(erWrongFKDef, name, "Key reference and table reference don't match")
+	}),
+	kindRule(sql.ErrForeignKeyColumnTypeMismatch.Message, (*errContext).fkIncorrect),
+	kindRule(sql.ErrForeignKeyMissingReferenceIndex.Message, (*errContext).fkIncorrect),
+	kindRule(sql.ErrForeignKeyTextBlob.Message, (*errContext).fkIncorrect),
+	kindRule(sql.ErrForeignKeySetNullNonNullable.Message, (*errContext).fkIncorrect),
+	kindRule(sql.ErrTableNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+		// A CREATE or ALTER TABLE whose parent table does not exist.
+		for _, c := range x.fkDefinitions() {
+			if fk := c.Details.(*sqlparser.ForeignKeyDefinition); strings.EqualFold(fk.ReferencedTable.Name.String(), a[0]) {
+				return x.fkIncorrect(a)
+			}
+		}
+		return x.tableNotFound(a)
+	}),
+}
+
+// fkViolation is error num (1451 or 1452) for the foreign key fk of table.
+func (x *errContext) fkViolation(num int, table, fk string) *mysql.SQLError {
+	if s := x.server(); s != nil {
+		if text, ok := s.p.ForeignKeyText(x.currentDB(), table, fk, false); ok {
+			return sqlError(num, text)
+		}
+	}
+	return x.keepText(num)
+}
+
+// fkIncorrect is 1005 errno 150 for the table the statement creates or
+// alters.
+func (x *errContext) fkIncorrect([]string) *mysql.SQLError {
+	var tn sqlparser.TableName
+	switch st := x.stmt().(type) {
+	case *sqlparser.DDL:
+		tn = st.Table
+	case *sqlparser.AlterTable:
+		tn = st.Table
+	default:
+		return nil
+	}
+	db := tn.DbQualifier.String()
+	if db == "" {
+		db = x.currentDB()
+	}
+	return sqlError(erCantCreateTable, db, tn.Name.String(), fkIncorrectlyFormed, "Foreign key constraint is incorrectly formed")
+}
+
+// fkDefinitions returns the FOREIGN KEY clauses of a CREATE TABLE or an
+// ALTER TABLE statement.
+func (x *errContext) fkDefinitions() []*sqlparser.ConstraintDefinition {
+	var ddls []*sqlparser.DDL
+	switch st := x.stmt().(type) {
+	case *sqlparser.DDL:
+		ddls = []*sqlparser.DDL{st}
+	case *sqlparser.AlterTable:
+		ddls = st.Statements
+	}
+	var out []*sqlparser.ConstraintDefinition
+	for _, d := range ddls {
+		if d == nil || d.TableSpec == nil {
+			continue
+		}
+		for _, c := range d.TableSpec.Constraints {
+			if _, ok := c.Details.(*sqlparser.ForeignKeyDefinition); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// cascadeKey describes the first foreign key with a cascading action that
+// references the table a DELETE or UPDATE writes.
+func (x *errContext) cascadeKey() (string, bool) {
+	s := x.server()
+	if s == nil {
+		return "", false
+	}
+	var tn sqlparser.TableName
+	found := false
+	x.walk(func(n sqlparser.SQLNode) bool {
+		if t, ok := n.(sqlparser.TableName); ok && !found && !t.Name.IsEmpty() {
+			tn, found = t, true
+		}
+		return !found
+	})
+	if !found {
+		return "", false
+	}
+	t := x.engineTable(tn)
+	if t == nil {
+		return "", false
+	}
+	return s.p.CascadingKeyText(t)
+}
