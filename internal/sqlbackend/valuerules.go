@@ -61,6 +61,23 @@ func valuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.
 }
 
 func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	// Arithmetic is looked at without resolved(e), which walks e's whole
+	// subtree: at every level of a chain like 1+1+...+1 that would be
+	// quadratic. Its children are asked one level deep (a checkedArith
+	// child knows whether it is resolved).
+	if x, ok := e.(*expression.Arithmetic); ok {
+		switch x.Op {
+		case "+", "-", "*":
+			if !shallowResolved(x) {
+				return e, transform.SameTree, nil
+			}
+			lt, rt := x.Left().Type(), x.Right().Type()
+			if gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
+				return newCheckedArith(x), transform.NewTree, nil
+			}
+		}
+		return e, transform.SameTree, nil
+	}
 	if !resolved(e) {
 		return e, transform.SameTree, nil
 	}
@@ -71,14 +88,6 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 		t := x.Type()
 		if (t == gtypes.Int64 || t == gtypes.Uint64) && gtypes.IsText(x.Child.Type()) {
 			return &castInt{child: x.Child, unsigned: t == gtypes.Uint64, text: x.String()}, transform.NewTree, nil
-		}
-	case *expression.Arithmetic:
-		switch x.Op {
-		case "+", "-", "*":
-			lt, rt := x.Left().Type(), x.Right().Type()
-			if gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
-				return &checkedArith{Arithmetic: x}, transform.NewTree, nil
-			}
 		}
 	case sql.FunctionExpression:
 		if !stringFuncs[strings.ToLower(x.FunctionName())] {
@@ -131,6 +140,23 @@ func resolved(e sql.Expression) (ok bool) {
 		_ = c.Type()
 	}
 	_ = e.Type()
+	return true
+}
+
+// shallowResolved is resolved for an arithmetic node whose children may be
+// checkedArith nodes: those answer from what they recorded when built.
+func shallowResolved(a *expression.Arithmetic) bool {
+	for _, c := range a.Children() {
+		if ca, ok := c.(*checkedArith); ok {
+			if !ca.res {
+				return false
+			}
+			continue
+		}
+		if !resolved(c) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -436,17 +462,29 @@ func (c *castInt) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 // out of range is error 1690.
 type checkedArith struct {
 	*expression.Arithmetic
+	unsigned bool // either side is unsigned: fixed when built, as its children are
+	res      bool // resolved, likewise
 }
 
 var _ sql.Expression = (*checkedArith)(nil)
 
-func (c *checkedArith) unsigned() bool {
-	return gtypes.IsUnsigned(c.Left().Type()) || gtypes.IsUnsigned(c.Right().Type())
+// newCheckedArith wraps a. The signedness is computed once: asking the
+// children's types at every Type or Eval call would walk a chain like
+// 1+1+...+1 once per level (quadratic in its length).
+func newCheckedArith(a *expression.Arithmetic) *checkedArith {
+	c := &checkedArith{Arithmetic: a, res: shallowResolved(a)}
+	if c.res {
+		c.unsigned = gtypes.IsUnsigned(a.Left().Type()) || gtypes.IsUnsigned(a.Right().Type())
+	}
+	return c
 }
+
+// Resolved is what newCheckedArith found.
+func (c *checkedArith) Resolved() bool { return c.res }
 
 // Type is BIGINT or BIGINT UNSIGNED.
 func (c *checkedArith) Type() sql.Type {
-	if c.unsigned() {
+	if c.unsigned {
 		return gtypes.Uint64
 	}
 	return gtypes.Int64
@@ -459,7 +497,7 @@ func (c *checkedArith) WithChildren(k ...sql.Expression) (sql.Expression, error)
 		return nil, err
 	}
 	if a, ok := ne.(*expression.Arithmetic); ok {
-		return &checkedArith{Arithmetic: a}, nil
+		return newCheckedArith(a), nil
 	}
 	return ne, nil
 }
@@ -489,7 +527,7 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 		d = l.Mul(r)
 	}
 	n := d.BigInt()
-	if c.unsigned() {
+	if c.unsigned {
 		if n.Sign() < 0 || !n.IsUint64() {
 			return nil, errtable.SQLError(erDataOutOfRange, "BIGINT UNSIGNED", mariaText(c.Arithmetic))
 		}
