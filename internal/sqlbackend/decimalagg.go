@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"io"
 	"reflect"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -58,6 +59,13 @@ func exactAggregatesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, sco
 // given it (they reference nodes below them, visited first).
 func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		// The planner's own Projects over a UNION side read their input by
+		// position, with GetFields typed DOUBLE for a SUM or AVG (of id 0,
+		// or of an id the rule has not seen).
+		var below sql.Schema
+		if p, ok := n.(*plan.Project); ok {
+			below = p.Child.Schema()
+		}
 		nn, same, err := transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 				switch e := e.(type) {
@@ -72,7 +80,10 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 					return ea, transform.NewTree, nil
 				case *expression.GetField:
 					t, ok := retyped[e.Id()]
-					if !ok || e.Id() == 0 || e.Type().Equals(t) {
+					if e.Id() == 0 || !ok {
+						t, ok = positionalType(e, below)
+					}
+					if !ok || e.Type().Equals(t) {
 						return e, transform.SameTree, nil
 					}
 					gf := expression.NewGetFieldWithTable(e.Index(), int(e.TableId()), t, e.Database(), e.Table(), e.Name(), e.IsNullable())
@@ -269,6 +280,21 @@ func (c *exactConvert) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	}
 	out, _, err := c.typ.Convert(ctx, v)
 	return out, err
+}
+
+// positionalType is the DECIMAL type of the input column a GetField
+// reads by position, when that column has the GetField's name and the
+// GetField still says DOUBLE.
+func positionalType(gf *expression.GetField, below sql.Schema) (sql.Type, bool) {
+	i := gf.Index()
+	if i < 0 || i >= len(below) || !gmstypes.IsFloat(gf.Type()) {
+		return nil, false
+	}
+	c := below[i]
+	if !gmstypes.IsDecimal(c.Type) || !strings.EqualFold(c.Name, gf.Name()) {
+		return nil, false
+	}
+	return c.Type, true
 }
 
 // retypedBelow tells whether e is, or reads, a column the rule retyped.

@@ -47,6 +47,12 @@ func TestDecimalAggregateColumns(t *testing.T) {
 		types: []string{"DECIMAL(32,4)"},
 		rows:  []string{"4.0100", "1.6667"},
 	}, {
+		// A total row under the groups: the planner converts the first
+		// column of both sides (INT and a string) and reads the SUM by position.
+		query: "SELECT g, SUM(d) AS total FROM t GROUP BY g UNION ALL SELECT 'all', SUM(d) FROM t ORDER BY total DESC",
+		types: []string{"", "DECIMAL(30,2)"},
+		rows:  []string{"all|4.01", "2|2.01", "1|2.00"},
+	}, {
 		query: "SELECT TRUNCATE(2.345, 1), TRUNCATE(-2.345, 1), TRUNCATE(1234.5, -2), TRUNCATE(d, 1), TRUNCATE(0.29e0, 2), TRUNCATE(-15, -1) FROM t WHERE id = 3",
 		types: []string{"DECIMAL(2,1)", "DECIMAL(2,1)", "DECIMAL(4,0)", "DECIMAL(7,1)", "DOUBLE", ""},
 		rows:  []string{"2.3|-2.3|1200|2.0|0.28|-10"},

@@ -241,6 +241,19 @@ SELECT release_year DIV 10 * 10 AS decade, COUNT(*) AS films, SUM(length) AS min
 -- 42. Staff without an email, inactive staff, and their store's customer count.
 SELECT sf.id, sf.first_name, sf.email, sf.active, (SELECT COUNT(*) FROM customer cu WHERE cu.store_id = sf.store_id) AS store_customers
   FROM staff sf WHERE sf.email IS NULL OR sf.active = 0 ORDER BY sf.id;
+-- 44. Revenue per store with a total line (UNION ALL of grouped and overall SUMs).
+SELECT st.name AS store, SUM(p.amount) AS revenue, COUNT(*) AS payments
+  FROM payment p JOIN staff sf ON sf.id = p.staff_id JOIN store st ON st.id = sf.store_id GROUP BY st.name
+UNION ALL
+SELECT 'Total', SUM(amount), COUNT(*) FROM payment
+ORDER BY store;
+-- 45. Key figures in one column (a UNION of SUM, AVG and COUNT).
+-- deviation: go-mysql-server plans a UNION column mixing SUM/AVG (DOUBLE when planned) with COUNT (BIGINT) as text, so COUNT's 400 has none of MariaDB's 6 decimals (400.000000), and AVG(n) reaches the union already rounded to 4 digits (12.024000 for 12.024048; MySQL keeps 9 more)
+SELECT 'revenue' AS figure, SUM(amount) AS value FROM payment
+UNION ALL SELECT 'average payment', AVG(amount) FROM payment
+UNION ALL SELECT 'rentals per customer', AVG(n) FROM (SELECT COUNT(*) AS n FROM rental GROUP BY customer_id) t
+UNION ALL SELECT 'films', COUNT(*) FROM film
+ORDER BY figure;
 -- 43. Checksums of the tables, as a replication check would compute them.
 SELECT SUM(CRC32(CONCAT_WS('#', id, city_id, street, postal_code, phone))) AS address_sum FROM address;
 SELECT SUM(CRC32(CONCAT_WS('#', id, title, category_id, release_year, length, rental_duration, rental_rate, replacement_cost))) AS film_sum FROM film;
