@@ -19,14 +19,15 @@ import (
 
 // Identifiers of HandlerDB's analyzer rules.
 const (
-	ruleBinaryLike       analyzer.RuleId = 10001
-	ruleExplainRows      analyzer.RuleId = 10002
-	ruleSchemaIsDB       analyzer.RuleId = 10004
-	ruleAtomicFKs        analyzer.RuleId = 10005
-	rulePKPrefix         analyzer.RuleId = 10006
-	ruleShowPKPrefix     analyzer.RuleId = 10007
-	ruleShowCreateDB     analyzer.RuleId = 10008
-	ruleShowIndexSubPart analyzer.RuleId = 10009
+	ruleBinaryLike        analyzer.RuleId = 10001
+	ruleExplainRows       analyzer.RuleId = 10002
+	ruleSchemaIsDB        analyzer.RuleId = 10004
+	ruleAtomicFKs         analyzer.RuleId = 10005
+	rulePKPrefix          analyzer.RuleId = 10006
+	ruleShowPKPrefix      analyzer.RuleId = 10007
+	ruleShowCreateDB      analyzer.RuleId = 10008
+	ruleShowIndexSubPart  analyzer.RuleId = 10009
+	ruleStatisticsSubPart analyzer.RuleId = 10010
 )
 
 // NewAnalyzer returns go-mysql-server's analyzer over p with HandlerDB's
@@ -43,6 +44,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(rulePKPrefix, pkPrefixRule).
 		AddPostValidationRule(ruleShowPKPrefix, showCreatePKRule).
 		AddPostValidationRule(ruleShowIndexSubPart, showIndexPrefixRule).
+		AddPostValidationRule(ruleStatisticsSubPart, statisticsSubPartRule).
 		AddPostValidationRule(ruleShowCreateDB, showCreateDatabaseRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).
