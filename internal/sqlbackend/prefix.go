@@ -269,20 +269,24 @@ func prefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, s
 	idxs := ct.Indexes()
 	saved := make([][]sql.IndexColumn, len(idxs))
 	hidden := false
+	// Every key is checked here, with or without a prefix: one refused
+	// when go-mysql-server adds it (after creating the table) would leave
+	// the table behind. Columns of a type the engine lacks fail later.
+	cols, colsErr := createTableColumns(ctx, ct)
 	for i, d := range idxs {
 		saved[i] = d.Columns
-		if d.IsFullText() || d.IsSpatial() || d.IsVector() || !hasPrefix(d.Columns) {
+		if d.IsFullText() || d.IsSpatial() || d.IsVector() {
 			continue
 		}
-		cols, err := createTableColumns(ctx, ct)
-		if err != nil {
-			return nil, transform.SameTree, err
+		if colsErr == nil {
+			if _, err := tableKeyPrefix(nil, cols, d.Columns, d.IsPrimary(), d.IsUnique()); err != nil {
+				return nil, transform.SameTree, err
+			}
 		}
-		if _, err := tableKeyPrefix(nil, cols, d.Columns, d.IsPrimary(), d.IsUnique()); err != nil {
-			return nil, transform.SameTree, err
+		if hasPrefix(d.Columns) {
+			d.Columns = hidePrefixes(d.Columns, schemaType(ct.PkSchema().Schema))
+			hidden = true
 		}
-		d.Columns = hidePrefixes(d.Columns, schemaType(ct.PkSchema().Schema))
-		hidden = true
 	}
 	if !hidden {
 		return gmsValidateCreateTable(ctx, a, n, scope, sel, qf)
