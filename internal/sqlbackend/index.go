@@ -169,9 +169,15 @@ func (r *colRange) contains(v types.Value) bool {
 
 // scanRange is one engine range plus, when the engine's prefix bounds
 // are wider than the SQL range, the column ranges every row must pass.
+// On a prefix index (whose keys hold only prefixes) every row is checked
+// against the full values: it must pass one of anyOf, the column ranges
+// of the SQL ranges the engine range covers (go-mysql-server does not
+// always keep a filter above such a lookup: a lookup join drops the
+// condition its keys come from).
 type scanRange struct {
 	rg    engine.Range
 	check []colRange
+	anyOf [][]colRange
 	empty bool
 }
 
@@ -227,6 +233,10 @@ func toScanRange(ctx *sql.Context, t *engine.Table, idx *engine.Index, mr sql.My
 		break
 	}
 	sr.rg.Lower, sr.rg.Upper = lower, upper
+	if idx.Prefix != nil {
+		sr.anyOf = [][]colRange{cols}
+		return sr, nil
+	}
 	for j := i + 1; j < len(cols); j++ {
 		cr := &cols[j]
 		if !cr.lo.unbounded && !(cr.lo.incl && cr.lo.v.Null) || !cr.hi.unbounded {
@@ -251,6 +261,7 @@ type rangeIter struct {
 	cur     *engine.Iterator
 	curGen  uint64
 	check   []colRange
+	anyOf   [][]colRange
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -271,7 +282,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			it.cur, it.curGen, it.check = cur, gen, sr.check
+			it.cur, it.curGen, it.check, it.anyOf = cur, gen, sr.check, sr.anyOf
 		}
 		r, err := it.cur.Next()
 		if err == io.EOF {
@@ -281,11 +292,20 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, MapError(err)
 		}
-		if it.check != nil && !rowInRange(r, it.check) {
+		if it.check != nil && !rowInRange(r, it.check) || it.anyOf != nil && !rowInAny(r, it.anyOf) {
 			continue
 		}
 		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
 	}
+}
+
+func rowInAny(r engine.Row, anyOf [][]colRange) bool {
+	for _, check := range anyOf {
+		if rowInRange(r, check) {
+			return true
+		}
+	}
+	return false
 }
 
 func rowInRange(r engine.Row, check []colRange) bool {
