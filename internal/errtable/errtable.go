@@ -260,7 +260,6 @@ var mysqlErrors = map[int]MySQLError{
 	1091: {"ER_CANT_DROP_FIELD_OR_KEY", "42000", "Can't DROP %s `%s`; check that it exists"},
 	1105: {"ER_UNKNOWN_ERROR", "HY000", "%s"},
 	1110: {"ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"},
-	1115: {"ER_UNKNOWN_CHARACTER_SET", "42000", "Unknown character set: '%s'"},
 	1130: {"ER_HOST_NOT_PRIVILEGED", "HY000", "Host '%s' is not allowed to connect to this MariaDB server"},
 	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
 	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},

@@ -170,9 +170,15 @@ func (r *colRange) contains(v types.Value) bool {
 
 // scanRange is one engine range plus, when the engine's prefix bounds
 // are wider than the SQL range, the column ranges every row must pass.
+// On a prefix index (whose keys hold only prefixes) every row is checked
+// against the full values: it must pass one of anyOf, the column ranges
+// of the SQL ranges the engine range covers (go-mysql-server does not
+// always keep a filter above such a lookup: a lookup join drops the
+// condition its keys come from).
 type scanRange struct {
 	rg    engine.Range
 	check []colRange
+	anyOf [][]colRange
 	empty bool
 }
 
@@ -228,6 +234,10 @@ func toScanRange(ctx *sql.Context, t *engine.Table, idx *engine.Index, mr sql.My
 		break
 	}
 	sr.rg.Lower, sr.rg.Upper = lower, upper
+	if idx.Prefix != nil {
+		sr.anyOf = [][]colRange{cols}
+		return sr, nil
+	}
 	for j := i + 1; j < len(cols); j++ {
 		cr := &cols[j]
 		if !cr.lo.unbounded && !(cr.lo.incl && cr.lo.v.Null) || !cr.hi.unbounded {
@@ -254,6 +264,7 @@ type rangeIter struct {
 	curRg   engine.Range
 	check   []colRange
 	lock    lockMode // the lock each row returned takes (isolation.go)
+	anyOf   [][]colRange
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -274,7 +285,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			it.cur, it.curGen, it.curRg, it.check, it.lock = cur, gen, sr.rg, sr.check, lock
+			it.cur, it.curGen, it.curRg, it.check, it.lock, it.anyOf = cur, gen, sr.rg, sr.check, lock, sr.anyOf
 		}
 		r, err := it.cur.Next()
 		if err == io.EOF {
@@ -284,7 +295,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, MapError(err)
 		}
-		if it.check != nil && !rowInRange(r, it.check) {
+		if it.check != nil && !rowInRange(r, it.check) || it.anyOf != nil && !rowInAny(r, it.anyOf) {
 			continue
 		}
 		if it.lock != lockNone {
@@ -304,6 +315,15 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 		}
 		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
 	}
+}
+
+func rowInAny(r engine.Row, anyOf [][]colRange) bool {
+	for _, check := range anyOf {
+		if rowInRange(r, check) {
+			return true
+		}
+	}
+	return false
 }
 
 func rowInRange(r engine.Row, check []colRange) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
@@ -268,20 +269,24 @@ func prefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, s
 	idxs := ct.Indexes()
 	saved := make([][]sql.IndexColumn, len(idxs))
 	hidden := false
+	// Every key is checked here, with or without a prefix: one refused
+	// when go-mysql-server adds it (after creating the table) would leave
+	// the table behind. Columns of a type the engine lacks fail later.
+	cols, colsErr := createTableColumns(ctx, ct)
 	for i, d := range idxs {
 		saved[i] = d.Columns
-		if d.IsFullText() || d.IsSpatial() || d.IsVector() || !hasPrefix(d.Columns) {
+		if d.IsFullText() || d.IsSpatial() || d.IsVector() {
 			continue
 		}
-		cols, err := createTableColumns(ctx, ct)
-		if err != nil {
-			return nil, transform.SameTree, err
+		if colsErr == nil {
+			if _, err := tableKeyPrefix(nil, cols, d.Columns, d.IsPrimary(), d.IsUnique()); err != nil {
+				return nil, transform.SameTree, err
+			}
 		}
-		if _, err := tableKeyPrefix(nil, cols, d.Columns, d.IsPrimary(), d.IsUnique()); err != nil {
-			return nil, transform.SameTree, err
+		if hasPrefix(d.Columns) {
+			d.Columns = hidePrefixes(d.Columns, schemaType(ct.PkSchema().Schema))
+			hidden = true
 		}
-		d.Columns = hidePrefixes(d.Columns, schemaType(ct.PkSchema().Schema))
-		hidden = true
 	}
 	if !hidden {
 		return gmsValidateCreateTable(ctx, a, n, scope, sel, qf)
@@ -621,4 +626,65 @@ func (c *subPartShowIndex) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, 
 		r[showIndexSubPart] = int64(idx.Prefix[seq-1])
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// statisticsSubPartRule: go-mysql-server's information_schema.STATISTICS
+// reads SUB_PART from PrefixLengths, where 0 stands for a whole value, and
+// shows that 0 for a whole-value column before a prefix column (v2 of
+// KEY (v2, v1(300))); MariaDB shows NULL. No prefix is 0 long, so the
+// rule reads the table through statisticsTable, which turns a SUB_PART of
+// 0 into NULL.
+func statisticsSubPartRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		rt, ok := n.(*plan.ResolvedTable)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		if _, done := rt.Table.(statisticsTable); done || rt.Database() == nil ||
+			!strings.EqualFold(rt.Database().Name(), sql.InformationSchemaDatabaseName) ||
+			!strings.EqualFold(rt.Table.Name(), information_schema.StatisticsTableName) {
+			return n, transform.SameTree, nil
+		}
+		col := rt.Table.Schema().IndexOfColName("SUB_PART")
+		if col < 0 {
+			return n, transform.SameTree, nil
+		}
+		nt, err := rt.WithTable(statisticsTable{Table: rt.Table, subPart: col})
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return nt, transform.NewTree, nil
+	})
+}
+
+// statisticsTable is information_schema.STATISTICS with a SUB_PART of 0
+// read as NULL. It serves one statement.
+type statisticsTable struct {
+	sql.Table
+	subPart int
+}
+
+// PartitionRows returns the partition's rows, SUB_PART fixed.
+func (s statisticsTable) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	it, err := s.Table.PartitionRows(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return &subPartIter{RowIter: it, col: s.subPart}, nil
+}
+
+type subPartIter struct {
+	sql.RowIter
+	col int
+}
+
+// Next returns the next row with a SUB_PART of 0 as NULL.
+func (i *subPartIter) Next(ctx *sql.Context) (sql.Row, error) {
+	r, err := i.RowIter.Next(ctx)
+	if err == nil && i.col < len(r) {
+		if v, ok := r[i.col].(int64); ok && v == 0 {
+			r[i.col] = nil
+		}
+	}
+	return r, err
 }

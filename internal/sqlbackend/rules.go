@@ -21,15 +21,16 @@ import (
 
 // Identifiers of HandlerDB's analyzer rules.
 const (
-	ruleBinaryLike       analyzer.RuleId = 10001
-	ruleExplainRows      analyzer.RuleId = 10002
-	ruleSchemaIsDB       analyzer.RuleId = 10004
-	ruleAtomicFKs        analyzer.RuleId = 10005
-	rulePKPrefix         analyzer.RuleId = 10006
-	ruleShowPKPrefix     analyzer.RuleId = 10007
-	ruleShowCreateDB     analyzer.RuleId = 10008
-	ruleShowIndexSubPart analyzer.RuleId = 10009
-	ruleRoutines         analyzer.RuleId = 10030 // stored functions
+	ruleBinaryLike        analyzer.RuleId = 10001
+	ruleExplainRows       analyzer.RuleId = 10002
+	ruleSchemaIsDB        analyzer.RuleId = 10004
+	ruleAtomicFKs         analyzer.RuleId = 10005
+	rulePKPrefix          analyzer.RuleId = 10006
+	ruleShowPKPrefix      analyzer.RuleId = 10007
+	ruleShowCreateDB      analyzer.RuleId = 10008
+	ruleShowIndexSubPart  analyzer.RuleId = 10009
+	ruleStatisticsSubPart analyzer.RuleId = 10010
+	ruleRoutines          analyzer.RuleId = 10030 // stored functions
 )
 
 // installAfterAllRules adds the rules that must see every INSERT and
@@ -61,6 +62,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(rulePKPrefix, pkPrefixRule).
 		AddPostValidationRule(ruleShowPKPrefix, showCreatePKRule).
 		AddPostValidationRule(ruleShowIndexSubPart, showIndexPrefixRule).
+		AddPostValidationRule(ruleStatisticsSubPart, statisticsSubPartRule).
 		AddPostValidationRule(ruleShowCreateDB, showCreateDatabaseRule).
 		AddPostValidationRule(ruleBinaryLike, binaryLikeRule).
 		AddPostValidationRule(ruleExplainRows, explainRowsRule).

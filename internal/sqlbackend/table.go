@@ -139,26 +139,32 @@ func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 // mergePrefixRanges merges the ranges of a lookup on a prefix index whose
 // store keys overlap: the engine widens each to whole prefixes (see
 // engine.Table.RangeKeys), and two ranges of one prefix ('abcdefg' and
-// 'abcdexx' on a 5-character prefix) would return its rows twice.
-// go-mysql-server keeps the lookup's filter above a prefix index, so the
-// merged ranges need no checks of their own.
+// 'abcdexx' on a 5-character prefix) would return its rows twice. A
+// merged range checks each row against the column ranges of all the
+// ranges it covers.
 func mergePrefixRanges(t *engine.Table, idx *engine.Index, ranges []scanRange, reverse bool) []scanRange {
-	var bs []engine.RangeBounds
+	type keyed struct {
+		b     engine.RangeBounds
+		anyOf [][]colRange
+	}
+	var ks []keyed
 	for _, sr := range ranges {
 		if !sr.empty {
-			bs = append(bs, t.RangeKeys(idx, sr.rg))
+			ks = append(ks, keyed{t.RangeKeys(idx, sr.rg), sr.anyOf})
 		}
 	}
-	slices.SortFunc(bs, func(a, b engine.RangeBounds) int { return bytes.Compare(a.Lower, b.Lower) })
+	slices.SortFunc(ks, func(a, b keyed) int { return bytes.Compare(a.b.Lower, b.b.Lower) })
 	var out []scanRange
-	for i := 0; i < len(bs); {
-		cur := bs[i]
-		for i++; i < len(bs) && bytes.Compare(bs[i].Lower, cur.Upper) <= 0; i++ {
-			if bytes.Compare(bs[i].Upper, cur.Upper) > 0 {
-				cur.Upper = bs[i].Upper
+	for i := 0; i < len(ks); {
+		cur := ks[i].b
+		anyOf := ks[i].anyOf
+		for i++; i < len(ks) && bytes.Compare(ks[i].b.Lower, cur.Upper) <= 0; i++ {
+			if bytes.Compare(ks[i].b.Upper, cur.Upper) > 0 {
+				cur.Upper = ks[i].b.Upper
 			}
+			anyOf = append(anyOf, ks[i].anyOf...)
 		}
-		out = append(out, scanRange{rg: engine.Range{Keys: &cur}})
+		out = append(out, scanRange{rg: engine.Range{Keys: &cur}, anyOf: anyOf})
 	}
 	if reverse {
 		slices.Reverse(out)

@@ -40,7 +40,6 @@ SELECT id FROM s WHERE b >= 'q' AND b < 'r' ORDER BY id;
 SELECT id FROM s WHERE v = 'xyz';
 SELECT id FROM s WHERE v = 'xyz1';
 SELECT id FROM s FORCE INDEX (kw) WHERE w = 'aa2';
--- deviation: go-mysql-server reads SUB_PART from PrefixLengths, where 0 stands for no prefix: a whole-value column before a prefix column (v2 of KEY (v2, v1(300))) shows 0 for MariaDB's NULL
 SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX;
 -- deviation: SHOW CREATE TABLE prints DEFAULT NULL and int(11) differently (another part of the printer)
 SHOW CREATE TABLE p;
@@ -91,3 +90,23 @@ SELECT SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE
 CREATE TABLE wn (v VARCHAR(1000), KEY kv (v));
 SHOW WARNINGS;
 SELECT SUB_PART FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'wn';
+CREATE TABLE lt (a VARCHAR(800), b VARCHAR(800), KEY (a, b));
+SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'lt';
+CREATE TABLE up (k varchar(20) NOT NULL, v int, w varchar(10), PRIMARY KEY (k(3)), UNIQUE KEY uw (w(2)));
+INSERT INTO up VALUES ('abcd', 1, 'xy1'), ('bcde', 2, 'zz1');
+UPDATE up SET k = 'abcX' WHERE k = 'abcd';
+SELECT * FROM up ORDER BY k;
+UPDATE up SET k = 'bcdQ' WHERE v = 1;
+UPDATE up SET w = 'xy2' WHERE v = 1;
+UPDATE up SET w = 'zz9' WHERE v = 1;
+SELECT * FROM up ORDER BY k;
+REPLACE INTO up VALUES ('abcZZ', 7, 'qq');
+SELECT * FROM up ORDER BY k;
+CREATE TABLE jp (k varchar(20) NOT NULL, v int, PRIMARY KEY (k(3)));
+CREATE TABLE jx (id int primary key, k varchar(20), KEY (k));
+INSERT INTO jp VALUES ('abcd', 1), ('bcd', 2);
+INSERT INTO jx VALUES (1, 'abcX'), (2, 'abcd'), (3, 'bcd'), (4, 'bc');
+SELECT jx.id, jp.v FROM jx JOIN jp ON jp.k = jx.k ORDER BY jx.id;
+SELECT /*+ LOOKUP_JOIN(jx, jp) */ jx.id, jp.v FROM jx JOIN jp ON jp.k = jx.k ORDER BY jx.id;
+SELECT jx.id FROM jx WHERE jx.k IN (SELECT k FROM jp) ORDER BY 1;
+SELECT jx.id, (SELECT v FROM jp WHERE jp.k = jx.k) FROM jx ORDER BY 1;
