@@ -194,6 +194,17 @@ func (t *table) AddForeignKey(ctx *sql.Context, fk sql.ForeignKeyConstraint) err
 		if m.foreignKey(fk.Name) >= 0 {
 			return sql.ErrForeignKeyDuplicateName.New(fk.Name)
 		}
+		// InnoDB's constraint names are the database's: another table's
+		// key of that name refuses it too.
+		all, err := t.db.p.foreignKeys()
+		if err != nil {
+			return err
+		}
+		for i := range all {
+			if strings.EqualFold(all[i].Database, t.db.name) && strings.EqualFold(all[i].Name, fk.Name) && all[i].Table != t.t.Name {
+				return sql.ErrForeignKeyDuplicateName.New(fk.Name)
+			}
+		}
 		fk.Database, fk.Table = "", ""
 		if strings.EqualFold(fk.ParentDatabase, t.db.name) {
 			fk.ParentDatabase = ""
@@ -357,6 +368,85 @@ func (p *Provider) ForeignKeyText(db, table, name string, qualifyParent bool) (t
 		return "", false
 	}
 	return FormatForeignKey(found, qualifyParent), true
+}
+
+// checkDropPrimary refuses, with foreign_key_checks=1, to drop the
+// primary key a foreign key referencing the table needs (no other index
+// leads with its columns).
+func (t *table) checkDropPrimary(ctx *sql.Context) error {
+	if v, err := ctx.GetSessionVariable(ctx, "foreign_key_checks"); err == nil {
+		if n, ok := v.(int8); ok && n == 0 {
+			return nil
+		}
+	}
+	fks, err := t.db.p.referencing(t.db.name, t.t.Name)
+	if err != nil {
+		return err
+	}
+	for i := range fks {
+		cols, ok := columnOrdinals(t.t, fks[i].ParentColumns)
+		if !ok {
+			continue
+		}
+		needed := true
+		for _, idx := range t.t.Indexes {
+			if !idx.Primary && leadingIndex(&engine.Table{Indexes: []*engine.Index{idx}}, cols) != nil {
+				needed = false
+				break
+			}
+		}
+		if needed {
+			return sql.ErrForeignKeyDropIndex.New("PRIMARY", fks[i].Name)
+		}
+	}
+	return nil
+}
+
+// checkDropDatabase refuses, with foreign_key_checks=1, to drop a database
+// whose tables a table of another database references (InnoDB's 1451).
+func (p *Provider) checkDropDatabase(ctx *sql.Context, db string) error {
+	if v, err := ctx.GetSessionVariable(ctx, "foreign_key_checks"); err == nil {
+		if n, ok := v.(int8); ok && n == 0 {
+			return nil
+		}
+	}
+	all, err := p.foreignKeys()
+	if err != nil {
+		return err
+	}
+	for i := range all {
+		if strings.EqualFold(all[i].ParentDatabase, db) && !strings.EqualFold(all[i].Database, db) {
+			return sql.ErrForeignKeyDropTable.New(all[i].ParentTable, all[i].Name)
+		}
+	}
+	return nil
+}
+
+// ForeignKeyOfColumn names a foreign key that db.table declares on column,
+// or that references column of it, or "".
+func (p *Provider) ForeignKeyOfColumn(db, table, column string) string {
+	all, err := p.foreignKeys()
+	if err != nil {
+		return ""
+	}
+	has := func(cols []string) bool {
+		for _, c := range cols {
+			if strings.EqualFold(c, column) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range all {
+		fk := &all[i]
+		if strings.EqualFold(fk.Database, db) && strings.EqualFold(fk.Table, table) && has(fk.Columns) {
+			return fk.Name
+		}
+		if strings.EqualFold(fk.ParentDatabase, db) && strings.EqualFold(fk.ParentTable, table) && has(fk.ParentColumns) {
+			return fk.Name
+		}
+	}
+	return ""
 }
 
 // CascadingKeyText describes, as ForeignKeyText does, the first foreign
