@@ -495,3 +495,48 @@ func quoteIdents(names []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// fkDepthRule: go-mysql-server stops a cascade one level earlier when the
+// foreign keys involved form a cycle (a table that references itself);
+// InnoDB counts every chain alike and refuses the 15th nested level. The
+// rule clears the cycle mark of the statement's foreign key editors (the
+// mark serves nothing else). go-mysql-server plans single-table INSERT,
+// UPDATE and DELETE with a fixed list of rules that ends with its
+// OnceAfterAll rules, so the rule is added there (init), not to one
+// analyzer; it is a pure function of the plan.
+func fkDepthRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	seen := map[*plan.ForeignKeyEditor]bool{}
+	var clear func(e *plan.ForeignKeyEditor)
+	clear = func(e *plan.ForeignKeyEditor) {
+		if e == nil || seen[e] {
+			return
+		}
+		seen[e] = true
+		e.Cyclical = false
+		for i := range e.RefActions {
+			clear(e.RefActions[i].Editor)
+		}
+	}
+	visit := func(n sql.Node) bool {
+		if h, ok := n.(*plan.ForeignKeyHandler); ok {
+			clear(h.Editor)
+		}
+		return true
+	}
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch n := n.(type) {
+		case *plan.DeleteFrom:
+			for _, t := range n.GetDeleteTargets() {
+				transform.Inspect(t, visit)
+			}
+		case *plan.InsertInto:
+			transform.Inspect(n.Destination, visit)
+		}
+		return visit(n)
+	})
+	return n, transform.SameTree, nil
+}
+
+func init() {
+	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleFKDepth, Apply: fkDepthRule})
+}

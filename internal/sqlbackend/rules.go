@@ -23,7 +23,8 @@ const (
 	ruleExplainRows analyzer.RuleId = 10002
 	ruleSchemaIsDB  analyzer.RuleId = 10004
 	ruleAtomicFKs   analyzer.RuleId = 10005
-	ruleRoutines    analyzer.RuleId = 10200 // 102xx: stored functions
+	ruleRoutines    analyzer.RuleId = 10200 // 102xx: stored functions and foreign keys
+	ruleFKDepth     analyzer.RuleId = 10201
 )
 
 // NewAnalyzer returns go-mysql-server's analyzer over p with HandlerDB's

@@ -83,7 +83,7 @@ INSERT INTO tree VALUES (100, NULL), (101, 100), (102, 101), (103, 102), (104, 1
 DELETE FROM tree WHERE id = 100;
 DELETE FROM tree WHERE id = 102;
 SELECT COUNT(*) FROM tree;
-DELETE FROM tree WHERE id = 104;
+DELETE FROM tree WHERE id = 103;
 SELECT COUNT(*) FROM tree;
 -- badly formed keys
 CREATE TABLE bad (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES nosuch (id));
