@@ -209,9 +209,19 @@ func (t *table) AddForeignKey(ctx *sql.Context, fk sql.ForeignKeyConstraint) err
 		if strings.EqualFold(fk.ParentDatabase, t.db.name) {
 			fk.ParentDatabase = ""
 		}
+		fk.OnDelete, fk.OnUpdate = innodbAction(fk.OnDelete), innodbAction(fk.OnUpdate)
 		m.ForeignKeys = append(m.ForeignKeys, fk)
 		return nil
 	})
+}
+
+// innodbAction is the action InnoDB keeps for a declared one: it accepts
+// SET DEFAULT but keeps the default (RESTRICT).
+func innodbAction(a sql.ForeignKeyReferentialAction) sql.ForeignKeyReferentialAction {
+	if a == sql.ForeignKeyReferentialAction_SetDefault {
+		return sql.ForeignKeyReferentialAction_DefaultAction
+	}
+	return a
 }
 
 // DropForeignKey removes a foreign key.
