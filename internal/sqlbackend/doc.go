@@ -2,8 +2,11 @@
 // internal/engine: the catalog (Provider, its databases and tables, their
 // indexes), the row editors, the mapping of schemas and values between
 // go-mysql-server and the engine, ALTER TABLE, the SQL-only objects the
-// engine does not know (views, triggers, procedures, column comments and
-// expressions, CHECK constraints, kept as engine records), the checks of
+// engine does not know (views, triggers, procedures, stored functions,
+// column comments and expressions, CHECK and FOREIGN KEY constraints,
+// kept as engine records; foreign keys are enforced on SQL writes through
+// go-mysql-server and, as the engine's RowChecker, on HandlerSocket
+// writes), the checks of
 // the names it stores (names.go), and a Session that owns a connection's
 // engine.Txn. It knows no listener and no wire protocol: internal/sqlfront
 // serves it over MySQL's, and the enginetest harness (gmstest) runs
