@@ -134,6 +134,16 @@ var (
 	// index (the primary key included) a value it already holds. Rows an
 	// update changed before the failing one stay changed.
 	ErrDuplicateKey = sentinel(hsproto.ErrDuplicateKey)
+	// ErrNoReferencedRow (1 151): an insert or update would give a child
+	// row a foreign key value its parent table does not hold.
+	ErrNoReferencedRow = sentinel(hsproto.ErrNoReferencedRow)
+	// ErrRowIsReferenced (1 152): an update or delete of a parent row
+	// that child rows reference under RESTRICT. Rows the request changed
+	// before stay changed.
+	ErrRowIsReferenced = sentinel(hsproto.ErrRowIsReferenced)
+	// ErrFKDepth (1 193): a foreign key cascade would nest more than 15
+	// levels deep.
+	ErrFKDepth = sentinel(hsproto.ErrFKDepth)
 	// ErrStorage (1 1): HandlerDB's storage engine failed otherwise (an
 	// auto-increment column out of values, a closed or failing store).
 	ErrStorage = sentinel(hsproto.ErrStorage)
@@ -164,30 +174,33 @@ func serverError(code int, token []byte) *ServerError {
 
 // descriptions say what each reply means, for ServerError.Error.
 var descriptions = map[hsproto.Error]string{
-	hsproto.ErrOpenTable:    "unknown database or table",
-	hsproto.ErrIdxnum:       "unknown index",
-	hsproto.ErrFld:          "unknown column",
-	hsproto.ErrStmtnum:      "index id not opened on this connection",
-	hsproto.ErrOp:           "unknown find operation",
-	hsproto.ErrKlen:         "no key or row values",
-	hsproto.ErrKpnum:        "more key values than the index has key parts",
-	hsproto.ErrReadonly:     "write request on the read port",
-	hsproto.ErrModop:        "unknown modify operation",
-	hsproto.ErrInvalueslen:  "IN clause without values",
-	hsproto.ErrFilterfld:    "filter column not opened",
-	hsproto.ErrFiltertype:   "unknown filter type",
-	hsproto.ErrFilterblob:   "filter value on a BLOB/TEXT column",
-	hsproto.ErrNotimpl:      "not implemented",
-	hsproto.ErrUnauth:       "not authenticated or wrong secret",
-	hsproto.ErrAuthtype:     "unknown authentication type",
-	hsproto.ErrCmd:          "unknown command",
-	hsproto.ErrLinelen:      "request line too long",
-	hsproto.ErrLockTables:   "could not lock the table",
-	hsproto.ErrTblnum:       "table no longer open",
-	hsproto.ErrCommit:       "group commit failed",
-	hsproto.ErrResultlen:    "reply too large",
-	hsproto.ErrDuplicateKey: "duplicate key",
-	hsproto.ErrStorage:      "storage engine error",
+	hsproto.ErrOpenTable:       "unknown database or table",
+	hsproto.ErrIdxnum:          "unknown index",
+	hsproto.ErrFld:             "unknown column",
+	hsproto.ErrStmtnum:         "index id not opened on this connection",
+	hsproto.ErrOp:              "unknown find operation",
+	hsproto.ErrKlen:            "no key or row values",
+	hsproto.ErrKpnum:           "more key values than the index has key parts",
+	hsproto.ErrReadonly:        "write request on the read port",
+	hsproto.ErrModop:           "unknown modify operation",
+	hsproto.ErrInvalueslen:     "IN clause without values",
+	hsproto.ErrFilterfld:       "filter column not opened",
+	hsproto.ErrFiltertype:      "unknown filter type",
+	hsproto.ErrFilterblob:      "filter value on a BLOB/TEXT column",
+	hsproto.ErrNotimpl:         "not implemented",
+	hsproto.ErrUnauth:          "not authenticated or wrong secret",
+	hsproto.ErrAuthtype:        "unknown authentication type",
+	hsproto.ErrCmd:             "unknown command",
+	hsproto.ErrLinelen:         "request line too long",
+	hsproto.ErrLockTables:      "could not lock the table",
+	hsproto.ErrTblnum:          "table no longer open",
+	hsproto.ErrCommit:          "group commit failed",
+	hsproto.ErrResultlen:       "reply too large",
+	hsproto.ErrDuplicateKey:    "duplicate key",
+	hsproto.ErrNoReferencedRow: "foreign key: no parent row",
+	hsproto.ErrRowIsReferenced: "foreign key: child rows reference the row",
+	hsproto.ErrFKDepth:         "foreign key cascade too deep",
+	hsproto.ErrStorage:         "storage engine error",
 }
 
 func describe(code int, token string) string {

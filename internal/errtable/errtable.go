@@ -289,10 +289,12 @@ var mysqlErrors = map[int]MySQLError{
 	1451: {"ER_ROW_IS_REFERENCED_2", "23000", "Cannot delete or update a parent row: a foreign key constraint fails (%.192s)"},
 	1452: {"ER_NO_REFERENCED_ROW_2", "23000", "Cannot add or update a child row: a foreign key constraint fails (%.192s)"},
 	1467: {"ER_AUTOINC_READ_FAILED", "HY000", "Failed to read auto-increment value from storage engine"},
+	1553: {"ER_DROP_INDEX_FK", "HY000", "Cannot drop index '%s': needed in a foreign key constraint"},
 	1582: {"ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT", "42000", "Incorrect parameter count in the call to native function '%s'"},
 	1690: {"ER_DATA_OUT_OF_RANGE", "22003", "%s value is out of range in '%s'"},
 	1701: {"ER_TRUNCATE_ILLEGAL_FK", "42000", "Cannot truncate a table referenced in a foreign key constraint (%.192s)"},
 	1792: {"ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION", "25006", "Cannot execute statement in a READ ONLY transaction"},
+	1832: {"ER_FK_COLUMN_CANNOT_CHANGE", "HY000", "Cannot change column '%s': used in a foreign key constraint '%s'"},
 	1906: {"ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN", "HY000", "The value specified for generated column '%s' in table '%s' has been ignored"},
 	4025: {"ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT `%s` failed for `%s`.`%s`"},
 }

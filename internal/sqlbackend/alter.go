@@ -476,6 +476,9 @@ func (t *table) DropPrimaryKey(ctx *sql.Context) error {
 	if t.t.Primary.Hidden {
 		return sql.ErrCantDropFieldOrKey.New("PRIMARY")
 	}
+	if err := t.checkDropPrimary(ctx); err != nil {
+		return err
+	}
 	return t.alter(ctx, func(def *engine.TableDef, _ *[]int, _ *tableMeta) error {
 		var idxs []engine.IndexDef
 		for _, d := range def.Indexes {

@@ -2,14 +2,16 @@
 // internal/engine: the catalog (Provider, its databases and tables, their
 // indexes), the row editors, the mapping of schemas and values between
 // go-mysql-server and the engine, ALTER TABLE, the SQL-only objects the
-// engine does not know (views, triggers, procedures, column comments and
-// expressions, CHECK constraints, generated columns, FULLTEXT indexes,
-// kept as engine records), the checks of the names it stores (names.go),
-// a Session that owns a connection's engine.Txn, its REPEATABLE READ
-// snapshot and row locks (isolation.go) and its temporary tables
-// (temp.go), and MariaDB's printing of SHOW CREATE TABLE, SHOW COLUMNS and
-// information_schema.COLUMNS (show.go, infoschema.go). It knows no
-// listener and no wire protocol: internal/sqlfront
+// engine does not know (views, triggers, procedures, stored functions,
+// column comments and expressions, CHECK and FOREIGN KEY constraints,
+// generated columns, FULLTEXT indexes, kept as engine records; foreign
+// keys are enforced on SQL writes through go-mysql-server and, as the
+// engine's RowChecker, on HandlerSocket writes), the checks of the names
+// it stores (names.go), a Session that owns a connection's engine.Txn,
+// its REPEATABLE READ snapshot and row locks (isolation.go) and its
+// temporary tables (temp.go), and MariaDB's printing of SHOW CREATE
+// TABLE, SHOW COLUMNS and information_schema.COLUMNS (show.go,
+// infoschema.go). It knows no listener and no wire protocol: internal/sqlfront
 // serves it over MySQL's, and the enginetest harness (gmstest) runs
 // go-mysql-server's own tests against it.
 //

@@ -194,13 +194,34 @@ func (t *table) AddForeignKey(ctx *sql.Context, fk sql.ForeignKeyConstraint) err
 		if m.foreignKey(fk.Name) >= 0 {
 			return sql.ErrForeignKeyDuplicateName.New(fk.Name)
 		}
+		// InnoDB's constraint names are the database's: another table's
+		// key of that name refuses it too.
+		all, err := t.db.p.foreignKeys()
+		if err != nil {
+			return err
+		}
+		for i := range all {
+			if strings.EqualFold(all[i].Database, t.db.name) && strings.EqualFold(all[i].Name, fk.Name) && all[i].Table != t.t.Name {
+				return sql.ErrForeignKeyDuplicateName.New(fk.Name)
+			}
+		}
 		fk.Database, fk.Table = "", ""
 		if strings.EqualFold(fk.ParentDatabase, t.db.name) {
 			fk.ParentDatabase = ""
 		}
+		fk.OnDelete, fk.OnUpdate = innodbAction(fk.OnDelete), innodbAction(fk.OnUpdate)
 		m.ForeignKeys = append(m.ForeignKeys, fk)
 		return nil
 	})
+}
+
+// innodbAction is the action InnoDB keeps for a declared one: it accepts
+// SET DEFAULT but keeps the default (RESTRICT).
+func innodbAction(a sql.ForeignKeyReferentialAction) sql.ForeignKeyReferentialAction {
+	if a == sql.ForeignKeyReferentialAction_SetDefault {
+		return sql.ForeignKeyReferentialAction_DefaultAction
+	}
+	return a
 }
 
 // DropForeignKey removes a foreign key.
@@ -359,6 +380,85 @@ func (p *Provider) ForeignKeyText(db, table, name string, qualifyParent bool) (t
 	return FormatForeignKey(found, qualifyParent), true
 }
 
+// checkDropPrimary refuses, with foreign_key_checks=1, to drop the
+// primary key a foreign key referencing the table needs (no other index
+// leads with its columns).
+func (t *table) checkDropPrimary(ctx *sql.Context) error {
+	if v, err := ctx.GetSessionVariable(ctx, "foreign_key_checks"); err == nil {
+		if n, ok := v.(int8); ok && n == 0 {
+			return nil
+		}
+	}
+	fks, err := t.db.p.referencing(t.db.name, t.t.Name)
+	if err != nil {
+		return err
+	}
+	for i := range fks {
+		cols, ok := columnOrdinals(t.t, fks[i].ParentColumns)
+		if !ok {
+			continue
+		}
+		needed := true
+		for _, idx := range t.t.Indexes {
+			if !idx.Primary && leadingIndex(&engine.Table{Indexes: []*engine.Index{idx}}, cols) != nil {
+				needed = false
+				break
+			}
+		}
+		if needed {
+			return sql.ErrForeignKeyDropIndex.New("PRIMARY", fks[i].Name)
+		}
+	}
+	return nil
+}
+
+// checkDropDatabase refuses, with foreign_key_checks=1, to drop a database
+// whose tables a table of another database references (InnoDB's 1451).
+func (p *Provider) checkDropDatabase(ctx *sql.Context, db string) error {
+	if v, err := ctx.GetSessionVariable(ctx, "foreign_key_checks"); err == nil {
+		if n, ok := v.(int8); ok && n == 0 {
+			return nil
+		}
+	}
+	all, err := p.foreignKeys()
+	if err != nil {
+		return err
+	}
+	for i := range all {
+		if strings.EqualFold(all[i].ParentDatabase, db) && !strings.EqualFold(all[i].Database, db) {
+			return sql.ErrForeignKeyDropTable.New(all[i].ParentTable, all[i].Name)
+		}
+	}
+	return nil
+}
+
+// ForeignKeyOfColumn names a foreign key that db.table declares on column,
+// or that references column of it, or "".
+func (p *Provider) ForeignKeyOfColumn(db, table, column string) string {
+	all, err := p.foreignKeys()
+	if err != nil {
+		return ""
+	}
+	has := func(cols []string) bool {
+		for _, c := range cols {
+			if strings.EqualFold(c, column) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range all {
+		fk := &all[i]
+		if strings.EqualFold(fk.Database, db) && strings.EqualFold(fk.Table, table) && has(fk.Columns) {
+			return fk.Name
+		}
+		if strings.EqualFold(fk.ParentDatabase, db) && strings.EqualFold(fk.ParentTable, table) && has(fk.ParentColumns) {
+			return fk.Name
+		}
+	}
+	return ""
+}
+
 // CascadingKeyText describes, as ForeignKeyText does, the first foreign
 // key referencing t whose ON DELETE or ON UPDATE action changes the child
 // rows (CASCADE, SET NULL): the key a too deep cascade from t goes along.
@@ -399,3 +499,48 @@ func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``")
 
 // quoteIdents quotes names and joins them with ", ".
 func quoteIdents(names []string) string { return quoteJoin(names, ", ") }
+
+// fkDepthRule: go-mysql-server stops a cascade one level earlier when the
+// foreign keys involved form a cycle (a table that references itself);
+// InnoDB counts every chain alike and refuses the 15th nested level. The
+// rule clears the cycle mark of the statement's foreign key editors (the
+// mark serves nothing else). go-mysql-server plans single-table INSERT,
+// UPDATE and DELETE with a fixed list of rules that ends with its
+// OnceAfterAll rules, so the rule is added there (init), not to one
+// analyzer; it is a pure function of the plan.
+func fkDepthRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	seen := map[*plan.ForeignKeyEditor]bool{}
+	var clear func(e *plan.ForeignKeyEditor)
+	clear = func(e *plan.ForeignKeyEditor) {
+		if e == nil || seen[e] {
+			return
+		}
+		seen[e] = true
+		e.Cyclical = false
+		for i := range e.RefActions {
+			clear(e.RefActions[i].Editor)
+		}
+	}
+	visit := func(n sql.Node) bool {
+		if h, ok := n.(*plan.ForeignKeyHandler); ok {
+			clear(h.Editor)
+		}
+		return true
+	}
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch n := n.(type) {
+		case *plan.DeleteFrom:
+			for _, t := range n.GetDeleteTargets() {
+				transform.Inspect(t, visit)
+			}
+		case *plan.InsertInto:
+			transform.Inspect(n.Destination, visit)
+		}
+		return visit(n)
+	})
+	return n, transform.SameTree, nil
+}
+
+func init() {
+	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleFKDepth, Apply: fkDepthRule})
+}

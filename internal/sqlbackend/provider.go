@@ -141,6 +141,9 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	if !ok {
 		return sql.ErrDatabaseNotFound.New(name)
 	}
+	if err := p.checkDropDatabase(ctx, n); err != nil {
+		return err
+	}
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	defer p.forgetObjects(n)

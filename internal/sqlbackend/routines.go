@@ -539,9 +539,31 @@ func mariaTypeName(text string, withCharset bool) string {
 		return fmt.Sprintf("%s(%d)", base, w[0])
 	}
 	if st, ok := typ.(sql.StringType); ok && withCharset && !gtypes.IsBinaryType(typ) {
-		return fmt.Sprintf("%s CHARSET %s COLLATE %s", s, st.Collation().CharacterSet().Name(), st.Collation().Name())
+		cs, coll := stringCollation(text, st)
+		return fmt.Sprintf("%s CHARSET %s COLLATE %s", s, cs, coll)
 	}
 	return s
+}
+
+// mariaDefaultCollations are MariaDB's default collations of the
+// character sets whose default go-mysql-server (MySQL 8) names otherwise.
+var mariaDefaultCollations = map[string]string{
+	"utf8mb4": "utf8mb4_general_ci", "utf8mb3": "utf8mb3_general_ci", "utf8": "utf8mb3_general_ci",
+	"latin1": "latin1_swedish_ci", "ascii": "ascii_general_ci",
+}
+
+// stringCollation is the character set and collation of a declared string
+// type: the collation it names, else MariaDB's default of its character
+// set (utf8mb4, the databases' default, when it names none).
+func stringCollation(text string, st sql.StringType) (string, string) {
+	cs := st.Collation().CharacterSet().Name()
+	if strings.Contains(strings.ToUpper(text), "COLLATE") {
+		return cs, st.Collation().Name()
+	}
+	if c, ok := mariaDefaultCollations[cs]; ok {
+		return cs, c
+	}
+	return cs, st.CharacterSet().DefaultCollation().Name()
 }
 
 // dataTypeName is information_schema's DATA_TYPE of a declared type.
@@ -657,7 +679,7 @@ func (r *routinesTable) functionRows(ctx *sql.Context) ([]sql.Row, error) {
 				case sql.StringType:
 					charMax, octetMax = t.MaxCharacterLength(), t.MaxByteLength()
 					if !gtypes.IsBinaryType(typ) {
-						csName, collName = t.Collation().CharacterSet().Name(), t.Collation().Name()
+						csName, collName = stringCollation(def.Returns, t)
 					}
 				case sql.DecimalType:
 					numPrec, numScale = int64(t.Precision()), int64(t.Scale())
@@ -673,7 +695,7 @@ func (r *routinesTable) functionRows(ctx *sql.Context) ([]sql.Row, error) {
 			rows = append(rows, sql.Row{
 				def.Name, "def", dbName, def.Name, "FUNCTION", dataTypeName(def.Returns),
 				charMax, octetMax, numPrec, numScale, dtPrec, csName, collName,
-				mariaTypeName(def.Returns, false), "SQL", def.Body, nil, "SQL", "SQL",
+				mariaTypeName(def.Returns, false), "SQL", def.Body, nil, nil, "SQL",
 				deterministic, access, nil, security, def.CreatedAt.UTC(), def.ModifiedAt.UTC(),
 				def.SqlMode, def.Comment, strings.ReplaceAll(def.Definer, "`", ""),
 				csClient, collConn, dbColl,

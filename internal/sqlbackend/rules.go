@@ -31,6 +31,7 @@ const (
 	ruleShowIndexSubPart  analyzer.RuleId = 10009
 	ruleStatisticsSubPart analyzer.RuleId = 10010
 	ruleRoutines          analyzer.RuleId = 10030 // stored functions
+	ruleFKDepth           analyzer.RuleId = 10031
 )
 
 // installAfterAllRules adds the rules that must see every INSERT and

@@ -25,7 +25,13 @@ const (
 	erRowIsReferenced2 = 1451 // ER_ROW_IS_REFERENCED_2
 	erNoReferencedRow2 = 1452 // ER_NO_REFERENCED_ROW_2
 	erTruncateIllegal  = 1701 // ER_TRUNCATE_ILLEGAL_FK
+	erDropIndexFK      = 1553 // ER_DROP_INDEX_FK
+	erFKColumnChange   = 1832 // ER_FK_COLUMN_CANNOT_CHANGE
 )
+
+// InnoDB's errno 121 (a duplicate key: here a constraint name the
+// database already has) and its text in 1005.
+const fkDuplicateName = 121
 
 // fkIncorrectlyFormed is InnoDB's errno 150 and its text in 1005.
 const fkIncorrectlyFormed = 150
@@ -85,6 +91,26 @@ var fkRules = []gmsRule{
 		}
 		return sqlError(erWrongFKDef, name, "Key reference and table reference don't match")
 	}),
+	kindRule(sql.ErrForeignKeyDropIndex.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(erDropIndexFK, a[0])
+	}),
+	kindRule(sql.ErrForeignKeyDropColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+		// InnoDB names the index the key needs, which the column leads.
+		return sqlError(erDropIndexFK, x.indexLedBy(a[0], a[1]))
+	}),
+	kindRule(sql.ErrForeignKeyNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERCantDropFieldOrKey, "FOREIGN KEY", a[0])
+	}),
+	kindRule(sql.ErrForeignKeyDuplicateName.Message, func(x *errContext, a []string) *mysql.SQLError {
+		db, table := x.ddlTable()
+		if table == "" {
+			return nil
+		}
+		return sqlError(erCantCreateTable, db, table, fkDuplicateName, "Duplicate key on write or update")
+	}),
+	kindRule(sql.ErrForeignKeyTypeChange.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(erFKColumnChange, a[0], x.keyOfColumn(a[0]))
+	}),
 	kindRule(sql.ErrForeignKeyColumnTypeMismatch.Message, (*errContext).fkIncorrect),
 	kindRule(sql.ErrForeignKeyMissingReferenceIndex.Message, (*errContext).fkIncorrect),
 	kindRule(sql.ErrForeignKeyTextBlob.Message, (*errContext).fkIncorrect),
@@ -113,6 +139,16 @@ func (x *errContext) fkViolation(num int, table, fk string) *mysql.SQLError {
 // fkIncorrect is 1005 errno 150 for the table the statement creates or
 // alters.
 func (x *errContext) fkIncorrect([]string) *mysql.SQLError {
+	db, table := x.ddlTable()
+	if table == "" {
+		return nil
+	}
+	return sqlError(erCantCreateTable, db, table, fkIncorrectlyFormed, "Foreign key constraint is incorrectly formed")
+}
+
+// ddlTable is the database and table a CREATE or ALTER TABLE statement
+// names (table empty for other statements).
+func (x *errContext) ddlTable() (db, table string) {
 	var tn sqlparser.TableName
 	switch st := x.stmt().(type) {
 	case *sqlparser.DDL:
@@ -120,13 +156,42 @@ func (x *errContext) fkIncorrect([]string) *mysql.SQLError {
 	case *sqlparser.AlterTable:
 		tn = st.Table
 	default:
-		return nil
+		return "", ""
 	}
-	db := tn.DbQualifier.String()
+	db = tn.DbQualifier.String()
 	if db == "" {
 		db = x.currentDB()
 	}
-	return sqlError(erCantCreateTable, db, tn.Name.String(), fkIncorrectlyFormed, "Foreign key constraint is incorrectly formed")
+	return db, tn.Name.String()
+}
+
+// indexLedBy names the index of the altered table that column leads (the
+// one foreign key fk needs), or fk.
+func (x *errContext) indexLedBy(column, fk string) string {
+	db, table := x.ddlTable()
+	s := x.server()
+	if s == nil || table == "" {
+		return fk
+	}
+	if t := s.p.ResolveTable(db, table); t != nil {
+		c := t.Column(column)
+		for _, idx := range t.Indexes {
+			if c >= 0 && len(idx.Columns) > 0 && idx.Columns[0] == c && !idx.Primary {
+				return idx.Name
+			}
+		}
+	}
+	return fk
+}
+
+// keyOfColumn names a foreign key of the altered table (declared by it or
+// referencing it) that uses column, or "".
+func (x *errContext) keyOfColumn(column string) string {
+	db, table := x.ddlTable()
+	if s := x.server(); s != nil && table != "" {
+		return s.p.ForeignKeyOfColumn(db, table, column)
+	}
+	return ""
 }
 
 // fkDefinitions returns the FOREIGN KEY clauses of a CREATE TABLE or an

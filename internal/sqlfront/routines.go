@@ -29,6 +29,7 @@ import (
 // routineRewrite returns q with a function statement at its start
 // translated, and whether there was one.
 func routineRewrite(q string) (string, bool) {
+	q = blankVersionComments(q)
 	toks := codeWords(q)
 	is := func(i int, w string) bool {
 		return i < len(toks) && toks[i].word && strings.EqualFold(toks[i].text, w)
@@ -365,4 +366,43 @@ func stringLiteralAt(q string, pos int) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// blankVersionComments blanks out the markers of MySQL's executable
+// comments (`/*!50003 ` and their `*/`), which mysqldump puts around the
+// parts of CREATE FUNCTION, so that the statement reads as plain code. The
+// length of q is kept.
+func blankVersionComments(q string) string {
+	if !strings.Contains(q, "/*!") {
+		return q
+	}
+	b := []byte(q)
+	open := false
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote != '`' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '/' && i+2 < len(b) && b[i+1] == '*' && b[i+2] == '!':
+			j := i + 3
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			for k := i; k < j; k++ {
+				b[k] = ' '
+			}
+			open, i = true, j-1
+		case c == '*' && open && i+1 < len(b) && b[i+1] == '/':
+			b[i], b[i+1] = ' ', ' '
+			open, i = false, i+1
+		}
+	}
+	return string(b)
 }

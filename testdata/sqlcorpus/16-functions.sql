@@ -19,6 +19,10 @@ SELECT name_of(2), name_of(3);
 SELECT id FROM t WHERE name_of(id) = 'item:pen';
 CREATE FUNCTION label(a INT, b VARCHAR(5)) RETURNS VARCHAR(20) CHARSET utf8mb4 NO SQL SQL SECURITY INVOKER COMMENT 'x' NOT DETERMINISTIC RETURN CONCAT(b, '-', a);
 SELECT label(7, 'k');
+/*!50003 CREATE*/ /*!50020 DEFINER=`root`@`localhost`*/ /*!50003 FUNCTION `dumped`(x INT) RETURNS int(11)
+    DETERMINISTIC
+RETURN x*2 */;
+SELECT dumped(21);
 INSERT INTO t VALUES (4, twice(21), label(4, 'new'));
 UPDATE t SET qty = twice(qty) WHERE id = 2;
 SELECT * FROM t ORDER BY id;
@@ -36,6 +40,9 @@ SELECT rec(2);
 CREATE FUNCTION concat(a INT) RETURNS INT RETURN 1;
 SELECT concat('a', 'b');
 SELECT ROUTINE_NAME, ROUTINE_TYPE, DATA_TYPE, DTD_IDENTIFIER, IS_DETERMINISTIC, SQL_DATA_ACCESS, SECURITY_TYPE, ROUTINE_COMMENT, ROUTINE_DEFINITION FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() ORDER BY ROUTINE_NAME;
+SELECT ROUTINE_NAME, CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_SET_NAME, COLLATION_NAME, ROUTINE_BODY, EXTERNAL_LANGUAGE, PARAMETER_STYLE FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() ORDER BY ROUTINE_NAME;
+-- deviation: DEFINER is the connecting account (root here, bench on the recording server) and sql_mode is the server's; the rest of the row is the same
+SHOW CREATE FUNCTION label;
 -- deviation: DEFINER is the connecting account (root here, bench on the recording server) and sql_mode is the server's
 SHOW CREATE FUNCTION capped;
 -- deviation: Definer, Modified and Created differ between the servers
