@@ -439,6 +439,11 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		if m.JSON[c.Name] != "" {
 			b.WriteString(" CHECK (json_valid(" + quoteIdent(c.Name) + "))")
 		}
+		for _, ck := range m.Checks {
+			if strings.EqualFold(m.columnCheck(ck.Name), c.Name) {
+				b.WriteString(" CHECK (" + checkExpr(ck.CheckExpression, et) + ")")
+			}
+		}
 		lines = append(lines, b.String())
 	}
 	idxs, err := t.GetIndexes(ctx)
@@ -463,7 +468,9 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		lines = append(lines, "  "+foreignKeyClause(t.db.name, &fk))
 	}
 	for _, c := range m.Checks {
-		lines = append(lines, "  CONSTRAINT "+quoteIdent(c.Name)+" CHECK ("+checkExpr(c.CheckExpression, et)+")")
+		if m.columnCheck(c.Name) == "" {
+			lines = append(lines, "  CONSTRAINT "+quoteIdent(c.Name)+" CHECK ("+checkExpr(c.CheckExpression, et)+")")
+		}
 	}
 	var b strings.Builder
 	b.WriteString("CREATE ")
