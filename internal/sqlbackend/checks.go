@@ -24,6 +24,7 @@ type declaredCheck struct {
 	name   string // as written ("" for none)
 	column string // the column it was written on, or ""
 	expr   sqlparser.Expr
+	alter  bool // from ALTER TABLE ... ADD: the one constraint it adds
 }
 
 // declaredChecks returns the CHECK constraints of the running statement
@@ -39,6 +40,25 @@ func declaredChecks(ctx *sql.Context) []declaredCheck {
 		return nil
 	}
 	d, ok := st.(*sqlparser.DDL)
+	if at, isAlter := st.(*sqlparser.AlterTable); isAlter {
+		// ALTER TABLE ... ADD [CONSTRAINT x] CHECK (...): only one
+		// constraint can be told apart from the table's others.
+		var out []declaredCheck
+		for _, sd := range at.Statements {
+			if sd.ConstraintAction != sqlparser.AddStr || sd.TableSpec == nil {
+				continue
+			}
+			for _, c := range sd.TableSpec.Constraints {
+				if cc, ok := c.Details.(*sqlparser.CheckConstraintDefinition); ok {
+					out = append(out, declaredCheck{name: c.Name, expr: cc.Expr, alter: true})
+				}
+			}
+		}
+		if len(out) == 1 {
+			return out
+		}
+		return nil
+	}
 	if !ok || d.Action != sqlparser.CreateStr || d.TableSpec == nil {
 		return nil
 	}

@@ -222,7 +222,11 @@ func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error 
 	}
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		c := *check
-		if i := len(m.Checks); i < len(declared) && strings.EqualFold(declared[i].name, c.Name) {
+		i := len(m.Checks)
+		if len(declared) == 1 && declared[0].alter {
+			i = 0
+		}
+		if i < len(declared) && strings.EqualFold(declared[i].name, c.Name) {
 			// The statement's i-th constraint (a new table's checks all
 			// come from its CREATE TABLE, in order).
 			d := declared[i]
