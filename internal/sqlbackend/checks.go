@@ -24,7 +24,55 @@ type declaredCheck struct {
 	name   string // as written ("" for none)
 	column string // the column it was written on, or ""
 	expr   sqlparser.Expr
-	alter  bool // from ALTER TABLE ... ADD: the one constraint it adds
+	alter  bool   // from ALTER TABLE ... ADD: the one constraint it adds
+	json   bool   // a JSON column's JSON_VALID (CREATE TABLE ... LIKE)
+	text   string // the source's expression (CREATE TABLE ... LIKE)
+	like   bool   // from the source of CREATE TABLE ... LIKE
+}
+
+// likeChecks are the CHECK constraints CREATE TABLE ... LIKE src copies,
+// in go-mysql-server's order (src's GetChecks), as src declared them:
+// go-mysql-server passes them unnamed (and a column's constraint with
+// another's expression), and MariaDB keeps their names, expressions,
+// columns and the JSON columns' checks.
+func likeChecks(ctx *sql.Context, src sqlparser.TableName) []declaredCheck {
+	s := SessionOf(ctx)
+	if s == nil {
+		return nil
+	}
+	db := src.DbQualifier.String()
+	if db == "" {
+		db = ctx.GetCurrentDatabase()
+	}
+	n, ok := s.p.dbName(db)
+	if !ok {
+		return nil
+	}
+	d := &database{p: s.p, name: n}
+	t := s.temporary(d, src.Name.String())
+	if t == nil {
+		t = d.engineTable(src.Name.String())
+	}
+	if t == nil {
+		return nil
+	}
+	m, err := s.p.tableMeta(t.ID)
+	if err != nil {
+		return nil
+	}
+	var out []declaredCheck
+	for _, c := range jsonChecks(t, m) {
+		_, col, _ := strings.Cut(c.Name, ".")
+		out = append(out, declaredCheck{column: col, json: true, like: true})
+	}
+	for _, c := range m.Checks {
+		dc := declaredCheck{name: c.Name, column: m.columnCheck(c.Name), text: c.CheckExpression, like: true}
+		if dc.column != "" {
+			dc.name = ""
+		}
+		out = append(out, dc)
+	}
+	return out
 }
 
 // declaredChecks returns the CHECK constraints of the running statement
@@ -59,7 +107,13 @@ func declaredChecks(ctx *sql.Context) []declaredCheck {
 		}
 		return nil
 	}
-	if !ok || d.Action != sqlparser.CreateStr || d.TableSpec == nil {
+	if !ok || d.Action != sqlparser.CreateStr {
+		return nil
+	}
+	if d.OptLike != nil && len(d.OptLike.LikeTables) == 1 {
+		return likeChecks(ctx, d.OptLike.LikeTables[0])
+	}
+	if d.TableSpec == nil {
 		return nil
 	}
 	onColumn := map[*sqlparser.ConstraintDefinition]string{}

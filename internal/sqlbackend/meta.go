@@ -223,15 +223,32 @@ func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error 
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		c := *check
 		i := len(m.Checks)
-		if len(declared) == 1 && declared[0].alter {
+		switch {
+		case len(declared) == 1 && declared[0].alter:
 			i = 0
+		case len(declared) > 0 && declared[0].like:
+			i += len(m.JSON) // the JSON checks LIKE copied so far
+		}
+		if i < len(declared) && declared[i].json {
+			// LIKE copies a JSON column: its check is the column's.
+			if m.JSON == nil {
+				m.JSON = map[string]string{}
+			}
+			m.JSON[declared[i].column] = "1"
+			return nil
+		}
+		if i < len(declared) && declared[i].text != "" && c.Name == "" {
+			// LIKE: the source's name and expression
+			c.Name, c.CheckExpression = declared[i].name, declared[i].text
 		}
 		if i < len(declared) && strings.EqualFold(declared[i].name, c.Name) {
 			// The statement's i-th constraint (a new table's checks all
 			// come from its CREATE TABLE, in order).
 			d := declared[i]
-			if text := mariaCheckText(d.expr); text != "" {
-				c.CheckExpression = text
+			if d.expr != nil {
+				if text := mariaCheckText(d.expr); text != "" {
+					c.CheckExpression = text
+				}
 			}
 			if d.column != "" && c.Name == "" && !m.hasCheck(d.column) {
 				c.Name = d.column
