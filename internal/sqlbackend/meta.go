@@ -33,6 +33,9 @@ type tableMeta struct {
 	Checks []sql.CheckDefinition `json:"checks,omitempty"`
 	// TextIndexes are the FULLTEXT indexes the table keeps (fulltext.go).
 	TextIndexes []textIndexDef `json:"text_indexes,omitempty"`
+	// ColumnChecks marks the CHECK constraints written on a column (see
+	// checks.go): lower-cased constraint name -> column name.
+	ColumnChecks map[string]string `json:"column_checks,omitempty"`
 	// IndexComments holds index COMMENTs by index name.
 	IndexComments map[string]string `json:"index_comments,omitempty"`
 	// Generated holds, by column name, the expression of a generated
@@ -73,7 +76,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0 && len(m.TextIndexes) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0 && len(m.TextIndexes) == 0 && len(m.ColumnChecks) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)
@@ -110,8 +113,22 @@ func (m *tableMeta) set(name string, c columnMeta) {
 	put(&m.JSON, c.json)
 }
 
-// drop forgets column name.
-func (m *tableMeta) drop(name string) { m.set(name, columnMeta{}) }
+// drop forgets column name, and the CHECK constraint written on it (which
+// MariaDB drops with the column and with MODIFY of it).
+func (m *tableMeta) drop(name string) {
+	m.set(name, columnMeta{})
+	for k, col := range m.ColumnChecks {
+		if strings.EqualFold(col, name) {
+			delete(m.ColumnChecks, k)
+			for i, c := range m.Checks {
+				if strings.EqualFold(c.Name, k) {
+					m.Checks = append(m.Checks[:i], m.Checks[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+}
 
 // setIndexComment records an index COMMENT ("" forgets it).
 func (m *tableMeta) setIndexComment(name, comment string) {
@@ -171,8 +188,19 @@ func (t *table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(jsonChecks(t.t, m), m.Checks...), nil
+	out := jsonChecks(t.t, m)
+	for _, c := range m.Checks {
+		if m.columnCheck(c.Name) != "" {
+			// MariaDB reports a column's constraint as table.column.
+			c.Name = sqlName(t.t) + "." + c.Name
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
+
+// columnCheck returns the column a CHECK constraint was written on, or "".
+func (m *tableMeta) columnCheck(name string) string { return m.ColumnChecks[strings.ToLower(name)] }
 
 // jsonChecks are the CHECK constraints of t's JSON columns, in column
 // order.
@@ -188,8 +216,48 @@ func jsonChecks(t *engine.Table, m *tableMeta) []sql.CheckDefinition {
 
 // CreateCheck adds a CHECK constraint.
 func (t *table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
+	var declared []declaredCheck
+	if t.db.p.maria {
+		declared = declaredChecks(ctx)
+	}
 	return t.editMeta(ctx, func(m *tableMeta) error {
 		c := *check
+		i := len(m.Checks)
+		switch {
+		case len(declared) == 1 && declared[0].alter:
+			i = 0
+		case len(declared) > 0 && declared[0].like:
+			i += len(m.JSON) // the JSON checks LIKE copied so far
+		}
+		if i < len(declared) && declared[i].json {
+			// LIKE copies a JSON column: its check is the column's.
+			if m.JSON == nil {
+				m.JSON = map[string]string{}
+			}
+			m.JSON[declared[i].column] = "1"
+			return nil
+		}
+		if i < len(declared) && declared[i].text != "" && c.Name == "" {
+			// LIKE: the source's name and expression
+			c.Name, c.CheckExpression = declared[i].name, declared[i].text
+		}
+		if i < len(declared) && strings.EqualFold(declared[i].name, c.Name) {
+			// The statement's i-th constraint (a new table's checks all
+			// come from its CREATE TABLE, in order).
+			d := declared[i]
+			if d.expr != nil {
+				if text := mariaCheckText(d.expr); text != "" {
+					c.CheckExpression = text
+				}
+			}
+			if d.column != "" && c.Name == "" && !m.hasCheck(d.column) {
+				c.Name = d.column
+				if m.ColumnChecks == nil {
+					m.ColumnChecks = map[string]string{}
+				}
+				m.ColumnChecks[strings.ToLower(c.Name)] = d.column
+			}
+		}
 		if c.Name == "" {
 			// MariaDB names an unnamed constraint CONSTRAINT_<n>, MySQL
 			// (and go-mysql-server's enginetest) <table>_chk_<n>.
@@ -224,9 +292,13 @@ func (m *tableMeta) hasCheck(name string) bool {
 // DropCheck removes a CHECK constraint.
 func (t *table) DropCheck(ctx *sql.Context, name string) error {
 	return t.editMeta(ctx, func(m *tableMeta) error {
+		if rest, ok := strings.CutPrefix(name, sqlName(t.t)+"."); ok && m.columnCheck(rest) != "" {
+			name = rest // a column's constraint, as GetChecks names it
+		}
 		for i, c := range m.Checks {
 			if strings.EqualFold(c.Name, name) {
 				m.Checks = append(m.Checks[:i], m.Checks[i+1:]...)
+				delete(m.ColumnChecks, strings.ToLower(name))
 				return nil
 			}
 		}

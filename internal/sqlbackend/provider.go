@@ -152,7 +152,7 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 		if err != nil {
 			return err
 		}
-		for _, t := range edb.Tables() {
+		for _, t := range append(edb.Tables(), edb.HiddenTables()...) {
 			if err := writeMeta(tx, t.ID, nil); err != nil {
 				return err
 			}

@@ -9,14 +9,15 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// SHOW CREATE TABLE, DESCRIBE and SHOW [FULL] COLUMNS as MariaDB 10.11
-// prints them.
+// SHOW CREATE TABLE, DESCRIBE, SHOW [FULL] COLUMNS and SHOW INDEX as
+// MariaDB 10.11 prints them.
 //
 // go-mysql-server prints a table from its go-mysql-server schema, in
 // MySQL 8's words (int for int(11), no DEFAULT NULL, time(6) for time,
@@ -51,6 +52,10 @@ func mariaShowRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		case *plan.ShowColumns:
 			if t := ourTable(n.Child); t != nil && t.db.p.maria {
 				return &showColumns{showNode: showNode{n.Schema()}, t: t, full: n.Full}, transform.NewTree, nil
+			}
+		case *plan.ShowIndexes:
+			if t := ourTable(n.Child); t != nil && t.db.p.maria {
+				return &showIndexes{showNode: showNode{showIndexesSchema}, t: t}, transform.NewTree, nil
 			}
 		}
 		return n, transform.SameTree, nil
@@ -135,6 +140,91 @@ func (s *showColumns) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 		}
 		rows = append(rows, sql.Row{c.Name, typ, coll, null, keys[i], def, extra,
 			"select,insert,update,references", m.Comments[c.Name]})
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// showIndexesSchema is MariaDB's SHOW INDEX (Ignored where MySQL 8 has
+// Visible and Expression).
+var showIndexesSchema = sql.Schema{
+	{Name: "Table", Type: gtypes.LongText},
+	{Name: "Non_unique", Type: gtypes.Int64},
+	{Name: "Key_name", Type: gtypes.LongText},
+	{Name: "Seq_in_index", Type: gtypes.Int64},
+	{Name: "Column_name", Type: gtypes.LongText, Nullable: true},
+	{Name: "Collation", Type: gtypes.LongText, Nullable: true},
+	{Name: "Cardinality", Type: gtypes.Int64, Nullable: true},
+	{Name: "Sub_part", Type: gtypes.Int64, Nullable: true},
+	{Name: "Packed", Type: gtypes.LongText, Nullable: true},
+	{Name: "Null", Type: gtypes.LongText},
+	{Name: "Index_type", Type: gtypes.LongText},
+	{Name: "Comment", Type: gtypes.LongText},
+	{Name: "Index_comment", Type: gtypes.LongText},
+	{Name: "Ignored", Type: gtypes.LongText},
+}
+
+// showIndexes is SHOW INDEX / SHOW KEYS of one table.
+type showIndexes struct {
+	showNode
+	t *table
+}
+
+func (s *showIndexes) String() string { return "SHOW INDEX FROM " + s.t.Name() }
+
+// WithChildren accepts no children.
+func (s *showIndexes) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 0)
+	}
+	return s, nil
+}
+
+// RowIter returns a row per column of each index, FULLTEXT ones last.
+// Cardinality is the table's row count (InnoDB's estimate is that for a
+// freshly analysed small table's unique keys, and an estimate anyway).
+func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
+	et := s.t.t
+	name := sqlName(et)
+	rows64, _, err := s.t.db.p.rowCount(et)
+	if err != nil {
+		return nil, err
+	}
+	idxs, err := s.t.GetIndexes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []sql.Row
+	for _, ix := range idxs {
+		nonUnique := int64(1)
+		if ix.IsUnique() {
+			nonUnique = 0
+		}
+		pl := ix.PrefixLengths()
+		for i, e := range ix.Expressions() {
+			_, col, _ := strings.Cut(e, ".")
+			null := ""
+			if c := et.Column(col); c >= 0 && et.Columns[c].Nullable {
+				null = "YES"
+			}
+			var sub interface{}
+			if i < len(pl) && pl[i] != 0 {
+				sub = int64(pl[i])
+			}
+			rows = append(rows, sql.Row{name, nonUnique, ix.ID(), int64(i + 1), col, "A", int64(rows64), sub, nil, null, "BTREE", "", ix.Comment(), "NO"})
+		}
+	}
+	m, err := s.t.db.p.tableMeta(et.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range m.TextIndexes {
+		for i, col := range x.Columns {
+			null := ""
+			if c := et.Column(col); c >= 0 && et.Columns[c].Nullable {
+				null = "YES"
+			}
+			rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, nil, nil, nil, nil, null, "FULLTEXT", "", x.Comment, "NO"})
+		}
 	}
 	return sql.RowsToRowIter(rows...), nil
 }
@@ -429,6 +519,11 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		if m.JSON[c.Name] != "" {
 			b.WriteString(" CHECK (json_valid(" + quoteIdent(c.Name) + "))")
 		}
+		for _, ck := range m.Checks {
+			if strings.EqualFold(m.columnCheck(ck.Name), c.Name) {
+				b.WriteString(" CHECK (" + checkExpr(ck.CheckExpression, et) + ")")
+			}
+		}
 		lines = append(lines, b.String())
 	}
 	idxs, err := t.GetIndexes(ctx)
@@ -453,7 +548,9 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		lines = append(lines, "  "+foreignKeyClause(t.db.name, &fk))
 	}
 	for _, c := range m.Checks {
-		lines = append(lines, "  CONSTRAINT "+quoteIdent(c.Name)+" CHECK ("+checkExpr(c.CheckExpression, et)+")")
+		if m.columnCheck(c.Name) == "" {
+			lines = append(lines, "  CONSTRAINT "+quoteIdent(c.Name)+" CHECK ("+checkExpr(c.CheckExpression, et)+")")
+		}
 	}
 	var b strings.Builder
 	b.WriteString("CREATE ")

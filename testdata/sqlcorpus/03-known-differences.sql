@@ -27,7 +27,6 @@ SELECT IFNULL(shipped, 'never') FROM orders ORDER BY id LIMIT 4;
 SHOW CREATE TABLE customers;
 DESCRIBE orders;
 SHOW COLUMNS FROM t;
--- deviation: SHOW INDEX has MySQL 8 columns (Visible, Expression) for MariaDB's Ignored, and Collation NULL for A
 SHOW INDEX FROM t;
 SELECT * FROM customers WHERE id = 'x';
 SELECT CAST('12abc' AS UNSIGNED);
