@@ -61,22 +61,26 @@ func valuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.
 }
 
 func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	if !resolved(e) {
-		return e, transform.SameTree, nil
-	}
+	// Types are asked only of expressions whose Type is cheap and safe
+	// (columns, literals, the replacements): asking an arbitrary
+	// expression walks its subtree (a long chain of + would make this
+	// quadratic), and go-mysql-server's placeholders panic.
 	switch x := e.(type) {
 	case *function.Char:
 		return &charBytes{args: x.Children(), coll: x.Collation}, transform.NewTree, nil
 	case *expression.Convert:
-		t := x.Type()
-		if (t == gtypes.Int64 || t == gtypes.Uint64) && gtypes.IsText(x.Child.Type()) {
-			return &castInt{child: x.Child, unsigned: t == gtypes.Uint64, text: x.String()}, transform.NewTree, nil
+		if ct, ok := cheapType(x.Child); ok && gtypes.IsText(ct) {
+			t := x.Type()
+			if t == gtypes.Int64 || t == gtypes.Uint64 {
+				return &castInt{child: x.Child, unsigned: t == gtypes.Uint64, text: x.String()}, transform.NewTree, nil
+			}
 		}
 	case *expression.Arithmetic:
 		switch x.Op {
 		case "+", "-", "*":
-			lt, rt := x.Left().Type(), x.Right().Type()
-			if gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
+			lt, lok := cheapType(x.Left())
+			rt, rok := cheapType(x.Right())
+			if lok && rok && gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
 				return &checkedArith{Arithmetic: x}, transform.NewTree, nil
 			}
 		}
@@ -87,6 +91,9 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 		kids := e.Children()
 		changed := false
 		for i, c := range kids {
+			if _, ok := c.(*expression.GetField); !ok {
+				continue
+			}
 			if isEnumOrSet(c.Type()) {
 				if !changed {
 					kids = append([]sql.Expression(nil), kids...)
@@ -113,25 +120,14 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 	return e, transform.SameTree, nil
 }
 
-// resolved reports whether e and its children are resolved, so that
-// their types can be asked (go-mysql-server's placeholders panic).
-func resolved(e sql.Expression) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	if !e.Resolved() {
-		return false
+// cheapType returns the type of a column, a literal or one of the
+// replacements here, whose Type does not walk a subtree.
+func cheapType(e sql.Expression) (sql.Type, bool) {
+	switch e.(type) {
+	case *expression.GetField, *expression.Literal, *checkedArith, *castInt:
+		return e.Type(), true
 	}
-	for _, c := range e.Children() {
-		if !c.Resolved() {
-			return false
-		}
-		_ = c.Type()
-	}
-	_ = e.Type()
-	return true
+	return nil, false
 }
 
 func is64(t sql.Type) bool { return t == gtypes.Int64 || t == gtypes.Uint64 }
@@ -148,10 +144,10 @@ func isEnumOrSet(t sql.Type) bool {
 // with col, a numeric column, when the string is not a number.
 func numericText(col, lit sql.Expression) (sql.Expression, bool) {
 	l, ok := lit.(*expression.Literal)
-	if !ok || !gtypes.IsNumber(col.Type()) || !gtypes.IsText(l.Type()) {
+	if !ok {
 		return nil, false
 	}
-	if _, ok := col.(*expression.Literal); ok {
+	if _, ok := col.(*expression.GetField); !ok || !gtypes.IsNumber(col.Type()) || !gtypes.IsText(l.Type()) {
 		return nil, false
 	}
 	s, ok := l.Value().(string)

@@ -160,3 +160,8 @@ INSERT INTO ai VALUES (NULL, 3);
 SELECT * FROM ai ORDER BY id;
 SET sql_mode = DEFAULT;
 SELECT @@sql_mode;
+-- A mode MariaDB does not know.
+SET sql_mode = 'STRICT_ALL_TABLES,NOSUCH';
+SHOW WARNINGS;
+SET @@SESSION.sql_mode = 'x';
+SELECT @@sql_mode;
