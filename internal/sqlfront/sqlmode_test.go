@@ -172,3 +172,18 @@ func TestSQLModePrepared(t *testing.T) {
 	}
 	expectRows(t, c, "SELECT id, ti, v FROM t ORDER BY id", "1|127|abc", "2|-128|abc")
 }
+
+// TestPreparedSetRows: a prepared SET affects 0 rows, as in MariaDB.
+func TestPreparedSetRows(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	for _, q := range []string{"SET @a = ?", "SET sql_mode = ?"} {
+		r, err := c.ExecContext(context.Background(), q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if n, _ := r.RowsAffected(); n != 0 {
+			t.Errorf("%s: %d rows affected, want 0", q, n)
+		}
+	}
+}
