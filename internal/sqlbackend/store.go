@@ -123,8 +123,12 @@ func storeInsert(ins *plan.InsertInto) (sql.Node, transform.TreeIdentity, error)
 	rows := &storeRows{}
 	exprs := make([]sql.Expression, len(proj.Projections))
 	deferred := ins.DeferredDefaults.Copy()
+	multi := true
+	if vals, ok := proj.Child.(*plan.Values); ok && len(vals.ExpressionTuples) == 1 {
+		multi = false
+	}
 	for i, e := range proj.Projections {
-		sv := &storeValue{rows: rows, t: t, col: i, ignore: ins.Ignore, first: i == 0}
+		sv := &storeValue{rows: rows, t: t, col: i, ignore: ins.Ignore, first: i == 0, nullDefault: multi}
 		if deferred.Contains(i) {
 			// NOT NULL, no default, not given: 1364 (strict: the error
 			// go-mysql-server raises; otherwise the implicit default).
@@ -265,7 +269,7 @@ func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
 			if err != nil {
 				return nil, transform.SameTree, err
 			}
-			sv := &storeValue{child: rc, rows: rows, t: t, col: col, ignore: us.Ignore, first: !changed}
+			sv := &storeValue{child: rc, rows: rows, t: t, col: col, ignore: us.Ignore, first: !changed, nullDefault: true}
 			ne, err := sf.WithChildren(sf.LeftChild, sv)
 			if err != nil {
 				return nil, transform.SameTree, err
@@ -303,6 +307,9 @@ type storeValue struct {
 	ignore    bool // INSERT IGNORE / UPDATE IGNORE: never strict
 	first     bool // the first wrapper evaluated for each row counts it
 	noDefault bool // a NOT NULL column without default, left out
+	// nullDefault: a NULL is stored as the implicit default when not
+	// strict (UPDATE, INSERT of several rows or from a SELECT).
+	nullDefault bool
 }
 
 var _ sql.Expression = (*storeValue)(nil)
@@ -374,6 +381,13 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 	}
 	c := &s.t.t.Columns[s.col]
+	if v == nil && s.nullDefault && !strict && !c.Nullable && !c.AutoIncrement && !s.noDefault {
+		// NULL into NOT NULL, not strict, in an UPDATE or a multi-row
+		// INSERT: the implicit default, with 1048 as a warning (a
+		// single-row INSERT fails with 1048, as go-mysql-server does).
+		s.warn(ctx, "Warning", errtable.SQLError(erBadNull, c.Name))
+		return ValueToSQL(&c.Type, types.ImplicitDefault(&c.Type)), nil
+	}
 	if v == nil {
 		if s.noDefault && !strict {
 			if !s.rows.noDefaultWarned {
@@ -509,6 +523,7 @@ const (
 	erOutOfRange                  = 1264 // ER_WARN_DATA_OUT_OF_RANGE
 	erDataTruncated               = 1265 // WARN_DATA_TRUNCATED
 	erTruncatedWrongValue         = 1292 // ER_TRUNCATED_WRONG_VALUE
+	erBadNull                     = 1048 // ER_BAD_NULL_ERROR
 	erNoDefault                   = 1364 // ER_NO_DEFAULT_FOR_FIELD
 	erDivisionByZero              = 1365 // ER_DIVISION_BY_ZERO
 	erTruncatedWrongValueForField = 1366 // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD

@@ -113,6 +113,13 @@ INSERT INTO t (id, n, d) VALUES (18, 18, '2020-02-30'), (19, 19, 'x'), (20, 20, 
 SHOW WARNINGS;
 INSERT INTO t (id, n, ti) VALUES (21, 21, 1 DIV 0);
 SHOW WARNINGS;
+UPDATE t SET n = NULL WHERE id = 2;
+SHOW WARNINGS;
+INSERT INTO t (id, n) VALUES (24, NULL);
+-- deviation: MariaDB also lists a second condition, Error 1105 Unknown error, after the 1048 (not mimicked)
+SHOW WARNINGS;
+INSERT INTO t (id, n, v) VALUES (25, NULL, 'a'), (26, 26, 'b');
+SHOW WARNINGS;
 SELECT id, ti, tu, n, v, e, e + 0, s, dc, d FROM t WHERE id <= 2 OR id >= 11 ORDER BY id;
 -- ERROR_FOR_DIVISION_BY_ZERO without strict mode: a warning.
 SET sql_mode = 'ERROR_FOR_DIVISION_BY_ZERO';
