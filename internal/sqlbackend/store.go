@@ -108,6 +108,12 @@ func unwrapTable(st sql.Table) *table {
 // source (one expression per column of the table, in order).
 func storeInsert(ins *plan.InsertInto) (sql.Node, transform.TreeIdentity, error) {
 	proj, ok := ins.Source.(*plan.Project)
+	trig, hasTrigger := ins.Source.(*plan.TriggerExecutor)
+	if hasTrigger {
+		// A BEFORE INSERT trigger sees the row as stored: wrap what
+		// it runs over.
+		proj, ok = trig.Left().(*plan.Project)
+	}
 	if !ok {
 		return ins, transform.SameTree, nil
 	}
@@ -159,7 +165,13 @@ func storeInsert(ins *plan.InsertInto) (sql.Node, transform.TreeIdentity, error)
 			}
 		}
 	}
-	return ins.WithSource(np).WithDeferredDefaults(deferred), transform.NewTree, nil
+	src := np
+	if hasTrigger {
+		if src, err = trig.WithChildren(np, trig.Right()); err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
+	return ins.WithSource(src).WithDeferredDefaults(deferred), transform.NewTree, nil
 }
 
 // hexNumbers returns vals with the hexadecimal literals that go into
