@@ -171,7 +171,45 @@ func storeInsert(ins *plan.InsertInto) (sql.Node, transform.TreeIdentity, error)
 			return nil, transform.SameTree, err
 		}
 	}
-	return ins.WithSource(src).WithDeferredDefaults(deferred), transform.NewTree, nil
+	out := ins.WithSource(src).WithDeferredDefaults(deferred)
+	if len(ins.OnDupExprs) > 0 {
+		// ON DUPLICATE KEY UPDATE stores as UPDATE does (the row number
+		// is the inserted row's).
+		dup := make([]sql.Expression, len(ins.OnDupExprs))
+		for i, e := range ins.OnDupExprs {
+			dup[i] = e
+			sf, ok := e.(*expression.SetField)
+			if !ok {
+				continue
+			}
+			gf, ok := sf.LeftChild.(*expression.GetField)
+			if !ok {
+				continue
+			}
+			col := columnIndex(t, gf.Name())
+			if col < 0 {
+				continue
+			}
+			sv := &storeValue{child: sf.RightChild, rows: rows, t: t, col: col, ignore: ins.Ignore, nullDefault: true}
+			ne, err := sf.WithChildren(sf.LeftChild, sv)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			dup[i] = ne
+		}
+		out.OnDupExprs = dup
+	}
+	return out, transform.NewTree, nil
+}
+
+// columnIndex returns the index of t's column name, or -1.
+func columnIndex(t *table, name string) int {
+	for c := range t.t.Columns {
+		if strings.EqualFold(t.t.Columns[c].Name, name) {
+			return c
+		}
+	}
+	return -1
 }
 
 // hexNumbers returns vals with the hexadecimal literals that go into
@@ -266,12 +304,7 @@ func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
 			if t == nil {
 				continue
 			}
-			col := -1
-			for c := range t.t.Columns {
-				if strings.EqualFold(t.t.Columns[c].Name, gf.Name()) {
-					col = c
-				}
-			}
+			col := columnIndex(t, gf.Name())
 			if col < 0 {
 				continue
 			}
