@@ -37,7 +37,7 @@ import (
 //     not a wrapped result (checkedArith).
 
 // ruleValues names valuesRule.
-const ruleValues analyzer.RuleId = 10024
+const ruleValues analyzer.RuleId = 10008
 
 // stringFuncs are the string functions whose ENUM or SET arguments are
 // labels.
@@ -61,33 +61,28 @@ func valuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.
 }
 
 func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	// Arithmetic is looked at without resolved(e), which walks e's whole
-	// subtree: at every level of a chain like 1+1+...+1 that would be
-	// quadratic. Its children are asked one level deep (a checkedArith
-	// child knows whether it is resolved).
-	if x, ok := e.(*expression.Arithmetic); ok {
-		switch x.Op {
-		case "+", "-", "*":
-			if !shallowResolved(x) {
-				return e, transform.SameTree, nil
-			}
-			lt, rt := x.Left().Type(), x.Right().Type()
-			if gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
-				return newCheckedArith(x), transform.NewTree, nil
-			}
-		}
-		return e, transform.SameTree, nil
-	}
-	if !resolved(e) {
-		return e, transform.SameTree, nil
-	}
+	// Types are asked only of expressions whose Type is cheap and safe
+	// (columns, literals, the replacements): asking an arbitrary
+	// expression walks its subtree (a long chain of + would make this
+	// quadratic), and go-mysql-server's placeholders panic.
 	switch x := e.(type) {
 	case *function.Char:
 		return &charBytes{args: x.Children(), coll: x.Collation}, transform.NewTree, nil
 	case *expression.Convert:
-		t := x.Type()
-		if (t == gtypes.Int64 || t == gtypes.Uint64) && gtypes.IsText(x.Child.Type()) {
-			return &castInt{child: x.Child, unsigned: t == gtypes.Uint64, text: x.String()}, transform.NewTree, nil
+		if ct, ok := cheapType(x.Child); ok && gtypes.IsText(ct) {
+			t := x.Type()
+			if t == gtypes.Int64 || t == gtypes.Uint64 {
+				return &castInt{child: x.Child, unsigned: t == gtypes.Uint64, text: x.String()}, transform.NewTree, nil
+			}
+		}
+	case *expression.Arithmetic:
+		switch x.Op {
+		case "+", "-", "*":
+			lt, lok := cheapType(x.Left())
+			rt, rok := cheapType(x.Right())
+			if lok && rok && gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
+				return &checkedArith{Arithmetic: x}, transform.NewTree, nil
+			}
 		}
 	case sql.FunctionExpression:
 		if !stringFuncs[strings.ToLower(x.FunctionName())] {
@@ -96,6 +91,9 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 		kids := e.Children()
 		changed := false
 		for i, c := range kids {
+			if _, ok := c.(*expression.GetField); !ok {
+				continue
+			}
 			if isEnumOrSet(c.Type()) {
 				if !changed {
 					kids = append([]sql.Expression(nil), kids...)
@@ -122,42 +120,14 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 	return e, transform.SameTree, nil
 }
 
-// resolved reports whether e and its children are resolved, so that
-// their types can be asked (go-mysql-server's placeholders panic).
-func resolved(e sql.Expression) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	if !e.Resolved() {
-		return false
+// cheapType returns the type of a column, a literal or one of the
+// replacements here, whose Type does not walk a subtree.
+func cheapType(e sql.Expression) (sql.Type, bool) {
+	switch e.(type) {
+	case *expression.GetField, *expression.Literal, *checkedArith, *castInt:
+		return e.Type(), true
 	}
-	for _, c := range e.Children() {
-		if !c.Resolved() {
-			return false
-		}
-		_ = c.Type()
-	}
-	_ = e.Type()
-	return true
-}
-
-// shallowResolved is resolved for an arithmetic node whose children may be
-// checkedArith nodes: those answer from what they recorded when built.
-func shallowResolved(a *expression.Arithmetic) bool {
-	for _, c := range a.Children() {
-		if ca, ok := c.(*checkedArith); ok {
-			if !ca.res {
-				return false
-			}
-			continue
-		}
-		if !resolved(c) {
-			return false
-		}
-	}
-	return true
+	return nil, false
 }
 
 func is64(t sql.Type) bool { return t == gtypes.Int64 || t == gtypes.Uint64 }
@@ -174,10 +144,10 @@ func isEnumOrSet(t sql.Type) bool {
 // with col, a numeric column, when the string is not a number.
 func numericText(col, lit sql.Expression) (sql.Expression, bool) {
 	l, ok := lit.(*expression.Literal)
-	if !ok || !gtypes.IsNumber(col.Type()) || !gtypes.IsText(l.Type()) {
+	if !ok {
 		return nil, false
 	}
-	if _, ok := col.(*expression.Literal); ok {
+	if _, ok := col.(*expression.GetField); !ok || !gtypes.IsNumber(col.Type()) || !gtypes.IsText(l.Type()) {
 		return nil, false
 	}
 	s, ok := l.Value().(string)
@@ -462,29 +432,17 @@ func (c *castInt) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 // out of range is error 1690.
 type checkedArith struct {
 	*expression.Arithmetic
-	unsigned bool // either side is unsigned: fixed when built, as its children are
-	res      bool // resolved, likewise
 }
 
 var _ sql.Expression = (*checkedArith)(nil)
 
-// newCheckedArith wraps a. The signedness is computed once: asking the
-// children's types at every Type or Eval call would walk a chain like
-// 1+1+...+1 once per level (quadratic in its length).
-func newCheckedArith(a *expression.Arithmetic) *checkedArith {
-	c := &checkedArith{Arithmetic: a, res: shallowResolved(a)}
-	if c.res {
-		c.unsigned = gtypes.IsUnsigned(a.Left().Type()) || gtypes.IsUnsigned(a.Right().Type())
-	}
-	return c
+func (c *checkedArith) unsigned() bool {
+	return gtypes.IsUnsigned(c.Left().Type()) || gtypes.IsUnsigned(c.Right().Type())
 }
-
-// Resolved is what newCheckedArith found.
-func (c *checkedArith) Resolved() bool { return c.res }
 
 // Type is BIGINT or BIGINT UNSIGNED.
 func (c *checkedArith) Type() sql.Type {
-	if c.unsigned {
+	if c.unsigned() {
 		return gtypes.Uint64
 	}
 	return gtypes.Int64
@@ -497,7 +455,7 @@ func (c *checkedArith) WithChildren(k ...sql.Expression) (sql.Expression, error)
 		return nil, err
 	}
 	if a, ok := ne.(*expression.Arithmetic); ok {
-		return newCheckedArith(a), nil
+		return &checkedArith{Arithmetic: a}, nil
 	}
 	return ne, nil
 }
@@ -527,7 +485,7 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 		d = l.Mul(r)
 	}
 	n := d.BigInt()
-	if c.unsigned {
+	if c.unsigned() {
 		if n.Sign() < 0 || !n.IsUint64() {
 			return nil, errtable.SQLError(erDataOutOfRange, "BIGINT UNSIGNED", mariaText(c.Arithmetic))
 		}

@@ -42,6 +42,7 @@ const (
 	erWrongParamCount   = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
 	erReadOnlyTxn       = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 	erNoDefaultForField = 1364 // ER_NO_DEFAULT_FOR_FIELD
+	erWrongValueForVar  = 1231 // ER_WRONG_VALUE_FOR_VAR
 )
 
 // sqlError returns MySQL error num with its arguments, as MariaDB words
@@ -220,6 +221,12 @@ var gmsRules = []gmsRule{
 		return sqlError(mysql.ERTruncatedWrongValue, temporalWord(&site.t.Columns[site.col].Type), a[0],
 			site.t.DB, site.t.Name, site.column, site.row)
 	}),
+	kindRule(sql.ErrInvalidSetValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+		if name := x.setVariable(); name != "" {
+			return sqlError(erWrongValueForVar, name, a[0])
+		}
+		return nil
+	}),
 	kindRule(sql.ErrExpectedSingleRow.Message, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERSubqueryNo1Row)
 	}),
@@ -380,6 +387,29 @@ func (h *mariaHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
 		return nil
 	}
 	return (&errContext{h: h, c: c, selectDB: true}).translate(err)
+}
+
+// setVariable is the variable a failed SET statement sets (the first
+// SET-typed one, sql_mode, when it sets several), or "".
+func (x *errContext) setVariable() string {
+	st, ok := x.stmt().(*sqlparser.Set)
+	if !ok || len(st.Exprs) == 0 {
+		return ""
+	}
+	name := ""
+	for _, e := range st.Exprs {
+		if e.Name == nil {
+			continue
+		}
+		n := strings.TrimPrefix(strings.ToLower(e.Name.Name.String()), "@@")
+		for _, p := range []string{"session.", "global.", "local."} {
+			n = strings.TrimPrefix(n, p)
+		}
+		if name == "" || n == "sql_mode" {
+			name = n
+		}
+	}
+	return name
 }
 
 // stmt returns the failed statement, or nil when it does not parse.

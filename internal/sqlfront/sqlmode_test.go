@@ -135,3 +135,58 @@ func TestSQLModeLoadData(t *testing.T) {
 		"Warning|1366|Incorrect integer value: 'x' for column `m`.`ld`.`ti` at row 2")
 	expectRows(t, c, "SELECT id, ti, v FROM ld ORDER BY id", "1|127|abc", "2|0|ab")
 }
+
+// TestSQLModePrepared: a prepared INSERT or UPDATE (COM_STMT_EXECUTE)
+// stores its parameters as a text statement stores literals, at each
+// execution.
+func TestSQLModePrepared(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE m", "USE m", "CREATE TABLE t (id INT PRIMARY KEY, ti TINYINT NULL, v VARCHAR(3) NULL)")
+	ctx := context.Background()
+	ins, err := c.PrepareContext(ctx, "INSERT INTO t VALUES (?, ?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ins.Close()
+	for i := 0; i < 2; i++ {
+		_, err = ins.ExecContext(ctx, 1, 1000, "a")
+		var me *gomysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1264 || me.Message != "Out of range value for column 'ti' at row 1" {
+			t.Fatalf("execution %d: %v, want 1264 Out of range value for column 'ti' at row 1", i+1, err)
+		}
+	}
+	mustExec(t, c, "SET sql_mode = ''")
+	for i := 0; i < 2; i++ {
+		if _, err := ins.ExecContext(ctx, i+1, 1000, "abcdef"); err != nil {
+			t.Fatalf("non-strict execution %d: %v", i+1, err)
+		}
+		expectRows(t, c, "SHOW WARNINGS",
+			"Warning|1264|Out of range value for column 'ti' at row 1",
+			"Warning|1265|Data truncated for column 'v' at row 1")
+	}
+	upd, err := c.PrepareContext(ctx, "UPDATE t SET ti = ? WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer upd.Close()
+	if _, err := upd.ExecContext(ctx, -1000, 2); err != nil {
+		t.Fatal(err)
+	}
+	expectRows(t, c, "SELECT id, ti, v FROM t ORDER BY id", "1|127|abc", "2|-128|abc")
+}
+
+// TestPreparedSetRows: a prepared SET affects 0 rows, as in MariaDB.
+func TestPreparedSetRows(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	for _, q := range []string{"SET @a = ?", "SET sql_mode = ?"} {
+		r, err := c.ExecContext(context.Background(), q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if n, _ := r.RowsAffected(); n != 0 {
+			t.Errorf("%s: %d rows affected, want 0", q, n)
+		}
+	}
+}

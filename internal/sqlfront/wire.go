@@ -111,6 +111,12 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 			return next(r)
 		}
 	}
+	next, warnings, fields := callback, h.warnings(c), false
+	callback = func(r *sqltypes.Result) error {
+		fixOK(r, !fields, warnings)
+		fields = fields || (r != nil && len(r.Fields) > 0)
+		return next(r)
+	}
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	return h.overrun(c, h.Handler.ComStmtExecute(ctx, c, prepare, callback))
@@ -197,11 +203,7 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 	var fix []int
 	var reals map[int]*types.Type
 	return func(res *sqltypes.Result, more bool) error {
-		if res != nil && res.Info != "" && warnings != nil {
-			if m := updateInfo.FindStringSubmatch(res.Info); m != nil {
-				res.Info = m[1] + strconv.Itoa(int(warnings()))
-			}
-		}
+		fixOK(res, len(fields) == 0, warnings)
 		if res != nil && res.Fields != nil {
 			fields, fix, reals = res.Fields, fix[:0], nil
 			for i, f := range fields {
@@ -221,18 +223,6 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 				}
 			}
 		}
-		if res != nil && len(fields) == 0 && len(res.Fields) == 0 && res.RowsAffected > 0 && emptyRows(res.Rows) {
-			// A statement without result set or OkResult (SET, ...):
-			// go-mysql-server counts its one empty row as affected;
-			// MariaDB reports 0 rows.
-			res.Rows, res.RowsAffected = nil, 0
-		}
-		if res != nil && len(fields) == 0 && len(res.Fields) == 0 && res.RowsAffected > 0 && emptyRows(res.Rows) {
-			// A statement without result set or OkResult (SET, ...):
-			// go-mysql-server counts its one empty row as affected;
-			// MariaDB reports 0 rows.
-			res.Rows, res.RowsAffected = nil, 0
-		}
 		if res != nil && len(fix) > 0 {
 			for _, row := range res.Rows {
 				for _, i := range fix {
@@ -243,6 +233,25 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 			}
 		}
 		return next(res, more)
+	}
+}
+
+// fixOK corrects what go-mysql-server puts in a result that becomes an
+// OK packet (noFields: no earlier result of the statement had fields): a
+// statement without result set or OkResult (SET, ...) has its one empty
+// row counted as affected, where MariaDB reports 0 rows; an UPDATE's info
+// line always says "Warnings: 0".
+func fixOK(res *sqltypes.Result, noFields bool, warnings func() uint16) {
+	if res == nil {
+		return
+	}
+	if noFields && len(res.Fields) == 0 && res.RowsAffected > 0 && emptyRows(res.Rows) {
+		res.Rows, res.RowsAffected = nil, 0
+	}
+	if res.Info != "" && warnings != nil {
+		if m := updateInfo.FindStringSubmatch(res.Info); m != nil {
+			res.Info = m[1] + strconv.Itoa(int(warnings()))
+		}
 	}
 }
 

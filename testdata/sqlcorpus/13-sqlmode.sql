@@ -113,6 +113,13 @@ INSERT INTO t (id, n, d) VALUES (18, 18, '2020-02-30'), (19, 19, 'x'), (20, 20, 
 SHOW WARNINGS;
 INSERT INTO t (id, n, ti) VALUES (21, 21, 1 DIV 0);
 SHOW WARNINGS;
+UPDATE t SET n = NULL WHERE id = 2;
+SHOW WARNINGS;
+INSERT INTO t (id, n) VALUES (24, NULL);
+-- deviation: MariaDB also lists a second condition, Error 1105 Unknown error, after the 1048 (not mimicked)
+SHOW WARNINGS;
+INSERT INTO t (id, n, v) VALUES (25, NULL, 'a'), (26, 26, 'b');
+SHOW WARNINGS;
 SELECT id, ti, tu, n, v, e, e + 0, s, dc, d FROM t WHERE id <= 2 OR id >= 11 ORDER BY id;
 -- ERROR_FOR_DIVISION_BY_ZERO without strict mode: a warning.
 SET sql_mode = 'ERROR_FOR_DIVISION_BY_ZERO';
@@ -160,3 +167,28 @@ INSERT INTO ai VALUES (NULL, 3);
 SELECT * FROM ai ORDER BY id;
 SET sql_mode = DEFAULT;
 SELECT @@sql_mode;
+-- A mode MariaDB does not know.
+SET sql_mode = 'STRICT_ALL_TABLES,NOSUCH';
+SHOW WARNINGS;
+SET @@SESSION.sql_mode = 'x';
+SELECT @@sql_mode;
+-- INSERT ... SELECT, INSERT ... SET, REPLACE and ON DUPLICATE KEY UPDATE.
+CREATE TABLE src (id INT NOT NULL PRIMARY KEY, x INT NULL);
+INSERT INTO src VALUES (1, 5), (2, 500), (3, 7);
+CREATE TABLE dst (id INT NOT NULL PRIMARY KEY, ti TINYINT NULL, v VARCHAR(2) NULL);
+INSERT INTO dst SELECT id, x, 'ab' FROM src;
+SHOW WARNINGS;
+INSERT INTO dst SET id = 9, ti = 300;
+INSERT INTO dst VALUES (1, 1, 'a');
+INSERT INTO dst VALUES (1, 2, 'b') ON DUPLICATE KEY UPDATE ti = 999;
+SET sql_mode = '';
+INSERT INTO dst SELECT id + 10, x, 'abc' FROM src;
+SHOW WARNINGS;
+INSERT INTO dst SET id = 9, ti = 300;
+SHOW WARNINGS;
+REPLACE INTO dst VALUES (9, -1000, 'xyz');
+SHOW WARNINGS;
+INSERT INTO dst VALUES (1, 2, 'b') ON DUPLICATE KEY UPDATE ti = 999;
+SHOW WARNINGS;
+SELECT * FROM dst ORDER BY id;
+SET sql_mode = DEFAULT;
