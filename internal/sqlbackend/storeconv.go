@@ -422,10 +422,14 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 		s, ok = []byte("0000-00-00"), true
 	}
 	if !ok {
-		if _, num := toDecimal(v); !num {
+		d, num := toDecimal(v)
+		if !num {
 			return v, storeCond{}
 		}
 		s = []byte(valueText(v))
+		if d.IsZero() {
+			s = []byte("0000-00-00") // the number 0 is the zero date
+		}
 	}
 	word := "date"
 	if t.Kind != types.Date {
