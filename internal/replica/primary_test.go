@@ -222,6 +222,22 @@ func (p *primary) exec(t testing.TB, stmts ...string) {
 	}
 }
 
+// execIn runs statements on one connection of the primary whose default
+// database is db.
+func (p *primary) execIn(t testing.TB, db string, stmts ...string) {
+	t.Helper()
+	c, err := p.root.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, s := range append([]string{"USE " + db}, stmts...) {
+		if _, err := c.ExecContext(t.Context(), s); err != nil {
+			t.Fatalf("primary: %s: %v", s, err)
+		}
+	}
+}
+
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
