@@ -247,6 +247,9 @@ func lastLines(s string, n int) string {
 }
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(childEnv); dir != "" {
+		runChild(dir, os.Getenv(childSourceEnv)) // never returns
+	}
 	code := m.Run()
 	if thePrimary != nil {
 		thePrimary.stop()

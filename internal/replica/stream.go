@@ -118,7 +118,21 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 	}
 	connected := false
 	for {
-		ev, err := st.GetEvent(ctx)
+		var ev *replication.BinlogEvent
+		var err error
+		if a.batchTxns > 0 {
+			wctx, cancel := context.WithTimeout(ctx, batchWait)
+			ev, err = st.GetEvent(wctx)
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				if err := a.flush(ctx); err != nil {
+					return a.applyError(ctx, err)
+				}
+				continue
+			}
+		} else {
+			ev, err = st.GetEvent(ctx)
+		}
 		if err != nil {
 			var me *gmysql.MyError
 			if errors.As(err, &me) && me.Code == 1236 {
@@ -136,14 +150,25 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 			r.log.Info("replica: connected", "flavor", flavor, "gtid", pos.GTID, "file", pos.File, "pos", pos.Pos)
 		}
 		if err := a.event(ctx, ev); err != nil {
-			var fe *fatalError
-			if errors.As(err, &fe) || ctx.Err() != nil {
-				return err
+			return a.applyError(ctx, err)
+		}
+		if a.full() {
+			if err := a.flush(ctx); err != nil {
+				return a.applyError(ctx, err)
 			}
-			n, msg := sqlErrorOf(err)
-			return &fatalError{errno: n, msg: msg}
 		}
 	}
+}
+
+// applyError makes an error of applying fatal (the stream stops), but
+// for a cancelled context.
+func (a *applier) applyError(ctx context.Context, err error) error {
+	var fe *fatalError
+	if errors.As(err, &fe) || ctx.Err() != nil {
+		return err
+	}
+	n, msg := sqlErrorOf(err)
+	return &fatalError{errno: n, msg: msg}
 }
 
 // probeFlavor asks the primary whether it is MariaDB or MySQL.
@@ -175,6 +200,11 @@ type applier struct {
 	gtid       string // its GTID ("" without)
 	changes    []change
 	savepoints map[string]int // SAVEPOINT name -> len(changes)
+	// Transactions received and not yet written (flush).
+	batch     []change
+	batchTxns int
+	next      position  // the position after them
+	batchTime time.Time // when the last of them was written on the primary
 }
 
 // change is one row change of a transaction, converted to the engine's
@@ -342,15 +372,48 @@ func (a *applier) failure(where, msg string) string {
 	return fmt.Sprintf("Could not execute %s; %s; the event's master log %s, end_log_pos %d", where, msg, a.pos.File, a.pos.Pos)
 }
 
-// commit applies the transaction's changes and its new position as one
-// engine job.
+// commit ends the transaction being received: its changes join the
+// batch, and the batch's position becomes the one after it. flush writes
+// the batch.
 func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error {
-	next := a.pos
-	next.DDL = ""
-	if err := a.advance(&next); err != nil {
+	if a.batchTxns == 0 {
+		a.next = a.pos
+	}
+	a.next.File, a.next.Pos, a.next.DDL = a.pos.File, a.pos.Pos, ""
+	if err := a.advance(&a.next); err != nil {
 		return err
 	}
-	changes := a.changes
+	a.batch = append(a.batch, a.changes...)
+	a.batchTxns++
+	if ev.Header.Timestamp != 0 {
+		a.batchTime = time.Unix(int64(ev.Header.Timestamp), 0)
+	}
+	a.begin("")
+	return nil
+}
+
+// Batching: while the stream has events waiting, the transactions read
+// meanwhile share one engine job (each whole, the position after the
+// last of them in the same batch), up to these bounds.
+const (
+	maxBatchTxns    = 1000
+	maxBatchChanges = 20000
+	// batchWait is how long the stream may be empty before a batch is
+	// written.
+	batchWait = 200 * time.Microsecond
+)
+
+// full reports a batch that must be written now.
+func (a *applier) full() bool {
+	return a.batchTxns >= maxBatchTxns || len(a.batch) >= maxBatchChanges
+}
+
+// flush applies the batch's changes and its position as one engine job.
+func (a *applier) flush(ctx context.Context) error {
+	if a.batchTxns == 0 {
+		return nil
+	}
+	changes, next := a.batch, a.next
 	var failed *change
 	err := a.r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
 		for i := range changes {
@@ -386,7 +449,17 @@ func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error
 		}
 		return err
 	}
-	a.committed(next, ev)
+	a.pos = next
+	r := a.r
+	r.mu.Lock()
+	r.st.executed, r.st.retrieved = next.GTID, next.GTID
+	r.st.applied += uint64(a.batchTxns)
+	if !a.batchTime.IsZero() {
+		r.st.lastEvent = a.batchTime
+	}
+	r.mu.Unlock()
+	clear(a.batch)
+	a.batch, a.batchTxns = a.batch[:0], 0
 	return nil
 }
 
@@ -395,30 +468,12 @@ var errRowMissing = errors.New("row not found")
 // advance adds the transaction's GTID to next.
 func (a *applier) advance(next *position) error {
 	if a.gtid != "" && a.gset != nil {
-		set := a.gset.Clone()
-		if err := set.Update(a.gtid); err != nil {
+		if err := a.gset.Update(a.gtid); err != nil {
 			return &fatalError{errno: 1105, msg: fmt.Sprintf("GTID %q: %v", a.gtid, err)}
 		}
-		next.GTID = set.String()
+		next.GTID = a.gset.String()
 	}
 	return nil
-}
-
-// committed makes next the position and reports the progress.
-func (a *applier) committed(next position, ev *replication.BinlogEvent) {
-	a.pos = next
-	if a.gset != nil && a.gtid != "" {
-		_ = a.gset.Update(a.gtid)
-	}
-	a.begin("")
-	r := a.r
-	r.mu.Lock()
-	r.st.executed, r.st.retrieved = next.GTID, next.GTID
-	r.st.applied++
-	if ev.Header.Timestamp != 0 {
-		r.st.lastEvent = time.Unix(int64(ev.Header.Timestamp), 0)
-	}
-	r.mu.Unlock()
 }
 
 // storeDDLMark records that the statement of the current GTID (or
@@ -501,6 +556,9 @@ func (a *applier) ddl(ctx context.Context, ev *replication.BinlogEvent, st State
 		id = fmt.Sprintf("%s:%d", a.pos.File, a.pos.Pos)
 	}
 	again := a.pos.DDL == id
+	if err := a.flush(ctx); err != nil {
+		return err
+	}
 	if err := a.markDDL(ctx, id); err != nil {
 		return err
 	}
@@ -512,7 +570,10 @@ func (a *applier) ddl(ctx context.Context, ev *replication.BinlogEvent, st State
 		a.r.log.Info("replica: DDL already applied before the restart", "query", q)
 	}
 	a.r.log.Info("replica: DDL", "db", db, "query", q, "vars", st.Vars)
-	return a.commit(ctx, ev)
+	if err := a.commit(ctx, ev); err != nil {
+		return err
+	}
+	return a.flush(ctx)
 }
 
 // alreadyDone reports the errors of DDL whose effect is there: the object
