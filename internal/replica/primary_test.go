@@ -106,6 +106,7 @@ func startPrimary() (*primary, error) {
 			break
 		}
 		p.shutdown()
+		p.port = 0
 		if try == 2 {
 			p.stop()
 			return nil, err
@@ -126,9 +127,12 @@ func startPrimary() (*primary, error) {
 // start runs mariadbd on p's data directory (on a new free port) and waits
 // until root can log in over TCP.
 func (p *primary) start() error {
-	port, err := freePort()
-	if err != nil {
-		return err
+	port := p.port
+	var err error
+	if port == 0 {
+		if port, err = freePort(); err != nil {
+			return err
+		}
 	}
 	p.port = port
 	bin, _ := lookBin("mariadbd")
@@ -175,7 +179,7 @@ func (p *primary) start() error {
 }
 
 // restart stops mariadbd cleanly and starts it again on the same data
-// (and a new port).
+// and port.
 func (p *primary) restart(t testing.TB) {
 	t.Helper()
 	p.shutdown()
