@@ -149,6 +149,7 @@ func (p *primary) start() error {
 		// HandlerDB holds utf8mb4 only until the charset work of issue #12
 		// lands; a latin1 server default would fail on its text columns.
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci")
+	dieWithTest(p.cmd)
 	if err := p.cmd.Start(); err != nil {
 		return err
 	}
