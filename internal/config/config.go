@@ -98,6 +98,11 @@ type Config struct {
 	// backup a new subdirectory named by to=; empty refuses backups. It is
 	// created (mode 0700) when missing.
 	BackupDir string
+	// ReplicateFrom, user:password@host:port, makes the server a replica
+	// of that MySQL or MariaDB primary (as CHANGE REPLICATION SOURCE TO
+	// and START REPLICA would; see internal/replica). Empty: the stored
+	// replication settings, if any, apply.
+	ReplicateFrom string
 	// TLSCert and TLSKey are PEM files; with both set, every port accepts
 	// TLS (the MySQL port by the protocol's own negotiation, the
 	// HandlerSocket ports by a TLS handshake as the first bytes).
@@ -186,6 +191,11 @@ func (c *Config) Validate() error {
 	if c.CacheSize <= 0 {
 		return errors.New("config: --cache-size must be positive")
 	}
+	if c.ReplicateFrom != "" {
+		if _, err := ParseReplicateFrom(c.ReplicateFrom); err != nil {
+			return err
+		}
+	}
 	if c.AdminToken != "" && c.AdminTokenFile != "" {
 		return errors.New("config: --admin-token and --admin-token-file: give only one")
 	}
@@ -237,6 +247,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file holding the bearer token required by POST /backup and /debug/pprof/ (empty: those are refused)")
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "the admin bearer token itself (visible in ps: prefer --admin-token-file or HANDLERDB_ADMIN_TOKEN)")
+	fs.StringVar(&c.ReplicateFrom, "replicate-from", c.ReplicateFrom, "replicate from this MySQL/MariaDB primary, user:password@host:port (row-based binlog; empty: the settings CHANGE REPLICATION SOURCE stored)")
 	fs.StringVar(&c.BackupDir, "backup-dir", c.BackupDir, "directory POST /backup writes into, one subdirectory per backup (empty: backups refused; created if missing)")
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "PEM certificate: enables TLS on every port")
 	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "PEM private key of --tls-cert")
@@ -271,4 +282,44 @@ func ParseLevel(s string) (slog.Level, error) {
 		return 0, fmt.Errorf("config: log level %q is not debug, info, warn or error", s)
 	}
 	return l, nil
+}
+
+// ReplicaSource is a parsed --replicate-from.
+type ReplicaSource struct {
+	User, Password, Host string
+	Port                 int // 3306 when the DSN gives none
+}
+
+// ParseReplicateFrom parses user:password@host:port (password and port
+// optional; the password may hold ':' and '@', the host is after the last
+// '@').
+func ParseReplicateFrom(dsn string) (ReplicaSource, error) {
+	var s ReplicaSource
+	at := strings.LastIndexByte(dsn, '@')
+	if at <= 0 {
+		return s, fmt.Errorf("config: --replicate-from %q is not user:password@host:port", maskDSN(dsn))
+	}
+	cred, hostport := dsn[:at], dsn[at+1:]
+	s.User, s.Password, _ = strings.Cut(cred, ":")
+	s.Host, s.Port = hostport, 3306
+	if h, p, err := net.SplitHostPort(hostport); err == nil {
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 || n > 65535 {
+			return s, fmt.Errorf("config: --replicate-from: bad port %q", p)
+		}
+		s.Host, s.Port = h, n
+	}
+	if s.User == "" || s.Host == "" {
+		return s, fmt.Errorf("config: --replicate-from %q is not user:password@host:port", maskDSN(dsn))
+	}
+	return s, nil
+}
+
+// maskDSN hides the password of a DSN for messages.
+func maskDSN(dsn string) string {
+	at := strings.LastIndexByte(dsn, '@')
+	if user, _, ok := strings.Cut(dsn[:max(at, 0)], ":"); ok {
+		return user + ":***" + dsn[at:]
+	}
+	return dsn
 }

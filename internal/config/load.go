@@ -195,6 +195,7 @@ var secretFlags = []string{
 	"handlersocket-plain-secret",
 	"handlersocket-plain-secret-wr",
 	"root-password",
+	"replicate-from", // user:password@host:port
 	"admin-token",
 }
 
@@ -322,6 +323,7 @@ func (c *Config) Print(w io.Writer) error {
 		"admin-token":                            c.AdminToken,
 		"admin-token-file":                       c.AdminTokenFile,
 		"backup-dir":                             c.BackupDir,
+		"replicate-from":                         c.ReplicateFrom,
 		"tls-cert":                               c.TLSCert,
 		"tls-key":                                c.TLSKey,
 		"tls-required":                           c.TLSRequired,

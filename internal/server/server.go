@@ -19,6 +19,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/replica"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
@@ -47,6 +48,7 @@ type Server struct {
 	sql   sqlFront
 	admin *admin.Server
 	tls   *tls.Config
+	repl  *replica.Replica // nil without the MySQL port
 }
 
 // sqlFront is the MySQL front as the server drives it.
@@ -100,6 +102,9 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	if err := s.newSQL(); err != nil {
 		return nil, err
 	}
+	if err := s.startReplica(); err != nil {
+		return nil, err
+	}
 	hcfg := cfg.HSConfig()
 	hcfg.Logger = log
 	hcfg.TLS = s.tls
@@ -147,6 +152,9 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 
 // closeOpened closes, in reverse order, what a failed Start had opened.
 func (s *Server) closeOpened() {
+	if s.repl != nil {
+		s.repl.Close()
+	}
 	s.closeSQL()
 	if s.e != nil {
 		s.e.Close()
@@ -201,6 +209,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.admin.SetReady(false)
 	}
 	var errs []error
+	if s.repl != nil {
+		s.repl.Close()
+	}
 	if err := s.hs.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("handlersocket: %w", err))
 	}

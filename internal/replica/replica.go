@@ -1,0 +1,462 @@
+package replica
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/binlogreplication"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
+)
+
+// Statement is one SQL statement of the primary (DDL).
+type Statement struct {
+	DB    string // its default database, "" for none
+	Query string
+	// Vars are session variables it ran with on the primary
+	// (collation_server, collation_connection), to set first.
+	Vars map[string]any
+}
+
+// ExecFunc runs a statement through the SQL front. ctx is
+// engine.Privileged, so its engine jobs may write while the engine is
+// read-only.
+type ExecFunc func(ctx context.Context, st Statement) error
+
+// Options configures a Replica.
+type Options struct {
+	// Exec runs the primary's DDL; required.
+	Exec ExecFunc
+	// Logger gets connection, error and progress lines; nil discards.
+	Logger *slog.Logger
+}
+
+// Replica follows one primary into one engine. See the package comment.
+type Replica struct {
+	e    *engine.Engine
+	opts Options
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	src    *source // nil: no source configured
+	st     status
+	cancel context.CancelFunc // of the running stream; nil when stopped
+	done   chan struct{}      // closed when the stream goroutine ends
+}
+
+// status is what SHOW REPLICA STATUS reports of the stream.
+type status struct {
+	io, sql          string // binlogreplication.ReplicaIo*/ReplicaSql* values
+	ioErrno, sqlErrn uint
+	ioErr, sqlErr    string
+	ioErrAt, sqlAt   *time.Time
+	sourceServerID   string
+	sourceUUID       string
+	retrieved        string // GTID set received (applied or not)
+	executed         string // GTID set applied
+	applied          uint64 // transactions applied since the start
+	lastEvent        time.Time
+}
+
+var _ binlogreplication.BinlogReplicaController = (*Replica)(nil)
+
+// New returns the replica of e, with the source stored in e (if any). It
+// does not start replicating: call Resume.
+func New(e *engine.Engine, opts Options) (*Replica, error) {
+	if opts.Exec == nil {
+		return nil, errors.New("replica: Options.Exec is required")
+	}
+	r := &Replica{e: e, opts: opts, log: opts.Logger}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	r.st.io, r.st.sql = binlogreplication.ReplicaIoNotRunning, binlogreplication.ReplicaSqlNotRunning
+	b, err := e.Blob(sourceBlob)
+	if err != nil {
+		return nil, err
+	}
+	if b != nil {
+		var s source
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, fmt.Errorf("replica: stored source: %w", err)
+		}
+		r.src = &s
+	}
+	pos, err := r.position()
+	if err != nil {
+		return nil, err
+	}
+	r.st.executed = pos.GTID
+	return r, nil
+}
+
+// Resume starts replicating if the stored source says it was running
+// (START REPLICA before the last shutdown).
+func (r *Replica) Resume() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.src == nil || !r.src.Running {
+		return nil
+	}
+	return r.startLocked()
+}
+
+// Configure is CHANGE REPLICATION SOURCE TO with the given settings
+// followed by START REPLICA, for --replicate-from. An empty port is 3306.
+func (r *Replica) Configure(ctx context.Context, host string, port int, user, password string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel != nil {
+		if r.src.Host == host && r.src.Port == port && r.src.User == user && r.src.Password == password {
+			return nil // already following that source
+		}
+		r.stopLocked()
+	}
+	s := r.sourceOrNew()
+	s.Host, s.Port, s.User, s.Password, s.AutoPosition, s.Running = host, port, user, password, true, true
+	if s.Port == 0 {
+		s.Port = defaultPort
+	}
+	if err := r.saveLocked(ctx, s); err != nil {
+		return err
+	}
+	return r.startLocked()
+}
+
+// Close stops the stream (without recording STOP REPLICA: the next start
+// resumes) and waits for it.
+func (r *Replica) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopLocked()
+}
+
+// sourceOrNew returns a copy of the configured source, or a new one with
+// MySQL's defaults and a random server id.
+func (r *Replica) sourceOrNew() *source {
+	if r.src != nil {
+		s := *r.src
+		return &s
+	}
+	return &source{
+		Port: defaultPort, ConnectRetry: defaultConnectRetry, RetryCount: defaultRetryCount,
+		ServerID: 1_000_000 + rand.Uint32N(1_000_000_000),
+	}
+}
+
+// saveLocked stores s and makes it the source.
+func (r *Replica) saveLocked(ctx context.Context, s *source) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error { return tx.SetBlob(sourceBlob, b) }); err != nil {
+		return err
+	}
+	r.src = s
+	return nil
+}
+
+// position reads the committed position.
+func (r *Replica) position() (position, error) {
+	b, err := r.e.ReplicaPosition()
+	if err != nil {
+		return position{}, err
+	}
+	return decodePosition(b)
+}
+
+// startLocked starts the stream goroutine and makes the engine read-only.
+func (r *Replica) startLocked() error {
+	if r.cancel != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel, r.done = cancel, make(chan struct{})
+	r.st.io, r.st.sql = binlogreplication.ReplicaIoConnecting, binlogreplication.ReplicaSqlRunning
+	r.e.SetReadOnly(true)
+	s := *r.src
+	go r.run(ctx, &s, r.done)
+	r.log.Info("replica: started", "source", fmt.Sprintf("%s:%d", s.Host, s.Port), "user", s.User)
+	return nil
+}
+
+// stopLocked stops the stream goroutine and waits for it to end.
+func (r *Replica) stopLocked() {
+	if r.cancel == nil {
+		return
+	}
+	r.cancel()
+	done := r.done
+	r.mu.Unlock()
+	<-done
+	r.mu.Lock()
+	r.cancel, r.done = nil, nil
+	r.st.io, r.st.sql = binlogreplication.ReplicaIoNotRunning, binlogreplication.ReplicaSqlNotRunning
+	r.e.SetReadOnly(false)
+}
+
+// ended is called by the stream goroutine when it stops by itself (an
+// error that retrying cannot cure). The engine stays read-only, as a
+// MySQL replica stays read-only after its SQL thread stopped, until STOP
+// REPLICA.
+func (r *Replica) ended(io, sqlState string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.io, r.st.sql = io, sqlState
+}
+
+// setIOError records an error of the connection to the primary.
+func (r *Replica) setIOError(errno uint, msg string) {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.ioErrno, r.st.ioErr, r.st.ioErrAt = errno, msg, &now
+}
+
+// setSQLError records an error applying the stream.
+func (r *Replica) setSQLError(errno uint, msg string) {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.sqlErrn, r.st.sqlErr, r.st.sqlAt = errno, msg, &now
+}
+
+// StartReplica implements START REPLICA.
+func (r *Replica) StartReplica(ctx *sql.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.src == nil || r.src.Host == "" {
+		return mysql.NewSQLError(1200, "HY000", "Misconfigured slave: MASTER_HOST was not set; Fix in config file or with CHANGE MASTER TO")
+	}
+	if r.cancel != nil {
+		// MySQL warns 3083 and does nothing.
+		if ended := r.st.io == binlogreplication.ReplicaIoNotRunning; !ended {
+			return nil
+		}
+		r.stopLocked()
+	}
+	s := *r.src
+	s.Running = true
+	if err := r.saveLocked(ctx, &s); err != nil {
+		return err
+	}
+	r.st.ioErrno, r.st.ioErr, r.st.ioErrAt = 0, "", nil
+	r.st.sqlErrn, r.st.sqlErr, r.st.sqlAt = 0, "", nil
+	return r.startLocked()
+}
+
+// StopReplica implements STOP REPLICA: the stream stops and the engine
+// takes client writes again.
+func (r *Replica) StopReplica(ctx *sql.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopLocked()
+	if r.src != nil && r.src.Running {
+		s := *r.src
+		s.Running = false
+		return r.saveLocked(ctx, &s)
+	}
+	return nil
+}
+
+// SetReplicationSourceOptions implements CHANGE REPLICATION SOURCE TO.
+func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlogreplication.ReplicationOption) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel != nil {
+		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
+	}
+	s := r.sourceOrNew()
+	for _, o := range options {
+		name := strings.ToUpper(o.Name)
+		name = strings.Replace(name, "MASTER_", "SOURCE_", 1)
+		str := func() string { return o.Value.String() }
+		num := func() (int, error) {
+			if v, ok := o.Value.(binlogreplication.IntegerReplicationOptionValue); ok {
+				return v.GetValueAsInt(), nil
+			}
+			return 0, mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a number", o.Name)
+		}
+		var err error
+		switch name {
+		case "SOURCE_HOST":
+			s.Host = str()
+		case "SOURCE_USER":
+			s.User = str()
+		case "SOURCE_PASSWORD":
+			s.Password = str()
+		case "SOURCE_PORT":
+			s.Port, err = num()
+		case "SOURCE_CONNECT_RETRY":
+			s.ConnectRetry, err = num()
+		case "SOURCE_RETRY_COUNT":
+			s.RetryCount, err = num()
+		case "SOURCE_AUTO_POSITION":
+			var n int
+			n, err = num()
+			s.AutoPosition = n != 0
+		default:
+			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return r.saveLocked(ctx, s)
+}
+
+// SetReplicationFilterOptions implements CHANGE REPLICATION FILTER
+// (REPLICATE_DO_TABLE, REPLICATE_IGNORE_TABLE); the filters are stored
+// with the source.
+func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlogreplication.ReplicationOption) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel != nil {
+		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
+	}
+	s := r.sourceOrNew()
+	for _, o := range options {
+		v, ok := o.Value.(binlogreplication.TableNamesReplicationOptionValue)
+		if !ok {
+			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a list of tables", o.Name)
+		}
+		var names []string
+		for _, t := range v.GetValueAsTableList() {
+			db := ""
+			if t.Database() != nil {
+				db = t.Database().Name()
+			}
+			if db == "" {
+				return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes db.table names", o.Name)
+			}
+			names = append(names, db+"."+t.Name())
+		}
+		switch strings.ToUpper(o.Name) {
+		case "REPLICATE_DO_TABLE":
+			s.DoTables = names
+		case "REPLICATE_IGNORE_TABLE":
+			s.IgnoreTables = names
+		default:
+			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
+		}
+	}
+	return r.saveLocked(ctx, s)
+}
+
+// GetReplicaStatus implements SHOW REPLICA STATUS: nil (no row) when no
+// source is configured.
+func (r *Replica) GetReplicaStatus(ctx *sql.Context) (*binlogreplication.ReplicaStatus, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.src == nil {
+		return nil, nil
+	}
+	s, st := r.src, &r.st
+	return &binlogreplication.ReplicaStatus{
+		SourceHost:            s.Host,
+		SourceUser:            s.User,
+		SourcePort:            uint(s.Port),
+		ConnectRetry:          uint32(s.ConnectRetry),
+		SourceRetryCount:      uint64(s.RetryCount),
+		ReplicaIoRunning:      st.io,
+		ReplicaSqlRunning:     st.sql,
+		LastSqlErrNumber:      st.sqlErrn,
+		LastSqlError:          st.sqlErr,
+		LastIoErrNumber:       st.ioErrno,
+		LastIoError:           st.ioErr,
+		SourceServerId:        st.sourceServerID,
+		SourceServerUuid:      st.sourceUUID,
+		LastSqlErrorTimestamp: st.sqlAt,
+		LastIoErrorTimestamp:  st.ioErrAt,
+		RetrievedGtidSet:      st.retrieved,
+		ExecutedGtidSet:       st.executed,
+		AutoPosition:          s.AutoPosition,
+		ReplicateDoTables:     s.DoTables,
+		ReplicateIgnoreTables: s.IgnoreTables,
+	}, nil
+}
+
+// ResetReplica implements RESET REPLICA [ALL]: it forgets the position
+// (the next START REPLICA reads the primary's binary log from its
+// beginning) and the last errors; ALL also forgets the source and the
+// filters.
+func (r *Replica) ResetReplica(ctx *sql.Context, resetAll bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel != nil {
+		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
+	}
+	err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if err := tx.SetReplicaPosition(nil); err != nil {
+			return err
+		}
+		if resetAll {
+			return tx.SetBlob(sourceBlob, nil)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if resetAll {
+		r.src = nil
+	}
+	r.st = status{io: binlogreplication.ReplicaIoNotRunning, sql: binlogreplication.ReplicaSqlNotRunning}
+	return nil
+}
+
+// Stats is a snapshot of the replica's progress, for metrics and tests.
+type Stats struct {
+	Running        bool   // the stream goroutine runs (connected or retrying)
+	IO, SQL        string // Replica_IO_Running, Replica_SQL_Running
+	Executed       string // the GTID set applied
+	Applied        uint64 // transactions applied since the stream started
+	LastIOError    string
+	LastSQLError   string
+	SecondsBehind  int64 // since the last applied event was written on the primary; -1 if unknown
+	LastSQLErrno   uint
+	LastIOErrno    uint
+	SourceServerID string
+}
+
+// Stats returns the replica's progress.
+func (r *Replica) Stats() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := &r.st
+	behind := int64(-1)
+	if !st.lastEvent.IsZero() {
+		behind = max(0, int64(time.Since(st.lastEvent)/time.Second))
+	}
+	return Stats{
+		Running: r.cancel != nil, IO: st.io, SQL: st.sql, Executed: st.executed, Applied: st.applied,
+		LastIOError: st.ioErr, LastSQLError: st.sqlErr, LastSQLErrno: st.sqlErrn, LastIOErrno: st.ioErrno,
+		SecondsBehind: behind, SourceServerID: st.sourceServerID,
+	}
+}
+
+// sqlErrorOf gives an apply error its MySQL number: through errtable for
+// the engine's conditions, go-mysql-server's own numbers otherwise.
+func sqlErrorOf(err error) (uint, string) {
+	var me *mysql.SQLError
+	if errors.As(err, &me) {
+		return uint(me.Num), me.Message
+	}
+	if engine.KindOf(err) != nil {
+		se := errtable.Lookup(err).SQLError(err)
+		return uint(se.Num), se.Message
+	}
+	se := sql.CastSQLError(err)
+	return uint(se.Num), se.Message
+}

@@ -1,0 +1,618 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql/binlogreplication"
+	gmysql "github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/go-mysql-org/go-mysql/replication"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// errFatal marks an error that retrying cannot cure: the stream stops.
+type fatalError struct {
+	io    bool // of the connection (Last_IO_Error), else of applying (Last_SQL_Error)
+	errno uint
+	msg   string
+}
+
+func (e *fatalError) Error() string { return e.msg }
+
+// run is the stream goroutine: it connects, streams and applies until ctx
+// ends or a fatal error, reconnecting with back-off after connection
+// errors.
+func (r *Replica) run(ctx context.Context, s *source, done chan struct{}) {
+	defer close(done)
+	attempts := 0
+	for {
+		err := r.stream(ctx, s, &attempts)
+		if ctx.Err() != nil {
+			return
+		}
+		var fe *fatalError
+		if errors.As(err, &fe) {
+			if fe.io {
+				r.setIOError(fe.errno, fe.msg)
+				r.ended(binlogreplication.ReplicaIoNotRunning, binlogreplication.ReplicaSqlRunning)
+			} else {
+				r.setSQLError(fe.errno, fe.msg)
+				r.ended(binlogreplication.ReplicaIoNotRunning, binlogreplication.ReplicaSqlNotRunning)
+			}
+			r.log.Error("replica: stopped", "err", fe.msg, "errno", fe.errno)
+			return
+		}
+		attempts++
+		msg := fmt.Sprintf("error reconnecting to master '%s@%s:%d' - retry-time: %d  maximum-retries: %d  message: %v", s.User, s.Host, s.Port, s.ConnectRetry, s.RetryCount, err)
+		r.setIOError(2003, msg)
+		r.ended(binlogreplication.ReplicaIoConnecting, binlogreplication.ReplicaSqlRunning)
+		r.log.Warn("replica: connection", "err", err, "attempt", attempts)
+		if s.RetryCount > 0 && attempts >= s.RetryCount {
+			r.ended(binlogreplication.ReplicaIoNotRunning, binlogreplication.ReplicaSqlRunning)
+			return
+		}
+		// Back off: 100 ms doubling to the configured retry time.
+		wait := min(time.Duration(s.ConnectRetry)*time.Second, 100*time.Millisecond<<min(attempts, 10))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// stream is one connection to the primary: it starts at the committed
+// position and applies events until an error.
+func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
+	pos, err := r.position()
+	if err != nil {
+		return &fatalError{errno: 1105, msg: err.Error()}
+	}
+	flavor, err := probeFlavor(ctx, s)
+	if err != nil {
+		return err
+	}
+	if pos.Flavor != "" && pos.Flavor != flavor {
+		return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("the stored position is of a %s primary and the source is %s; RESET REPLICA first", pos.Flavor, flavor)}
+	}
+	pos.Flavor = flavor
+	cfg := replication.BinlogSyncerConfig{
+		ServerID: s.ServerID, Flavor: flavor, Host: s.Host, Port: uint16(s.Port), User: s.User, Password: s.Password,
+		TimestampStringLocation: time.UTC,
+		HeartbeatPeriod:         time.Second,
+		ReadTimeout:             10 * time.Second,
+		DisableRetrySync:        true, // run reconnects from the committed position
+		MaxReconnectAttempts:    1,
+		Logger:                  slog.New(slog.DiscardHandler),
+	}
+	syncer := replication.NewBinlogSyncer(cfg)
+	defer syncer.Close()
+	var st *replication.BinlogStreamer
+	useGTID := flavor == gmysql.MariaDBFlavor || (s.AutoPosition && (pos.GTID != "" || pos.File == ""))
+	if useGTID {
+		set, err := pos.gtidSet(flavor)
+		if err != nil {
+			return &fatalError{errno: 1105, msg: fmt.Sprintf("stored GTID set %q: %v", pos.GTID, err)}
+		}
+		st, err = syncer.StartSyncGTID(set)
+		if err != nil {
+			return err
+		}
+	} else {
+		p := gmysql.Position{Name: pos.File, Pos: pos.Pos}
+		if p.Pos < 4 {
+			p.Pos = 4
+		}
+		if st, err = syncer.StartSync(p); err != nil {
+			return err
+		}
+	}
+	a := &applier{r: r, s: s, pos: pos}
+	if useGTID {
+		a.gset, _ = pos.gtidSet(flavor)
+	}
+	connected := false
+	for {
+		var ev *replication.BinlogEvent
+		var err error
+		if a.batchTxns > 0 {
+			wctx, cancel := context.WithTimeout(ctx, batchWait)
+			ev, err = st.GetEvent(wctx)
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				if err := a.flush(ctx); err != nil {
+					return a.applyError(ctx, err)
+				}
+				continue
+			}
+		} else {
+			ev, err = st.GetEvent(ctx)
+		}
+		if err != nil {
+			var me *gmysql.MyError
+			if errors.As(err, &me) && me.Code == 1236 {
+				return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("Got fatal error 1236 from master when reading data from binary log: '%s'", me.Message)}
+			}
+			return err
+		}
+		if !connected {
+			connected, *attempts = true, 0
+			r.mu.Lock()
+			r.st.io = binlogreplication.ReplicaIoRunning
+			r.st.ioErrno, r.st.ioErr, r.st.ioErrAt = 0, "", nil
+			r.st.sourceServerID = fmt.Sprint(ev.Header.ServerID)
+			r.mu.Unlock()
+			r.log.Info("replica: connected", "flavor", flavor, "gtid", pos.GTID, "file", pos.File, "pos", pos.Pos)
+		}
+		if err := a.event(ctx, ev); err != nil {
+			return a.applyError(ctx, err)
+		}
+		if a.full() {
+			if err := a.flush(ctx); err != nil {
+				return a.applyError(ctx, err)
+			}
+		}
+	}
+}
+
+// applyError makes an error of applying fatal (the stream stops), but
+// for a cancelled context.
+func (a *applier) applyError(ctx context.Context, err error) error {
+	var fe *fatalError
+	if errors.As(err, &fe) || ctx.Err() != nil {
+		return err
+	}
+	n, msg := sqlErrorOf(err)
+	return &fatalError{errno: n, msg: msg}
+}
+
+// probeFlavor asks the primary whether it is MariaDB or MySQL.
+func probeFlavor(ctx context.Context, s *source) (string, error) {
+	c, err := dialSource(ctx, s)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	res, err := c.Execute("SELECT VERSION()")
+	if err != nil {
+		return "", err
+	}
+	v, _ := res.GetString(0, 0)
+	if strings.Contains(strings.ToLower(v), "mariadb") {
+		return gmysql.MariaDBFlavor, nil
+	}
+	return gmysql.MySQLFlavor, nil
+}
+
+// applier turns the events of one connection into engine jobs.
+type applier struct {
+	r    *Replica
+	s    *source
+	pos  position       // committed, plus the file/offset of events seen since
+	gset gmysql.GTIDSet // executed GTIDs, nil without GTID positioning
+	// The transaction being received.
+	inTxn      bool
+	gtid       string // its GTID ("" without)
+	changes    []change
+	savepoints map[string]int // SAVEPOINT name -> len(changes)
+	// Transactions received and not yet written (flush).
+	batch     []change
+	batchTxns int
+	next      position  // the position after them
+	batchTime time.Time // when the last of them was written on the primary
+}
+
+// change is one row change of a transaction, converted to the engine's
+// types.
+type change struct {
+	kind     replication.EnumRowsEventType
+	t        *engine.Table
+	old, row engine.Row
+	where    string // "Write_rows event on table d.t", for errors
+}
+
+// event handles one binlog event.
+func (a *applier) event(ctx context.Context, ev *replication.BinlogEvent) error {
+	if ev.Header.LogPos > 0 && ev.Header.EventType != replication.ROTATE_EVENT {
+		a.pos.Pos = ev.Header.LogPos
+	}
+	switch e := ev.Event.(type) {
+	case *replication.RotateEvent:
+		a.pos.File, a.pos.Pos = string(e.NextLogName), uint32(e.Position)
+	case *replication.MariadbGTIDEvent:
+		a.begin(e.GTID.String())
+		if !e.IsStandalone() {
+			a.inTxn = true
+		}
+	case *replication.GTIDEvent:
+		next, err := e.GTIDNext()
+		if err != nil {
+			return err
+		}
+		a.begin(next.String())
+	case *replication.QueryEvent:
+		return a.query(ctx, ev, e)
+	case *replication.RowsEvent:
+		return a.rows(ev, e)
+	case *replication.XIDEvent:
+		return a.commit(ctx, ev)
+	}
+	return nil
+}
+
+func (a *applier) begin(gtid string) {
+	a.gtid, a.changes, a.inTxn = gtid, a.changes[:0], false
+	clear(a.savepoints)
+}
+
+// skipDB reports the primary's system schemas, which the replica does not
+// hold.
+func skipDB(db string) bool {
+	switch strings.ToLower(db) {
+	case "mysql", "information_schema", "performance_schema", "sys":
+		return true
+	}
+	return false
+}
+
+// wanted applies the table filters (REPLICATE_DO_TABLE, IGNORE_TABLE).
+func (a *applier) wanted(db, table string) bool {
+	if skipDB(db) {
+		return false
+	}
+	name := db + "." + table
+	for _, n := range a.s.IgnoreTables {
+		if n == name {
+			return false
+		}
+	}
+	if len(a.s.DoTables) == 0 {
+		return true
+	}
+	for _, n := range a.s.DoTables {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// rows converts a rows event's images into changes of the transaction.
+func (a *applier) rows(ev *replication.BinlogEvent, e *replication.RowsEvent) error {
+	db, name := string(e.Table.Schema), string(e.Table.Table)
+	if !a.wanted(db, name) {
+		return nil
+	}
+	var kind replication.EnumRowsEventType
+	var what string
+	switch ev.Header.EventType {
+	case replication.WRITE_ROWS_EVENTv0, replication.WRITE_ROWS_EVENTv1, replication.WRITE_ROWS_EVENTv2, replication.MARIADB_WRITE_ROWS_COMPRESSED_EVENT_V1:
+		kind, what = replication.EnumRowsEventTypeInsert, "Write_rows"
+	case replication.UPDATE_ROWS_EVENTv0, replication.UPDATE_ROWS_EVENTv1, replication.UPDATE_ROWS_EVENTv2, replication.MARIADB_UPDATE_ROWS_COMPRESSED_EVENT_V1, replication.PARTIAL_UPDATE_ROWS_EVENT:
+		kind, what = replication.EnumRowsEventTypeUpdate, "Update_rows"
+	case replication.DELETE_ROWS_EVENTv0, replication.DELETE_ROWS_EVENTv1, replication.DELETE_ROWS_EVENTv2, replication.MARIADB_DELETE_ROWS_COMPRESSED_EVENT_V1:
+		kind, what = replication.EnumRowsEventTypeDelete, "Delete_rows"
+	default:
+		return nil
+	}
+	where := fmt.Sprintf("%s event on table %s.%s", what, db, name)
+	t, err := a.r.e.Catalog().Table(db, name)
+	if err != nil {
+		n, msg := sqlErrorOf(err)
+		return &fatalError{errno: n, msg: a.failure(where, msg)}
+	}
+	skip := func(i int) []int {
+		if i < len(e.SkippedColumns) {
+			return e.SkippedColumns[i]
+		}
+		return nil
+	}
+	minimal := func(i int, before bool) error {
+		sk := skip(i)
+		if len(sk) == 0 {
+			return nil
+		}
+		// A minimal before image is enough to find the row by its
+		// primary key; an after image must be full.
+		if before && !t.Primary.Hidden && !touches(sk, t.Primary.Columns) {
+			return nil
+		}
+		return &fatalError{errno: 1105, msg: a.failure(where, "the primary logged a partial row image; set binlog_row_image=FULL on the primary")}
+	}
+	step := 1
+	if kind == replication.EnumRowsEventTypeUpdate {
+		step = 2
+	}
+	for i := 0; i+step <= len(e.Rows); i += step {
+		c := change{kind: kind, t: t, where: where}
+		if err := minimal(i, kind != replication.EnumRowsEventTypeInsert); err != nil {
+			return err
+		}
+		first, err := convertRow(t, e.Rows[i], skip(i))
+		if err != nil {
+			return &fatalError{errno: 1105, msg: a.failure(where, err.Error())}
+		}
+		switch kind {
+		case replication.EnumRowsEventTypeInsert:
+			c.row = first
+		case replication.EnumRowsEventTypeDelete:
+			c.old = first
+		case replication.EnumRowsEventTypeUpdate:
+			if err := minimal(i+1, false); err != nil {
+				return err
+			}
+			c.old = first
+			if c.row, err = convertRow(t, e.Rows[i+1], skip(i+1)); err != nil {
+				return &fatalError{errno: 1105, msg: a.failure(where, err.Error())}
+			}
+		}
+		a.changes = append(a.changes, c)
+	}
+	return nil
+}
+
+func touches(cols []int, key []int) bool {
+	for _, c := range cols {
+		for _, k := range key {
+			if c == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failure words an apply error as a MySQL replica does.
+func (a *applier) failure(where, msg string) string {
+	return fmt.Sprintf("Could not execute %s; %s; the event's master log %s, end_log_pos %d", where, msg, a.pos.File, a.pos.Pos)
+}
+
+// commit ends the transaction being received: its changes join the
+// batch, and the batch's position becomes the one after it. flush writes
+// the batch.
+func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error {
+	if a.batchTxns == 0 {
+		a.next = a.pos
+	}
+	a.next.File, a.next.Pos, a.next.DDL = a.pos.File, a.pos.Pos, ""
+	if err := a.advance(&a.next); err != nil {
+		return err
+	}
+	a.batch = append(a.batch, a.changes...)
+	a.batchTxns++
+	if ev.Header.Timestamp != 0 {
+		a.batchTime = time.Unix(int64(ev.Header.Timestamp), 0)
+	}
+	a.begin("")
+	return nil
+}
+
+// Batching: while the stream has events waiting, the transactions read
+// meanwhile share one engine job (each whole, the position after the
+// last of them in the same batch), up to these bounds.
+const (
+	maxBatchTxns    = 1000
+	maxBatchChanges = 20000
+	// batchWait is how long the stream may be empty before a batch is
+	// written.
+	batchWait = 200 * time.Microsecond
+)
+
+// full reports a batch that must be written now.
+func (a *applier) full() bool {
+	return a.batchTxns >= maxBatchTxns || len(a.batch) >= maxBatchChanges
+}
+
+// flush applies the batch's changes and its position as one engine job.
+func (a *applier) flush(ctx context.Context) error {
+	if a.batchTxns == 0 {
+		return nil
+	}
+	changes, next := a.batch, a.next
+	var failed *change
+	err := a.r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		for i := range changes {
+			c := &changes[i]
+			var found bool
+			var err error
+			switch c.kind {
+			case replication.EnumRowsEventTypeInsert:
+				_, err = tx.Insert(c.t, c.row)
+				found = true
+			case replication.EnumRowsEventTypeUpdate:
+				found, err = tx.Update(c.t, c.old, c.row)
+			case replication.EnumRowsEventTypeDelete:
+				found, err = tx.Delete(c.t, c.old)
+			}
+			if err == nil && !found {
+				err = errRowMissing
+			}
+			if err != nil {
+				failed = c
+				return err
+			}
+		}
+		return tx.SetReplicaPosition(next.encode())
+	})
+	if err != nil {
+		if failed != nil {
+			if errors.Is(err, errRowMissing) {
+				return &fatalError{errno: 1032, msg: a.failure(failed.where, fmt.Sprintf("Can't find record in '%s', Error_code: 1032; handler error HA_ERR_KEY_NOT_FOUND", failed.t.Name))}
+			}
+			n, msg := sqlErrorOf(err)
+			return &fatalError{errno: n, msg: a.failure(failed.where, fmt.Sprintf("%s, Error_code: %d", msg, n))}
+		}
+		return err
+	}
+	a.pos = next
+	r := a.r
+	r.mu.Lock()
+	r.st.executed, r.st.retrieved = next.GTID, next.GTID
+	r.st.applied += uint64(a.batchTxns)
+	if !a.batchTime.IsZero() {
+		r.st.lastEvent = a.batchTime
+	}
+	r.mu.Unlock()
+	clear(a.batch)
+	a.batch, a.batchTxns = a.batch[:0], 0
+	return nil
+}
+
+var errRowMissing = errors.New("row not found")
+
+// advance adds the transaction's GTID to next.
+func (a *applier) advance(next *position) error {
+	if a.gtid != "" && a.gset != nil {
+		if err := a.gset.Update(a.gtid); err != nil {
+			return &fatalError{errno: 1105, msg: fmt.Sprintf("GTID %q: %v", a.gtid, err)}
+		}
+		next.GTID = a.gset.String()
+	}
+	return nil
+}
+
+// storeDDLMark records that the statement of the current GTID (or
+// file:pos) is about to run.
+func (a *applier) markDDL(ctx context.Context, id string) error {
+	p := a.pos
+	p.DDL = id
+	return a.r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error { return tx.SetReplicaPosition(p.encode()) })
+}
+
+// query handles a query event: transaction control, DDL, or (refused)
+// statement-based DML.
+func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *replication.QueryEvent) error {
+	q := string(e.Query)
+	word, rest := firstWords(q)
+	switch word {
+	case "BEGIN", "XA":
+		if word == "XA" && !strings.HasPrefix(rest, "START") && !strings.HasPrefix(rest, "BEGIN") {
+			if strings.HasPrefix(rest, "END") || strings.HasPrefix(rest, "PREPARE") {
+				return nil
+			}
+			return a.commit(ctx, ev) // XA COMMIT
+		}
+		a.inTxn = true
+		return nil
+	case "COMMIT":
+		return a.commit(ctx, ev)
+	case "ROLLBACK":
+		if strings.HasPrefix(rest, "TO") {
+			name := savepointName(rest)
+			if n, ok := a.savepoints[name]; ok {
+				a.changes = a.changes[:n]
+			}
+			return nil
+		}
+		a.begin("")
+		return nil
+	case "SAVEPOINT":
+		if a.savepoints == nil {
+			a.savepoints = map[string]int{}
+		}
+		a.savepoints[savepointName(rest)] = len(a.changes)
+		return nil
+	case "RELEASE":
+		return nil
+	case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD":
+		if skipDB(string(e.Schema)) {
+			return nil
+		}
+		return &fatalError{errno: 1105, msg: fmt.Sprintf("the primary logged a statement instead of rows (%.60q in database %q): set binlog_format=ROW on the primary", q, e.Schema)}
+	case "GRANT", "REVOKE", "FLUSH", "SET", "ANALYZE", "OPTIMIZE", "CHECK", "REPAIR":
+		a.r.log.Info("replica: statement not applied", "query", q)
+		return a.standalone(ctx, ev)
+	case "CREATE", "ALTER", "DROP", "RENAME":
+		if w, _ := firstWords(rest); w == "USER" || w == "ROLE" {
+			a.r.log.Info("replica: statement not applied", "query", q)
+			return a.standalone(ctx, ev)
+		}
+	}
+	if skipDB(string(e.Schema)) && !mentionsOtherDB(q) {
+		return a.standalone(ctx, ev)
+	}
+	return a.ddl(ctx, ev, Statement{DB: string(e.Schema), Query: q, Vars: queryCharsets(e.StatusVars)})
+}
+
+// standalone advances the position past a statement applied by nothing.
+func (a *applier) standalone(ctx context.Context, ev *replication.BinlogEvent) error {
+	if a.inTxn {
+		return nil
+	}
+	return a.commit(ctx, ev)
+}
+
+// ddl runs a statement through the SQL front, bracketed by position
+// records (see position.DDL).
+func (a *applier) ddl(ctx context.Context, ev *replication.BinlogEvent, st Statement) error {
+	db, q := st.DB, st.Query
+	id := a.gtid
+	if id == "" {
+		id = fmt.Sprintf("%s:%d", a.pos.File, a.pos.Pos)
+	}
+	again := a.pos.DDL == id
+	if err := a.flush(ctx); err != nil {
+		return err
+	}
+	if err := a.markDDL(ctx, id); err != nil {
+		return err
+	}
+	if err := a.r.opts.Exec(ctx, st); err != nil {
+		n, msg := sqlErrorOf(err)
+		if !(again && alreadyDone(n)) {
+			return &fatalError{errno: n, msg: fmt.Sprintf("Error '%s' on query. Default database: '%s'. Query: '%s'", msg, db, q)}
+		}
+		a.r.log.Info("replica: DDL already applied before the restart", "query", q)
+	}
+	a.r.log.Info("replica: DDL", "db", db, "query", q, "vars", st.Vars)
+	if err := a.commit(ctx, ev); err != nil {
+		return err
+	}
+	return a.flush(ctx)
+}
+
+// alreadyDone reports the errors of DDL whose effect is there: the object
+// exists, or is gone.
+func alreadyDone(errno uint) bool {
+	switch errno {
+	case 1007, 1008, 1050, 1051, 1061, 1091, 1146, 1060:
+		return true
+	}
+	return false
+}
+
+// firstWords returns the first keyword of q (upper case), skipping space
+// and comments, and the upper-cased text after it.
+func firstWords(q string) (string, string) {
+	s := strings.TrimSpace(q)
+	for strings.HasPrefix(s, "/*") && !strings.HasPrefix(s, "/*!") {
+		end := strings.Index(s, "*/")
+		if end < 0 {
+			return "", ""
+		}
+		s = strings.TrimSpace(s[end+2:])
+	}
+	end := strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_')
+	})
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.ToUpper(s[:end]), strings.ToUpper(strings.TrimSpace(s[end:]))
+}
+
+// savepointName takes the name out of "SAVEPOINT x" / "ROLLBACK TO x".
+func savepointName(rest string) string {
+	rest = strings.TrimPrefix(rest, "TO")
+	rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), "SAVEPOINT"))
+	return strings.Trim(rest, "` ")
+}
+
+// mentionsOtherDB reports a statement, run in a system schema, that may
+// name a table elsewhere (db.table): it is applied.
+func mentionsOtherDB(q string) bool { return strings.Contains(q, ".") }
