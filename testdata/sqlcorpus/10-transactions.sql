@@ -5,19 +5,14 @@
 SELECT @@tx_isolation, @@session.tx_isolation, @@global.tx_isolation;
 -- deviation: go-mysql-server also has transaction_isolation (MySQL 8's name) and no innodb_snapshot_isolation
 SHOW VARIABLES LIKE '%isolation%';
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED;
 SELECT @@tx_isolation;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET tx_isolation = 'SERIALIZABLE';
 SELECT @@tx_isolation;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET SESSION tx_isolation = 'read-uncommitted';
 SELECT @@tx_isolation;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ;
 SELECT @@tx_isolation;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;
 SELECT @@tx_isolation;
 START TRANSACTION;
@@ -25,10 +20,8 @@ SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'no_such_db'
 COMMIT;
 SELECT @@innodb_lock_wait_timeout, @@global.innodb_lock_wait_timeout;
 SHOW VARIABLES LIKE 'innodb_lock_wait_timeout';
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET innodb_lock_wait_timeout = 5;
 SELECT @@innodb_lock_wait_timeout, @@session.innodb_lock_wait_timeout, @@global.innodb_lock_wait_timeout;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET SESSION innodb_lock_wait_timeout = 50;
 CREATE TABLE acct (id INT PRIMARY KEY, owner VARCHAR(10), v INT, KEY by_owner (owner));
 INSERT INTO acct VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'cy', 30);
@@ -55,7 +48,6 @@ ROLLBACK TO SAVEPOINT s1;
 SELECT id, v FROM acct ORDER BY id;
 COMMIT;
 SELECT id, v FROM acct ORDER BY id;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET autocommit = 0;
 INSERT INTO acct VALUES (5, 'eve', 50);
 SELECT id, v FROM acct WHERE id = 5;
@@ -63,7 +55,6 @@ ROLLBACK;
 SELECT id, v FROM acct WHERE id = 5;
 UPDATE acct SET v = 31 WHERE id = 3;
 COMMIT;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET autocommit = 1;
 SELECT id, v FROM acct WHERE id = 3 FOR UPDATE;
 SELECT id, v FROM acct WHERE id = 3 LOCK IN SHARE MODE;

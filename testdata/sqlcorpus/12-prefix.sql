@@ -41,11 +41,8 @@ SELECT id FROM s WHERE v = 'xyz';
 SELECT id FROM s WHERE v = 'xyz1';
 SELECT id FROM s FORCE INDEX (kw) WHERE w = 'aa2';
 SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX;
--- deviation: SHOW CREATE TABLE prints DEFAULT NULL and int(11) differently (another part of the printer)
 SHOW CREATE TABLE p;
--- deviation: SHOW CREATE TABLE prints DEFAULT NULL and int(11) differently (another part of the printer)
 SHOW CREATE TABLE s;
--- deviation: SHOW CREATE TABLE prints DEFAULT NULL and int(11) differently (another part of the printer)
 SHOW CREATE TABLE a;
 CREATE TABLE e1 (v VARCHAR(10), KEY (v(20)));
 CREATE TABLE e2 (v INT, KEY (v(2)));

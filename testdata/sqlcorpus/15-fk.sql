@@ -115,13 +115,11 @@ CREATE TABLE tc (id INT PRIMARY KEY, p INT, CONSTRAINT fk_tc FOREIGN KEY (p) REF
 TRUNCATE TABLE tp;
 TRUNCATE TABLE tc;
 -- foreign_key_checks=0 turns checking off
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET foreign_key_checks = 0;
 INSERT INTO tc VALUES (1, 42);
 DELETE FROM tp;
 CREATE TABLE later_child (id INT PRIMARY KEY, p INT, CONSTRAINT fk_later FOREIGN KEY (p) REFERENCES later (id));
 DROP TABLE tp;
--- deviation: SET reports 1 row affected; MariaDB reports 0
 SET foreign_key_checks = 1;
 INSERT INTO tc VALUES (2, 1);
 INSERT INTO later_child VALUES (1, 1);

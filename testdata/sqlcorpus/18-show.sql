@@ -34,11 +34,9 @@ SHOW CREATE TABLE bin;
 SHOW FULL COLUMNS FROM bin;
 CREATE TABLE parent (id INT PRIMARY KEY);
 CREATE TABLE child (id INT PRIMARY KEY, pid INT, pname VARCHAR(20), KEY kp (pid), KEY kn (pname(5)), CONSTRAINT fk_p FOREIGN KEY (pid) REFERENCES parent (id) ON DELETE CASCADE);
--- deviation: index prefix lengths are not kept yet: KEY `kn` (`pname`) for MariaDB's (`pname`(5))
 SHOW CREATE TABLE child;
 DESCRIBE child;
 ALTER TABLE child ADD COLUMN added DATETIME(6) NULL DEFAULT NULL AFTER pid, MODIFY pname VARCHAR(30) NOT NULL DEFAULT '';
--- deviation: the prefix length, as above
 SHOW CREATE TABLE child;
 CREATE TABLE ft (id INT PRIMARY KEY, a INT, body TEXT, KEY ka (a) COMMENT 'on a', FULLTEXT KEY fb (body));
 SHOW INDEX FROM ft;
