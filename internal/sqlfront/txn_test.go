@@ -371,7 +371,10 @@ func TestTxnDeadlock(t *testing.T) {
 			}
 		}
 		mustExec(t, winner, "COMMIT")
-		// The victim's transaction was rolled back whole.
+		// The victim's transaction was rolled back whole, and ended: its
+		// next statement commits by itself.
+		mustExec(t, victim, "UPDATE acct SET v = 300 WHERE id = 3")
+		expectRows(t, winner, "SELECT v FROM acct WHERE id = 3", "300")
 		mustExec(t, victim, "COMMIT")
 		if victim == b {
 			expectRows(t, b, "SELECT id, v FROM acct WHERE id <= 2", "1|100", "2|101")
