@@ -302,7 +302,14 @@ func TestTxnLockWaitTimeout(t *testing.T) {
 		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = 0 WHERE id = 3"); sqlErrno(err) != 1205 {
 			t.Fatalf("update of a row another shares: %v, want 1205", err)
 		}
+		// A timeout fails the statement only: the transaction goes on.
+		mustExec(t, b, "BEGIN", "UPDATE acct SET v = 23 WHERE id = 2")
+		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = 23 WHERE id IN (2, 3)"); sqlErrno(err) != 1205 {
+			t.Fatalf("update in a transaction: %v, want 1205", err)
+		}
+		mustExec(t, b, "COMMIT")
 		mustExec(t, a, "COMMIT")
+		expectRows(t, a, "SELECT id, v FROM acct WHERE id IN (2, 3)", "2|23", "3|30")
 	})
 }
 
