@@ -292,6 +292,14 @@ func TestTxnLockWaitTimeout(t *testing.T) {
 				t.Fatalf("%s: failed after %v, want about 1 s", q, d)
 			}
 		}
+		// The same through a prepared statement (go-sql-driver prepares
+		// a query with arguments on the HandlerDB target's DSN).
+		if _, err := b.ExecContext(context.Background(), "SELECT v FROM acct WHERE id = ? FOR UPDATE", 1); sqlErrno(err) != 1205 {
+			t.Fatalf("prepared FOR UPDATE: %v, want 1205", err)
+		}
+		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = ? WHERE id = ?", 0, 1); sqlErrno(err) != 1205 {
+			t.Fatalf("prepared UPDATE: %v, want 1205", err)
+		}
 		// A plain read does not wait, other rows are free.
 		expectRows(t, b, "SELECT v FROM acct WHERE id = 1", "10")
 		mustExec(t, b, "UPDATE acct SET v = 22 WHERE id = 2")
