@@ -17,9 +17,9 @@ import (
 //
 // Concurrency: LockTable and every Locker method are safe for concurrent
 // use; one mutex guards the whole table, held only to inspect and change
-// it, never while waiting. A Locker is normally used by its session's
-// goroutine only, but ReleaseAll may come from another (a session closed
-// while it waits). Waiting happens in Lock, on the caller's goroutine, and
+// it, never while waiting. A Locker belongs to one transaction, whose
+// session calls Lock and ReleaseAll one at a time (ReleaseAll is safe from
+// any goroutine). Waiting happens in Lock, on the caller's goroutine, and
 // nowhere else: the engine's writer never takes or waits for a row lock,
 // so HandlerSocket writes and commits are never held up by them.
 
@@ -93,13 +93,6 @@ func LockKey(dst []byte, t *Table, row Row) []byte {
 		return dst
 	}
 	return appendPKColumns(dst, t, row, 0)
-}
-
-// Holds returns how many row locks l holds.
-func (l *Locker) Holds() int {
-	l.lt.mu.Lock()
-	defer l.lt.mu.Unlock()
-	return len(l.held)
 }
 
 // Lock takes the lock of key (from LockKey) in t, exclusive or shared,

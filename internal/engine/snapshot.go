@@ -159,8 +159,7 @@ type txnWriteSet struct {
 	b      *pebble.Batch // the batch read so far
 	off    int           // bytes of its records read
 	keys   map[string]struct{}
-	sorted []string
-	dirty  bool
+	sorted []string // keys, ascending
 }
 
 // writeSet returns the transaction's written keys, reading the batch's
@@ -176,6 +175,7 @@ func (x *Txn) writeSet() *txnWriteSet {
 		*ws = txnWriteSet{b: x.w.b, keys: map[string]struct{}{}}
 	}
 	r = r[ws.off:]
+	var added []string
 	for {
 		_, k, _, ok, err := r.Next()
 		if !ok || err != nil {
@@ -184,14 +184,23 @@ func (x *Txn) writeSet() *txnWriteSet {
 		if _, seen := ws.keys[string(k)]; !seen {
 			s := string(k)
 			ws.keys[s] = struct{}{}
-			ws.sorted = append(ws.sorted, s)
-			ws.dirty = true
+			added = append(added, s)
 		}
 	}
 	ws.off = total - len(r)
-	if ws.dirty {
+	// A few keys are inserted in place (a transaction that alternates
+	// writes and reads does not sort everything each time); many are
+	// appended and sorted.
+	if len(added) <= 16 {
+		for _, k := range added {
+			i := sort.SearchStrings(ws.sorted, k)
+			ws.sorted = append(ws.sorted, "")
+			copy(ws.sorted[i+1:], ws.sorted[i:])
+			ws.sorted[i] = k
+		}
+	} else {
+		ws.sorted = append(ws.sorted, added...)
 		sort.Strings(ws.sorted)
-		ws.dirty = false
 	}
 	return ws
 }

@@ -135,3 +135,41 @@ func TestSnapshotCloseWaitsForIterators(t *testing.T) {
 		t.Fatal("the Pebble snapshot outlived its last iterator")
 	}
 }
+
+// TestSnapshotManyWrites lays many writes at once (sorted together) and
+// then a few (inserted in place) over a snapshot.
+func TestSnapshotManyWrites(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	tb := setupPeople(t, e)
+	insertPeople(t, e, tb)
+	snap := e.NewSnapshot()
+	defer snap.Close()
+	x := e.Begin()
+	defer x.Rollback()
+	var want []int64
+	for i := int64(1); i <= 5; i++ {
+		want = append(want, i)
+	}
+	for i := int64(199); i >= 100; i-- {
+		if _, err := x.Insert(tb, row(iv(i), sv("n"), null(), iv(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := int64(100); i <= 199; i++ {
+		want = append(want, i)
+	}
+	it, err := x.NewSnapshotIterator(snap, tb, nil, Range{}, false)
+	if got := scanIDs(t, it, err); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after 100 inserts: %v", got)
+	}
+	for _, i := range []int64{50, 300} {
+		if _, err := x.Insert(tb, row(iv(i), sv("m"), null(), null())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want = append(append(append([]int64{}, want[:5]...), 50), append(want[5:], 300)...)
+	it, err = x.NewSnapshotIterator(snap, tb, nil, Range{}, false)
+	if got := scanIDs(t, it, err); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after 2 more: %v", got)
+	}
+}

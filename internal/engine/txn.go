@@ -12,8 +12,12 @@ import (
 // the transaction applies whole or not at all. Rollback drops it.
 //
 // A Txn is not safe for concurrent use: it belongs to one session.
-// Reads see committed data as it is at the moment of the read, plus the
-// transaction's own writes (READ COMMITTED).
+// Find and NewIterator see committed data as it is at the moment of the
+// read, plus the transaction's own writes (READ COMMITTED, and the current
+// reads of locking statements); NewSnapshotIterator sees a Snapshot plus
+// the transaction's writes (REPEATABLE READ). Writes and their checks are
+// always against the newest committed data. Row locks are not the Txn's:
+// the SQL session keeps them in a Locker (locks.go).
 type Txn struct {
 	w   batchWriter
 	log []txnOp

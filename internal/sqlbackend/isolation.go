@@ -277,7 +277,7 @@ func (s *Session) lockTimeout(ctx *sql.Context) time.Duration {
 
 // lockRow locks row of t for the transaction. It reports whether the lock
 // had to be waited for. A deadlock rolls the transaction back (its locks
-// at once, its writes as soon as no iterator reads them).
+// at once, its writes as soon as no iterator reads them) and ends it.
 func (s *Session) lockRow(ctx *sql.Context, t *engine.Table, row engine.Row, mode lockMode) (bool, error) {
 	if mode == lockNone {
 		return false, nil
@@ -292,9 +292,12 @@ func (s *Session) lockRow(ctx *sql.Context, t *engine.Table, row engine.Row, mod
 	s.lockBuf = engine.LockKey(s.lockBuf[:0], t, row)
 	waited, err := s.locker.Lock(ctx, t, s.lockBuf, mode == lockExclusive, s.lockTimeout(ctx))
 	if errors.Is(err, engine.ErrDeadlock) {
+		// As InnoDB: the whole transaction is rolled back and over, and the
+		// session's next statements autocommit again.
 		s.victim = true
 		s.releaseTxnState()
 		s.settle()
+		ctx.SetIgnoreAutoCommit(false)
 	}
 	if err != nil {
 		return waited, MapError(err)

@@ -90,7 +90,8 @@ func SessionOf(ctx *sql.Context) *Session {
 
 // HasEngineTxn reports whether the session has begun its engine
 // transaction (at its first write or savepoint): until then, and again
-// once it is committed or rolled back, its reads see committed data only.
+// once it is committed or rolled back, its reads see no writes of its own
+// (committed data, or inside a REPEATABLE READ transaction its snapshot).
 func (s *Session) HasEngineTxn() bool { return s.txn != nil }
 
 // StartTransaction begins a transaction. A transaction left behind by a

@@ -292,6 +292,14 @@ func TestTxnLockWaitTimeout(t *testing.T) {
 				t.Fatalf("%s: failed after %v, want about 1 s", q, d)
 			}
 		}
+		// The same through a prepared statement (go-sql-driver prepares
+		// a query with arguments on the HandlerDB target's DSN).
+		if _, err := b.ExecContext(context.Background(), "SELECT v FROM acct WHERE id = ? FOR UPDATE", 1); sqlErrno(err) != 1205 {
+			t.Fatalf("prepared FOR UPDATE: %v, want 1205", err)
+		}
+		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = ? WHERE id = ?", 0, 1); sqlErrno(err) != 1205 {
+			t.Fatalf("prepared UPDATE: %v, want 1205", err)
+		}
 		// A plain read does not wait, other rows are free.
 		expectRows(t, b, "SELECT v FROM acct WHERE id = 1", "10")
 		mustExec(t, b, "UPDATE acct SET v = 22 WHERE id = 2")
@@ -302,7 +310,14 @@ func TestTxnLockWaitTimeout(t *testing.T) {
 		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = 0 WHERE id = 3"); sqlErrno(err) != 1205 {
 			t.Fatalf("update of a row another shares: %v, want 1205", err)
 		}
+		// A timeout fails the statement only: the transaction goes on.
+		mustExec(t, b, "BEGIN", "UPDATE acct SET v = 23 WHERE id = 2")
+		if _, err := b.ExecContext(context.Background(), "UPDATE acct SET v = 23 WHERE id IN (2, 3)"); sqlErrno(err) != 1205 {
+			t.Fatalf("update in a transaction: %v, want 1205", err)
+		}
+		mustExec(t, b, "COMMIT")
 		mustExec(t, a, "COMMIT")
+		expectRows(t, a, "SELECT id, v FROM acct WHERE id IN (2, 3)", "2|23", "3|30")
 	})
 }
 
@@ -371,7 +386,10 @@ func TestTxnDeadlock(t *testing.T) {
 			}
 		}
 		mustExec(t, winner, "COMMIT")
-		// The victim's transaction was rolled back whole.
+		// The victim's transaction was rolled back whole, and ended: its
+		// next statement commits by itself.
+		mustExec(t, victim, "UPDATE acct SET v = 300 WHERE id = 3")
+		expectRows(t, winner, "SELECT v FROM acct WHERE id = 3", "300")
 		mustExec(t, victim, "COMMIT")
 		if victim == b {
 			expectRows(t, b, "SELECT id, v FROM acct WHERE id <= 2", "1|100", "2|101")
