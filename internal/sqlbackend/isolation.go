@@ -30,9 +30,10 @@ import (
 //     (shared), and the reads of the table an UPDATE, DELETE or
 //     INSERT ... SELECT writes (exclusive). Each row returned is locked in
 //     the engine's LockTable until the transaction ends, and read as newly
-//     committed (plus the transaction's writes): a row whose lock had to be
-//     waited for is read again, and skipped if it is gone or out of the
-//     range it was found in. The editors lock the rows they write too.
+//     committed (plus the transaction's writes): once locked, a row is read
+//     again, and skipped if it is gone or out of the range it was found
+//     in (the version read before the lock may be older than a commit
+//     that released it). The editors lock the rows they write too.
 //   - Current reads: everything else (autocommit statements, READ
 //     COMMITTED and READ UNCOMMITTED transactions) reads the newest
 //     committed data plus the transaction's writes, as each iterator
