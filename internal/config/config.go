@@ -53,6 +53,9 @@ type Config struct {
 	// HSMaxConnectionsPerPeer bounds one peer address's connections on
 	// each HandlerSocket port (0: no limit).
 	HSMaxConnectionsPerPeer int
+	// HSReadLoops is the number of read-port event loops (0: 4 per
+	// GOMAXPROCS).
+	HSReadLoops int
 	// HSLineTimeout closes a HandlerSocket connection whose request line
 	// stays incomplete this long (0: never).
 	HSLineTimeout time.Duration
@@ -168,8 +171,8 @@ func (c *Config) Validate() error {
 	if c.HSRequireAuth && !c.HSSQLUsers && ((c.HSPort >= 0 && c.HSSecret == "") || (c.HSPortWr >= 0 && c.HSSecretWr == "")) {
 		return errors.New("config: --handlersocket-require-auth on a port without a secret needs --handlersocket-sql-users (no A could succeed there)")
 	}
-	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 {
-		return errors.New("config: --handlersocket-max-connections-per-peer, --handlersocket-max-response and --max-connections must not be negative")
+	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 || c.HSReadLoops < 0 {
+		return errors.New("config: --handlersocket-max-connections-per-peer, --handlersocket-max-response, --handlersocket-read-loops and --max-connections must not be negative")
 	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return err
@@ -233,6 +236,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.HSMaxConnections, "handlersocket-max-connections", c.HSMaxConnections, "most connections of each HandlerSocket port")
 
 	fs.IntVar(&c.HSMaxConnectionsPerPeer, "handlersocket-max-connections-per-peer", c.HSMaxConnectionsPerPeer, "most connections of one peer address on each HandlerSocket port (0: no limit)")
+	fs.IntVar(&c.HSReadLoops, "handlersocket-read-loops", c.HSReadLoops, "event loops serving the HandlerSocket read port (0: 4 per GOMAXPROCS)")
 	fs.Var((*seconds)(&c.HSLineTimeout), "handlersocket-line-timeout", "close HandlerSocket connections that leave a request line incomplete this long: seconds or a duration (0: never)")
 	fs.IntVar(&c.HSMaxResponse, "handlersocket-max-response", c.HSMaxResponse, "largest HandlerSocket find reply in bytes; a larger one answers 1\\t1\\tresultlen (0: no limit)")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most SQL connections, as mysqld's max_connections; one more gets error 1040 (0: no limit)")

@@ -47,6 +47,7 @@ func (c *Config) HSConfig() hsfront.Config {
 		MaxResponse:     none(c.HSMaxResponse),
 		MaxConns:        c.HSMaxConnections,
 		MaxConnsPerPeer: none(c.HSMaxConnectionsPerPeer),
+		ReadLoops:       c.HSReadLoops,
 		RequireAuth:     c.HSRequireAuth,
 		TLSRequired:     c.TLSRequired,
 	}
