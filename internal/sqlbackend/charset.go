@@ -50,7 +50,7 @@ func dropCharsetWarning(ctx *sql.Context) {
 func showCreateDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		if sc, ok := n.(*plan.ShowCreateDatabase); ok {
-			return &showCreateDatabase{child: sc}, transform.NewTree, nil
+			return &showCreateDatabase{wrapper: wrapper{sc}}, transform.NewTree, nil
 		}
 		return n, transform.SameTree, nil
 	})
@@ -59,23 +59,16 @@ func showCreateDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, 
 // showCreateDatabase runs its child, a SHOW CREATE DATABASE, and drops
 // "COLLATE binary" from the statement it prints.
 type showCreateDatabase struct {
-	child sql.Node
+	wrapper
 }
 
 var _ sql.ExecSourceRel = (*showCreateDatabase)(nil)
 
-func (c *showCreateDatabase) Resolved() bool       { return c.child.Resolved() }
-func (c *showCreateDatabase) String() string       { return c.child.String() }
-func (c *showCreateDatabase) Schema() sql.Schema   { return c.child.Schema() }
-func (c *showCreateDatabase) Children() []sql.Node { return []sql.Node{c.child} }
-func (c *showCreateDatabase) IsReadOnly() bool     { return true }
+func (c *showCreateDatabase) IsReadOnly() bool { return true }
 
 // WithChildren replaces the child.
 func (c *showCreateDatabase) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
-	}
-	return &showCreateDatabase{child: children[0]}, nil
+	return rewrap(c, children, func(w wrapper) sql.Node { return &showCreateDatabase{wrapper: w} })
 }
 
 // RowIter runs the child and rewrites its statement.

@@ -425,7 +425,7 @@ func pkPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 		}
 		for _, d := range ct.Indexes() {
 			if d.IsPrimary() && hasPrefix(d.Columns) {
-				return &pkPrefixCreate{child: ct, parts: d.Columns}, transform.NewTree, nil
+				return &pkPrefixCreate{wrapper: wrapper{ct}, parts: d.Columns}, transform.NewTree, nil
 			}
 		}
 		return n, transform.SameTree, nil
@@ -435,24 +435,17 @@ func pkPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 // pkPrefixCreate runs its child, a CREATE TABLE (possibly under another
 // node), with the primary key parts in the context.
 type pkPrefixCreate struct {
-	child sql.Node
+	wrapper
 	parts []sql.IndexColumn
 }
 
 var _ sql.ExecSourceRel = (*pkPrefixCreate)(nil)
 
-func (c *pkPrefixCreate) Resolved() bool       { return c.child.Resolved() }
-func (c *pkPrefixCreate) String() string       { return c.child.String() }
-func (c *pkPrefixCreate) Schema() sql.Schema   { return c.child.Schema() }
-func (c *pkPrefixCreate) Children() []sql.Node { return []sql.Node{c.child} }
-func (c *pkPrefixCreate) IsReadOnly() bool     { return false }
+func (c *pkPrefixCreate) IsReadOnly() bool { return false }
 
 // WithChildren replaces the child.
 func (c *pkPrefixCreate) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
-	}
-	return &pkPrefixCreate{child: children[0], parts: c.parts}, nil
+	return rewrap(c, children, func(w wrapper) sql.Node { return &pkPrefixCreate{wrapper: w, parts: c.parts} })
 }
 
 // RowIter runs the child with the parts in the context.
@@ -478,31 +471,24 @@ func showCreatePKRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 		if !ok || t.t.Primary.Hidden || t.t.Primary.Prefix == nil {
 			return n, transform.SameTree, nil
 		}
-		return &pkShowCreate{child: sc, t: t.t}, transform.NewTree, nil
+		return &pkShowCreate{wrapper: wrapper{sc}, t: t.t}, transform.NewTree, nil
 	})
 }
 
 // pkShowCreate runs a SHOW CREATE TABLE and writes the prefix lengths of
 // t's primary key into its PRIMARY KEY line.
 type pkShowCreate struct {
-	child sql.Node
-	t     *engine.Table
+	wrapper
+	t *engine.Table
 }
 
 var _ sql.ExecSourceRel = (*pkShowCreate)(nil)
 
-func (c *pkShowCreate) Resolved() bool       { return c.child.Resolved() }
-func (c *pkShowCreate) String() string       { return c.child.String() }
-func (c *pkShowCreate) Schema() sql.Schema   { return c.child.Schema() }
-func (c *pkShowCreate) Children() []sql.Node { return []sql.Node{c.child} }
-func (c *pkShowCreate) IsReadOnly() bool     { return true }
+func (c *pkShowCreate) IsReadOnly() bool { return true }
 
 // WithChildren replaces the child.
 func (c *pkShowCreate) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
-	}
-	return &pkShowCreate{child: children[0], t: c.t}, nil
+	return rewrap(c, children, func(w wrapper) sql.Node { return &pkShowCreate{wrapper: w, t: c.t} })
 }
 
 // RowIter runs the child and rewrites the statement it prints.
@@ -566,7 +552,7 @@ func showIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, sco
 		}
 		for _, idx := range t.t.Indexes {
 			if idx.Prefix != nil {
-				return &subPartShowIndex{child: si, t: t.t}, transform.NewTree, nil
+				return &subPartShowIndex{wrapper: wrapper{si}, t: t.t}, transform.NewTree, nil
 			}
 		}
 		return n, transform.SameTree, nil
@@ -576,24 +562,17 @@ func showIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, sco
 // subPartShowIndex runs a SHOW INDEX and sets each row's Sub_part from
 // t's prefix lengths.
 type subPartShowIndex struct {
-	child sql.Node
-	t     *engine.Table
+	wrapper
+	t *engine.Table
 }
 
 var _ sql.ExecSourceRel = (*subPartShowIndex)(nil)
 
-func (c *subPartShowIndex) Resolved() bool       { return c.child.Resolved() }
-func (c *subPartShowIndex) String() string       { return c.child.String() }
-func (c *subPartShowIndex) Schema() sql.Schema   { return c.child.Schema() }
-func (c *subPartShowIndex) Children() []sql.Node { return []sql.Node{c.child} }
-func (c *subPartShowIndex) IsReadOnly() bool     { return true }
+func (c *subPartShowIndex) IsReadOnly() bool { return true }
 
 // WithChildren replaces the child.
 func (c *subPartShowIndex) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
-	}
-	return &subPartShowIndex{child: children[0], t: c.t}, nil
+	return rewrap(c, children, func(w wrapper) sql.Node { return &subPartShowIndex{wrapper: w, t: c.t} })
 }
 
 // SHOW INDEX's columns: Key_name, Seq_in_index (from 1) and Sub_part.
