@@ -9,6 +9,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/replica"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
@@ -19,6 +20,7 @@ type Metrics struct {
 	e   *engine.Engine
 	hs  atomic.Pointer[hsfront.Server]
 	sql atomic.Pointer[sqlfront.Stats]
+	rep atomic.Pointer[replica.Replica]
 
 	hsLatency   *prometheus.HistogramVec
 	hsObserve   [2][hsfront.NumOps]prometheus.Observer // hsLatency's children, looked up once
@@ -32,6 +34,7 @@ type Metrics struct {
 	descCompactions, descCacheHits, descCacheMisses, descCacheBytes  *prometheus.Desc
 	descRowCacheHits, descRowCacheMisses, descRowCacheBytes          *prometheus.Desc
 	descFsync, descWALBytes, descDiskBytes                           *prometheus.Desc
+	descReplRunning, descReplBehind, descReplApplied, descReplErrno  *prometheus.Desc
 }
 
 // NewMetrics builds the metrics of e and registers them in reg. It
@@ -74,6 +77,10 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m.descRefusedPeer = d("handlerdb_connections_refused_per_peer_total", "Connections closed at once because their peer address had its most connections (also in connections_refused_total), by front.", "front")
 	m.descAuthBackoff = d("handlerdb_auth_backoff_total", "Authentication attempts refused unchecked by the per-peer back-off, by front.", "front")
 	m.descExpired = d("handlerdb_connections_expired_total", "Connections closed for a timeout: HandlerSocket idle or partial-line timeout, SQL connect_timeout; by front.", "front")
+	m.descReplRunning = d("handlerdb_replica_running", "1 when the replica's thread runs: thread io (connected to the source) or sql (applying).", "thread")
+	m.descReplBehind = d("handlerdb_replica_seconds_behind_source", "Seconds since the last event the replica applied was written on the source (-1: unknown).")
+	m.descReplApplied = d("handlerdb_replica_transactions_applied_total", "Source transactions the replica applied since its stream started.")
+	m.descReplErrno = d("handlerdb_replica_last_error", "The MySQL number of the replica thread's last error (0: none), by thread.", "thread")
 	m.descRowsRead = d("handlerdb_rows_read_total", "Rows returned by the engine's finds.")
 	m.descRowsWritten = d("handlerdb_rows_written_total", "Rows inserted, updated or deleted (committed).")
 	m.descGroups = d("handlerdb_group_commits_total", "Group commits.")
@@ -101,6 +108,9 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 // AttachSQL makes the metrics report the MySQL front's counters.
 func (m *Metrics) AttachSQL(st *sqlfront.Stats) { m.sql.Store(st) }
 
+// AttachReplica makes the metrics report r's progress.
+func (m *Metrics) AttachReplica(r *replica.Replica) { m.rep.Store(r) }
+
 // AttachHS makes the metrics report hs's counters.
 func (m *Metrics) AttachHS(hs *hsfront.Server) { m.hs.Store(hs) }
 
@@ -123,7 +133,7 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused, m.descRefusedPeer, m.descExpired, m.descAuthBackoff,
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
 		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
-		m.descRowCacheBytes} {
+		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplErrno} {
 		ch <- d
 	}
 }
@@ -154,6 +164,21 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		counter(m.descRefusedPeer, float64(st.RefusedPeer.Load()), "handlersocket")
 		counter(m.descExpired, float64(st.Expired.Load()), "handlersocket")
 		counter(m.descAuthBackoff, float64(hs.AuthBackoffs()), "handlersocket")
+	}
+	if r := m.rep.Load(); r != nil {
+		st := r.Stats()
+		yes := func(s string) float64 {
+			if s == "Yes" {
+				return 1
+			}
+			return 0
+		}
+		gauge(m.descReplRunning, yes(st.IO), "io")
+		gauge(m.descReplRunning, yes(st.SQL), "sql")
+		gauge(m.descReplBehind, float64(st.SecondsBehind))
+		counter(m.descReplApplied, float64(st.Applied))
+		gauge(m.descReplErrno, float64(st.LastIOErrno), "io")
+		gauge(m.descReplErrno, float64(st.LastSQLErrno), "sql")
 	}
 	if st := m.sql.Load(); st != nil {
 		for c := 0; c < sqlfront.NumStmts; c++ {

@@ -5,14 +5,18 @@ import (
 	gosql "database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/server"
 )
 
@@ -198,7 +202,7 @@ func TestWorkload(t *testing.T) {
 	p.exec(t, "DROP DATABASE IF EXISTS rw", "CREATE DATABASE rw", itemsDDL,
 		"CREATE TABLE rw.nopk (a INT, b VARCHAR(10))")
 	dir := t.TempDir()
-	s := startReplica(t, dir, nil)
+	s := startReplica(t, dir, func(c *config.Config) { c.AdminAddress = "127.0.0.1:0" })
 	rdb := sqlOf(t, s)
 	follow(t, rdb, p)
 	w := &workload{t: t, db: p.root, rnd: rand.New(rand.NewPCG(14, 1))}
@@ -246,6 +250,22 @@ func TestWorkload(t *testing.T) {
 		}
 	}
 
+	// /metrics reports both threads running and the transactions applied.
+	resp, err := http.Get("http://" + s.AdminAddr().String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`handlerdb_replica_running{thread="io"} 1`, `handlerdb_replica_running{thread="sql"} 1`, `handlerdb_replica_last_error{thread="sql"} 0`} {
+		if !strings.Contains(string(body), want+"\n") {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`(?m)^handlerdb_replica_transactions_applied_total (\d+)$`).FindStringSubmatch(string(body)); m == nil || m[1] == "0" {
+		t.Errorf("/metrics: transactions applied %v, want some", m)
+	}
+
 	// HandlerSocket on the replica reads a replicated row.
 	var id int
 	var name string
@@ -258,7 +278,7 @@ func TestWorkload(t *testing.T) {
 	}
 
 	// Writes from clients are refused while replicating.
-	_, err := rdb.Exec("INSERT INTO rw.t3 VALUES (99, 'client')")
+	_, err = rdb.Exec("INSERT INTO rw.t3 VALUES (99, 'client')")
 	var me *mysql.MySQLError
 	if !errors.As(err, &me) || me.Number != 1290 || me.Message != "The MariaDB server is running with the --read-only option so it cannot execute this statement" {
 		t.Errorf("SQL insert on the replica: %v, want 1290", err)

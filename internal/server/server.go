@@ -118,6 +118,9 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	s.hs = hsfront.New(s.e, hcfg)
 	if m != nil {
 		m.AttachHS(s.hs)
+		if s.repl != nil {
+			m.AttachReplica(s.repl)
+		}
 		if sf, ok := s.sql.(interface{ Stats() *sqlfront.Stats }); ok {
 			m.AttachSQL(sf.Stats())
 		}
