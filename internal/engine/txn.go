@@ -39,6 +39,7 @@ type txnOp struct {
 	kind     txnOpKind
 	t        *Table
 	old, row Row
+	keepZero bool // an insert that keeps an explicit 0 id (InsertKeepZero)
 }
 
 // TxnSavepoint marks a point of a transaction to roll back to (the start
@@ -57,9 +58,28 @@ func (e *Engine) Begin() *Txn {
 // Insert is Job.Insert inside the transaction. AUTO_INCREMENT ids are taken
 // now, and kept even if the transaction rolls back (as InnoDB does).
 func (x *Txn) Insert(t *Table, row Row) (uint64, error) {
-	id, err := x.w.Insert(t, row)
+	return x.insert(t, row, false)
+}
+
+// InsertKeepZero is Insert where an explicit 0 in the AUTO_INCREMENT
+// column is stored as 0 and only NULL takes the next id (SQL's
+// NO_AUTO_VALUE_ON_ZERO).
+//
+// The kept 0 uses up one id of the counter, as MariaDB's does (after ids
+// 1 and an explicit 0, the next generated id is 3; corpus 13-sqlmode).
+// That happens here, once, and not again when Commit replays the insert.
+func (x *Txn) InsertKeepZero(t *Table, row Row) (uint64, error) {
+	if t.AutoInc >= 0 && len(row) == len(t.Columns) && !row[t.AutoInc].Null && row[t.AutoInc].I == 0 {
+		t.rt.nextAutoInc(autoIncMax(&t.Columns[t.AutoInc].Type))
+		x.w.touch(t)
+	}
+	return x.insert(t, row, true)
+}
+
+func (x *Txn) insert(t *Table, row Row, keepZero bool) (uint64, error) {
+	id, err := x.w.insert(t, row, keepZero)
 	if err == nil {
-		x.log = append(x.log, txnOp{kind: txnInsert, t: t, row: row.Clone()})
+		x.log = append(x.log, txnOp{kind: txnInsert, t: t, row: row.Clone(), keepZero: keepZero})
 	}
 	return id, err
 }
@@ -132,7 +152,7 @@ func (x *Txn) Commit(ctx context.Context) error {
 			var err error
 			switch op.kind {
 			case txnInsert:
-				_, err = tx.Insert(t, op.row.Clone())
+				_, err = tx.insert(t, op.row.Clone(), op.keepZero)
 			case txnUpdate:
 				_, err = tx.Update(t, op.old, op.row)
 			case txnDelete:

@@ -124,6 +124,13 @@ func (w *batchWriter) truncate(size int, count uint32) error {
 // (against pending rows of the group too) before anything is written, so a
 // failed insert writes nothing; a duplicate is a *DuplicateKeyError.
 func (w *batchWriter) Insert(t *Table, row Row) (uint64, error) {
+	return w.insert(t, row, false)
+}
+
+// insert is Insert; with keepZero, an explicit 0 in the AUTO_INCREMENT
+// column is stored as 0 (SQL's NO_AUTO_VALUE_ON_ZERO) and only NULL takes
+// the next id.
+func (w *batchWriter) insert(t *Table, row Row, keepZero bool) (uint64, error) {
 	if err := checkRow(t, row); err != nil {
 		return 0, err
 	}
@@ -132,7 +139,7 @@ func (w *batchWriter) Insert(t *Table, row Row) (uint64, error) {
 		v := &row[t.AutoInc]
 		typ := &t.Columns[t.AutoInc].Type
 		w.touch(t)
-		if v.Null || v.I == 0 {
+		if v.Null || (v.I == 0 && !keepZero) {
 			var ok bool
 			if id, ok = t.rt.nextAutoInc(autoIncMax(typ)); !ok {
 				return 0, columnError(ErrAutoIncrementOverflow, t, t.Columns[t.AutoInc].Name, "")

@@ -65,6 +65,9 @@ func (ed *editor) StatementBegin(ctx *sql.Context) {
 		return
 	}
 	ed.sp, ed.spSet = x.Savepoint(), true
+	if s := SessionOf(ctx); s != nil {
+		s.autoIncAsked = 0 // what an earlier statement left
+	}
 	if ed.sess != nil {
 		ed.sess.statementBegin(x, ed.t.t)
 	}
@@ -116,7 +119,12 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
-	id, err := x.Insert(t, er)
+	var id uint64
+	if ed.keepZero(ctx, er) {
+		id, err = x.InsertKeepZero(t, er)
+	} else {
+		id, err = x.Insert(t, er)
+	}
 	if err != nil {
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
 	}
@@ -124,6 +132,24 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
 	}
 	return nil
+}
+
+// keepZero reports whether row's AUTO_INCREMENT value is an explicit 0 to
+// store as it is: NO_AUTO_VALUE_ON_ZERO is on and go-mysql-server did not
+// ask for an id for this row (it asks, through GetNextAutoIncrementValue,
+// just before inserting a row whose value is NULL, or 0 without the mode).
+func (ed *editor) keepZero(ctx *sql.Context, row engine.Row) bool {
+	t := ed.t.t
+	if t.AutoInc < 0 {
+		return false
+	}
+	s := SessionOf(ctx)
+	asked := s != nil && s.autoIncAsked > 0
+	if asked {
+		s.autoIncAsked--
+	}
+	v := row[t.AutoInc]
+	return !asked && !v.Null && v.I == 0 && sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero)
 }
 
 // Update replaces the row with old's primary key by row.

@@ -20,6 +20,9 @@ import (
 // A Session is used by one connection at a time and is not safe for
 // concurrent use, like go-mysql-server's own sessions.
 type Session struct {
+	// autoIncAsked counts go-mysql-server's requests for an
+	// AUTO_INCREMENT id that no inserted row has taken yet (table.go).
+	autoIncAsked int
 	*sql.BaseSession
 	p *Provider
 

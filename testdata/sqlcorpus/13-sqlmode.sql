@@ -163,7 +163,6 @@ INSERT INTO ai VALUES (0, 1);
 SET sql_mode = 'NO_AUTO_VALUE_ON_ZERO';
 INSERT INTO ai VALUES (0, 2);
 INSERT INTO ai VALUES (NULL, 3);
--- deviation: NO_AUTO_VALUE_ON_ZERO is not honoured: the engine generates an id for an explicit 0 (as a HandlerSocket insert does), so the row is 2, not 0
 SELECT * FROM ai ORDER BY id;
 SET sql_mode = DEFAULT;
 SELECT @@sql_mode;
