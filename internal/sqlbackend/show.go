@@ -563,7 +563,11 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 	if n := et.AutoIncrementNext(); et.AutoInc >= 0 && n > 1 {
 		fmt.Fprintf(&b, " AUTO_INCREMENT=%d", n)
 	}
-	fmt.Fprintf(&b, " DEFAULT CHARSET=%s COLLATE=%s", tcoll.Charset, tcoll.Name)
+	if tcoll.Charset == "binary" {
+		b.WriteString(" DEFAULT CHARSET=binary") // MariaDB prints no COLLATE for binary
+	} else {
+		fmt.Fprintf(&b, " DEFAULT CHARSET=%s COLLATE=%s", tcoll.Charset, tcoll.Name)
+	}
 	if et.Comment != "" {
 		b.WriteString(" COMMENT=" + quoteString(et.Comment))
 	}

@@ -16,7 +16,6 @@ SELECT TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'char
 INSERT INTO t VALUES ('ab', 'Ab', 'AB');
 SELECT HEX(c), LENGTH(c), v, x FROM t;
 SELECT COUNT(*) FROM t WHERE v = 'ab';
--- deviation: SHOW CREATE TABLE prints DEFAULT NULL and int(11) differently (another part of the printer), and COLLATE=binary after CHARSET=binary
 SHOW CREATE TABLE t;
 USE charset_c_lat;
 SELECT @@character_set_database, @@collation_database;

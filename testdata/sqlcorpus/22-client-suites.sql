@@ -22,7 +22,6 @@ CREATE TABLE hstesttbl (k varchar(30) primary key, v varchar(30) not null) engin
 INSERT INTO hstesttbl VALUES ('k0', 'v512-0'), ('k1', 'v96-1'), ('k10', 'v7-10'), ('k2', 'v330-2');
 SELECT k, v FROM hstesttbl ORDER BY k;
 SELECT k, v FROM hstesttbl WHERE k IN ('k10', 'k20x', 'k1') ORDER BY k;
--- deviation: a table in a binary database takes utf8mb4 (varchar, CHARSET=utf8mb4) where MariaDB makes varbinary and CHARSET=binary [charsets work]
 SHOW CREATE TABLE hstesttbl;
 DROP TABLE hstesttbl;
 -- test14: two secondary keys on binary strings, MyISAM, INSERT IGNORE.
@@ -79,7 +78,6 @@ DROP TABLE hstesttbl;
 CREATE TABLE hstesttbl (id bigint(20) not null auto_increment, t1 timestamp not null default current_timestamp, primary key (id)) engine = innodb;
 INSERT INTO hstesttbl (id) VALUES (321);
 SELECT id, t1 IS NOT NULL, t1 <= NOW() FROM hstesttbl;
--- deviation: SHOW CREATE TABLE: bigint for bigint(20), CURRENT_TIMESTAMP for current_timestamp(), utf8mb4 for the database's binary [charsets work for the last]
 SHOW CREATE TABLE hstesttbl;
 DROP TABLE hstesttbl;
 -- init_testdb with a charset argument.
