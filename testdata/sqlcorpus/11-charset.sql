@@ -52,9 +52,7 @@ DROP DATABASE IF EXISTS charset_c_mb3;
 CREATE DATABASE charset_c_mb3 CHARACTER SET utf8;
 SHOW CREATE DATABASE charset_c_mb3;
 SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'charset_c_mb3';
--- deviation: DROP DATABASE reports 1 row affected; MariaDB reports the number of tables dropped
 DROP DATABASE charset_c_mb3;
 DROP DATABASE charset_c_bin;
--- deviation: DROP DATABASE reports 1 row affected; MariaDB reports the number of tables dropped
 DROP DATABASE charset_c_lat;
 SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'charset\_c\_%';

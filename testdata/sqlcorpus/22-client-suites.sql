@@ -81,11 +81,9 @@ SELECT id, t1 IS NOT NULL, t1 <= NOW() FROM hstesttbl;
 SHOW CREATE TABLE hstesttbl;
 DROP TABLE hstesttbl;
 -- init_testdb with a charset argument.
--- deviation: DROP DATABASE reports 1 row affected; MariaDB reports the number of tables dropped (0)
 DROP DATABASE corpus_hstestdb;
 CREATE DATABASE corpus_hstestdb DEFAULT CHARACTER SET latin1;
 SHOW CREATE DATABASE corpus_hstestdb;
--- deviation: DROP DATABASE reports 1 row affected; MariaDB reports the number of tables dropped (0)
 DROP DATABASE corpus_hstestdb;
 --
 -- Suite 2: HandlerSocketLibrary (PHP, KonstantinKuklin/HandlerSocketLibrary).
@@ -122,7 +120,6 @@ SHOW CREATE TABLE `hs_test`;
 -- tests/resources/postTests.sql: the table goes when the suite ends.
 DROP TABLE IF EXISTS `hs_test`;
 SET SQL_MODE = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION';
--- deviation: DROP DATABASE reports 1 row affected; MariaDB reports the number of tables dropped (0)
 DROP DATABASE corpus_hs;
 --
 -- Suite 3: active_record_handlersocket (Ruby on Rails, sugilog/
@@ -154,5 +151,4 @@ SELECT id, name, age, status FROM people ORDER BY id;
 SELECT id, name FROM people WHERE age = 41 AND status = 1;
 SELECT p.name, h.title, h.created_at FROM people p JOIN hobbies h ON h.person_id = p.id ORDER BY h.id;
 SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'corpus_ar_handler_socket_test' AND TABLE_NAME = 'people';
--- deviation: DROP DATABASE reports 1 row affected; MariaDB reports the number of tables dropped (2)
 DROP DATABASE corpus_ar_handler_socket_test;
