@@ -97,13 +97,16 @@ func LockKey(dst []byte, t *Table, row Row) []byte {
 
 // Lock takes the lock of key (from LockKey) in t, exclusive or shared,
 // waiting while another Locker holds it in a conflicting mode. It reports
-// whether it had to wait (the row may have changed meanwhile). The wait
+// whether the lock is new to l: then a row read before the call may be
+// older than a commit whose transaction let go of the lock, waited for or
+// not, and must be read again; a lock l already held in that mode (or
+// exclusively) keeps the row as l last saw it. The wait
 // ends with ErrLockWaitTimeout after timeout (a timeout of 0 does not
 // wait), with ctx's error when ctx ends, or at once with ErrDeadlock when
 // a holder waits, directly or through others, for a lock l holds. A lock
 // l already holds in the mode asked (or exclusively) returns at once; a
 // shared lock is upgraded to exclusive.
-func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool, timeout time.Duration) (waited bool, err error) {
+func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool, timeout time.Duration) (fresh bool, err error) {
 	lt := l.lt
 	k := lockKey{table: t.ID, key: string(key)}
 	var timer *time.Timer
@@ -114,6 +117,9 @@ func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool,
 	}()
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
+	if rl := l.held[k]; rl != nil && (rl.excl == l || !exclusive) {
+		return false, nil // held already, in this mode or a stronger one
+	}
 	for {
 		if lt.rows == nil {
 			lt.rows = map[lockKey]*rowLock{}
@@ -129,15 +135,15 @@ func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool,
 				l.held = map[lockKey]*rowLock{}
 			}
 			l.held[k] = rl
-			return waited, nil
+			return true, nil
 		}
 		if lt.cycle(l, rl) {
 			lt.forget(k, rl)
-			return waited, &Error{Kind: ErrDeadlock, DB: t.DB, Table: t.Name}
+			return false, &Error{Kind: ErrDeadlock, DB: t.DB, Table: t.Name}
 		}
 		if timeout <= 0 {
 			lt.forget(k, rl)
-			return waited, &Error{Kind: ErrLockWaitTimeout, DB: t.DB, Table: t.Name}
+			return false, &Error{Kind: ErrLockWaitTimeout, DB: t.DB, Table: t.Name}
 		}
 		if timer == nil {
 			timer = time.NewTimer(timeout)
@@ -160,10 +166,9 @@ func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool,
 		lt.mu.Lock()
 		l.waitFor = nil
 		rl.waiters--
-		waited = true
 		if werr != nil {
 			lt.forget(k, rl)
-			return waited, werr
+			return false, werr
 		}
 		lt.forget(k, rl)
 	}

@@ -98,3 +98,26 @@ func TestLocksCounterUnderRace(t *testing.T) {
 	}
 	t.Logf("deadlocks reported: %d", deadlocks.Load())
 }
+
+// TestLockFresh: Lock says whether the lock is new to the Locker (the row
+// must then be read again), whether or not it had to wait: a lock held
+// already in the mode asked, or exclusively, is not new; an upgrade is.
+func TestLockFresh(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	tb := setupPeople(t, e)
+	ctx := context.Background()
+	a := e.Locks().NewLocker()
+	k := LockKey(nil, tb, row(iv(1), sv(""), null(), null()))
+	for i, c := range []struct {
+		exclusive, fresh bool
+	}{{false, true}, {false, false}, {true, true}, {true, false}, {false, false}} {
+		fresh, err := a.Lock(ctx, tb, k, c.exclusive, time.Second)
+		if err != nil || fresh != c.fresh {
+			t.Fatalf("step %d (exclusive %v): fresh %v, %v; want %v", i, c.exclusive, fresh, err, c.fresh)
+		}
+	}
+	a.ReleaseAll()
+	if fresh, err := a.Lock(ctx, tb, k, false, time.Second); err != nil || !fresh {
+		t.Fatalf("after ReleaseAll: fresh %v, %v", fresh, err)
+	}
+}

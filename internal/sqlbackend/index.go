@@ -299,19 +299,20 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			continue
 		}
 		if it.lock != lockNone {
-			if _, err := it.src.sess.lockRow(ctx, it.t, r, it.lock); err != nil {
+			fresh, err := it.src.sess.lockRow(ctx, it.t, r, it.lock)
+			if err != nil {
 				return nil, err
 			}
-			// Read the row again now that it is locked: the version the
-			// iterator read came before the lock, and another transaction
-			// may have committed a change and let go of the lock in between
-			// (no wait is needed for that: re-reading only after a wait
-			// lost updates).
-			if r, err = it.src.reread(it.t, r, it.curGen); err != nil {
-				return nil, MapError(err)
-			}
-			if r == nil || !engine.InRange(it.t, it.idx, it.curRg, r) || (it.check != nil && !rowInRange(r, it.check)) {
-				continue
+			if fresh {
+				// The version the iterator read came before the lock:
+				// another transaction may have committed a change and let
+				// go of the lock in between, waited for or not.
+				if r, err = it.src.reread(it.t, r, it.curGen); err != nil {
+					return nil, MapError(err)
+				}
+				if r == nil || !engine.InRange(it.t, it.idx, it.curRg, r) || (it.check != nil && !rowInRange(r, it.check)) {
+					continue
+				}
 			}
 		}
 		return rowToSQL(it.t, it.ts.sch.Schema, r), nil

@@ -30,10 +30,11 @@ import (
 //     (shared), and the reads of the table an UPDATE, DELETE or
 //     INSERT ... SELECT writes (exclusive). Each row returned is locked in
 //     the engine's LockTable until the transaction ends, and read as newly
-//     committed (plus the transaction's writes): once locked, a row is read
-//     again, and skipped if it is gone or out of the range it was found
-//     in (the version read before the lock may be older than a commit
-//     that released it). The editors lock the rows they write too.
+//     committed (plus the transaction's writes): a row whose lock is new
+//     to the transaction is read again, and skipped if it is gone or out
+//     of the range it was found in (the version read before the lock may
+//     be older than a commit that released it, waited for or not). The
+//     editors lock the rows they write too.
 //   - Current reads: everything else (autocommit statements, READ
 //     COMMITTED and READ UNCOMMITTED transactions) reads the newest
 //     committed data plus the transaction's writes, as each iterator
@@ -277,7 +278,8 @@ func (s *Session) lockTimeout(ctx *sql.Context) time.Duration {
 }
 
 // lockRow locks row of t for the transaction. It reports whether the lock
-// had to be waited for. A deadlock rolls the transaction back (its locks
+// is new to the transaction (engine.Locker.Lock): the row must then be
+// read again. A deadlock rolls the transaction back (its locks
 // at once, its writes as soon as no iterator reads them) and ends it.
 func (s *Session) lockRow(ctx *sql.Context, t *engine.Table, row engine.Row, mode lockMode) (bool, error) {
 	if mode == lockNone {
@@ -291,7 +293,7 @@ func (s *Session) lockRow(ctx *sql.Context, t *engine.Table, row engine.Row, mod
 		s.autoLocks = true
 	}
 	s.lockBuf = engine.LockKey(s.lockBuf[:0], t, row)
-	waited, err := s.locker.Lock(ctx, t, s.lockBuf, mode == lockExclusive, s.lockTimeout(ctx))
+	fresh, err := s.locker.Lock(ctx, t, s.lockBuf, mode == lockExclusive, s.lockTimeout(ctx))
 	if errors.Is(err, engine.ErrDeadlock) {
 		// As InnoDB: the whole transaction is rolled back and over, and the
 		// session's next statements autocommit again.
@@ -301,9 +303,9 @@ func (s *Session) lockRow(ctx *sql.Context, t *engine.Table, row engine.Row, mod
 		ctx.SetIgnoreAutoCommit(false)
 	}
 	if err != nil {
-		return waited, MapError(err)
+		return fresh, MapError(err)
 	}
-	return waited, nil
+	return fresh, nil
 }
 
 // releaseTxnState lets go of the transaction's locks and snapshot.
