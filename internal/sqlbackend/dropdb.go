@@ -17,10 +17,11 @@ import (
 const ruleDropDatabase analyzer.RuleId = 10032
 
 // dropDatabaseRule wraps DROP DATABASE when p answers as MariaDB (see
-// Provider.MariaDB; the enginetest keeps go-mysql-server's answer).
+// Provider.MariaDB; the enginetest keeps go-mysql-server's answer); with
+// a nil p it changes nothing.
 func dropDatabaseRule(p *Provider) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-		if !p.maria {
+		if p == nil || !p.maria {
 			return n, transform.SameTree, nil
 		}
 		wrapped := false

@@ -49,6 +49,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
 	})
+	hp, _ := p.(*Provider) // nil for another provider
 	a := withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
@@ -72,9 +73,9 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleAtomicFKs, atomicCreateTableRule).
 		AddPostValidationRule(ruleMariaShow, mariaShowRule).
 		AddPostValidationRule(ruleRoutines, routinesRule).
-		AddPostValidationRule(ruleDropDatabase, dropDBRule(p)).
+		AddPostValidationRule(ruleDropDatabase, dropDatabaseRule(hp)).
 		Build())
-	if hp, ok := p.(*Provider); ok {
+	if hp != nil {
 		hp.SetAnalyzer(a)
 	}
 	return a
@@ -222,15 +223,4 @@ func likeBytes(s, p []byte, esc byte) bool {
 		pi++
 	}
 	return pi == len(p)
-}
-
-// dropDBRule is dropDatabaseRule for HandlerDB's provider, and no rule
-// for another (the enginetest harness may wrap it).
-func dropDBRule(p sql.DatabaseProvider) analyzer.RuleFunc {
-	if hp, ok := p.(*Provider); ok {
-		return dropDatabaseRule(hp)
-	}
-	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-		return n, transform.SameTree, nil
-	}
 }
