@@ -9,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/enginetest/queries"
 	"github.com/dolthub/go-mysql-server/enginetest/scriptgen/setup"
 	"github.com/dolthub/go-mysql-server/sql"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/src-d/go-errors.v1"
 )
@@ -37,7 +39,79 @@ func (h *harness) EvaluateQueryResults(t *testing.T, expectedRows []sql.Row, exp
 	// A context of its own: the harness' shared session must keep its
 	// current database.
 	ctx := sql.NewContext(context.Background(), sql.WithSession(h.provider().NewSession(enginetest.NewBaseSession())))
+	expectedRows, expectedCols = mapDecimalAggregates(expectedRows, expectedCols, expectedSch, actualRows)
 	enginetest.CheckResults(ctx, t, plainHarness{h}, mapRows(expectedRows), expectedCols, expectedSch, mapRows(actualRows), query, nil)
+}
+
+// mapDecimalAggregates reads go-mysql-server's float64 expectations as
+// MySQL's DECIMAL where HandlerDB answers DECIMAL. MySQL (and HandlerDB,
+// decimalagg.go) sums DECIMAL and integer arguments as DECIMAL and gives
+// AVG four more decimals; go-mysql-server's expected rows hold float64
+// there (6 for "6", 0.3333333333333333 for "0.3333"). In a column whose
+// actual values are decimals of scale s, an expected float64 or integer
+// becomes that number rounded to s decimals, so the check still fails on
+// a wrong value (an expected 2.5 against an actual 2.4000, or a NULL),
+// and the expected column type becomes DECIMAL when the actual one is.
+func mapDecimalAggregates(expected []sql.Row, cols []*sql.Column, sch sql.Schema, actual []sql.Row) ([]sql.Row, []*sql.Column) {
+	scale := map[int]int32{}
+	for _, r := range actual {
+		for j, v := range r {
+			if d, ok := v.(decimal.Decimal); ok {
+				if _, seen := scale[j]; !seen {
+					scale[j] = -d.Exponent()
+				}
+			}
+		}
+	}
+	if len(scale) == 0 {
+		return expected, cols
+	}
+	mapped := make([]sql.Row, len(expected))
+	for i, r := range expected {
+		mapped[i] = make(sql.Row, len(r))
+		for j, v := range r {
+			if s, ok := scale[j]; ok {
+				if f, ok := asFloat(v); ok {
+					v = decimal.NewFromFloat(f).Round(s)
+				}
+			}
+			mapped[i][j] = v
+		}
+	}
+	if cols != nil {
+		mc := make([]*sql.Column, len(cols))
+		for j, c := range cols {
+			mc[j] = c
+			if _, ok := scale[j]; ok && j < len(sch) && gtypes.IsDecimal(sch[j].Type) && gtypes.IsFloat(c.Type) {
+				cc := *c
+				cc.Type = sch[j].Type
+				mc[j] = &cc
+			}
+		}
+		cols = mc
+	}
+	return mapped, cols
+}
+
+// asFloat returns an expected float or integer value as a float64.
+func asFloat(v interface{}) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int8:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	}
+	return 0, false
 }
 
 // mapCollationName maps go-mysql-server's default collation to HandlerDB's
