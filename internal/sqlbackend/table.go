@@ -289,10 +289,10 @@ func (t *table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.newEditor(ct
 // Replacer returns an editor for REPLACE in the session's transaction.
 func (t *table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
 
-// Truncate deletes every row and returns how many there were. The
-// TRUNCATE TABLE statement is DDL (it commits, resets AUTO_INCREMENT and
-// cannot be rolled back); a DELETE without WHERE that go-mysql-server
-// turns into a truncation deletes the rows in the session's transaction.
+// Truncate deletes every row. The TRUNCATE TABLE statement is DDL (it commits, resets AUTO_INCREMENT and
+// cannot be rolled back) and reports 0 rows; a DELETE without WHERE that
+// go-mysql-server turns into a truncation deletes the rows in the
+// session's transaction and returns how many there were.
 func (t *table) Truncate(ctx *sql.Context) (int, error) {
 	q := strings.ToUpper(strings.TrimSpace(ctx.Query()))
 	if !strings.HasPrefix(q, "TRUNCATE") {
@@ -301,12 +301,9 @@ func (t *table) Truncate(ctx *sql.Context) (int, error) {
 	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return 0, err
 	}
-	n, err := t.db.p.e.Count(t.t)
-	if err != nil {
-		return 0, MapError(err)
-	}
-	err = t.db.p.ddl(ctx, func(tx *engine.Job) error { return tx.TruncateTable(t.db.name, t.t.Name) })
-	return int(n), err
+	// The statement reports 0 rows, as MariaDB and MySQL do.
+	err := t.db.p.ddl(ctx, func(tx *engine.Job) error { return tx.TruncateTable(t.db.name, t.t.Name) })
+	return 0, err
 }
 
 // deleteAll deletes every row through an editor.

@@ -39,7 +39,6 @@ SELECT * FROM t ORDER BY id;
 SET sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION';
 -- deviation: the column name of _binary 'abc' is the expression text; MariaDB names it abc
 SELECT _binary 'abc';
--- deviation: TRUNCATE TABLE reports the rows it removed (3); MariaDB reports 0
 TRUNCATE TABLE t;
 CREATE TABLE p (
   id INT PRIMARY KEY,
