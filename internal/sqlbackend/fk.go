@@ -494,6 +494,25 @@ func FormatForeignKey(fk *sql.ForeignKeyConstraint, qualifyParent bool) string {
 	return b.String()
 }
 
+// hasWriteNode reports whether n or a node under it is one that writes rows
+// (and so may hold foreign key editors). A plain walk: it allocates no
+// closure per statement.
+func hasWriteNode(n sql.Node) bool {
+	switch n.(type) {
+	case nil:
+		return false
+	case *plan.InsertInto, *plan.Update, *plan.DeleteFrom, *plan.ForeignKeyHandler,
+		*plan.Call, *plan.BeginEndBlock, *plan.TriggerExecutor, *plan.Block:
+		return true
+	}
+	for _, c := range n.Children() {
+		if hasWriteNode(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // quoteIdent quotes a name with backquotes, as MariaDB's messages do.
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
@@ -509,6 +528,9 @@ func quoteIdents(names []string) string { return quoteJoin(names, ", ") }
 // OnceAfterAll rules, so the rule is added there (init), not to one
 // analyzer; it is a pure function of the plan.
 func fkDepthRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !hasWriteNode(n) {
+		return n, transform.SameTree, nil // nothing of a read has foreign key editors
+	}
 	seen := map[*plan.ForeignKeyEditor]bool{}
 	var clear func(e *plan.ForeignKeyEditor)
 	clear = func(e *plan.ForeignKeyEditor) {

@@ -356,6 +356,9 @@ func hasPrefix(parts []sql.IndexColumn) bool {
 // checks them when it runs the statement (CreateIndex,
 // CreatePrimaryKey).
 func prefixAlterRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !hasAlterIndexOrPK(n) {
+		return gmsResolveAlterColumn(ctx, a, n, scope, sel, qf)
+	}
 	type hiddenCols struct{ shown, hidden []sql.IndexColumn }
 	var hid []hiddenCols
 	swap := func(n sql.Node, back bool) {
@@ -395,6 +398,23 @@ func prefixAlterRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		transform.Inspect(out, func(c sql.Node) bool { swap(c, true); return true })
 	}
 	return out, same, err
+}
+
+// hasAlterIndexOrPK reports whether n or a node under it is an ALTER of
+// an index or of the primary key (a plain walk, no closure).
+func hasAlterIndexOrPK(n sql.Node) bool {
+	switch n.(type) {
+	case nil:
+		return false
+	case *plan.AlterIndex, *plan.AlterPK:
+		return true
+	}
+	for _, c := range n.Children() {
+		if hasAlterIndexOrPK(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // pkPrefixKey is the context key under which a CREATE TABLE passes its
