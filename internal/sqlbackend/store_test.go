@@ -1,8 +1,14 @@
 package sqlbackend
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // Values stored through the plans the SQL corpus does not reach: an
@@ -35,6 +41,32 @@ func TestStoreValuesPlans(t *testing.T) {
 		rows, err := b.query(ctx, q)
 		if err != nil || len(rows) != 1 || rows[0] != want {
 			t.Errorf("%s: %q, %v; want %s", q, rows, err, want)
+		}
+	}
+}
+
+// TestStoreIntFastAgreesWithExact checks the integer fast path against
+// the exact decimal path at and around every integer type's limits.
+func TestStoreIntFastAgreesWithExact(t *testing.T) {
+	vals := []int64{0, 1, -1, 126, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536,
+		8388607, 8388608, -8388608, -8388609, 16777215, 16777216, 2147483647, 2147483648, -2147483648, -2147483649,
+		4294967295, 4294967296, math.MaxInt64, math.MinInt64}
+	for _, k := range []types.Kind{types.TinyInt, types.SmallInt, types.MediumInt, types.Int, types.BigInt} {
+		for _, unsigned := range []bool{false, true} {
+			typ := &types.Type{Kind: k, Unsigned: unsigned}
+			for _, v := range vals {
+				fast, ok := storeIntFast(typ, v)
+				exact, cond := storeInt(typ, decimal.NewFromInt(v))
+				if !ok {
+					if cond.code == 0 {
+						t.Errorf("kind %v unsigned %v: %d fits but the fast path refused it", k, unsigned, v)
+					}
+					continue
+				}
+				if cond.code != 0 || fmt.Sprint(fast) != fmt.Sprint(exact) {
+					t.Errorf("kind %v unsigned %v: %d: fast %v, exact %v (cond %d)", k, unsigned, v, fast, exact, cond.code)
+				}
+			}
 		}
 	}
 }

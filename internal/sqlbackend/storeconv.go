@@ -207,7 +207,7 @@ func decimalFromUint(u uint64) decimal.Decimal {
 
 // intLimits are the limits of an integer column type.
 func intLimits(t *types.Type) (lo, hi decimal.Decimal) {
-	bits := map[types.Kind]int{types.TinyInt: 8, types.SmallInt: 16, types.MediumInt: 24, types.Int: 32, types.BigInt: 64}[t.Kind]
+	bits := intBits[t.Kind]
 	one := decimal.NewFromInt(1)
 	p := decimal.NewFromInt(2).Pow(decimal.NewFromInt(int64(bits)))
 	if t.Unsigned {
@@ -229,8 +229,54 @@ func intValue(t *types.Type, d decimal.Decimal) interface{} {
 	return ValueToSQL(t, v)
 }
 
+// intBits are the widths of the integer kinds.
+var intBits = map[types.Kind]uint{types.TinyInt: 8, types.SmallInt: 16, types.MediumInt: 24, types.Int: 32, types.BigInt: 64}
+
+// storeIntFast stores an integer Go value that fits t (the common case of
+// a bulk load) without decimal arithmetic; ok is false for anything else,
+// which storeInt then converts exactly.
+func storeIntFast(t *types.Type, v interface{}) (interface{}, bool) {
+	var i int64
+	switch x := v.(type) {
+	case int64:
+		i = x
+	case int32:
+		i = int64(x)
+	case int16:
+		i = int64(x)
+	case int8:
+		i = int64(x)
+	case int:
+		i = int64(x)
+	case uint8:
+		i = int64(x)
+	case uint16:
+		i = int64(x)
+	case uint32:
+		i = int64(x)
+	default:
+		return nil, false
+	}
+	bits := intBits[t.Kind]
+	if bits == 0 || bits == 64 && t.Unsigned {
+		if bits == 0 || i < 0 {
+			return nil, false
+		}
+	} else if t.Unsigned {
+		if i < 0 || uint64(i) >= 1<<bits {
+			return nil, false
+		}
+	} else if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<(bits-1)) {
+		return nil, false
+	}
+	return ValueToSQL(t, types.Value{I: i}), true
+}
+
 // storeInt stores v into an integer column.
 func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
+	if out, ok := storeIntFast(t, v); ok {
+		return out, storeCond{}
+	}
 	var cond storeCond
 	d, ok := toDecimal(v)
 	if !ok {
