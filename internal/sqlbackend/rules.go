@@ -48,7 +48,8 @@ var installAfterAllRules sync.Once
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
-		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
+		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule},
+			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withTruncate(analyzer.NewBuilder(p).

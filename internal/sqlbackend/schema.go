@@ -255,6 +255,9 @@ type tableSchema struct {
 	coll  sql.CollationID
 	types []sql.Type
 	meta  *tableMeta // the SQL attributes it was built with
+
+	exactOnce sync.Once  // builds exact
+	exact     sql.Schema // sch with text compared by bytes (exactupdate.go)
 }
 
 var schemaCache sync.Map // *engine.Table -> *tableSchema

@@ -77,3 +77,18 @@ SET sql_mode = '';
 INSERT INTO p (id, e) VALUES (5, 'huge');
 SHOW WARNINGS;
 SELECT id, e, e + 0, HEX(e) FROM p WHERE id = 5;
+-- An UPDATE that changes only what the collation does not see (case,
+-- trailing spaces) writes and counts the row, as MariaDB compares bytes;
+-- so does ON DUPLICATE KEY UPDATE.
+CREATE TABLE uc (id INT PRIMARY KEY, name VARCHAR(10), c CHAR(5));
+INSERT INTO uc VALUES (1, 'a', 'x'), (2, 'b', 'y');
+UPDATE uc SET name = 'A' WHERE id = 1;
+UPDATE uc SET name = 'A' WHERE id = 1;
+UPDATE uc SET name = 'b ' WHERE id = 2;
+UPDATE uc SET c = 'X' WHERE id = 1;
+UPDATE uc SET c = 'y ' WHERE id = 2;
+SELECT id, CONCAT('[', name, ']'), CONCAT('[', c, ']') FROM uc ORDER BY id;
+UPDATE uc SET name = UPPER(name);
+INSERT INTO uc VALUES (1, 'z', 'z') ON DUPLICATE KEY UPDATE name = 'a';
+INSERT INTO uc VALUES (1, 'z', 'z') ON DUPLICATE KEY UPDATE name = 'a';
+SELECT id, name, c FROM uc ORDER BY id;

@@ -20,7 +20,6 @@ DELETE FROM child WHERE id = 9;
 UPDATE child SET p = 1 WHERE id = 1;
 DELETE FROM parent WHERE id = 1;
 UPDATE parent SET id = 10 WHERE id = 1;
--- deviation: the first UPDATE of a row after its INSERT reports 0 rows changed (also without foreign keys, on main before this work)
 UPDATE parent SET name = 'A' WHERE id = 1;
 DELETE FROM parent WHERE id = 3;
 SELECT * FROM parent ORDER BY id;
