@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
@@ -28,7 +29,9 @@ import (
 // and by the time the rule runs (last, in OnceAfterAll) every expression
 // of the plan is built, so only the row comparison of the write and
 // nullability checks see the marked schema. A multi-table UPDATE compares
-// joined rows by the join's schema and keeps go-mysql-server's comparison.
+// joined rows by the schema of the node under its UpdateSource: the rule
+// marks every table under it and types the text columns of a projection
+// there exactText (exactJoinRows).
 
 const ruleExactUpdate analyzer.RuleId = 10013
 
@@ -39,7 +42,9 @@ func exactUpdateRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 	transform.Inspect(n, func(n sql.Node) bool {
 		switch n := n.(type) {
 		case *plan.Update:
-			if u, err := plan.GetUpdatable(n.Child); err == nil {
+			if j, ok := n.Child.(*plan.UpdateJoin); ok {
+				exactJoinRows(j)
+			} else if u, err := plan.GetUpdatable(n.Child); err == nil {
 				markExact(u)
 			}
 		case *plan.InsertInto:
@@ -50,6 +55,54 @@ func exactUpdateRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		return true
 	})
 	return n, transform.SameTree, nil
+}
+
+// exactJoinRows makes a multi-table UPDATE compare joined rows by bytes:
+// go-mysql-server takes the joined row's schema from the node under the
+// UpdateSource (at run time), a projection of the join's columns or the
+// join itself, whose schema is its tables'.
+func exactJoinRows(j *plan.UpdateJoin) {
+	src, ok := j.Child.(*plan.UpdateSource)
+	if !ok {
+		return
+	}
+	transform.Inspect(src.Child, func(n sql.Node) bool {
+		switch n := n.(type) {
+		case *plan.ResolvedTable:
+			markExact(n)
+		case *plan.IndexedTableAccess:
+			markExact(n.TableNode)
+		}
+		return true
+	})
+	p, ok := src.Child.(*plan.Project)
+	if !ok {
+		return
+	}
+	exprs := make([]sql.Expression, len(p.Projections))
+	changed := false
+	for i, e := range p.Projections {
+		exprs[i] = e
+		gf, ok := e.(*expression.GetField)
+		if !ok {
+			continue
+		}
+		st, ok := gf.Type().(sql.StringType)
+		if !ok || !gtypes.IsText(st) || gtypes.IsBinaryType(st) {
+			continue
+		}
+		if _, done := gf.Type().(exactText); done {
+			continue
+		}
+		exprs[i] = expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), exactText{st},
+			gf.Database(), gf.Table(), gf.Name(), gf.IsNullable()).WithId(gf.Id()).(sql.Expression)
+		changed = true
+	}
+	if changed {
+		if np, err := p.WithExpressions(exprs...); err == nil {
+			src.Child = np
+		}
+	}
 }
 
 // markExact marks the table x resolves to as compared byte for byte.
@@ -67,6 +120,8 @@ func markExact(x interface{}) {
 	case *plan.InsertDestination:
 		markExact(x.Child)
 		x.Sch = exactTextSchema(x.Sch)
+	case sql.TableWrapper: // go-mysql-server's process tracking wraps tables
+		markExact(x.Underlying())
 	}
 }
 
