@@ -372,6 +372,14 @@ func (t *table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 		return err
 	}
 	meta.setIndexComment(def.Name, d.Comment)
+	switch d.Storage {
+	case sql.IndexUsing_BTree:
+		meta.setIndexUsing(def.Name, "BTREE")
+	case sql.IndexUsing_Hash:
+		meta.setIndexUsing(def.Name, "HASH")
+	default:
+		meta.setIndexUsing(def.Name, declaredIndexUsing(ctx, def.Name))
+	}
 	if err := SessionOf(ctx).commitPending(ctx); err != nil {
 		return err
 	}
@@ -410,6 +418,7 @@ func (t *table) DropIndex(ctx *sql.Context, name string) error {
 		return err
 	}
 	meta.setIndexComment(idx.Name, "")
+	meta.setIndexUsing(idx.Name, "")
 	return t.db.p.ddl(ctx, func(tx *engine.Job) error {
 		nt, err := tx.DropIndex(t.db.name, t.t.Name, idx.Name)
 		if err != nil {
@@ -437,9 +446,11 @@ func (t *table) RenameIndex(ctx *sql.Context, from, to string) error {
 				def.Indexes[k].Name = to
 			}
 		}
-		c := meta.IndexComments[idx.Name]
+		c, u := meta.IndexComments[idx.Name], meta.IndexUsing[idx.Name]
 		meta.setIndexComment(idx.Name, "")
 		meta.setIndexComment(to, c)
+		meta.setIndexUsing(idx.Name, "")
+		meta.setIndexUsing(to, u)
 		return nil
 	})
 }

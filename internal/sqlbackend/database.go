@@ -183,6 +183,7 @@ func tableDefFromSQL(ctx *sql.Context, name string, schema sql.PrimaryKeySchema,
 	}
 	if len(schema.PkOrdinals) > 0 {
 		pk := engine.IndexDef{Name: "PRIMARY", Primary: true}
+		meta.setIndexUsing("PRIMARY", declaredIndexUsing(ctx, "PRIMARY"))
 		for _, o := range schema.PkOrdinals {
 			pk.Columns = append(pk.Columns, schema.Schema[o].Name)
 		}

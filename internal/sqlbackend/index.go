@@ -19,6 +19,7 @@ type index struct {
 	exprs     []string
 	cets      []sql.ColumnExpressionType
 	comment   string
+	using     string // USING BTREE/HASH as defined, or ""
 }
 
 var (
@@ -28,7 +29,8 @@ var (
 
 func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *index {
 	name := sqlName(t)
-	ix := &index{db: db, table: name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name]}
+	ix := &index{db: db, table: name, t: t, idx: idx, comment: ts.meta.IndexComments[idx.Name],
+		using: ts.meta.IndexUsing[idx.Name]}
 	for _, c := range idx.Columns {
 		e := name + "." + t.Columns[c].Name
 		ix.exprs = append(ix.exprs, e)

@@ -90,7 +90,7 @@ func (it *columnsIter) Next(ctx *sql.Context) (sql.Row, error) {
 	m := t.ts.meta
 	out := make(sql.Row, len(row))
 	copy(out, row)
-	out[it.f.colType] = columnTypeText(c, nil)
+	out[it.f.colType] = columnTypeText(c, nil, m)
 	out[it.f.key] = columnKeys(t.t)[i]
 	out[it.f.extra] = columnExtra(c, m)
 	out[it.f.def] = nil

@@ -52,6 +52,15 @@ type tableMeta struct {
 	// without their own database and table names (and without the parent's
 	// database when it is the table's).
 	ForeignKeys []sql.ForeignKeyConstraint `json:"foreign_keys,omitempty"`
+	// Widths holds, by column name, an integer column's display width when
+	// the definition gave one other than the type's default (tinyint(1)):
+	// SHOW CREATE TABLE, DESCRIBE and information_schema print it.
+	Widths map[string]string `json:"widths,omitempty"`
+	// IndexUsing holds, by index name, the USING BTREE or USING HASH a
+	// secondary index was defined with (the engine's indexes are all
+	// ordered; SHOW CREATE TABLE prints the clause as given, as InnoDB
+	// does).
+	IndexUsing map[string]string `json:"index_using,omitempty"`
 }
 
 // metaBlob names the record of a table's SQL attributes. (Stored names
@@ -76,7 +85,7 @@ func (p *Provider) tableMeta(id uint32) (*tableMeta, error) {
 // writeMeta stores m as the SQL attributes of the table with that id, as
 // part of the job.
 func writeMeta(tx *engine.Job, id uint32, m *tableMeta) error {
-	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0 && len(m.TextIndexes) == 0 && len(m.ColumnChecks) == 0) {
+	if m == nil || (len(m.Comments) == 0 && len(m.Defaults) == 0 && len(m.OnUpdate) == 0 && len(m.Checks) == 0 && len(m.IndexComments) == 0 && len(m.ForeignKeys) == 0 && len(m.Generated) == 0 && len(m.JSON) == 0 && len(m.TextIndexes) == 0 && len(m.ColumnChecks) == 0 && len(m.Widths) == 0 && len(m.IndexUsing) == 0) {
 		return tx.SetBlob(metaBlob(id), nil)
 	}
 	b, err := json.Marshal(m)
@@ -91,6 +100,7 @@ type columnMeta struct {
 	comment, def, onUpdate string
 	generated, stored      string // stored is "1" for a STORED generated column
 	json                   string // "1" for a JSON column
+	width                  string // a display width other than the type's
 }
 
 // set records c's attributes for column name in m.
@@ -111,6 +121,7 @@ func (m *tableMeta) set(name string, c columnMeta) {
 	put(&m.Generated, c.generated)
 	put(&m.Stored, c.stored)
 	put(&m.JSON, c.json)
+	put(&m.Widths, c.width)
 }
 
 // drop forgets column name, and the CHECK constraint written on it (which
@@ -140,6 +151,18 @@ func (m *tableMeta) setIndexComment(name, comment string) {
 		m.IndexComments = map[string]string{}
 	}
 	m.IndexComments[name] = comment
+}
+
+// setIndexUsing records an index's USING clause ("" forgets it).
+func (m *tableMeta) setIndexUsing(name, using string) {
+	if using == "" {
+		delete(m.IndexUsing, name)
+		return
+	}
+	if m.IndexUsing == nil {
+		m.IndexUsing = map[string]string{}
+	}
+	m.IndexUsing[name] = using
 }
 
 // exprText returns the text of a non-literal default or ON UPDATE
@@ -319,4 +342,12 @@ func (t *table) editMeta(ctx *sql.Context, edit func(m *tableMeta) error) error 
 	}
 	id := t.t.ID
 	return t.db.p.ddl(ctx, func(tx *engine.Job) error { return writeMeta(tx, id, m) })
+}
+
+// width is the display width kept for column name, or "" (m may be nil).
+func (m *tableMeta) width(name string) string {
+	if m == nil {
+		return ""
+	}
+	return m.Widths[name]
 }

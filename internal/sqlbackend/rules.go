@@ -56,7 +56,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(rulePreAnalyze, ruleBatch(
 			analyzer.Rule{Id: ruleTextIndexes, Apply: textIndexRule},
 			analyzer.Rule{Id: ruleScalarSubquery, Apply: scalarSubqueryRule},
-			analyzer.Rule{Id: ruleValues, Apply: valuesRule})).
+			analyzer.Rule{Id: ruleValues, Apply: valuesRule},
+			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).

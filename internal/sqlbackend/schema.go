@@ -368,6 +368,19 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 		}
 		t.Length, t.Scale = uint32(m), uint8(d)
 	}
+	if t.IsInteger() && t.Kind != types.Year {
+		if dt := declaredType(ctx, c.Name); dt != nil {
+			w := 0
+			if dt.Length != nil {
+				w, _ = strconv.Atoi(string(dt.Length.Val))
+			} else if k := strings.ToLower(dt.Type); k == "bool" || k == "boolean" {
+				w = 1 // BOOL is tinyint(1)
+			}
+			if w > 0 && w <= 255 && w != types.DefaultWidth(&t) {
+				cm.width = strconv.Itoa(w)
+			}
+		}
+	}
 	col := types.Column{Name: c.Name, Type: t, Nullable: c.Nullable, AutoIncrement: c.AutoIncrement}
 	if c.AutoIncrement && !t.IsInteger() {
 		return col, cm, errUnsupported("AUTO_INCREMENT on a %s column", st(c.Type))
@@ -465,6 +478,35 @@ func declaredType(ctx *sql.Context, name string) *sqlparser.ColumnType {
 		}
 	}
 	return nil
+}
+
+// declaredIndexUsing returns the USING clause (BTREE or HASH) the
+// statement being run gave the index of that name in a CREATE TABLE
+// (go-mysql-server drops it there), or "".
+func declaredIndexUsing(ctx *sql.Context, name string) string {
+	q := ctx.Query()
+	if q == "" || !strings.Contains(strings.ToLower(q), "using") {
+		return ""
+	}
+	st, _, err := sqlparser.ParseOne(ctx, q)
+	if err != nil {
+		return ""
+	}
+	d, ok := st.(*sqlparser.DDL)
+	if !ok || d.TableSpec == nil {
+		return ""
+	}
+	for _, ix := range d.TableSpec.Indexes {
+		if ix.Info == nil || !strings.EqualFold(ix.Info.Name.String(), name) {
+			continue
+		}
+		for _, o := range ix.Options {
+			if o != nil && strings.EqualFold(o.Name, "using") {
+				return strings.ToUpper(o.Using)
+			}
+		}
+	}
+	return ""
 }
 
 // isNowDefault reports whether a default is CURRENT_TIMESTAMP or NOW().

@@ -129,7 +129,7 @@ func (s *showColumns) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 			def = d
 		}
 		extra := columnExtra(c, m)
-		typ := columnTypeText(c, nil)
+		typ := columnTypeText(c, nil, m)
 		if !s.full {
 			rows = append(rows, sql.Row{c.Name, typ, null, keys[i], def, extra})
 			continue
@@ -244,7 +244,20 @@ func columnCollation(c *types.Column) *collation.Collation {
 // collation, followed by CHARACTER SET and COLLATE when the column's
 // collation differs from the table's (SHOW CREATE TABLE), else bare
 // (DESCRIBE).
-func columnTypeText(c *types.Column, tableColl *collation.Collation) string {
+func columnTypeText(c *types.Column, tableColl *collation.Collation, m *tableMeta) string {
+	s := columnTypeTextOf(c, tableColl)
+	if w := m.width(c.Name); w != "" {
+		if i := strings.IndexByte(s, '('); i > 0 {
+			if j := strings.IndexByte(s[i:], ')'); j > 0 {
+				s = s[:i+1] + w + s[i+j:]
+			}
+		}
+	}
+	return s
+}
+
+// columnTypeTextOf is columnTypeText without a kept display width.
+func columnTypeTextOf(c *types.Column, tableColl *collation.Collation) string {
 	if isJSON(&c.Type) {
 		s := "longtext"
 		if tableColl != nil && tableColl != collation.Utf8mb4Bin {
@@ -493,7 +506,7 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 	for i := range et.Columns {
 		c := &et.Columns[i]
 		var b strings.Builder
-		b.WriteString("  " + quoteIdent(c.Name) + " " + columnTypeText(c, tcoll))
+		b.WriteString("  " + quoteIdent(c.Name) + " " + columnTypeText(c, tcoll, m))
 		if g := m.Generated[c.Name]; g != "" {
 			kind := " VIRTUAL"
 			if m.Stored[c.Name] != "" {
@@ -589,7 +602,11 @@ func indexClause(ix sql.Index) string {
 	var kind string
 	switch {
 	case ix.ID() == "PRIMARY":
-		return "PRIMARY KEY (" + strings.Join(cols, ",") + ")"
+		s := "PRIMARY KEY (" + strings.Join(cols, ",") + ")"
+		if x, ok := ix.(*index); ok && x.using != "" {
+			s += " USING " + x.using
+		}
+		return s
 	case ix.IsFullText():
 		kind = "FULLTEXT "
 	case ix.IsSpatial():
@@ -598,6 +615,9 @@ func indexClause(ix sql.Index) string {
 		kind = "UNIQUE "
 	}
 	s := kind + "KEY " + quoteIdent(ix.ID()) + " (" + strings.Join(cols, ",") + ")"
+	if x, ok := ix.(*index); ok && x.using != "" {
+		s += " USING " + x.using
+	}
 	if c := ix.Comment(); c != "" {
 		s += " COMMENT " + quoteString(c)
 	}

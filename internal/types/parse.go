@@ -562,17 +562,28 @@ func resolveCollation(p *typeParser, cs, coll string, binaryAttr bool) (*collati
 // "int(11)", "int(10) unsigned", "decimal(10,3)", "varchar(5)" or
 // "enum('a','b')". A character type whose collation is not
 // collation.Default gets " CHARACTER SET cs COLLATE name".
+// DefaultWidth is the display width MySQL gives an integer type when its
+// definition names none (int(11), int(10) unsigned, bigint(20)); 0 for
+// other kinds.
+func DefaultWidth(t *Type) int {
+	widths := [...]int{TinyInt: 4, SmallInt: 6, MediumInt: 9, Int: 11, BigInt: 20}
+	switch t.Kind {
+	case TinyInt, SmallInt, MediumInt, Int, BigInt:
+		w := widths[t.Kind]
+		if t.Unsigned && t.Kind != BigInt {
+			w--
+		}
+		return w
+	}
+	return 0
+}
+
 func (t *Type) String() string {
 	var b strings.Builder
 	switch t.Kind {
 	case TinyInt, SmallInt, MediumInt, Int, BigInt:
 		names := [...]string{TinyInt: "tinyint", SmallInt: "smallint", MediumInt: "mediumint", Int: "int", BigInt: "bigint"}
-		widths := [...]int{TinyInt: 4, SmallInt: 6, MediumInt: 9, Int: 11, BigInt: 20}
-		w := widths[t.Kind]
-		if t.Unsigned && t.Kind != BigInt {
-			w--
-		}
-		fmt.Fprintf(&b, "%s(%d)", names[t.Kind], w)
+		fmt.Fprintf(&b, "%s(%d)", names[t.Kind], DefaultWidth(t))
 	case Decimal:
 		p, s := decimalShape(t)
 		fmt.Fprintf(&b, "decimal(%d,%d)", p, s)

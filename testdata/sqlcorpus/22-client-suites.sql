@@ -130,7 +130,6 @@ DROP DATABASE corpus_hs;
 -- checked with SHOW DATABASES, SHOW TABLES and SHOW INDEXES.
 DROP DATABASE IF EXISTS corpus_ar_handler_socket_test;
 CREATE DATABASE corpus_ar_handler_socket_test DEFAULT CHARACTER SET 'utf8';
--- deviation: SHOW DATABASES LIKE names its column Database; MariaDB names it Database (corpus_ar_handler_socket%)
 SHOW DATABASES LIKE 'corpus_ar_handler_socket%';
 USE corpus_ar_handler_socket_test;
 CREATE TABLE people (id int(11) NOT NULL AUTO_INCREMENT, name varchar(255) DEFAULT '', age int(11) DEFAULT NULL, status tinyint(1) NOT NULL DEFAULT '1', PRIMARY KEY (id)) ENGINE=InnoDB AUTO_INCREMENT=1 DEFAULT CHARSET=utf8;
@@ -139,9 +138,7 @@ SHOW TABLES;
 CREATE INDEX index_people_on_age_and_status USING btree ON people (age,status);
 CREATE INDEX index_hobbies_on_person_id USING btree ON hobbies (person_id);
 SHOW INDEXES FROM people;
--- deviation: SHOW CREATE TABLE: tinyint(4) for the declared tinyint(1) (the display width is not kept) and no USING BTREE on an index created with it
 SHOW CREATE TABLE people;
--- deviation: SHOW CREATE TABLE: no USING BTREE on an index created with it
 SHOW CREATE TABLE hobbies;
 -- The specs' factories: people and their hobbies, read back by id and by the (age, status) key.
 INSERT INTO people (name, age, status) VALUES ('Bob Marley', 36, 1), ('Pharrell Williams', 41, 1), ('Mick Jagger', 71, 0);
