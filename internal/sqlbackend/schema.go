@@ -294,6 +294,9 @@ func buildSchema(t *engine.Table, m *tableMeta) *tableSchema {
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		st := SQLType(&c.Type)
+		if c.Type.Kind == types.TinyInt && !c.Type.Unsigned && m.Widths[c.Name] == "1" {
+			st = gtypes.Boolean // tinyint(1), the one width go-mysql-server's types keep
+		}
 		s.types[i] = st
 		col := &sql.Column{
 			Name:           c.Name,
