@@ -72,7 +72,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			gatedRule{analyzer.Rule{Id: ruleStatisticsSubPart, Apply: statisticsSubPartRule}, isInfoSchemaTable},
 			gatedRule{analyzer.Rule{Id: ruleShowCreateDB, Apply: showCreateDatabaseRule}, isNode[*plan.ShowCreateDatabase]},
 			gatedRule{analyzer.Rule{Id: ruleBinaryLike, Apply: binaryLikeRule}, nil},
-			gatedRule{analyzer.Rule{Id: ruleExplainRows, Apply: explainRowsRule}, isNode[*plan.DescribeQuery]},
+			gatedRule{analyzer.Rule{Id: ruleExplainRows, Apply: explainRowsRule}, isDescribeOrSetOp},
 			gatedRule{analyzer.Rule{Id: ruleFloatDiv, Apply: floatDivRule}, isNode[*plan.InsertInto]},
 			gatedRule{analyzer.Rule{Id: ruleSchemaIsDB, Apply: schemaIsDatabaseRule}, isNode[*plan.CreateSchema]},
 			gatedRule{analyzer.Rule{Id: ruleAtomicFKs, Apply: atomicCreateTableRule}, isNode[*plan.CreateTable]},
@@ -183,6 +183,15 @@ func isNode[T sql.Node](n sql.Node) bool {
 	return ok
 }
 
+// isDescribeOrSetOp passes EXPLAIN and UNION / INTERSECT / EXCEPT.
+func isDescribeOrSetOp(n sql.Node) bool {
+	switch n.(type) {
+	case *plan.DescribeQuery, *plan.SetOp:
+		return true
+	}
+	return false
+}
+
 // isShowOfTable passes the SHOW statements mariaShowRule prints.
 func isShowOfTable(n sql.Node) bool {
 	switch n.(type) {
@@ -221,14 +230,17 @@ func schemaIsDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, sc
 
 // explainRowsRule: go-mysql-server marks a query that reads one row by a
 // unique key as returning at most one row, and its server then refuses
-// more; EXPLAIN of such a query prints several lines of plan. The mark is
-// dropped for EXPLAIN.
+// more. The mark is wrong for EXPLAIN of such a query (several lines of
+// plan) and for a set operation with such a branch (SELECT ... WHERE id > 1
+// UNION SELECT ... WHERE id = 1 answered 1105 "max1Row iterator returned
+// more than one row"): it is dropped for both.
 func explainRowsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if qf == nil || !qf.IsSet(sql.QFlagMax1Row) {
 		return n, transform.SameTree, nil
 	}
 	transform.Inspect(n, func(n sql.Node) bool {
-		if _, ok := n.(*plan.DescribeQuery); ok {
+		switch n.(type) {
+		case *plan.DescribeQuery, *plan.SetOp:
 			qf.Unset(sql.QFlagMax1Row)
 			return false
 		}

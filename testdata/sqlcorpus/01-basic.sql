@@ -90,3 +90,10 @@ SELECT name FROM t ORDER BY name;
 SELECT DATABASE();
 SELECT 'a' = 'A', 'a' < 'b', NULL = NULL, NULL <=> NULL;
 SELECT X'41FF' AS x, UNHEX('00FF') AS u;
+-- A set operation with a branch that reads one row by its primary key
+-- answers every row of the others too.
+CREATE TABLE u (id INT PRIMARY KEY, v INT);
+INSERT INTO u VALUES (1, 10), (2, 20), (3, 30);
+SELECT id FROM u WHERE id > 1 UNION SELECT id FROM u WHERE id = 1 ORDER BY id;
+SELECT v FROM u WHERE id = 2 UNION ALL SELECT v FROM u WHERE id = 2;
+SELECT id FROM u WHERE id = 3 UNION SELECT id FROM u WHERE id < 3 ORDER BY id DESC;

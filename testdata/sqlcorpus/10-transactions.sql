@@ -59,7 +59,6 @@ SET autocommit = 1;
 SELECT id, v FROM acct WHERE id = 3 FOR UPDATE;
 SELECT id, v FROM acct WHERE id = 3 LOCK IN SHARE MODE;
 SELECT owner FROM acct WHERE owner = 'cy' FOR UPDATE;
--- deviation: a UNION with FOR UPDATE fails in go-mysql-server with 1105 result max1Row iterator returned more than one row (so it did before row locks)
 SELECT id FROM acct WHERE id > 1 UNION SELECT id FROM acct WHERE id = 1 FOR UPDATE;
 START TRANSACTION READ ONLY;
 SELECT id, v FROM acct WHERE id = 1;
