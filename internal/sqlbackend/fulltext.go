@@ -10,30 +10,39 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// FULLTEXT indexes are accepted and kept, not built.
+// FULLTEXT and SPATIAL indexes are accepted and kept, not built.
 //
-// The engine has no full-text index. go-mysql-server builds one from
+// The engine has neither full-text nor spatial (R-tree) indexes. go-mysql-server builds one from
 // auxiliary tables a storage integration provides, and refuses FULLTEXT
 // otherwise. textIndexRule takes the FULLTEXT indexes out of CREATE TABLE,
 // ALTER TABLE ... ADD FULLTEXT and CREATE FULLTEXT INDEX, and the table
 // keeps their definitions with its SQL attributes (tableMeta.TextIndexes):
 // SHOW CREATE TABLE prints them, DROP INDEX drops them, and nothing reads
 // them. A query on the words of such a column scans the table (LIKE,
-// INSTR, ...); MATCH ... AGAINST is refused by go-mysql-server (no
-// full-text index it can use). SPATIAL indexes need the geometry types,
-// which the engine does not have. The rule is a pure function of the plan
-// and its nodes are built per statement.
+// INSTR, and MATCH ... AGAINST, which match.go evaluates row by row).
+// SPATIAL indexes on geometry columns are kept the same way (with Spatial
+// set; ALTER TABLE ... ADD SPATIAL, CREATE SPATIAL INDEX): ST_Contains,
+// MBRContains and the other spatial functions scan. The rule is a pure
+// function of the plan and its nodes are built per statement.
 
 const ruleTextIndexes analyzer.RuleId = 10023
 
-// textIndexDef is a kept FULLTEXT index.
+// textIndexDef is a kept FULLTEXT index, or with Spatial a SPATIAL one.
 type textIndexDef struct {
 	Name    string   `json:"name"`
 	Columns []string `json:"columns"`
 	Comment string   `json:"comment,omitempty"`
+	Spatial bool     `json:"spatial,omitempty"`
 }
+
+// keptIndex reports whether d is an index the table keeps without
+// building it.
+func keptIndex(d *sql.IndexDef) bool { return d.IsFullText() || d.IsSpatial() }
 
 func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -41,7 +50,7 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		case *plan.CreateTable:
 			var keep, text sql.IndexDefs
 			for _, d := range n.Indexes() {
-				if d.IsFullText() {
+				if keptIndex(d) {
 					text = append(text, d)
 				} else {
 					keep = append(keep, d)
@@ -60,7 +69,7 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			if t != nil && n.Action == plan.IndexAction_Drop && t.hasTextIndex(n.IndexName) {
 				return &addTextIndex{t: t, def: &sql.IndexDef{Name: n.IndexName}, drop: true}, transform.NewTree, nil
 			}
-			if n.Action != plan.IndexAction_Create || n.Constraint != sql.IndexConstraint_Fulltext {
+			if n.Action != plan.IndexAction_Create || (n.Constraint != sql.IndexConstraint_Fulltext && n.Constraint != sql.IndexConstraint_Spatial) {
 				return n, transform.SameTree, nil
 			}
 			if t != nil {
@@ -141,7 +150,7 @@ type addTextIndex struct {
 var _ sql.ExecSourceRel = (*addTextIndex)(nil)
 
 func (a *addTextIndex) Resolved() bool       { return true }
-func (a *addTextIndex) String() string       { return "ADD FULLTEXT INDEX " + a.def.Name }
+func (a *addTextIndex) String() string       { return "ADD KEPT INDEX " + a.def.Name }
 func (a *addTextIndex) Schema() sql.Schema   { return gtypes.OkResultSchema }
 func (a *addTextIndex) Children() []sql.Node { return nil }
 func (a *addTextIndex) IsReadOnly() bool     { return false }
@@ -168,20 +177,29 @@ func (a *addTextIndex) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 	return sql.RowsToRowIter(sql.NewRow(gtypes.NewOkResult(0))), nil
 }
 
-// addTextIndex keeps a FULLTEXT index: its columns must exist and be
-// character columns, its name is the first column's when none is given
-// (with _2, _3, ... as MariaDB adds when taken).
+// addTextIndex keeps a FULLTEXT index, whose columns must exist and be
+// character columns, or a SPATIAL one, whose one column must be a NOT
+// NULL geometry (1687, 1252 as in MariaDB). Its name is the first
+// column's when none is given (with _2, _3, ... as MariaDB adds when
+// taken).
 func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
+	spatial := d.IsSpatial()
 	var cols []string
 	for _, c := range d.Columns {
 		i := t.t.Column(c.Name)
 		if i < 0 {
 			return sql.ErrKeyColumnDoesNotExist.New(c.Name)
 		}
-		if !t.t.Columns[i].Type.IsString() || t.t.Columns[i].Type.Collation == nil {
-			return errUnsupported("FULLTEXT index on the non-text column %s", t.t.Columns[i].Name)
+		ct := &t.t.Columns[i]
+		switch {
+		case spatial && (ct.Type.Kind != types.Geometry || len(d.Columns) != 1):
+			return errtable.SQLError(1687)
+		case spatial && ct.Nullable:
+			return errtable.SQLError(1252)
+		case !spatial && (!ct.Type.IsString() || ct.Type.Collation == nil):
+			return errUnsupported("FULLTEXT index on the non-text column %s", ct.Name)
 		}
-		cols = append(cols, t.t.Columns[i].Name)
+		cols = append(cols, ct.Name)
 	}
 	if len(cols) == 0 {
 		return plan.ErrCreateIndexMissingColumns.New()
@@ -200,7 +218,7 @@ func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
 		if t.hasIndexName(m, name) {
 			return sql.ErrDuplicateKey.New(name)
 		}
-		m.TextIndexes = append(m.TextIndexes, textIndexDef{Name: name, Columns: cols, Comment: d.Comment})
+		m.TextIndexes = append(m.TextIndexes, textIndexDef{Name: name, Columns: cols, Comment: d.Comment, Spatial: spatial})
 		return nil
 	})
 }
@@ -229,6 +247,16 @@ func (m *tableMeta) textIndex(name string) int {
 func (t *table) hasTextIndex(name string) bool {
 	m, err := t.db.p.tableMeta(t.t.ID)
 	return err == nil && m.textIndex(name) >= 0
+}
+
+// keptMeta returns the table's SQL attributes as recorded (with its kept
+// FULLTEXT and SPATIAL indexes as they are now), or empty ones.
+func (t *table) keptMeta() *tableMeta {
+	m, err := t.db.p.tableMeta(t.t.ID)
+	if err != nil || m == nil {
+		return &tableMeta{}
+	}
+	return m
 }
 
 // dropTextIndex forgets a FULLTEXT index; false when there is none of

@@ -116,7 +116,7 @@ func (s *showColumns) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (s *showColumns) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
 	t := s.t.t
 	m := s.t.ts.meta
-	keys := columnKeys(t)
+	keys := columnKeys(t, s.t.keptMeta())
 	rows := make([]sql.Row, 0, len(t.Columns))
 	for i := range t.Columns {
 		c := &t.Columns[i]
@@ -222,6 +222,10 @@ func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 			null := ""
 			if c := et.Column(col); c >= 0 && et.Columns[c].Nullable {
 				null = "YES"
+			}
+			if x.Spatial {
+				rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, "A", nil, int64(32), nil, null, "SPATIAL", "", x.Comment, "NO"})
+				continue
 			}
 			rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, nil, nil, nil, nil, null, "FULLTEXT", "", x.Comment, "NO"})
 		}
@@ -427,8 +431,9 @@ func quoteString(s string) string {
 // for every column of the primary key (or, without one, of the first
 // unique index whose columns are all NOT NULL, which InnoDB makes the
 // primary key), UNI for the column of a one-column unique index, MUL for
-// the first column of any other index.
-func columnKeys(t *engine.Table) []string {
+// the first column of any other index, kept FULLTEXT and SPATIAL ones of
+// m too.
+func columnKeys(t *engine.Table, m *tableMeta) []string {
 	keys := make([]string, len(t.Columns))
 	pk := t.Primary
 	if pk == nil || pk.Hidden {
@@ -456,6 +461,13 @@ func columnKeys(t *engine.Table) []string {
 			keys[c] = "UNI"
 		default:
 			keys[c] = "MUL"
+		}
+	}
+	for _, x := range m.TextIndexes {
+		if len(x.Columns) > 0 {
+			if c := t.Column(x.Columns[0]); c >= 0 && keys[c] == "" {
+				keys[c] = "MUL"
+			}
 		}
 	}
 	// A UNI found after a MUL wins, as MariaDB checks the unique flag
@@ -534,7 +546,11 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		lines = append(lines, "  "+indexClause(ix))
 	}
 	for _, x := range m.TextIndexes {
-		s := "  FULLTEXT KEY " + quoteIdent(x.Name) + " (" + quoteJoin(x.Columns, ",") + ")"
+		kind := "FULLTEXT"
+		if x.Spatial {
+			kind = "SPATIAL"
+		}
+		s := "  " + kind + " KEY " + quoteIdent(x.Name) + " (" + quoteJoin(x.Columns, ",") + ")"
 		if x.Comment != "" {
 			s += " COMMENT " + quoteString(x.Comment)
 		}

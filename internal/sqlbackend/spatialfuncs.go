@@ -1,0 +1,272 @@
+package sqlbackend
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/spatial"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// Spatial relations go-mysql-server lacks or only partly has: ST_Contains,
+// ST_Within of any geometry (go-mysql-server's answers only for a point),
+// ST_Equals (which it registers as st_equal, for points only), and the bounding-rectangle
+// relations MBRContains, MBRWithin, MBRIntersects, MBRDisjoint and
+// MBREquals. With no R-tree, a query using them scans (see fulltext.go).
+//
+// ST_Within(g1, g2) for a g1 other than a point is decided on g1's
+// vertices and edges against g2: every vertex lies in g2 or on its
+// boundary, no edge of g1 properly crosses an edge of g2, and some vertex
+// or edge midpoint of g1 lies in g2's interior. That is exact for
+// polygons without holes and for the usual shapes; a g1 that leaves g2
+// through a hole without crossing an edge is not noticed. The functions are
+// pure; their values are immutable and safe for concurrent use.
+
+const ruleSpatialWithin analyzer.RuleId = 10321
+
+// spatialWithinRule replaces go-mysql-server's ST_Within by ours.
+func spatialWithinRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		w, ok := e.(*spatial.Within)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		return &spatialRel{BinaryExpressionStub: w.BinaryExpressionStub, name: "st_within", f: stWithin}, transform.NewTree, nil
+	})
+}
+
+// withSpatial registers the relations in a's function catalog.
+func withSpatial(a *analyzer.Analyzer) *analyzer.Analyzer {
+	ctx := sql.NewEmptyContext()
+	rel := func(name string, f func(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error)) {
+		a.Catalog.RegisterFunction(ctx, sql.Function2{Name: name, Fn: func(l, r sql.Expression) sql.Expression {
+			return &spatialRel{BinaryExpressionStub: expression.BinaryExpressionStub{LeftChild: l, RightChild: r}, name: name, f: f}
+		}})
+	}
+	rel("st_contains", func(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) { return stWithin(ctx, b, a) })
+	rel("mbrcontains", func(_ *sql.Context, a, b gtypes.GeometryValue) (bool, error) { return boxContains(a, b), nil })
+	rel("mbrwithin", func(_ *sql.Context, a, b gtypes.GeometryValue) (bool, error) { return boxContains(b, a), nil })
+	rel("mbrintersects", func(_ *sql.Context, a, b gtypes.GeometryValue) (bool, error) { return boxIntersects(a, b), nil })
+	rel("mbrdisjoint", func(_ *sql.Context, a, b gtypes.GeometryValue) (bool, error) { return !boxIntersects(a, b), nil })
+	mbrEquals := func(_ *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
+		return boxContains(a, b) && boxContains(b, a), nil
+	}
+	rel("mbrequals", mbrEquals)
+	rel("mbrequal", mbrEquals)
+	rel("st_equals", stEquals)
+	return a
+}
+
+// spatialRel is a relation between two geometries: 1, 0, or NULL when
+// either is NULL.
+type spatialRel struct {
+	expression.BinaryExpressionStub
+	name string
+	f    func(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error)
+}
+
+var _ sql.FunctionExpression = (*spatialRel)(nil)
+
+// FunctionName implements sql.FunctionExpression.
+func (s *spatialRel) FunctionName() string { return s.name }
+
+// Description implements sql.FunctionExpression.
+func (s *spatialRel) Description() string { return "spatial relation " + s.name }
+
+func (s *spatialRel) String() string {
+	return fmt.Sprintf("%s(%s,%s)", s.name, s.LeftChild, s.RightChild)
+}
+
+// Type is a boolean's.
+func (s *spatialRel) Type() sql.Type { return gtypes.Boolean }
+
+// WithChildren implements sql.Expression.
+func (s *spatialRel) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 2 {
+		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 2)
+	}
+	n := *s
+	n.LeftChild, n.RightChild = children[0], children[1]
+	return &n, nil
+}
+
+// Eval evaluates the relation.
+func (s *spatialRel) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	a, err := s.LeftChild.Eval(ctx, row)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	b, err := s.RightChild.Eval(ctx, row)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	ga, ok1 := a.(gtypes.GeometryValue)
+	gb, ok2 := b.(gtypes.GeometryValue)
+	if !ok1 || !ok2 {
+		return nil, sql.ErrInvalidGISData.New(s.name)
+	}
+	if ga.GetSRID() != gb.GetSRID() {
+		return nil, sql.ErrDiffSRIDs.New(s.name, ga.GetSRID(), gb.GetSRID())
+	}
+	ok, err := s.f(ctx, ga, gb)
+	if err != nil {
+		return nil, err
+	}
+	return ok, nil
+}
+
+// box is a bounding rectangle.
+func box(g gtypes.GeometryValue) (minX, minY, maxX, maxY float64) { return g.BBox() }
+
+func boxContains(a, b gtypes.GeometryValue) bool {
+	ax1, ay1, ax2, ay2 := box(a)
+	bx1, by1, bx2, by2 := box(b)
+	return ax1 <= bx1 && ay1 <= by1 && bx2 <= ax2 && by2 <= ay2
+}
+
+func boxIntersects(a, b gtypes.GeometryValue) bool {
+	ax1, ay1, ax2, ay2 := box(a)
+	bx1, by1, bx2, by2 := box(b)
+	return ax1 <= bx2 && bx1 <= ax2 && ay1 <= by2 && by1 <= ay2
+}
+
+// pointRel evaluates go-mysql-server's relation mk(p, g) for a point.
+func pointRel(ctx *sql.Context, mk func(a, b sql.Expression) sql.Expression, p gtypes.Point, g gtypes.GeometryValue) (bool, error) {
+	e := mk(expression.NewLiteral(p, gtypes.PointType{}), expression.NewLiteral(g, gtypes.GeometryType{}))
+	v, err := e.Eval(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	ok, _ := v.(bool)
+	return ok, nil
+}
+
+// stEquals is ST_Equals(a, b): equal values, or each within the other.
+func stEquals(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
+	if pa, ok := a.(gtypes.Point); ok {
+		pb, ok := b.(gtypes.Point)
+		return ok && pa.X == pb.X && pa.Y == pb.Y, nil
+	}
+	if bytes.Equal(a.Serialize(), b.Serialize()) {
+		return true, nil
+	}
+	if !boxContains(a, b) || !boxContains(b, a) {
+		return false, nil
+	}
+	ok, err := stWithin(ctx, a, b)
+	if err != nil || !ok {
+		return false, err
+	}
+	return stWithin(ctx, b, a)
+}
+
+// stWithin is ST_Within(a, b).
+func stWithin(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
+	if p, ok := a.(gtypes.Point); ok {
+		return pointRel(ctx, spatial.NewWithin, p, b)
+	}
+	var verts []gtypes.Point
+	var edges [][2]gtypes.Point
+	shape(a, &verts, &edges)
+	if len(verts) == 0 {
+		return false, nil
+	}
+	var bverts []gtypes.Point
+	var bedges [][2]gtypes.Point
+	shape(b, &bverts, &bedges)
+	for _, v := range verts {
+		ok, err := pointRel(ctx, spatial.NewIntersects, v, b)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	for _, e := range edges {
+		for _, f := range bedges {
+			if segmentsCross(e[0], e[1], f[0], f[1]) {
+				return false, nil
+			}
+		}
+	}
+	probes := verts
+	for _, e := range edges {
+		probes = append(probes, gtypes.Point{SRID: e[0].SRID, X: (e[0].X + e[1].X) / 2, Y: (e[0].Y + e[1].Y) / 2})
+	}
+	for _, p := range probes {
+		ok, err := pointRel(ctx, spatial.NewWithin, p, b)
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	if _, areal := a.(gtypes.Polygon); areal {
+		// A polygon whose vertices all lie on b's boundary: its centre of
+		// vertices is inside when b holds it.
+		var c gtypes.Point
+		for _, v := range verts {
+			c.X += v.X / float64(len(verts))
+			c.Y += v.Y / float64(len(verts))
+		}
+		c.SRID = verts[0].SRID
+		return pointRel(ctx, spatial.NewWithin, c, b)
+	}
+	return false, nil
+}
+
+// shape collects a geometry's vertices and edges.
+func shape(g gtypes.GeometryValue, verts *[]gtypes.Point, edges *[][2]gtypes.Point) {
+	line := func(ps []gtypes.Point) {
+		*verts = append(*verts, ps...)
+		for i := 1; i < len(ps); i++ {
+			*edges = append(*edges, [2]gtypes.Point{ps[i-1], ps[i]})
+		}
+	}
+	switch g := g.(type) {
+	case gtypes.Point:
+		*verts = append(*verts, g)
+	case gtypes.LineString:
+		line(g.Points)
+	case gtypes.Polygon:
+		for _, l := range g.Lines {
+			line(l.Points)
+		}
+	case gtypes.MultiPoint:
+		*verts = append(*verts, g.Points...)
+	case gtypes.MultiLineString:
+		for _, l := range g.Lines {
+			line(l.Points)
+		}
+	case gtypes.MultiPolygon:
+		for _, p := range g.Polygons {
+			shape(p, verts, edges)
+		}
+	case gtypes.GeomColl:
+		for _, x := range g.Geoms {
+			shape(x, verts, edges)
+		}
+	}
+}
+
+// segmentsCross reports whether segments ab and cd cross at one point
+// inside both (touching at an end point or overlapping is no crossing).
+func segmentsCross(a, b, c, d gtypes.Point) bool {
+	o1, o2 := orient(a, b, c), orient(a, b, d)
+	o3, o4 := orient(c, d, a), orient(c, d, b)
+	return o1*o2 < 0 && o3*o4 < 0
+}
+
+// orient is the sign of the turn a -> b -> c.
+func orient(a, b, c gtypes.Point) int {
+	v := (b.X-a.X)*(c.Y-a.Y) - (b.Y-a.Y)*(c.X-a.X)
+	switch {
+	case v > 1e-12*math.Max(1, math.Abs(b.X-a.X)+math.Abs(b.Y-a.Y)):
+		return 1
+	case v < -1e-12*math.Max(1, math.Abs(b.X-a.X)+math.Abs(b.Y-a.Y)):
+		return -1
+	}
+	return 0
+}
