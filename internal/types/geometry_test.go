@@ -34,7 +34,7 @@ func TestValidGeometry(t *testing.T) {
 	// LINESTRING(0 0,30 30) as MariaDB stores it.
 	line, _ := hex.DecodeString("00000000010200000002000000000000000000000000000000000000000000000000003E400000000000003E40")
 	pt := Type{Kind: Geometry, Scale: GeomPoint}
-	any := Type{Kind: Geometry}
+	geom := Type{Kind: Geometry}
 	srid := Type{Kind: Geometry, Scale: GeomPoint, Length: 4326 + 1}
 	cases := []struct {
 		t    *Type
@@ -42,16 +42,16 @@ func TestValidGeometry(t *testing.T) {
 		want bool
 	}{
 		{&pt, point(0, 1, 2), true},
-		{&any, point(0, 1, 2), true},
-		{&any, line, true},
+		{&geom, point(0, 1, 2), true},
+		{&geom, line, true},
 		{&pt, line, false},
-		{&any, line[:len(line)-1], false},
-		{&any, append(point(0, 1, 2), 0, 0), true}, // trailing bytes, as MariaDB accepts
-		{&any, []byte("junk"), false},
-		{&any, nil, false},
+		{&geom, line[:len(line)-1], false},
+		{&geom, append(point(0, 1, 2), 0, 0), true}, // trailing bytes, as MariaDB accepts
+		{&geom, []byte("junk"), false},
+		{&geom, nil, false},
 		{&srid, point(4326, 1, 2), true},
 		{&srid, point(0, 1, 2), false},
-		{&any, point(0, math.NaN(), 0), false},
+		{&geom, point(0, math.NaN(), 0), false},
 	}
 	for i, c := range cases {
 		if got := ValidGeometry(c.t, c.b); got != c.want {
