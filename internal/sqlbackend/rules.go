@@ -50,8 +50,10 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
-	a := withTruncate(analyzer.NewBuilder(p).
+	a := withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
+		AddPreAnalyzeRule(ruleMatchIndex, matchIndexRule).
+		AddPreAnalyzeRule(ruleSpatialWithin, spatialWithinRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
 		// Prefix indexes: see prefix.go. The two wrappers keep
@@ -74,7 +76,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleMariaShow, mariaShowRule).
 		AddPostValidationRule(ruleRoutines, routinesRule).
 		AddPostValidationRule(ruleDropDatabase, dropDatabaseRule(hp)).
-		Build())
+		Build())))
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

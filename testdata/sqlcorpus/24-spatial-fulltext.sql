@@ -1,0 +1,108 @@
+-- Geometry column types, SPATIAL indexes (kept, not built) and
+-- MATCH ... AGAINST over kept FULLTEXT indexes (answered by scanning).
+CREATE TABLE geo (
+  id INT PRIMARY KEY,
+  g GEOMETRY NOT NULL,
+  p POINT,
+  l LINESTRING,
+  po POLYGON,
+  mp MULTIPOINT,
+  ml MULTILINESTRING,
+  mpo MULTIPOLYGON,
+  gc GEOMETRYCOLLECTION,
+  SPATIAL INDEX (g)
+);
+SHOW CREATE TABLE geo;
+SHOW INDEX FROM geo;
+DESCRIBE geo;
+INSERT INTO geo (id, g, p, l, po) VALUES
+  (1, POINT(1, 1), POINT(1, 2), ST_GeomFromText('LINESTRING(0 0,1 1,2 2)'), ST_GeomFromText('POLYGON((0 0,10 0,10 10,0 10,0 0))')),
+  (2, ST_GeomFromText('POINT(5 5)'), POINT(3, 4), NULL, ST_GeomFromText('POLYGON((0 0,2 0,2 2,0 2,0 0))')),
+  (3, ST_GeomFromText('POINT(20 20)'), NULL, ST_GeomFromText('LINESTRING(5 5,6 6)'), NULL),
+  (4, ST_GeomFromText('LINESTRING(0 0,30 30)'), POINT(-1.5, 2.25), NULL, NULL);
+INSERT INTO geo (id, g, mp, ml, mpo, gc) VALUES
+  (5, ST_GeomFromText('POLYGON((1 1,4 1,4 4,1 4,1 1))'), ST_GeomFromText('MULTIPOINT(1 1,2 2)'), ST_GeomFromText('MULTILINESTRING((0 0,1 1),(2 2,3 3))'),
+   ST_GeomFromText('MULTIPOLYGON(((0 0,1 0,1 1,0 1,0 0)),((5 5,6 5,6 6,5 6,5 5)))'), ST_GeomFromText('GEOMETRYCOLLECTION(POINT(1 1),LINESTRING(0 0,1 1))'));
+SELECT id, ST_AsText(g), ST_AsText(p), ST_AsText(l), ST_AsText(po) FROM geo ORDER BY id;
+SELECT id, ST_AsText(mp), ST_AsText(ml), ST_AsText(mpo), ST_AsText(gc) FROM geo WHERE id = 5;
+SELECT id, HEX(g), HEX(p) FROM geo ORDER BY id;
+SELECT id, ST_X(p), ST_Y(p), ST_SRID(p) FROM geo WHERE p IS NOT NULL ORDER BY id;
+SELECT id, ST_Distance(p, POINT(0, 0)) FROM geo WHERE p IS NOT NULL ORDER BY id;
+SELECT id FROM geo WHERE ST_Contains(ST_GeomFromText('POLYGON((0 0,10 0,10 10,0 10,0 0))'), g) ORDER BY id;
+SELECT id FROM geo WHERE MBRContains(ST_GeomFromText('POLYGON((0 0,10 0,10 10,0 10,0 0))'), g) ORDER BY id;
+SELECT id FROM geo WHERE ST_Within(g, ST_GeomFromText('POLYGON((0 0,6 0,6 6,0 6,0 0))')) ORDER BY id;
+SELECT id FROM geo WHERE ST_Intersects(g, ST_GeomFromText('LINESTRING(0 20,20 0)')) ORDER BY id;
+SELECT id, ST_Length(l) FROM geo WHERE l IS NOT NULL ORDER BY id;
+SELECT id, ST_Area(po) FROM geo WHERE po IS NOT NULL ORDER BY id;
+-- deviation: ST_Centroid does not exist (go-mysql-server has no such function; HandlerDB adds only the relations)
+SELECT id, ST_AsText(ST_Centroid(po)) FROM geo WHERE po IS NOT NULL ORDER BY id;
+SELECT COUNT(*) FROM geo WHERE ST_Equals(g, POINT(5, 5));
+UPDATE geo SET p = POINT(7, 8) WHERE id = 3;
+SELECT id, ST_AsText(p) FROM geo WHERE id = 3;
+DELETE FROM geo WHERE ST_Equals(g, ST_GeomFromText('POINT(20 20)'));
+SELECT COUNT(*) FROM geo;
+INSERT INTO geo (id, g) VALUES (10, NULL);
+INSERT INTO geo (id, g) VALUES (11, 'not a geometry');
+INSERT INTO geo (id, g, p) VALUES (12, POINT(1, 1), ST_GeomFromText('LINESTRING(0 0,1 1)'));
+SELECT id, ST_AsText(g) FROM geo WHERE id >= 10;
+CREATE TABLE places (id INT PRIMARY KEY, name VARCHAR(20), pos POINT NOT NULL, SPATIAL KEY sp (pos));
+ALTER TABLE places ADD COLUMN area POLYGON NOT NULL;
+ALTER TABLE places ADD SPATIAL INDEX sa (area);
+CREATE SPATIAL INDEX sb ON places (area);
+SHOW CREATE TABLE places;
+SHOW INDEX FROM places;
+CREATE TABLE bad (id INT PRIMARY KEY, p POINT, SPATIAL KEY (p));
+CREATE SPATIAL INDEX sn ON geo (p);
+INSERT INTO places VALUES (1, 'a', POINT(1, 1), ST_GeomFromText('POLYGON((0 0,2 0,2 2,0 2,0 0))')),
+  (2, 'b', POINT(8, 8), ST_GeomFromText('POLYGON((7 7,9 7,9 9,7 9,7 7))'));
+SELECT name FROM places WHERE ST_Contains(area, POINT(8.5, 7.5)) ORDER BY id;
+DROP INDEX sa ON places;
+SHOW CREATE TABLE places;
+ALTER TABLE places DROP COLUMN area;
+SHOW CREATE TABLE places;
+-- Full-text search.
+CREATE TABLE docs (
+  id INT PRIMARY KEY,
+  title VARCHAR(100),
+  body TEXT,
+  FULLTEXT KEY ftb (body),
+  FULLTEXT KEY fttb (title, body)
+);
+INSERT INTO docs VALUES
+  (1, 'Quick fox', 'The quick brown fox jumps over the lazy dog'),
+  (2, 'Databases', 'MySQL and MariaDB are relational databases'),
+  (3, 'Search', 'Full-text search finds words in text: database, search, index'),
+  (4, 'Foxes', 'A fox, another FOX and a third fox-like animal'),
+  (5, 'Short', 'an ox is big; go to it'),
+  (6, 'Nothing', NULL),
+  (7, 'Dogs', 'dogs and cats, not a dog'),
+  (8, 'Mixed', 'Brown dog; quick search of the database index');
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('fox') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('FOX dog') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('database' IN NATURAL LANGUAGE MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('databases') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('ox') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('the and') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('full-text') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (title, body) AGAINST ('quick') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (title, body) AGAINST ('foxes') ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('+quick +brown' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('+dog -quick' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('dog fox' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('data*' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('"brown fox"' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('"brown dog"' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('+search -"database index"' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE MATCH (title, body) AGAINST ('+fox* -quick' IN BOOLEAN MODE) ORDER BY id;
+SELECT id FROM docs WHERE NOT MATCH (body) AGAINST ('fox') ORDER BY id;
+SELECT id, MATCH (body) AGAINST ('fox') > 0 AS hit FROM docs ORDER BY id;
+SELECT id FROM docs ORDER BY MATCH (body) AGAINST ('fox') DESC, id LIMIT 2;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('quick database index') ORDER BY MATCH (body) AGAINST ('quick database index') DESC LIMIT 1;
+-- deviation: the relevance value is not InnoDB's ranking (HandlerDB counts the matched words)
+SELECT id, MATCH (body) AGAINST ('fox') FROM docs ORDER BY id;
+SELECT id FROM docs WHERE MATCH (title) AGAINST ('fox');
+SELECT id FROM docs WHERE MATCH (id) AGAINST ('fox');
+ALTER TABLE docs ADD FULLTEXT INDEX ftt (title);
+SELECT id FROM docs WHERE MATCH (title) AGAINST ('fox foxes') ORDER BY id;
+UPDATE docs SET body = 'no animals here' WHERE id = 4;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('fox') ORDER BY id;
