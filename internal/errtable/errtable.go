@@ -302,7 +302,7 @@ var mysqlErrors = map[int]MySQLError{
 	1191: {"ER_FT_MATCHING_KEY_NOT_FOUND", "HY000", "Can't find FULLTEXT index matching the column list"},
 	1252: {"ER_SPATIAL_CANT_HAVE_NULL", "42000", "All parts of a SPATIAL index must be NOT NULL"},
 	1416: {"ER_CANT_CREATE_GEOMETRY_OBJECT", "22003", "Cannot get geometry object from data you send to the GEOMETRY field"},
-	1687: {"ER_SPATIAL_MUST_HAVE_GEOM_COL", "42000", "A SPATIAL index may only contain a geometrical type column"},
+	1210: {"ER_WRONG_ARGUMENTS", "HY000", "Incorrect arguments to %s"},
 }
 
 // DupEntry prints a duplicate key as MariaDB's 1062 does: the values

@@ -63,7 +63,7 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			if err != nil {
 				return nil, transform.SameTree, err
 			}
-			return &createWithText{ct: ct, defs: text}, transform.NewTree, nil
+			return &createWithText{child: ct, ct: ct, defs: text}, transform.NewTree, nil
 		case *plan.AlterIndex:
 			t := ourTable(n.Table)
 			if t != nil && n.Action == plan.IndexAction_Drop && t.hasTextIndex(n.IndexName) {
@@ -81,36 +81,50 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	})
 }
 
-// createWithText runs a CREATE TABLE without its FULLTEXT indexes, then
-// keeps them with the new table.
+// createWithText runs a CREATE TABLE without its FULLTEXT and SPATIAL
+// indexes, then keeps them with the new table. Its child is the CREATE
+// TABLE, or the node a later rule put around it (atomicCreateTable).
+// Being above the CREATE TABLE, it hides it from go-mysql-server's rule
+// that resolves the parents of its foreign keys, so RowIter resolves
+// them.
 type createWithText struct {
-	ct   *plan.CreateTable
-	defs sql.IndexDefs
+	child sql.Node
+	ct    *plan.CreateTable // the CREATE TABLE as this rule found it
+	defs  sql.IndexDefs
 }
 
 var _ sql.ExecSourceRel = (*createWithText)(nil)
 
-func (c *createWithText) Resolved() bool       { return c.ct.Resolved() }
-func (c *createWithText) String() string       { return c.ct.String() }
-func (c *createWithText) Schema() sql.Schema   { return c.ct.Schema() }
-func (c *createWithText) Children() []sql.Node { return []sql.Node{c.ct} }
+func (c *createWithText) Resolved() bool       { return c.child.Resolved() }
+func (c *createWithText) String() string       { return c.child.String() }
+func (c *createWithText) Schema() sql.Schema   { return c.child.Schema() }
+func (c *createWithText) Children() []sql.Node { return []sql.Node{c.child} }
 func (c *createWithText) IsReadOnly() bool     { return false }
 
-// WithChildren replaces the CREATE TABLE.
+// WithChildren replaces the child.
 func (c *createWithText) WithChildren(children ...sql.Node) (sql.Node, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
 	}
-	ct, ok := children[0].(*plan.CreateTable)
-	if !ok {
-		return children[0], nil
+	n := *c
+	n.child = children[0]
+	if ct, ok := children[0].(*plan.CreateTable); ok {
+		n.ct = ct
 	}
-	return &createWithText{ct: ct, defs: c.defs}, nil
+	return &n, nil
 }
 
-// RowIter creates the table, then adds the FULLTEXT indexes to it.
+// RowIter checks the kept indexes against the new columns, creates the
+// table, then adds the indexes to it.
 func (c *createWithText) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, c.ct, row)
+	if err := checkKeptDefs(c.ct.PkSchema().Schema, c.defs); err != nil {
+		return nil, err
+	}
+	child, err := withForeignKeyParents(ctx, c.child)
+	if err != nil {
+		return nil, err
+	}
+	iter, err := rowexec.DefaultBuilder.Build(ctx, child, row)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +151,74 @@ func (c *createWithText) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, er
 		t, _ = sql.GetUnderlyingTable(st).(*table)
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// checkKeptDefs checks kept indexes against the columns of a table about
+// to be created, as addTextIndex checks them, so that a refused index
+// leaves no table behind.
+func checkKeptDefs(sch sql.Schema, defs sql.IndexDefs) error {
+	for _, d := range defs {
+		for _, ic := range d.Columns {
+			i := sch.IndexOfColName(ic.Name)
+			if i < 0 {
+				return sql.ErrKeyColumnDoesNotExist.New(ic.Name)
+			}
+			if !d.IsSpatial() {
+				continue
+			}
+			if _, geo := engineGeometryType(sch[i].Type); !geo || len(d.Columns) != 1 {
+				return errtable.SQLError(1210, "SPATIAL INDEX")
+			}
+			if sch[i].Nullable {
+				return errtable.SQLError(1252)
+			}
+		}
+	}
+	return nil
+}
+
+// withForeignKeyParents gives the CREATE TABLE under n the tables its
+// foreign keys reference (nil for the table itself), as go-mysql-server's
+// foreign key rule does for a CREATE TABLE at the top of a plan.
+func withForeignKeyParents(ctx *sql.Context, n sql.Node) (sql.Node, error) {
+	out, _, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ct, ok := n.(*plan.CreateTable)
+		if !ok || len(ct.ForeignKeys()) == 0 {
+			return n, transform.SameTree, nil
+		}
+		if v, err := ctx.GetSessionVariable(ctx, "foreign_key_checks"); err != nil || v != int8(1) {
+			return n, transform.SameTree, err
+		}
+		se := SessionOf(ctx)
+		if se == nil {
+			return n, transform.SameTree, nil
+		}
+		parents := make([]sql.ForeignKeyTable, len(ct.ForeignKeys()))
+		for i, fk := range ct.ForeignKeys() {
+			if fk.IsSelfReferential() {
+				continue
+			}
+			pdb, err := se.p.Database(ctx, fk.ParentDatabase)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			pt, ok, err := pdb.GetTableInsensitive(ctx, fk.ParentTable)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			if !ok {
+				return nil, transform.SameTree, sql.ErrTableNotFound.New(fk.ParentTable)
+			}
+			fkt, ok := pt.(sql.ForeignKeyTable)
+			if !ok {
+				return nil, transform.SameTree, sql.ErrNoForeignKeySupport.New(fk.ParentTable)
+			}
+			parents[i] = fkt
+		}
+		nct, err := ct.WithParentForeignKeyTables(parents)
+		return nct, transform.NewTree, err
+	})
+	return out, err
 }
 
 // addTextIndex is ALTER TABLE ... ADD FULLTEXT / CREATE FULLTEXT INDEX,
@@ -179,7 +261,7 @@ func (a *addTextIndex) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 
 // addTextIndex keeps a FULLTEXT index, whose columns must exist and be
 // character columns, or a SPATIAL one, whose one column must be a NOT
-// NULL geometry (1687, 1252 as in MariaDB). Its name is the first
+// NULL geometry (1210, 1252 as in MariaDB). Its name is the first
 // column's when none is given (with _2, _3, ... as MariaDB adds when
 // taken).
 func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
@@ -193,7 +275,7 @@ func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
 		ct := &t.t.Columns[i]
 		switch {
 		case spatial && (ct.Type.Kind != types.Geometry || len(d.Columns) != 1):
-			return errtable.SQLError(1687)
+			return errtable.SQLError(1210, "SPATIAL INDEX")
 		case spatial && ct.Nullable:
 			return errtable.SQLError(1252)
 		case !spatial && (!ct.Type.IsString() || ct.Type.Collation == nil):

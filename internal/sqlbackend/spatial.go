@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -9,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function/spatial"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -152,4 +154,51 @@ func geometryKind(g gtypes.GeometryValue) uint8 {
 		return types.GeomCollection
 	}
 	return types.GeomAny
+}
+
+// checkGeometryAlter checks, inside the ALTER TABLE job, that every value
+// of column i of old fits col, the geometry column it becomes (the
+// engine's conversion stores '' for one that does not): as MariaDB, a
+// geometry of another kind is 1366 naming the row, anything else 1416; a
+// geometry of another SRID than the one col declares is go-mysql-server's
+// SRID error.
+func checkGeometryAlter(ctx *sql.Context, tx *engine.Job, old *engine.Table, i int, col *types.Column) error {
+	rows, err := allRows(tx, old)
+	if err != nil {
+		return err
+	}
+	ot := &old.Columns[i].Type
+	var buf []byte
+	for n, r := range rows {
+		v := r[i]
+		if v.Null {
+			if !col.Nullable {
+				return errtable.SQLError(erBadNull, col.Name)
+			}
+			continue
+		}
+		buf = types.AppendFormat(buf[:0], ot, v)
+		if types.ValidGeometry(&col.Type, buf) {
+			continue
+		}
+		g, ok := geometryToSQL(buf).(gtypes.GeometryValue)
+		if !ok {
+			return errtable.SQLError(erCantCreateGeometry)
+		}
+		if srid, defined := col.Type.SRID(); defined && g.GetSRID() != srid {
+			return sql.ErrNotMatchingSRIDWithColName.New(col.Name, sql.ErrNotMatchingSRID.New(g.GetSRID(), srid))
+		}
+		_, cond := storeGeometry(ctx, &col.Type, g)
+		if cond.code == 0 {
+			continue
+		}
+		return errtable.SQLError(cond.code, cond.word, cond.text, old.DB, old.Name, col.Name, n+1)
+	}
+	return nil
+}
+
+// sameColumnType reports whether two column types are the same.
+func sameColumnType(a, b *types.Type) bool {
+	return a.Kind == b.Kind && a.Unsigned == b.Unsigned && a.Length == b.Length && a.Scale == b.Scale &&
+		a.Collation == b.Collation && slices.Equal(a.Elems, b.Elems)
 }
