@@ -38,6 +38,34 @@ type textIndexDef struct {
 	Columns []string `json:"columns"`
 	Comment string   `json:"comment,omitempty"`
 	Spatial bool     `json:"spatial,omitempty"`
+	// After is, for a SPATIAL index, the number of the table's other
+	// secondary indexes created before it: MariaDB lists SPATIAL indexes
+	// in creation order among the others (and FULLTEXT ones last).
+	After int `json:"after,omitempty"`
+}
+
+// spatialLister lists a table's SPATIAL indexes among its other ones,
+// for one SHOW; it never changes the attributes it reads.
+type spatialLister struct {
+	m    *tableMeta
+	done []bool
+}
+
+func newSpatialLister(m *tableMeta) *spatialLister {
+	return &spatialLister{m: m, done: make([]bool, len(m.TextIndexes))}
+}
+
+// at calls f for each SPATIAL index not listed yet that comes after the
+// first n other secondary indexes; n < 0 calls it for all those left
+// (their After is beyond the indexes the table still has).
+func (l *spatialLister) at(n int, f func(x *textIndexDef)) {
+	for i := range l.m.TextIndexes {
+		x := &l.m.TextIndexes[i]
+		if x.Spatial && !l.done[i] && (n < 0 || x.After <= n) {
+			l.done[i] = true
+			f(x)
+		}
+	}
 }
 
 // keptIndex reports whether d is an index the table keeps without
@@ -49,9 +77,11 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		switch n := n.(type) {
 		case *plan.CreateTable:
 			var keep, text sql.IndexDefs
+			var after []int
 			for _, d := range n.Indexes() {
 				if keptIndex(d) {
 					text = append(text, d)
+					after = append(after, secondaryCount(keep))
 				} else {
 					keep = append(keep, d)
 				}
@@ -63,7 +93,7 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			if err != nil {
 				return nil, transform.SameTree, err
 			}
-			return &createWithText{child: ct, ct: ct, defs: text}, transform.NewTree, nil
+			return &createWithText{child: ct, ct: ct, defs: text, after: after}, transform.NewTree, nil
 		case *plan.AlterIndex:
 			t := ourTable(n.Table)
 			if t != nil && n.Action == plan.IndexAction_Drop && t.hasTextIndex(n.IndexName) {
@@ -91,6 +121,19 @@ type createWithText struct {
 	child sql.Node
 	ct    *plan.CreateTable // the CREATE TABLE as this rule found it
 	defs  sql.IndexDefs
+	after []int // per def, the ordinary secondary indexes declared before it
+}
+
+// secondaryCount is the number of indexes of defs other than the primary
+// key.
+func secondaryCount(defs sql.IndexDefs) int {
+	n := 0
+	for _, d := range defs {
+		if !d.IsPrimary() {
+			n++
+		}
+	}
+	return n
 }
 
 var _ sql.ExecSourceRel = (*createWithText)(nil)
@@ -140,8 +183,8 @@ func (c *createWithText) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, er
 	if !ok || t == nil {
 		return nil, sql.ErrTableNotFound.New(c.ct.Name())
 	}
-	for _, d := range c.defs {
-		if err := t.addTextIndex(ctx, d); err != nil {
+	for i, d := range c.defs {
+		if err := t.addTextIndex(ctx, d, c.after[i]); err != nil {
 			return nil, err
 		}
 		// The next index is added to the new version of the table.
@@ -251,7 +294,7 @@ func (a *addTextIndex) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 	if a.drop {
 		_, err = a.t.dropTextIndex(ctx, a.def.Name)
 	} else {
-		err = a.t.addTextIndex(ctx, a.def)
+		err = a.t.addTextIndex(ctx, a.def, -1)
 	}
 	if err != nil {
 		return nil, err
@@ -263,8 +306,21 @@ func (a *addTextIndex) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 // character columns, or a SPATIAL one, whose one column must be a NOT
 // NULL geometry (1210, 1252 as in MariaDB). Its name is the first
 // column's when none is given (with _2, _3, ... as MariaDB adds when
-// taken).
-func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
+// taken). after is the number of other secondary indexes before it (for
+// SHOW), or -1 for all the table has.
+func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef, after int) error {
+	if after < 0 {
+		idxs, err := t.GetIndexes(ctx)
+		if err != nil {
+			return err
+		}
+		after = 0
+		for _, ix := range idxs {
+			if ix.ID() != "PRIMARY" {
+				after++
+			}
+		}
+	}
 	spatial := d.IsSpatial()
 	var cols []string
 	for _, c := range d.Columns {
@@ -300,7 +356,11 @@ func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef) error {
 		if t.hasIndexName(m, name) {
 			return sql.ErrDuplicateKey.New(name)
 		}
-		m.TextIndexes = append(m.TextIndexes, textIndexDef{Name: name, Columns: cols, Comment: d.Comment, Spatial: spatial})
+		x := textIndexDef{Name: name, Columns: cols, Comment: d.Comment, Spatial: spatial}
+		if spatial {
+			x.After = after
+		}
+		m.TextIndexes = append(m.TextIndexes, x)
 		return nil
 	})
 }

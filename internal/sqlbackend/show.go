@@ -179,7 +179,8 @@ func (s *showIndexes) WithChildren(children ...sql.Node) (sql.Node, error) {
 	return s, nil
 }
 
-// RowIter returns a row per column of each index, FULLTEXT ones last.
+// RowIter returns a row per column of each index, SPATIAL ones where they
+// were created among the others, FULLTEXT ones last (MariaDB's order).
 // Cardinality is the table's row count (InnoDB's estimate is that for a
 // freshly analysed small table's unique keys, and an estimate anyway).
 func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
@@ -193,8 +194,23 @@ func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 	if err != nil {
 		return nil, err
 	}
+	m, err := s.t.db.p.tableMeta(et.ID)
+	if err != nil {
+		return nil, err
+	}
 	var rows []sql.Row
+	spatial := func(x *textIndexDef) {
+		for i, col := range x.Columns {
+			rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, "A", nil, int64(32), nil, "", "SPATIAL", "", x.Comment, "NO"})
+		}
+	}
+	sl := newSpatialLister(m)
+	secondary := 0
 	for _, ix := range idxs {
+		if ix.ID() != "PRIMARY" {
+			sl.at(secondary, spatial)
+			secondary++
+		}
 		nonUnique := int64(1)
 		if ix.IsUnique() {
 			nonUnique = 0
@@ -213,19 +229,15 @@ func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 			rows = append(rows, sql.Row{name, nonUnique, ix.ID(), int64(i + 1), col, "A", int64(rows64), sub, nil, null, "BTREE", "", ix.Comment(), "NO"})
 		}
 	}
-	m, err := s.t.db.p.tableMeta(et.ID)
-	if err != nil {
-		return nil, err
-	}
+	sl.at(-1, spatial)
 	for _, x := range m.TextIndexes {
+		if x.Spatial {
+			continue
+		}
 		for i, col := range x.Columns {
 			null := ""
 			if c := et.Column(col); c >= 0 && et.Columns[c].Nullable {
 				null = "YES"
-			}
-			if x.Spatial {
-				rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, "A", nil, int64(32), nil, null, "SPATIAL", "", x.Comment, "NO"})
-				continue
 			}
 			rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, nil, nil, nil, nil, null, "FULLTEXT", "", x.Comment, "NO"})
 		}
@@ -542,10 +554,7 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, ix := range idxs {
-		lines = append(lines, "  "+indexClause(ix))
-	}
-	for _, x := range m.TextIndexes {
+	kept := func(x *textIndexDef) {
 		kind := "FULLTEXT"
 		if x.Spatial {
 			kind = "SPATIAL"
@@ -555,6 +564,21 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 			s += " COMMENT " + quoteString(x.Comment)
 		}
 		lines = append(lines, s)
+	}
+	sl := newSpatialLister(m)
+	secondary := 0
+	for _, ix := range idxs {
+		if ix.ID() != "PRIMARY" {
+			sl.at(secondary, kept)
+			secondary++
+		}
+		lines = append(lines, "  "+indexClause(ix))
+	}
+	sl.at(-1, kept)
+	for i := range m.TextIndexes {
+		if !m.TextIndexes[i].Spatial {
+			kept(&m.TextIndexes[i])
+		}
 	}
 	fks, err := t.GetDeclaredForeignKeys(ctx)
 	if err != nil {

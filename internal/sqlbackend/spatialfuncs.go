@@ -20,12 +20,12 @@ import (
 // relations MBRContains, MBRWithin, MBRIntersects, MBRDisjoint and
 // MBREquals. With no R-tree, a query using them scans (see fulltext.go).
 //
-// ST_Within(g1, g2) for a g1 other than a point is decided on g1's
-// vertices and edges against g2: every vertex lies in g2 or on its
-// boundary, no edge of g1 properly crosses an edge of g2, and some vertex
-// or edge midpoint of g1 lies in g2's interior. That is exact for
-// polygons without holes and for the usual shapes; a g1 that leaves g2
-// through a hole without crossing an edge is not noticed. The functions are
+// ST_Within(g1, g2) is MariaDB's: g1 lies in g2 or on its boundary. It is
+// decided on g1's vertices and edges: every vertex and edge midpoint lies
+// in g2 or on its boundary (go-mysql-server's ST_Intersects of a point)
+// and no edge of g1 properly crosses an edge of g2. That is exact for
+// the usual shapes; a g1 whose edge leaves a concave g2 and comes back
+// between two probes without crossing is not noticed. The functions are
 // pure; their values are immutable and safe for concurrent use.
 
 const ruleSpatialWithin analyzer.RuleId = 10321
@@ -166,11 +166,10 @@ func stEquals(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
 	return stWithin(ctx, b, a)
 }
 
-// stWithin is ST_Within(a, b).
+// stWithin is ST_Within(a, b) as MariaDB answers it: every point of a
+// lies in b or on its boundary (a point on a polygon's edge, or a line's
+// end point, is within it).
 func stWithin(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
-	if p, ok := a.(gtypes.Point); ok {
-		return pointRel(ctx, spatial.NewWithin, p, b)
-	}
 	var verts []gtypes.Point
 	var edges [][2]gtypes.Point
 	shape(a, &verts, &edges)
@@ -180,12 +179,6 @@ func stWithin(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
 	var bverts []gtypes.Point
 	var bedges [][2]gtypes.Point
 	shape(b, &bverts, &bedges)
-	for _, v := range verts {
-		ok, err := pointRel(ctx, spatial.NewIntersects, v, b)
-		if err != nil || !ok {
-			return false, err
-		}
-	}
 	for _, e := range edges {
 		for _, f := range bedges {
 			if segmentsCross(e[0], e[1], f[0], f[1]) {
@@ -198,23 +191,12 @@ func stWithin(ctx *sql.Context, a, b gtypes.GeometryValue) (bool, error) {
 		probes = append(probes, gtypes.Point{SRID: e[0].SRID, X: (e[0].X + e[1].X) / 2, Y: (e[0].Y + e[1].Y) / 2})
 	}
 	for _, p := range probes {
-		ok, err := pointRel(ctx, spatial.NewWithin, p, b)
-		if err != nil || ok {
-			return ok, err
+		ok, err := pointRel(ctx, spatial.NewIntersects, p, b)
+		if err != nil || !ok {
+			return false, err
 		}
 	}
-	if _, areal := a.(gtypes.Polygon); areal {
-		// A polygon whose vertices all lie on b's boundary: its centre of
-		// vertices is inside when b holds it.
-		var c gtypes.Point
-		for _, v := range verts {
-			c.X += v.X / float64(len(verts))
-			c.Y += v.Y / float64(len(verts))
-		}
-		c.SRID = verts[0].SRID
-		return pointRel(ctx, spatial.NewWithin, c, b)
-	}
-	return false, nil
+	return true, nil
 }
 
 // shape collects a geometry's vertices and edges.

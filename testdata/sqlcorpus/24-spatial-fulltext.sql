@@ -106,3 +106,48 @@ ALTER TABLE docs ADD FULLTEXT INDEX ftt (title);
 SELECT id FROM docs WHERE MATCH (title) AGAINST ('fox foxes') ORDER BY id;
 UPDATE docs SET body = 'no animals here' WHERE id = 4;
 SELECT id FROM docs WHERE MATCH (body) AGAINST ('fox') ORDER BY id;
+-- More DDL: refused SPATIAL indexes, ALTER TABLE to a geometry type,
+-- kept indexes beside ordinary ones and foreign keys.
+CREATE TABLE bad2 (g1 GEOMETRY NOT NULL, g2 GEOMETRY NOT NULL, SPATIAL INDEX (g1, g2));
+CREATE TABLE bad3 (id INT NOT NULL, SPATIAL INDEX (id));
+SHOW TABLES;
+CREATE TABLE am (id INT PRIMARY KEY, g GEOMETRY, t TEXT);
+INSERT INTO am VALUES (1, POINT(1, 1), 'x'), (2, ST_GeomFromText('LINESTRING(0 0,1 1)'), NULL);
+ALTER TABLE am MODIFY g POINT;
+ALTER TABLE am MODIFY t POINT;
+DELETE FROM am WHERE id = 2;
+-- deviation: ALTER TABLE reports 0 rows affected; MariaDB reports the rows it copied
+ALTER TABLE am MODIFY g POINT NOT NULL;
+SHOW CREATE TABLE am;
+SELECT id, ST_AsText(g) FROM am;
+CREATE TABLE mixed (
+  id INT PRIMARY KEY,
+  a INT,
+  pos POINT NOT NULL,
+  body TEXT,
+  parent INT,
+  KEY ka (a),
+  SPATIAL KEY sp (pos),
+  FULLTEXT KEY fb (body),
+  FOREIGN KEY (parent) REFERENCES docs (id)
+);
+SHOW CREATE TABLE mixed;
+SHOW INDEX FROM mixed;
+SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, COLUMN_KEY, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'mixed' ORDER BY ORDINAL_POSITION;
+INSERT INTO mixed VALUES (1, 1, POINT(0, 0), 'a fox in the box', 1), (2, 2, POINT(1, 1), 'nothing to see', 2);
+INSERT INTO mixed VALUES (3, 3, POINT(2, 2), 'orphan', 99);
+SELECT m.id FROM mixed m WHERE MATCH (m.body) AGAINST ('fox') ORDER BY m.id;
+SELECT m.id, d.title FROM mixed m JOIN docs d ON d.id = m.parent WHERE MATCH (m.body) AGAINST ('+see' IN BOOLEAN MODE);
+SELECT id FROM mixed WHERE MBRWithin(pos, ST_GeomFromText('POLYGON((-1 -1,1.5 -1,1.5 1.5,-1 1.5,-1 -1))')) ORDER BY id;
+SELECT id FROM mixed WHERE MBRIntersects(pos, ST_GeomFromText('LINESTRING(1 1,5 5)')) ORDER BY id;
+SELECT COUNT(*) FROM mixed WHERE MBRDisjoint(pos, POINT(9, 9));
+SELECT MBREquals(ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 1,0 0))'), ST_GeomFromText('POLYGON((0 0,0 1,1 1,1 0,0 0))')) AS e;
+SELECT ST_Equals(ST_GeomFromText('LINESTRING(0 0,2 2)'), ST_GeomFromText('LINESTRING(2 2,0 0)')) AS e1, ST_Equals(POINT(1, 1), POINT(1, 2)) AS e2;
+SELECT ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))'), ST_GeomFromText('POLYGON((1 1,2 1,2 2,1 2,1 1))')) AS inner_poly,
+  ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))'), ST_GeomFromText('LINESTRING(1 1,5 5)')) AS leaving_line,
+  ST_Within(POINT(4, 2), ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))')) AS on_boundary;
+SELECT ST_Within(ST_GeomFromText('LINESTRING(0 0,4 0)'), ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))')) AS edge,
+  ST_Within(POINT(0, 0), ST_GeomFromText('LINESTRING(0 0,2 2)')) AS end_point, ST_Within(POINT(5, 5), ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))')) AS outside,
+  ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,2 1,0 4,0 0))'), ST_GeomFromText('LINESTRING(1 3,3 3)')) AS concave;
+DROP INDEX fb ON mixed;
+SELECT id FROM mixed WHERE MATCH (body) AGAINST ('fox');
