@@ -27,7 +27,7 @@ func TestFTSearch(t *testing.T) {
 		{matchNatural, "fox", []int{1, 4}},
 		{matchNatural, "FOX dog", []int{1, 4, 7, 8}},
 		{matchNatural, "database", []int{3, 8}},
-		{matchNatural, "ox", nil},                // shorter than 3
+		{matchNatural, "ox", nil},                 // shorter than 3
 		{matchNatural, "the and", []int{2, 4, 7}}, // "the" is a stopword, "and" is not
 		{matchNatural, "full-text", []int{3}},
 		{matchBoolean, "+quick +brown", []int{1, 8}},

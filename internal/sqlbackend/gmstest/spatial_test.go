@@ -10,9 +10,11 @@ import (
 // functions over them, and SPATIAL indexes (which HandlerDB keeps without
 // building them, so its queries scan; the index plan tests are not run).
 
-func TestSpatialQueries(t *testing.T)      { enginetest.TestSpatialQueries(t, newHarness(t, skips)) }
-func TestSpatialInsertInto(t *testing.T)   { enginetest.TestSpatialInsertInto(t, newHarness(t, skips)) }
-func TestSpatialUpdate(t *testing.T)       { enginetest.TestSpatialUpdate(t, newHarness(t, skips)) }
-func TestSpatialDelete(t *testing.T)       { enginetest.TestSpatialDelete(t, newHarness(t, skips)) }
-func TestSpatialScripts(t *testing.T)      { enginetest.TestSpatialScripts(t, newHarness(t, skips)) }
-func TestSpatialIndexScripts(t *testing.T) { enginetest.TestSpatialIndexScripts(t, newHarness(t, skips)) }
+func TestSpatialQueries(t *testing.T)    { enginetest.TestSpatialQueries(t, newHarness(t, skips)) }
+func TestSpatialInsertInto(t *testing.T) { enginetest.TestSpatialInsertInto(t, newHarness(t, skips)) }
+func TestSpatialUpdate(t *testing.T)     { enginetest.TestSpatialUpdate(t, newHarness(t, skips)) }
+func TestSpatialDelete(t *testing.T)     { enginetest.TestSpatialDelete(t, newHarness(t, skips)) }
+func TestSpatialScripts(t *testing.T)    { enginetest.TestSpatialScripts(t, newHarness(t, skips)) }
+func TestSpatialIndexScripts(t *testing.T) {
+	enginetest.TestSpatialIndexScripts(t, newHarness(t, skips))
+}
