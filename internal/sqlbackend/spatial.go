@@ -158,7 +158,7 @@ func geometryKind(g gtypes.GeometryValue) uint8 {
 
 // checkGeometryAlter checks, inside the ALTER TABLE job, that every value
 // of column i of old fits col, the geometry column it becomes (the
-// engine's conversion stores ” for one that does not): as MariaDB, a
+// engine's conversion stores the empty string for one that does not): as MariaDB, a
 // geometry of another kind is 1366 naming the row, anything else 1416; a
 // geometry of another SRID than the one col declares is go-mysql-server's
 // SRID error.
