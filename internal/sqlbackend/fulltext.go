@@ -6,10 +6,12 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -76,6 +78,9 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.CreateTable:
+			if m := likeSourceMeta(ctx, n); m != nil {
+				return likeKeptIndexes(n, m)
+			}
 			var keep, text sql.IndexDefs
 			var after []int
 			for _, d := range n.Indexes() {
@@ -111,6 +116,62 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	})
 }
 
+// likeSourceMeta returns the SQL attributes of the source table of a
+// CREATE TABLE ... LIKE when it keeps FULLTEXT or SPATIAL indexes, else
+// nil. go-mysql-server's planner has already copied the source's columns
+// and (built) indexes into the plan and keeps no link to the source, so
+// the statement's text names it, as for likePrefixes.
+func likeSourceMeta(ctx *sql.Context, ct *plan.CreateTable) *tableMeta {
+	if ctx == nil || ct.Temporary() || !containsFold(ctx.Query(), "like") {
+		return nil
+	}
+	var db sql.Database = ct.Db
+	if pd, ok := db.(mysql_db.PrivilegedDatabase); ok {
+		db = pd.Unwrap()
+	}
+	d, ok := db.(*database)
+	if !ok {
+		return nil
+	}
+	st, err := ast.Parse(ctx.Query())
+	ddl, ok := st.(*ast.DDL)
+	if err != nil || !ok || ddl.OptLike == nil || len(ddl.OptLike.LikeTables) != 1 {
+		return nil
+	}
+	lt := ddl.OptLike.LikeTables[0]
+	srcDB := lt.DbQualifier.String()
+	if srcDB == "" {
+		srcDB = ctx.GetCurrentDatabase()
+	}
+	src := d.p.ResolveTable(srcDB, lt.Name.String())
+	if src == nil {
+		return nil
+	}
+	m, err := d.p.tableMeta(src.ID)
+	if err != nil || m == nil || len(m.TextIndexes) == 0 {
+		return nil
+	}
+	return m
+}
+
+// likeKeptIndexes gives CREATE TABLE ... LIKE src the kept indexes of
+// src (m), as MariaDB copies every index.
+func likeKeptIndexes(ct *plan.CreateTable, m *tableMeta) (sql.Node, transform.TreeIdentity, error) {
+	c := &createWithText{child: ct, ct: ct, like: true}
+	for _, x := range m.TextIndexes {
+		d := &sql.IndexDef{Name: x.Name, Constraint: sql.IndexConstraint_Fulltext, Comment: x.Comment}
+		if x.Spatial {
+			d.Constraint = sql.IndexConstraint_Spatial
+		}
+		for _, col := range x.Columns {
+			d.Columns = append(d.Columns, sql.IndexColumn{Name: col})
+		}
+		c.defs = append(c.defs, d)
+		c.after = append(c.after, x.After)
+	}
+	return c, transform.NewTree, nil
+}
+
 // createWithText runs a CREATE TABLE without its FULLTEXT and SPATIAL
 // indexes, then keeps them with the new table. Its child is the CREATE
 // TABLE, or the node a later rule put around it (atomicCreateTable).
@@ -122,6 +183,7 @@ type createWithText struct {
 	ct    *plan.CreateTable // the CREATE TABLE as this rule found it
 	defs  sql.IndexDefs
 	after []int // per def, the ordinary secondary indexes declared before it
+	like  bool  // CREATE TABLE ... LIKE: the defs are the source table's
 }
 
 // secondaryCount is the number of indexes of defs other than the primary
@@ -160,8 +222,10 @@ func (c *createWithText) WithChildren(children ...sql.Node) (sql.Node, error) {
 // RowIter checks the kept indexes against the new columns, creates the
 // table, then adds the indexes to it.
 func (c *createWithText) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	if err := checkKeptDefs(c.ct.PkSchema().Schema, c.defs); err != nil {
-		return nil, err
+	if !c.like {
+		if err := checkKeptDefs(c.ct.PkSchema().Schema, c.defs); err != nil {
+			return nil, err
+		}
 	}
 	child, err := withForeignKeyParents(ctx, c.child)
 	if err != nil {

@@ -151,3 +151,12 @@ SELECT ST_Within(ST_GeomFromText('LINESTRING(0 0,4 0)'), ST_GeomFromText('POLYGO
   ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,2 1,0 4,0 0))'), ST_GeomFromText('LINESTRING(1 3,3 3)')) AS concave;
 DROP INDEX fb ON mixed;
 SELECT id FROM mixed WHERE MATCH (body) AGAINST ('fox');
+-- Geometry values over the wire, ordinary keys on geometry, LIKE.
+SELECT id, g, p FROM geo WHERE id IN (1, 2) ORDER BY id;
+SELECT ST_AsText(ST_GeomFromWKB(ST_AsBinary(g))) FROM geo WHERE id = 5;
+CREATE TABLE gk (id INT PRIMARY KEY, g GEOMETRY NOT NULL, KEY kg (g));
+CREATE TABLE gk2 (id INT PRIMARY KEY, g GEOMETRY NOT NULL, KEY kg (g(20)));
+CREATE TABLE places2 LIKE places;
+SHOW CREATE TABLE places2;
+CREATE TABLE docs2 LIKE docs;
+SHOW CREATE TABLE docs2;
