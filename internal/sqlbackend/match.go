@@ -3,8 +3,11 @@ package sqlbackend
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,6 +20,7 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
+	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
@@ -40,12 +44,17 @@ import (
 // mode matches rows holding any of the words (InnoDB has no 50% threshold).
 // Boolean mode knows +word, -word, word*, "a phrase" and treats ~, <, >,
 // ( and ) as plain separators. The value is 0 for a row that does not
-// match and, where InnoDB ranks by TF-IDF, the number of occurrences of the
-// query's words in the row otherwise (so ORDER BY MATCH ... DESC puts rows
-// with more matched words first). A NULL column holds no words.
+// match and InnoDB's TF-IDF rank otherwise: the sum over the query's
+// terms of the term's occurrences in the row times log10(N/df)², N the
+// table's rows and df those holding the term (log10(1.0001) when all do),
+// summed in single precision. InnoDB takes N from its row estimate, so
+// its values equal these only while that estimate is exact (right after
+// ANALYZE TABLE, say). A NULL column holds no words.
 //
-// Every function here is pure; a matchFunc is immutable once the rule has
-// built it and safe for concurrent use.
+// The functions here are pure but for the statistics: a matchFunc reads
+// the table once, at its first row, for N and df (the committed rows, not
+// a transaction's own writes), guarded by a sync.Once, so it is safe for
+// concurrent use; it is otherwise immutable once the rule has built it.
 
 const ruleMatchIndex analyzer.RuleId = 10320
 
@@ -210,6 +219,11 @@ func (m *matchFunc) bind(ctx *sql.Context, tables map[string]*table) (*matchFunc
 	if lit, ok := m.children[0].(*expression.Literal); ok {
 		s, _ := evalText(lit.Value())
 		n.query = parseFTQuery(m.mode, s)
+		st := &ftStats{t: t}
+		for _, c := range cols {
+			st.cols = append(st.cols, t.t.Column(c))
+		}
+		n.stats = st
 	}
 	return &n, nil
 }
@@ -245,6 +259,97 @@ type matchFunc struct {
 	// constant, and the columns' collations.
 	query *ftQuery
 	colls []*collation.Collation
+	stats *ftStats // nil when the search string is not a constant
+}
+
+// ftStats are the table statistics of one MATCH: the weight of each term
+// of its query, computed at its first row.
+type ftStats struct {
+	t       *table
+	cols    []int // the MATCH columns' positions in the table
+	once    sync.Once
+	weights []float64
+	err     error
+}
+
+// termWeights returns the weight of each term of q (nil if the table
+// cannot be read).
+func (s *ftStats) termWeights(q *ftQuery, colls []*collation.Collation) ([]float64, error) {
+	s.once.Do(func() { s.weights, s.err = s.compute(q, colls) })
+	return s.weights, s.err
+}
+
+// compute reads the table: for each term its document frequency, and for
+// each word of a phrase that word's.
+func (s *ftStats) compute(q *ftQuery, colls []*collation.Collation) ([]float64, error) {
+	type counted struct {
+		term *ftTerm
+		df   int
+	}
+	var all []*counted
+	perTerm := make([][]*counted, len(q.terms))
+	for i := range q.terms {
+		t := &q.terms[i]
+		if !t.phrase {
+			c := &counted{term: t}
+			all = append(all, c)
+			perTerm[i] = []*counted{c}
+			continue
+		}
+		for _, w := range t.words {
+			c := &counted{term: &ftTerm{words: []string{w}}}
+			all = append(all, c)
+			perTerm[i] = append(perTerm[i], c)
+		}
+	}
+	it, err := s.t.db.p.e.NewIterator(s.t.t, nil, engine.Range{}, false)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	rows := 0
+	docs := make([]ftDoc, len(s.cols))
+	for {
+		r, err := it.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows++
+		for i, c := range s.cols {
+			docs[i] = ftDoc{coll: colls[i]}
+			if c >= 0 && c < len(r) && !r[c].Null {
+				docs[i].toks = tokenize(colls[i], string(r[c].B))
+			}
+		}
+		for _, c := range all {
+			for _, d := range docs {
+				if c.term.count(d) > 0 {
+					c.df++
+					break
+				}
+			}
+		}
+	}
+	idf2 := func(df int) float64 {
+		if df == 0 {
+			return 0
+		}
+		idf := math.Log10(1.0001)
+		if df < rows {
+			idf = math.Log10(float64(rows) / float64(df))
+		}
+		return idf * idf
+	}
+	w := make([]float64, len(q.terms))
+	for i, cs := range perTerm {
+		for _, c := range cs {
+			w[i] += idf2(c.df)
+		}
+	}
+	return w, nil
 }
 
 var _ sql.FunctionExpression = (*matchFunc)(nil)
@@ -310,7 +415,7 @@ func (m *matchFunc) WithChildren(children ...sql.Expression) (sql.Expression, er
 	n := *m
 	n.children = children
 	if children[0] != m.children[0] {
-		n.query = nil
+		n.query, n.stats = nil, nil
 	}
 	return &n, nil
 }
@@ -342,7 +447,14 @@ func (m *matchFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		docs = append(docs, ftDoc{coll: coll, toks: tokenize(coll, s)})
 	}
-	return q.score(docs), nil
+	var w []float64
+	if m.stats != nil && m.query != nil {
+		var err error
+		if w, err = m.stats.termWeights(m.query, m.colls); err != nil {
+			return nil, err
+		}
+	}
+	return q.score(docs, w), nil
 }
 
 // evalText is a column or search value's text; false for NULL.
@@ -422,8 +534,10 @@ type ftQuery struct {
 func parseFTQuery(mode, s string) *ftQuery {
 	q := &ftQuery{}
 	if mode != matchBoolean {
+		seen := map[string]bool{}
 		for _, t := range tokenize(collation.Utf8mb4Bin, s) {
-			if !ftIgnored(t.word) {
+			if lw := strings.ToLower(t.word); !ftIgnored(t.word) && !seen[lw] {
+				seen[lw] = true
 				q.terms = append(q.terms, ftTerm{words: []string{t.word}})
 			}
 		}
@@ -478,14 +592,16 @@ func parseFTQuery(mode, s string) *ftQuery {
 	return q
 }
 
-// score is the relevance of a row whose columns hold docs.
-func (q *ftQuery) score(docs []ftDoc) float64 {
+// score is the relevance of a row whose columns hold docs: each term's
+// occurrences times its weight (w[i]; 1 when w is nil), summed in single
+// precision as InnoDB does, or 0 when the row does not match.
+func (q *ftQuery) score(docs []ftDoc, w []float64) float64 {
 	if len(q.terms) == 0 || len(docs) == 0 {
 		return 0
 	}
-	var total float64
+	var total float32
 	must, any := false, false
-	for _, t := range q.terms {
+	for i, t := range q.terms {
 		n := 0
 		for _, d := range docs {
 			n += t.count(d)
@@ -506,12 +622,16 @@ func (q *ftQuery) score(docs []ftDoc) float64 {
 				any = true
 			}
 		}
-		total += float64(n)
+		weight := 1.0
+		if i < len(w) {
+			weight = w[i]
+		}
+		total += float32(float64(n) * weight)
 	}
 	if !must && !any {
 		return 0
 	}
-	return total
+	return float64(total)
 }
 
 // count is the number of times the term occurs in a column's words,

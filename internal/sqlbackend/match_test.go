@@ -44,7 +44,7 @@ func TestFTSearch(t *testing.T) {
 		q := parseFTQuery(tc.mode, tc.q)
 		var got []int
 		for i, d := range docs {
-			if q.score([]ftDoc{{coll: c, toks: tokenize(c, d)}}) > 0 {
+			if q.score([]ftDoc{{coll: c, toks: tokenize(c, d)}}, nil) > 0 {
 				got = append(got, i+1)
 			}
 		}
@@ -61,14 +61,14 @@ func TestFTSearch(t *testing.T) {
 	}
 	// More occurrences rank higher: row 4 has three foxes, row 1 one.
 	q := parseFTQuery(matchNatural, "fox")
-	s1 := q.score([]ftDoc{{coll: c, toks: tokenize(c, docs[0])}})
-	s4 := q.score([]ftDoc{{coll: c, toks: tokenize(c, docs[3])}})
+	s1 := q.score([]ftDoc{{coll: c, toks: tokenize(c, docs[0])}}, nil)
+	s4 := q.score([]ftDoc{{coll: c, toks: tokenize(c, docs[3])}}, nil)
 	if !(s4 > s1 && s1 > 0) {
 		t.Errorf("relevance of fox: row 1 %v, row 4 %v", s1, s4)
 	}
 	// A binary collation compares words byte by byte.
 	b := collation.Utf8mb4Bin
-	if parseFTQuery(matchNatural, "FOX").score([]ftDoc{{coll: b, toks: tokenize(b, "a fox")}}) != 0 {
+	if parseFTQuery(matchNatural, "FOX").score([]ftDoc{{coll: b, toks: tokenize(b, "a fox")}}, nil) != 0 {
 		t.Error("utf8mb4_bin: FOX matched fox")
 	}
 }

@@ -98,8 +98,10 @@ SELECT id FROM docs WHERE NOT MATCH (body) AGAINST ('fox') ORDER BY id;
 SELECT id, MATCH (body) AGAINST ('fox') > 0 AS hit FROM docs ORDER BY id;
 SELECT id FROM docs ORDER BY MATCH (body) AGAINST ('fox') DESC, id LIMIT 2;
 SELECT id FROM docs WHERE MATCH (body) AGAINST ('quick database index') ORDER BY MATCH (body) AGAINST ('quick database index') DESC LIMIT 1;
--- deviation: the relevance value is not InnoDB's ranking (HandlerDB counts the matched words)
 SELECT id, MATCH (body) AGAINST ('fox') FROM docs ORDER BY id;
+SELECT id, MATCH (body) AGAINST ('quick database index') AS r1, MATCH (body) AGAINST ('dog dogs') AS r2, MATCH (title, body) AGAINST ('fox') AS r3 FROM docs ORDER BY id;
+SELECT id, MATCH (body) AGAINST ('+quick +brown' IN BOOLEAN MODE) AS b1, MATCH (body) AGAINST ('data*' IN BOOLEAN MODE) AS b2, MATCH (body) AGAINST ('"brown dog"' IN BOOLEAN MODE) AS b3, MATCH (body) AGAINST ('search -fox' IN BOOLEAN MODE) AS b4 FROM docs ORDER BY id;
+SELECT id FROM docs WHERE MATCH (body) AGAINST ('dog dogs') ORDER BY MATCH (body) AGAINST ('dog dogs') DESC, id;
 SELECT id FROM docs WHERE MATCH (title) AGAINST ('fox');
 SELECT id FROM docs WHERE MATCH (id) AGAINST ('fox');
 ALTER TABLE docs ADD FULLTEXT INDEX ftt (title);
