@@ -52,9 +52,10 @@ import (
 // ANALYZE TABLE, say). A NULL column holds no words.
 //
 // The functions here are pure but for the statistics: a matchFunc reads
-// the table once, at its first row, for N and df (the committed rows, not
-// a transaction's own writes), guarded by a sync.Once, so it is safe for
-// concurrent use; it is otherwise immutable once the rule has built it.
+// the table once per search text, at its first row, for N and df (the
+// committed rows, not a transaction's own writes) and keeps the weights
+// under a mutex, so it is safe for concurrent use; it is otherwise
+// immutable once the rule has built it.
 
 const ruleMatchIndex analyzer.RuleId = 10320
 
@@ -216,14 +217,14 @@ func (m *matchFunc) bind(ctx *sql.Context, tables map[string]*table) (*matchFunc
 			n.colls[i] = t.t.Columns[j].Type.Collation
 		}
 	}
+	st := &ftStats{t: t}
+	for _, c := range cols {
+		st.cols = append(st.cols, t.t.Column(c))
+	}
+	n.stats = st
 	if lit, ok := m.children[0].(*expression.Literal); ok {
-		s, _ := evalText(lit.Value())
-		n.query = parseFTQuery(m.mode, s)
-		st := &ftStats{t: t}
-		for _, c := range cols {
-			st.cols = append(st.cols, t.t.Column(c))
-		}
-		n.stats = st
+		n.text, _ = evalText(lit.Value())
+		n.query = parseFTQuery(m.mode, n.text)
 	}
 	return &n, nil
 }
@@ -258,25 +259,36 @@ type matchFunc struct {
 	// Set by matchIndexRule: the parsed search string when it is a
 	// constant, and the columns' collations.
 	query *ftQuery
+	text  string // the constant search string query parses
 	colls []*collation.Collation
-	stats *ftStats // nil when the search string is not a constant
+	stats *ftStats
 }
 
 // ftStats are the table statistics of one MATCH: the weight of each term
-// of its query, computed at its first row.
+// of a search, computed at the first row searched for that text.
 type ftStats struct {
-	t       *table
-	cols    []int // the MATCH columns' positions in the table
-	once    sync.Once
-	weights []float64
-	err     error
+	t    *table
+	cols []int // the MATCH columns' positions in the table
+	mu   sync.Mutex
+	memo map[string][]float64 // search text -> term weights
 }
 
-// termWeights returns the weight of each term of q (nil if the table
-// cannot be read).
-func (s *ftStats) termWeights(q *ftQuery, colls []*collation.Collation) ([]float64, error) {
-	s.once.Do(func() { s.weights, s.err = s.compute(q, colls) })
-	return s.weights, s.err
+// termWeights returns the weight of each term of q, the parse of text.
+func (s *ftStats) termWeights(text string, q *ftQuery, colls []*collation.Collation) ([]float64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w, ok := s.memo[text]; ok {
+		return w, nil
+	}
+	w, err := s.compute(q, colls)
+	if err != nil {
+		return nil, err
+	}
+	if s.memo == nil {
+		s.memo = map[string][]float64{}
+	}
+	s.memo[text] = w
+	return w, nil
 }
 
 // compute reads the table: for each term its document frequency, and for
@@ -415,21 +427,21 @@ func (m *matchFunc) WithChildren(children ...sql.Expression) (sql.Expression, er
 	n := *m
 	n.children = children
 	if children[0] != m.children[0] {
-		n.query, n.stats = nil, nil
+		n.query, n.text = nil, ""
 	}
 	return &n, nil
 }
 
 // Eval computes the row's relevance.
 func (m *matchFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	q := m.query
+	q, text := m.query, m.text
 	if q == nil {
 		v, err := m.children[0].Eval(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		s, _ := evalText(v)
-		q = parseFTQuery(m.mode, s)
+		text, _ = evalText(v)
+		q = parseFTQuery(m.mode, text)
 	}
 	var docs []ftDoc
 	for i, c := range m.children[1:] {
@@ -448,9 +460,9 @@ func (m *matchFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		docs = append(docs, ftDoc{coll: coll, toks: tokenize(coll, s)})
 	}
 	var w []float64
-	if m.stats != nil && m.query != nil {
+	if m.stats != nil {
 		var err error
-		if w, err = m.stats.termWeights(m.query, m.colls); err != nil {
+		if w, err = m.stats.termWeights(text, q, m.colls); err != nil {
 			return nil, err
 		}
 	}
