@@ -14,11 +14,11 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// Spatial relations go-mysql-server lacks or only partly has: ST_Contains,
+// Spatial functions go-mysql-server lacks or only partly has: ST_Contains,
 // ST_Within of any geometry (go-mysql-server's answers only for a point),
 // ST_Equals (which it registers as st_equal, for points only), and the bounding-rectangle
 // relations MBRContains, MBRWithin, MBRIntersects, MBRDisjoint and
-// MBREquals. With no R-tree, a query using them scans (see fulltext.go).
+// MBREquals; and ST_Centroid. With no R-tree, a query using them scans (see fulltext.go).
 //
 // ST_Within(g1, g2) is MariaDB's: g1 lies in g2 or on its boundary. It is
 // decided on g1's vertices and edges: every vertex and edge midpoint lies
@@ -60,6 +60,7 @@ func withSpatial(a *analyzer.Analyzer) *analyzer.Analyzer {
 	rel("mbrequals", mbrEquals)
 	rel("mbrequal", mbrEquals)
 	rel("st_equals", stEquals)
+	a.Catalog.RegisterFunction(ctx, sql.Function1{Name: "st_centroid", Fn: newCentroid}, sql.Function1{Name: "centroid", Fn: newCentroid})
 	return a
 }
 
@@ -251,4 +252,149 @@ func orient(a, b, c gtypes.Point) int {
 		return -1
 	}
 	return 0
+}
+
+// centroidFunc is ST_Centroid(g) as MariaDB has it: the centre of mass of
+// a POLYGON or MULTIPOLYGON (holes taken out), a point of g's SRID; NULL
+// for any other kind, as in MariaDB, and for NULL.
+type centroidFunc struct {
+	expression.UnaryExpression
+}
+
+var _ sql.FunctionExpression = (*centroidFunc)(nil)
+
+func newCentroid(g sql.Expression) sql.Expression {
+	return &centroidFunc{expression.UnaryExpression{Child: g}}
+}
+
+// FunctionName implements sql.FunctionExpression.
+func (c *centroidFunc) FunctionName() string { return "st_centroid" }
+
+// Description implements sql.FunctionExpression.
+func (c *centroidFunc) Description() string { return "returns the centroid of a geometry." }
+
+func (c *centroidFunc) String() string { return fmt.Sprintf("st_centroid(%s)", c.Child) }
+
+// Type is POINT.
+func (c *centroidFunc) Type() sql.Type { return gtypes.PointType{} }
+
+// WithChildren implements sql.Expression.
+func (c *centroidFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
+	}
+	return newCentroid(children[0]), nil
+}
+
+// Eval computes the centroid.
+func (c *centroidFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := c.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	g, ok := v.(gtypes.GeometryValue)
+	if !ok {
+		return nil, sql.ErrInvalidGISData.New("st_centroid")
+	}
+	switch g.(type) {
+	case gtypes.Polygon, gtypes.MultiPolygon:
+	default:
+		return nil, nil
+	}
+	var m moments
+	m.add(g)
+	p, ok := m.centre()
+	if !ok {
+		return nil, nil
+	}
+	p.SRID = g.GetSRID()
+	return p, nil
+}
+
+// moments sums the weighted centres of a geometry's parts, per dimension.
+type moments struct {
+	w, x, y [3]float64 // by dimension: total weight, weighted x and y
+	n       [3]int     // parts seen
+}
+
+func (m *moments) point(p gtypes.Point) {
+	m.w[0]++
+	m.x[0] += p.X
+	m.y[0] += p.Y
+	m.n[0]++
+}
+
+func (m *moments) line(ps []gtypes.Point) {
+	for i := 1; i < len(ps); i++ {
+		a, b := ps[i-1], ps[i]
+		l := math.Hypot(b.X-a.X, b.Y-a.Y)
+		m.w[1] += l
+		m.x[1] += l * (a.X + b.X) / 2
+		m.y[1] += l * (a.Y + b.Y) / 2
+	}
+	m.n[1]++
+}
+
+// ring adds a ring's area (the first ring of a polygon) or removes it (a
+// hole).
+func (m *moments) ring(ps []gtypes.Point, hole bool) {
+	var a, cx, cy float64
+	for i := 1; i < len(ps); i++ {
+		p, q := ps[i-1], ps[i]
+		cross := p.X*q.Y - q.X*p.Y
+		a += cross
+		cx += (p.X + q.X) * cross
+		cy += (p.Y + q.Y) * cross
+	}
+	if a == 0 {
+		return
+	}
+	area := math.Abs(a) / 2
+	x, y := cx/(3*a), cy/(3*a)
+	if hole {
+		area = -area
+	}
+	m.w[2] += area
+	m.x[2] += area * x
+	m.y[2] += area * y
+	m.n[2]++
+}
+
+func (m *moments) add(g gtypes.GeometryValue) {
+	switch g := g.(type) {
+	case gtypes.Point:
+		m.point(g)
+	case gtypes.MultiPoint:
+		for _, p := range g.Points {
+			m.point(p)
+		}
+	case gtypes.LineString:
+		m.line(g.Points)
+	case gtypes.MultiLineString:
+		for _, l := range g.Lines {
+			m.line(l.Points)
+		}
+	case gtypes.Polygon:
+		for i, l := range g.Lines {
+			m.ring(l.Points, i > 0)
+		}
+	case gtypes.MultiPolygon:
+		for _, p := range g.Polygons {
+			m.add(p)
+		}
+	case gtypes.GeomColl:
+		for _, x := range g.Geoms {
+			m.add(x)
+		}
+	}
+}
+
+// centre is the centroid of the highest dimension present.
+func (m *moments) centre() (gtypes.Point, bool) {
+	for d := 2; d >= 0; d-- {
+		if m.n[d] > 0 && m.w[d] != 0 {
+			return gtypes.Point{X: m.x[d] / m.w[d], Y: m.y[d] / m.w[d]}, true
+		}
+	}
+	return gtypes.Point{}, false
 }

@@ -34,7 +34,6 @@ SELECT id FROM geo WHERE ST_Within(g, ST_GeomFromText('POLYGON((0 0,6 0,6 6,0 6,
 SELECT id FROM geo WHERE ST_Intersects(g, ST_GeomFromText('LINESTRING(0 20,20 0)')) ORDER BY id;
 SELECT id, ST_Length(l) FROM geo WHERE l IS NOT NULL ORDER BY id;
 SELECT id, ST_Area(po) FROM geo WHERE po IS NOT NULL ORDER BY id;
--- deviation: ST_Centroid does not exist (go-mysql-server has no such function; HandlerDB adds only the relations)
 SELECT id, ST_AsText(ST_Centroid(po)) FROM geo WHERE po IS NOT NULL ORDER BY id;
 SELECT COUNT(*) FROM geo WHERE ST_Equals(g, POINT(5, 5));
 UPDATE geo SET p = POINT(7, 8) WHERE id = 3;
@@ -148,6 +147,9 @@ SELECT ST_Equals(ST_GeomFromText('LINESTRING(0 0,2 2)'), ST_GeomFromText('LINEST
 SELECT ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))'), ST_GeomFromText('POLYGON((1 1,2 1,2 2,1 2,1 1))')) AS inner_poly,
   ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))'), ST_GeomFromText('LINESTRING(1 1,5 5)')) AS leaving_line,
   ST_Within(POINT(4, 2), ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))')) AS on_boundary;
+SELECT ST_AsText(ST_Centroid(ST_GeomFromText('POLYGON((0 0,6 0,6 6,0 6,0 0),(1 1,3 1,3 3,1 3,1 1))'))) AS holed,
+  ST_AsText(ST_Centroid(ST_GeomFromText('LINESTRING(0 0,4 0,4 2)'))) AS line, ST_AsText(ST_Centroid(ST_GeomFromText('MULTIPOINT(0 0,2 0,4 6)'))) AS pts,
+  ST_AsText(ST_Centroid(ST_GeomFromText('MULTIPOLYGON(((0 0,2 0,2 2,0 2,0 0)),((10 10,12 10,12 12,10 12,10 10)))'))) AS multi, ST_AsText(ST_Centroid(POINT(1, 2))) AS pt;
 SELECT ST_Within(ST_GeomFromText('LINESTRING(0 0,4 0)'), ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))')) AS edge,
   ST_Within(POINT(0, 0), ST_GeomFromText('LINESTRING(0 0,2 2)')) AS end_point, ST_Within(POINT(5, 5), ST_GeomFromText('POLYGON((0 0,4 0,4 4,0 4,0 0))')) AS outside,
   ST_Contains(ST_GeomFromText('POLYGON((0 0,4 0,4 4,2 1,0 4,0 0))'), ST_GeomFromText('LINESTRING(1 3,3 3)')) AS concave;
