@@ -16,8 +16,8 @@ import (
 // go-mysql-server's default collation id (TestCreateTable below runs its
 // query lists and scripts); the JSONTable*, Fulltext*, Events, LoadData
 // and *Plans functions (features HandlerDB does not claim, or plans
-// written for the memory backend's statistics), and the prepared and
-// plan variants of the Spatial* ones (spatial_test.go runs the others).
+// written for the memory backend's statistics), and some variants of the
+// Spatial* ones (spatial_test.go runs the others).
 
 var skips = newSkipList(skipRules)
 

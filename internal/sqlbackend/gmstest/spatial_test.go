@@ -8,7 +8,9 @@ import (
 
 // go-mysql-server's spatial engine tests: geometry columns, the spatial
 // functions over them, and SPATIAL indexes (which HandlerDB keeps without
-// building them, so its queries scan; the index plan tests are not run).
+// building them, so its queries scan; the index plan tests are not run,
+// nor the prepared index scripts, whose script names skip rules cannot
+// match: the unprepared ones run).
 
 func TestSpatialQueries(t *testing.T)    { enginetest.TestSpatialQueries(t, newHarness(t, skips)) }
 func TestSpatialInsertInto(t *testing.T) { enginetest.TestSpatialInsertInto(t, newHarness(t, skips)) }
@@ -17,4 +19,11 @@ func TestSpatialDelete(t *testing.T)     { enginetest.TestSpatialDelete(t, newHa
 func TestSpatialScripts(t *testing.T)    { enginetest.TestSpatialScripts(t, newHarness(t, skips)) }
 func TestSpatialIndexScripts(t *testing.T) {
 	enginetest.TestSpatialIndexScripts(t, newHarness(t, skips))
+}
+
+func TestSpatialQueriesPrepared(t *testing.T) {
+	enginetest.TestSpatialQueriesPrepared(t, newHarness(t, skips))
+}
+func TestSpatialScriptsPrepared(t *testing.T) {
+	enginetest.TestSpatialScriptsPrepared(t, newHarness(t, skips))
 }
