@@ -263,6 +263,7 @@ func (t *table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 	return t.alterThen(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
 		meta.drop(old)
 		meta.set(col.Name, cm)
+		meta.renameKeptColumn(old, col.Name)
 		def.Columns = append(def.Columns[:i:i], def.Columns[i+1:]...)
 		*colMap = append((*colMap)[:i:i], (*colMap)[i+1:]...)
 		names := columnNames(def.Columns)

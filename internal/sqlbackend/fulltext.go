@@ -480,6 +480,18 @@ func (t *table) dropTextIndex(ctx *sql.Context, name string) (bool, error) {
 	})
 }
 
+// renameKeptColumn follows a column's new name (CHANGE COLUMN, RENAME
+// COLUMN) in the kept indexes.
+func (m *tableMeta) renameKeptColumn(from, to string) {
+	for i := range m.TextIndexes {
+		for j, c := range m.TextIndexes[i].Columns {
+			if strings.EqualFold(c, from) {
+				m.TextIndexes[i].Columns[j] = to
+			}
+		}
+	}
+}
+
 // dropTextColumn takes a dropped column out of the FULLTEXT indexes (and
 // drops those left without columns), as MariaDB does.
 func (m *tableMeta) dropTextColumn(col string) {
