@@ -54,6 +54,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleMatchIndex, matchIndexRule).
 		AddPreAnalyzeRule(ruleSpatialWithin, spatialWithinRule).
+		AddPreAnalyzeRule(ruleAxisOrder, axisOrderRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
 		// Prefix indexes: see prefix.go. The two wrappers keep

@@ -126,7 +126,11 @@ func storeGeometry(ctx *sql.Context, t *types.Type, v interface{}) (interface{},
 		return g, storeCond{}
 	}
 	text := ""
-	if s, err := spatial.NewAsWKT(expression.NewLiteral(g, gtypes.GeometryType{})).Eval(ctx, nil); err == nil {
+	shown := g
+	if mariaDB(ctx) && g.GetSRID() == gtypes.GeoSpatialSRID {
+		shown = g.SetSRID(0) // MariaDB prints the coordinates as stored (axisOrderRule)
+	}
+	if s, err := spatial.NewAsWKT(expression.NewLiteral(shown, gtypes.GeometryType{})).Eval(ctx, nil); err == nil {
 		text, _ = s.(string)
 	}
 	return nil, storeCond{code: erTruncatedWrongValueForField, word: strings.ToUpper(types.GeometryName(t)), text: text, always: true}

@@ -41,6 +41,75 @@ func spatialWithinRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope
 	})
 }
 
+const ruleAxisOrder analyzer.RuleId = 10322
+
+// axisOrderRule: go-mysql-server reads and prints the coordinates of SRID
+// 4326 (a geographic system) latitude first, as MySQL 8 does, so that
+// ST_GeomFromText('POINT(5 6)', 4326) stores x = 6. MariaDB keeps every
+// SRID's coordinates in the order written. Answering as MariaDB
+// (Provider.MariaDB), the rule gives each WKT reader of two arguments the
+// option that keeps the order, and has ST_AsText and ST_AsBinary print a
+// 4326 value as one of SRID 0 (whose order they keep; their output has no
+// SRID).
+func axisOrderRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !mariaDB(ctx) {
+		return n, transform.SameTree, nil
+	}
+	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch e.(type) {
+		case *spatial.GeomFromText, *spatial.PointFromText, *spatial.LineFromText, *spatial.PolyFromText,
+			*spatial.MPointFromText, *spatial.MLineFromText, *spatial.MPolyFromText, *spatial.GeomCollFromText:
+			ch := e.Children()
+			if len(ch) != 2 {
+				return e, transform.SameTree, nil
+			}
+			// go-mysql-server's reader swaps unless told lat-long.
+			out, err := e.WithChildren(ch[0], ch[1], expression.NewLiteral("axis-order=lat-long", gtypes.LongText))
+			return out, transform.NewTree, err
+		case *spatial.AsWKT, *spatial.AsWKB:
+			ch := e.Children()
+			if len(ch) != 1 {
+				return e, transform.SameTree, nil
+			}
+			if _, done := ch[0].(*plainAxes); done {
+				return e, transform.SameTree, nil
+			}
+			out, err := e.WithChildren(&plainAxes{expression.UnaryExpression{Child: ch[0]}})
+			return out, transform.NewTree, err
+		}
+		return e, transform.SameTree, nil
+	})
+}
+
+// plainAxes is its child's value, a 4326 geometry given SRID 0 (so that
+// go-mysql-server prints its coordinates in the stored order).
+type plainAxes struct {
+	expression.UnaryExpression
+}
+
+var _ sql.Expression = (*plainAxes)(nil)
+
+func (p *plainAxes) String() string   { return p.Child.String() }
+func (p *plainAxes) Type() sql.Type   { return p.Child.Type() }
+func (p *plainAxes) IsNullable() bool { return p.Child.IsNullable() }
+
+// WithChildren implements sql.Expression.
+func (p *plainAxes) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(p, len(children), 1)
+	}
+	return &plainAxes{expression.UnaryExpression{Child: children[0]}}, nil
+}
+
+// Eval evaluates the child.
+func (p *plainAxes) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := p.Child.Eval(ctx, row)
+	if g, ok := v.(gtypes.GeometryValue); ok && err == nil && g.GetSRID() == gtypes.GeoSpatialSRID {
+		return g.SetSRID(0), nil
+	}
+	return v, err
+}
+
 // withSpatial registers the relations in a's function catalog.
 func withSpatial(a *analyzer.Analyzer) *analyzer.Analyzer {
 	ctx := sql.NewEmptyContext()

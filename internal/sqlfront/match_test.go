@@ -57,4 +57,7 @@ func TestMatchPrepared(t *testing.T) {
 	if _, err := db.Query("SELECT id FROM ft.d WHERE MATCH (id) AGAINST (?)", "fox"); err == nil || !strings.Contains(err.Error(), "1191") {
 		t.Errorf("MATCH on a column without a FULLTEXT index: %v, want 1191", err)
 	}
+	if _, err := db.Query("SELECT id FROM ft.d WHERE MATCH (body) AGAINST ('fox' WITH QUERY EXPANSION)"); err == nil || !strings.Contains(err.Error(), "1235") {
+		t.Errorf("WITH QUERY EXPANSION: %v, want 1235", err)
+	}
 }
