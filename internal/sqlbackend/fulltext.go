@@ -19,18 +19,19 @@ import (
 
 // FULLTEXT and SPATIAL indexes are accepted and kept, not built.
 //
-// The engine has neither full-text nor spatial (R-tree) indexes. go-mysql-server builds one from
-// auxiliary tables a storage integration provides, and refuses FULLTEXT
-// otherwise. textIndexRule takes the FULLTEXT indexes out of CREATE TABLE,
-// ALTER TABLE ... ADD FULLTEXT and CREATE FULLTEXT INDEX, and the table
-// keeps their definitions with its SQL attributes (tableMeta.TextIndexes):
-// SHOW CREATE TABLE prints them, DROP INDEX drops them, and nothing reads
-// them. A query on the words of such a column scans the table (LIKE,
-// INSTR, and MATCH ... AGAINST, which match.go evaluates row by row).
-// SPATIAL indexes on geometry columns are kept the same way (with Spatial
-// set; ALTER TABLE ... ADD SPATIAL, CREATE SPATIAL INDEX): ST_Contains,
-// MBRContains and the other spatial functions scan. The rule is a pure
-// function of the plan and its nodes are built per statement.
+// The engine has neither full-text nor spatial (R-tree) indexes.
+// go-mysql-server builds a full-text index from auxiliary tables a storage
+// integration provides, and refuses FULLTEXT otherwise. textIndexRule
+// takes the FULLTEXT and SPATIAL indexes out of CREATE TABLE (also ...
+// LIKE a table that keeps some), ALTER TABLE ... ADD FULLTEXT|SPATIAL and
+// CREATE FULLTEXT|SPATIAL INDEX, and the table keeps their definitions
+// with its SQL attributes (tableMeta.TextIndexes, Spatial set for a
+// SPATIAL one): SHOW CREATE TABLE, SHOW INDEX and DESCRIBE print them,
+// DROP INDEX drops them, and no write maintains them. A query on the
+// words of such a column scans the table (LIKE, INSTR, and MATCH ...
+// AGAINST, which match.go evaluates row by row); ST_Contains, MBRContains
+// and the other spatial functions scan too. The rule reads the catalog
+// only; its nodes are built per statement.
 
 const ruleTextIndexes analyzer.RuleId = 10023
 
