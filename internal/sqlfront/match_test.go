@@ -61,3 +61,40 @@ func TestMatchPrepared(t *testing.T) {
 		t.Errorf("WITH QUERY EXPANSION: %v, want 1235", err)
 	}
 }
+
+// A geometry column reads the same bytes through the text protocol, a
+// prepared statement and the point fast path (the second execution of a
+// primary-key SELECT).
+func TestGeometryPrepared(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	db := ts.open("")
+	for _, q := range []string{
+		"CREATE DATABASE gp",
+		"CREATE TABLE gp.t (id INT PRIMARY KEY, g GEOMETRY, p POINT NOT NULL)",
+		"INSERT INTO gp.t VALUES (1, ST_GeomFromText('LINESTRING(0 0,1 2)'), POINT(3, 4)), (2, NULL, POINT(-1, 0.5))",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	get := func(q string, args ...any) string {
+		t.Helper()
+		var g, p []byte
+		if err := db.QueryRow(q, args...).Scan(&g, &p); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return fmt.Sprintf("%x %x", g, p)
+	}
+	for _, id := range []int{1, 2} {
+		text := get(fmt.Sprintf("SELECT g, p FROM gp.t WHERE id = %d", id))
+		for i := 0; i < 3; i++ {
+			if prep := get("SELECT g, p FROM gp.t WHERE id = ?", id); prep != text {
+				t.Errorf("id %d, execution %d: prepared %s, text %s", id, i+1, prep, text)
+			}
+		}
+		// SRID 0, then the WKB of LINESTRING(0 0,1 2) and POINT(3 4).
+		if want := "0000000001020000000200000000000000000000000000000000000000000000000000f03f0000000000000040 00000000010100000000000000000008400000000000001040"; id == 1 && text != want {
+			t.Errorf("id 1: %s, want %s", text, want)
+		}
+	}
+}
