@@ -52,10 +52,10 @@ import (
 // ANALYZE TABLE, say). A NULL column holds no words.
 //
 // The functions here are pure but for the statistics: a matchFunc reads
-// the table once per search text, at its first row, for N and df (the
-// committed rows, not a transaction's own writes) and keeps the weights
-// under a mutex, so it is safe for concurrent use; it is otherwise
-// immutable once the rule has built it.
+// the table once per statement and search text, at its first row, for N
+// and df (the committed rows, not a transaction's own writes) and keeps
+// the weights under a mutex, so it is safe for concurrent use; it is
+// otherwise immutable once the rule has built it.
 
 const ruleMatchIndex analyzer.RuleId = 10320
 
@@ -270,13 +270,19 @@ type ftStats struct {
 	t    *table
 	cols []int // the MATCH columns' positions in the table
 	mu   sync.Mutex
+	pid  uint64               // the statement the memo is for
 	memo map[string][]float64 // search text -> term weights
 }
 
-// termWeights returns the weight of each term of q, the parse of text.
-func (s *ftStats) termWeights(text string, q *ftQuery, colls []*collation.Collation) ([]float64, error) {
+// termWeights returns the weight of each term of q, the parse of text,
+// for the running statement (should one plan serve several statements,
+// each reads the table again).
+func (s *ftStats) termWeights(ctx *sql.Context, text string, q *ftQuery, colls []*collation.Collation) ([]float64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if pid := ctx.Pid(); pid != s.pid {
+		s.pid, s.memo = pid, nil
+	}
 	if w, ok := s.memo[text]; ok {
 		return w, nil
 	}
@@ -462,7 +468,7 @@ func (m *matchFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	var w []float64
 	if m.stats != nil {
 		var err error
-		if w, err = m.stats.termWeights(text, q, m.colls); err != nil {
+		if w, err = m.stats.termWeights(ctx, text, q, m.colls); err != nil {
 			return nil, err
 		}
 	}

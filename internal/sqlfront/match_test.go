@@ -54,6 +54,30 @@ func TestMatchPrepared(t *testing.T) {
 	if got, want := rows("SELECT id, MATCH (body) AGAINST (?) FROM ft.d WHERE MATCH (body) AGAINST (?) ORDER BY id", "fox", "fox"), "1:0.090619 3:0.181238"; got != want {
 		t.Errorf("fox: %q, want %q", got, want)
 	}
+	// One prepared statement executed again after a write: the weights
+	// follow the table (5 rows, 3 with fox: log10(5/3)^2 per occurrence).
+	st, err := db.Prepare("SELECT MATCH (body) AGAINST (?) FROM ft.d WHERE id = 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rel := func() float64 {
+		t.Helper()
+		var r float64
+		if err := st.QueryRow("fox").Scan(&r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := rel(); fmt.Sprintf("%.6f", r) != "0.181238" {
+		t.Errorf("prepared, before the write: %.6f", r)
+	}
+	if _, err := db.Exec("INSERT INTO ft.d VALUES (5, 'fox')"); err != nil {
+		t.Fatal(err)
+	}
+	if r := rel(); fmt.Sprintf("%.6f", r) != "0.098434" {
+		t.Errorf("prepared, after the write: %.6f, want 2*log10(5/3)^2", r)
+	}
 	if _, err := db.Query("SELECT id FROM ft.d WHERE MATCH (id) AGAINST (?)", "fox"); err == nil || !strings.Contains(err.Error(), "1191") {
 		t.Errorf("MATCH on a column without a FULLTEXT index: %v, want 1191", err)
 	}
