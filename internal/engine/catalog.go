@@ -415,7 +415,7 @@ func (t *Table) setPrefix(idx *Index, prefix []uint16) error {
 			if uint32(n) >= c.Type.Length {
 				continue
 			}
-		case types.Text, types.Blob:
+		case types.Text, types.Blob, types.Geometry:
 		default:
 			continue
 		}

@@ -298,6 +298,11 @@ var mysqlErrors = map[int]MySQLError{
 	1832: {"ER_FK_COLUMN_CANNOT_CHANGE", "HY000", "Cannot change column '%s': used in a foreign key constraint '%s'"},
 	1906: {"ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN", "HY000", "The value specified for generated column '%s' in table '%s' has been ignored"},
 	4025: {"ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT `%s` failed for `%s`.`%s`"},
+	// FULLTEXT and SPATIAL (sqlbackend/fulltext.go, spatial.go, match.go).
+	1191: {"ER_FT_MATCHING_KEY_NOT_FOUND", "HY000", "Can't find FULLTEXT index matching the column list"},
+	1252: {"ER_SPATIAL_CANT_HAVE_NULL", "42000", "All parts of a SPATIAL index must be NOT NULL"},
+	1416: {"ER_CANT_CREATE_GEOMETRY_OBJECT", "22003", "Cannot get geometry object from data you send to the GEOMETRY field"},
+	1210: {"ER_WRONG_ARGUMENTS", "HY000", "Incorrect arguments to %s"},
 }
 
 // DupEntry prints a duplicate key as MariaDB's 1062 does: the values

@@ -256,9 +256,14 @@ func (t *table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 	if col.AutoIncrement && !t.t.Columns[i].AutoIncrement {
 		defer t.syncAutoIncrement(ctx, &err)
 	}
-	return t.alter(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
+	var after func(tx *engine.Job, nt *engine.Table) error
+	if col.Type.Kind == types.Geometry && !sameColumnType(&t.t.Columns[i].Type, &col.Type) {
+		after = func(tx *engine.Job, _ *engine.Table) error { return checkGeometryAlter(ctx, tx, t.t, i, &col) }
+	}
+	return t.alterThen(ctx, func(def *engine.TableDef, colMap *[]int, meta *tableMeta) error {
 		meta.drop(old)
 		meta.set(col.Name, cm)
+		meta.renameKeptColumn(old, col.Name)
 		def.Columns = append(def.Columns[:i:i], def.Columns[i+1:]...)
 		*colMap = append((*colMap)[:i:i], (*colMap)[i+1:]...)
 		names := columnNames(def.Columns)
@@ -279,7 +284,7 @@ func (t *table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 			def.Indexes = append(def.Indexes, engine.IndexDef{Name: col.Name, Columns: []string{col.Name}})
 		}
 		return nil
-	})
+	}, after)
 }
 
 // syncAutoIncrement moves the AUTO_INCREMENT counter of a column that has

@@ -91,7 +91,7 @@ func (it *columnsIter) Next(ctx *sql.Context) (sql.Row, error) {
 	out := make(sql.Row, len(row))
 	copy(out, row)
 	out[it.f.colType] = columnTypeText(c, nil, m)
-	out[it.f.key] = columnKeys(t.t)[i]
+	out[it.f.key] = columnKeys(t.t, t.keptMeta())[i]
 	out[it.f.extra] = columnExtra(c, m)
 	out[it.f.def] = nil
 	if d, ok := columnDefault(c, m, true); ok {

@@ -123,7 +123,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 			if n == int64(t.Length) {
 				n = 0
 			}
-		case types.Text, types.Blob:
+		case types.Text, types.Blob, types.Geometry:
 		default:
 			if n > 0 {
 				return nil, sql.ErrInvalidIndexPrefix.New(cols[i].Name)
@@ -132,7 +132,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 		bytes := keyBytes(t)
 		if n > 0 {
 			bytes = int(n) * mbMax(t)
-			if t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob {
+			if t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob || t.Kind == types.Geometry {
 				bytes = int(n)
 			}
 		}
@@ -197,7 +197,7 @@ func hidePrefixes(parts []sql.IndexColumn, typeOf func(name string) sql.Type) []
 		}
 		out[i].Length = 0
 		if st := typeOf(out[i].Name); st != nil {
-			if et, err := engineType(st); err == nil && et.IsBlob() {
+			if et, err := engineType(st); err == nil && et.IsBlob() && et.Kind != types.Geometry {
 				out[i].Length = 1
 			}
 		}

@@ -52,9 +52,12 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
-	a := withTruncate(analyzer.NewBuilder(p).
+	a := withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(rulePreAnalyze, ruleBatch(
 			analyzer.Rule{Id: ruleTextIndexes, Apply: textIndexRule},
+			analyzer.Rule{Id: ruleMatchIndex, Apply: matchIndexRule},
+			analyzer.Rule{Id: ruleSpatialWithin, Apply: spatialWithinRule},
+			analyzer.Rule{Id: ruleAxisOrder, Apply: axisOrderRule},
 			analyzer.Rule{Id: ruleScalarSubquery, Apply: scalarSubqueryRule},
 			analyzer.Rule{Id: ruleValues, Apply: valuesRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
@@ -79,7 +82,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			gatedRule{analyzer.Rule{Id: ruleMariaShow, Apply: mariaShowRule}, isShowOfTable},
 			gatedRule{analyzer.Rule{Id: ruleRoutines, Apply: routinesRule}, isInfoSchemaTable},
 			gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]})).
-		Build())
+		Build())))
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

@@ -164,6 +164,8 @@ func SQLType(t *types.Type) sql.Type {
 		if st, err := gtypes.CreateSetType(t.Elems, coll); err == nil {
 			return st
 		}
+	case types.Geometry:
+		return sqlGeometryType(t)
 	}
 	return gtypes.LongBlob
 }
@@ -240,6 +242,9 @@ func engineType(st sql.Type) (types.Type, error) {
 			t.Collation = collation.Default
 		}
 	default:
+		if gt, ok := engineGeometryType(st); ok {
+			return gt, nil
+		}
 		return t, errUnsupported("column type %s", st.String())
 	}
 	if nt, ok := st.(sql.NumberType); ok && !nt.IsFloat() && !nt.IsSigned() {

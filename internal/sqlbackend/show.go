@@ -116,7 +116,7 @@ func (s *showColumns) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (s *showColumns) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
 	t := s.t.t
 	m := s.t.ts.meta
-	keys := columnKeys(t)
+	keys := columnKeys(t, s.t.keptMeta())
 	rows := make([]sql.Row, 0, len(t.Columns))
 	for i := range t.Columns {
 		c := &t.Columns[i]
@@ -179,7 +179,8 @@ func (s *showIndexes) WithChildren(children ...sql.Node) (sql.Node, error) {
 	return s, nil
 }
 
-// RowIter returns a row per column of each index, FULLTEXT ones last.
+// RowIter returns a row per column of each index, SPATIAL ones where they
+// were created among the others, FULLTEXT ones last (MariaDB's order).
 // Cardinality is the table's row count (InnoDB's estimate is that for a
 // freshly analysed small table's unique keys, and an estimate anyway).
 func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
@@ -193,8 +194,23 @@ func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 	if err != nil {
 		return nil, err
 	}
+	m, err := s.t.db.p.tableMeta(et.ID)
+	if err != nil {
+		return nil, err
+	}
 	var rows []sql.Row
+	spatial := func(x *textIndexDef) {
+		for i, col := range x.Columns {
+			rows = append(rows, sql.Row{name, int64(1), x.Name, int64(i + 1), col, "A", nil, int64(32), nil, "", "SPATIAL", "", x.Comment, "NO"})
+		}
+	}
+	sl := newSpatialLister(m)
+	secondary := 0
 	for _, ix := range idxs {
+		if ix.ID() != "PRIMARY" {
+			sl.at(secondary, spatial)
+			secondary++
+		}
 		nonUnique := int64(1)
 		if ix.IsUnique() {
 			nonUnique = 0
@@ -213,11 +229,11 @@ func (s *showIndexes) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) 
 			rows = append(rows, sql.Row{name, nonUnique, ix.ID(), int64(i + 1), col, "A", int64(rows64), sub, nil, null, "BTREE", "", ix.Comment(), "NO"})
 		}
 	}
-	m, err := s.t.db.p.tableMeta(et.ID)
-	if err != nil {
-		return nil, err
-	}
+	sl.at(-1, spatial)
 	for _, x := range m.TextIndexes {
+		if x.Spatial {
+			continue
+		}
 		for i, col := range x.Columns {
 			null := ""
 			if c := et.Column(col); c >= 0 && et.Columns[c].Nullable {
@@ -440,8 +456,9 @@ func quoteString(s string) string {
 // for every column of the primary key (or, without one, of the first
 // unique index whose columns are all NOT NULL, which InnoDB makes the
 // primary key), UNI for the column of a one-column unique index, MUL for
-// the first column of any other index.
-func columnKeys(t *engine.Table) []string {
+// the first column of any other index, kept FULLTEXT and SPATIAL ones of
+// m too.
+func columnKeys(t *engine.Table, m *tableMeta) []string {
 	keys := make([]string, len(t.Columns))
 	pk := t.Primary
 	if pk == nil || pk.Hidden {
@@ -469,6 +486,13 @@ func columnKeys(t *engine.Table) []string {
 			keys[c] = "UNI"
 		default:
 			keys[c] = "MUL"
+		}
+	}
+	for _, x := range m.TextIndexes {
+		if len(x.Columns) > 0 {
+			if c := t.Column(x.Columns[0]); c >= 0 && keys[c] == "" {
+				keys[c] = "MUL"
+			}
 		}
 	}
 	// A UNI found after a MUL wins, as MariaDB checks the unique flag
@@ -543,15 +567,31 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, ix := range idxs {
-		lines = append(lines, "  "+indexClause(ix))
-	}
-	for _, x := range m.TextIndexes {
-		s := "  FULLTEXT KEY " + quoteIdent(x.Name) + " (" + quoteJoin(x.Columns, ",") + ")"
+	kept := func(x *textIndexDef) {
+		kind := "FULLTEXT"
+		if x.Spatial {
+			kind = "SPATIAL"
+		}
+		s := "  " + kind + " KEY " + quoteIdent(x.Name) + " (" + quoteJoin(x.Columns, ",") + ")"
 		if x.Comment != "" {
 			s += " COMMENT " + quoteString(x.Comment)
 		}
 		lines = append(lines, s)
+	}
+	sl := newSpatialLister(m)
+	secondary := 0
+	for _, ix := range idxs {
+		if ix.ID() != "PRIMARY" {
+			sl.at(secondary, kept)
+			secondary++
+		}
+		lines = append(lines, "  "+indexClause(ix))
+	}
+	sl.at(-1, kept)
+	for i := range m.TextIndexes {
+		if !m.TextIndexes[i].Spatial {
+			kept(&m.TextIndexes[i])
+		}
 	}
 	fks, err := t.GetDeclaredForeignKeys(ctx)
 	if err != nil {

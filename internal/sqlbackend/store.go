@@ -544,6 +544,8 @@ func (s *storeValue) condError(c storeCond, v interface{}) error {
 			text = valueText(v)
 		}
 		return errtable.SQLError(c.code, c.word, text, s.t.t.DB, s.t.t.Name, col.Name, row)
+	case erCantCreateGeometry:
+		return errtable.SQLError(c.code)
 	}
 	return errtable.SQLError(c.code, col.Name, row)
 }

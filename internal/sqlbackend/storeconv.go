@@ -77,6 +77,8 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 		return storeString(t, v)
 	case t.Kind == types.Date || t.Kind == types.DateTime || t.Kind == types.Timestamp:
 		return storeDate(ctx, t, v, mode)
+	case t.Kind == types.Geometry:
+		return storeGeometry(ctx, t, v)
 	}
 	return v, storeCond{}
 }

@@ -86,6 +86,8 @@ func ValueToSQL(t *types.Type, v types.Value) interface{} {
 		return append([]byte{}, v.B...)
 	case types.Binary, types.VarBinary:
 		return append([]byte{}, v.B...)
+	case types.Geometry:
+		return geometryToSQL(v.B)
 	}
 	return nil
 }
@@ -166,6 +168,9 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 	}
 	if isJSON(t) {
 		return jsonValue(ctx, v)
+	}
+	if t.Kind == types.Geometry {
+		return geometryFromSQL(t, v)
 	}
 	if w, ok := v.(sql.AnyWrapper); ok {
 		u, err := w.UnwrapAny(ctx)

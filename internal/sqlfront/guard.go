@@ -9,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Statement depth guard.
@@ -101,7 +103,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	mariaCharsetDefaults(st)
+	mariaTree(query, st)
 	return st, nil
 }
 
@@ -122,7 +124,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
-		mariaCharsetDefaults(st)
+		mariaTree(query, st)
 	}
 	return st, parsed, rest, err
 }
@@ -145,7 +147,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
-		mariaCharsetDefaults(st)
+		mariaTree(query, st)
 	}
 	return st, parsed, rest, err
 }
@@ -167,9 +169,17 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		if err = checkTree(st, end); err != nil {
 			return nil, 0, g.refuse(ctx, err)
 		}
-		mariaCharsetDefaults(st)
+		mariaTree(s, st)
 	}
 	return st, end, err
+}
+
+// mariaTree adjusts a parsed statement to MariaDB: utf8mb4's default
+// collation, and MATCH ... AGAINST as the backend evaluates it
+// (sqlbackend.RewriteMatch). text is the statement's text.
+func mariaTree(text string, st ast.Statement) {
+	mariaCharsetDefaults(st)
+	sqlbackend.RewriteMatch(text, st)
 }
 
 // originalRest maps rest, the unparsed remainder of rw (query rewritten

@@ -40,7 +40,7 @@ func Compare(t *Type, a, b Value) int {
 			return sign(t.Collation.Compare(a.B, b.B))
 		}
 		return bytes.Compare(a.B, b.B)
-	case Binary, VarBinary, Blob:
+	case Binary, VarBinary, Blob, Geometry:
 		return bytes.Compare(a.B, b.B)
 	}
 	return cmpInt(a.I, b.I)

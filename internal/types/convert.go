@@ -41,6 +41,8 @@ func Convert(t *Type, in []byte, buf []byte) Value {
 		return convertEnum(t, in)
 	case Set:
 		return convertSet(t, in)
+	case Geometry:
+		return convertGeometry(t, in, buf)
 	}
 	return Value{}
 }
@@ -97,7 +99,7 @@ func ValInt(t *Type, v Value) int64 {
 			return math.MaxInt64
 		}
 		return int64(math.RoundToEven(f))
-	case Decimal, Char, VarChar, Text, Binary, VarBinary, Blob:
+	case Decimal, Char, VarChar, Text, Binary, VarBinary, Blob, Geometry:
 		n := scanNumber(v.B)
 		return n.roundInt(false)
 	case Date:

@@ -28,7 +28,7 @@ func zeroInto(t *Type, buf []byte) Value {
 			b = append(b, 0)
 		}
 		return Value{B: b}
-	case Char, VarChar, Text, VarBinary, Blob:
+	case Char, VarChar, Text, VarBinary, Blob, Geometry:
 		return Value{B: buf[:0]}
 	}
 	return Value{}

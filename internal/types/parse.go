@@ -296,7 +296,11 @@ func ParseType(def string) (Type, error) {
 	case "set":
 		t.Kind = Set
 	default:
-		return Type{}, p.errorf("unknown type %s", strings.ToUpper(word))
+		g, ok := geometryKind(word)
+		if !ok {
+			return Type{}, p.errorf("unknown type %s", strings.ToUpper(word))
+		}
+		t.Kind, t.Scale = Geometry, g
 	}
 	if t.Kind == Enum || t.Kind == Set {
 		if t.Elems, err = p.elems(); err != nil {
@@ -622,6 +626,8 @@ func (t *Type) String() string {
 		} else {
 			b.WriteString(prefix + "blob")
 		}
+	case Geometry:
+		b.WriteString(GeometryName(t))
 	case Enum, Set:
 		if t.Kind == Enum {
 			b.WriteString("enum(")

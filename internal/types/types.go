@@ -39,6 +39,7 @@ const (
 	Blob             // B (TINYBLOB..LONGBLOB by Length, as Text)
 	Enum             // I: 1-based member index, 0 = the error value ''
 	Set              // I: bit mask of members, bit 0 = first member
+	Geometry         // B: SRID + WKB (Scale = geometry kind, Length = SRID+1 or 0; geometry.go)
 )
 
 // Type is a column's type: its kind and the parameters MySQL gives it.
@@ -74,7 +75,7 @@ func (t *Type) Class() Class {
 	switch t.Kind {
 	case Float, Double:
 		return ClassFloat
-	case Decimal, Char, VarChar, Text, Binary, VarBinary, Blob:
+	case Decimal, Char, VarChar, Text, Binary, VarBinary, Blob, Geometry:
 		return ClassBytes
 	default:
 		return ClassInt
@@ -86,9 +87,9 @@ func (t *Type) IsString() bool {
 	return t.Kind == Char || t.Kind == VarChar || t.Kind == Text
 }
 
-// IsBlob reports whether t is a TEXT or BLOB type (HandlerSocket refuses
-// non-NULL filters on them).
-func (t *Type) IsBlob() bool { return t.Kind == Text || t.Kind == Blob }
+// IsBlob reports whether t is a TEXT, BLOB or geometry type (HandlerSocket
+// refuses non-NULL filters on them; MySQL's geometry field is a BLOB).
+func (t *Type) IsBlob() bool { return t.Kind == Text || t.Kind == Blob || t.Kind == Geometry }
 
 // IsInteger reports whether t is one of the integer kinds.
 func (t *Type) IsInteger() bool { return t.Kind >= TinyInt && t.Kind <= BigInt }

@@ -82,7 +82,6 @@ CREATE FULLTEXT INDEX ft3 ON ft (body);
 DROP INDEX ft2 ON ft;
 ALTER TABLE ft DROP INDEX fb;
 SHOW CREATE TABLE ft;
--- deviation: MATCH ... AGAINST is refused (1105 no matching Full-Text index); HandlerDB keeps FULLTEXT indexes but does not search them
 SELECT id FROM ft WHERE MATCH(body) AGAINST ('fox');
 CREATE TABLE fl (id INT PRIMARY KEY, f FLOAT(7,2), d DOUBLE(10,3), g FLOAT, h DOUBLE);
 INSERT INTO fl VALUES (1, 3.14159, 2.71828, 1.5, 2.5), (2, -12345.678, 1234567.8915, 0.1, 0.2);
