@@ -199,11 +199,15 @@ func dump(ctx context.Context, s *side, tables []string, batch int) ([]string, i
 		if err != nil {
 			return nil, 0, err
 		}
-		cols, _ := rows.Columns()
+		cols, _ := rows.ColumnTypes()
 		vals := make([]gosql.RawBytes, len(cols))
 		ptrs := make([]any, len(cols))
+		numeric := make([]bool, len(cols))
 		for i := range vals {
 			ptrs[i] = &vals[i]
+			tn := cols[i].DatabaseTypeName()
+			// Numbers unquoted, as mariadb-dump writes them.
+			numeric[i] = strings.Contains(tn, "INT") || strings.Contains(tn, "DECIMAL") || strings.Contains(tn, "FLOAT") || strings.Contains(tn, "DOUBLE")
 		}
 		var b strings.Builder
 		n := 0
@@ -231,6 +235,8 @@ func dump(ctx context.Context, s *side, tables []string, batch int) ([]string, i
 				}
 				if v == nil {
 					b.WriteString("NULL")
+				} else if numeric[i] {
+					b.Write(v)
 				} else {
 					b.WriteByte('\'')
 					b.WriteString(strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(string(v)))
