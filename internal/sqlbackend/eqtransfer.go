@@ -93,7 +93,7 @@ type eqTransfer struct {
 	parent map[string]string
 	cols   map[string]*expression.GetField
 	consts map[string]*expression.Literal // column -> its constant
-	lefts  []*plan.JoinNode                // LEFT JOINs of the preserved part
+	lefts  []*plan.JoinNode               // LEFT JOINs of the preserved part
 }
 
 func newEqTransfer() *eqTransfer {
