@@ -75,6 +75,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleMariaShow, mariaShowRule).
 		AddPostValidationRule(ruleRoutines, routinesRule).
 		AddPostValidationRule(ruleDropDatabase, dropDatabaseRule(hp)).
+		AddPostValidationRule(ruleFirstMatch, firstMatchRule).
 		Build())
 	if hp != nil {
 		hp.SetAnalyzer(a)
