@@ -76,6 +76,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleRoutines, routinesRule).
 		AddPostValidationRule(ruleDropDatabase, dropDatabaseRule(hp)).
 		AddPostValidationRule(ruleFirstMatch, firstMatchRule).
+		AddPostValidationRule(ruleDateDiff, dateDiffRule).
 		Build())
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {
