@@ -60,6 +60,11 @@ func dateArg(ctx *sql.Context, e sql.Expression, row sql.Row) (*time.Time, error
 		return nil, err
 	}
 	// A time.Time converts without text (only its range is checked).
+	if s, ok := v.(string); ok {
+		if t, ok := parseISODate(s); ok {
+			v = t
+		}
+	}
 	if v, _, err = gtypes.DatetimeMaxPrecision.Convert(ctx, v); err != nil {
 		return nil, err
 	}

@@ -77,6 +77,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleDropDatabase, dropDatabaseRule(hp)).
 		AddPostValidationRule(ruleFirstMatch, firstMatchRule).
 		AddPostValidationRule(ruleDateDiff, dateDiffRule).
+		AddPostValidationRule(ruleISODates, isoDatesRule).
 		Build())
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {
