@@ -9,7 +9,8 @@
 #
 # MARIA_DSN (default bench:bench@tcp(127.0.0.1:13306)/) is the MariaDB;
 # PORT (default 13406; HandlerSocket on PORT+1 and PORT+2) is HandlerDB's.
-# DURABILITY (default os, as the reference MariaDB's
+# HANDLERDB_BIN runs that binary instead of building ./cmd/handlerdb (to
+# compare two versions). DURABILITY (default os, as the reference MariaDB's
 # innodb_flush_log_at_trx_commit=2) is HandlerDB's --durability.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,9 +24,13 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-go build -o "$tmp/handlerdb" ./cmd/handlerdb
+bin=${HANDLERDB_BIN:-}
+if [ -z "$bin" ]; then
+  go build -o "$tmp/handlerdb" ./cmd/handlerdb
+  bin=$tmp/handlerdb
+fi
 go build -o "$tmp/benchreports" ./scripts/benchreports
-"$tmp/handlerdb" --datadir "$tmp/data" --bind-address 127.0.0.1 --port "$PORT" \
+"$bin" --datadir "$tmp/data" --bind-address 127.0.0.1 --port "$PORT" \
   --handlersocket-port $((PORT + 1)) --handlersocket-port-wr $((PORT + 2)) \
   --admin-address '' --durability "$DURABILITY" --log-level warn >"$tmp/server.log" 2>&1 &
 pid=$!
