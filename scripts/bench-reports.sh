@@ -34,8 +34,15 @@ go build -o "$tmp/benchreports" ./scripts/benchreports
   --handlersocket-port $((PORT + 1)) --handlersocket-port-wr $((PORT + 2)) \
   --admin-address '' --durability "$DURABILITY" --log-level warn >"$tmp/server.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+up=
+for _ in $(seq 300); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then up=1; break; fi
+  if ! kill -0 "$pid" 2>/dev/null; then break; fi
   sleep 0.1
 done
+if [ -z "$up" ]; then
+  echo "bench-reports: HandlerDB did not start on port $PORT:" >&2
+  cat "$tmp/server.log" >&2
+  exit 1
+fi
 "$tmp/benchreports" -ours "root@tcp(127.0.0.1:$PORT)/" -maria "$MARIA_DSN" "$@"
