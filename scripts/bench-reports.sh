@@ -9,7 +9,7 @@
 #
 # MARIA_DSN (default bench:bench@tcp(127.0.0.1:13306)/) is the MariaDB;
 # PORT (default 13406; HandlerSocket on PORT+1 and PORT+2) is HandlerDB's.
-# HANDLERDB_BIN runs that binary instead of building ./cmd/handlerdb (to
+# SERVER_BIN runs that binary instead of building ./cmd/handlerdb (to
 # compare two versions). DURABILITY (default os, as the reference MariaDB's
 # innodb_flush_log_at_trx_commit=2) is HandlerDB's --durability.
 set -euo pipefail
@@ -24,7 +24,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-bin=${HANDLERDB_BIN:-}
+bin=${SERVER_BIN:-}
+unset SERVER_BIN
 if [ -z "$bin" ]; then
   go build -o "$tmp/handlerdb" ./cmd/handlerdb
   bin=$tmp/handlerdb
