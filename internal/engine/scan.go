@@ -78,6 +78,12 @@ type Iterator struct {
 	// between an index entry and its row.
 	inWriter bool
 	snap     *Snapshot // the snapshot read, released by Close
+	// pr, for a secondary index over the store or a Pebble snapshot,
+	// opens pit: an iterator over the primary index kept for the walk,
+	// which finds each entry's row with a seek (a Get per entry sets up
+	// every level of the store again).
+	pr  pebble.Reader
+	pit *pebble.Iterator
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
@@ -104,7 +110,14 @@ func newIterator(r pebble.Reader, t *Table, idx *Index, rg Range, reverse, inWri
 	if err != nil {
 		return nil, err
 	}
-	return &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, inWriter: inWriter}, nil
+	x := &Iterator{r: r, it: it, t: t, idx: idx, reverse: reverse, inWriter: inWriter}
+	switch r.(type) {
+	case *pebble.DB, *pebble.Snapshot:
+		if !idx.Primary && !inWriter {
+			x.pr = r
+		}
+	}
+	return x, nil
 }
 
 // kvIter is what an Iterator walks: a Pebble iterator, or the merge of a
@@ -181,6 +194,17 @@ func (x *Iterator) Next() (Row, error) {
 			return x.row, x.err
 		}
 		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
+		if x.pr != nil {
+			row, ok, err := x.seekPrimary()
+			if err != nil {
+				x.err = err
+				return nil, err
+			}
+			if !ok {
+				continue // deleted or changed since the iterator was opened
+			}
+			return row, nil
+		}
 		v, closer, err := x.r.Get(x.pk)
 		if errors.Is(err, pebble.ErrNotFound) {
 			if !x.inWriter {
@@ -206,10 +230,39 @@ func (x *Iterator) Next() (Row, error) {
 	}
 }
 
+// seekPrimary reads the row of the entry x.pk names through pit (opened
+// at the first entry, so its view is no older than the index's); ok is
+// false if the row is gone or no longer has the entry's key.
+func (x *Iterator) seekPrimary() (Row, bool, error) {
+	if x.pit == nil {
+		it, err := x.pr.NewIter(&pebble.IterOptions{LowerBound: x.t.Primary.prefix, UpperBound: prefixEnd(nil, x.t.Primary.prefix)})
+		if err != nil {
+			return nil, false, err
+		}
+		x.pit = it
+	}
+	if !x.pit.SeekGE(x.pk) || !bytes.Equal(x.pit.Key(), x.pk) {
+		return nil, false, x.pit.Error()
+	}
+	var err error
+	if x.row, _, err = decodeRow(x.row, x.t, x.pit.Value()); err != nil {
+		return nil, false, err
+	}
+	var ok bool
+	if x.skey, ok = stillIndexed(x.skey, x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):], x.it.Key()); !ok {
+		return nil, false, nil
+	}
+	return x.row.Clone(), true, nil // the value is valid until the next seek
+}
+
 // Close releases the iterator.
 func (x *Iterator) Close() error {
 	if x.it == nil {
 		return nil
+	}
+	if x.pit != nil {
+		x.pit.Close()
+		x.pit = nil
 	}
 	err := x.it.Close()
 	x.it = nil

@@ -182,6 +182,10 @@ type scanRange struct {
 	check []colRange
 	anyOf [][]colRange
 	empty bool
+	// point: the range is one whole primary key without NULL, which a
+	// read of committed data finds with Engine.Find (the row cache)
+	// rather than an iterator (see rangeIter.Next).
+	point bool
 }
 
 // toScanRange translates one go-mysql-server range over idx's columns into
@@ -236,6 +240,14 @@ func toScanRange(ctx *sql.Context, t *engine.Table, idx *engine.Index, mr sql.My
 		break
 	}
 	sr.rg.Lower, sr.rg.Upper = lower, upper
+	if idx.Primary && !idx.Hidden && idx.Prefix == nil && i == len(idx.Columns) && len(cols) == len(idx.Columns) {
+		sr.point = true
+		for _, v := range lower {
+			if v.Null {
+				sr.point = false
+			}
+		}
+	}
 	if idx.Prefix != nil {
 		sr.anyOf = [][]colRange{cols}
 		return sr, nil
@@ -282,6 +294,16 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			it.next++
 			if sr.empty {
 				continue
+			}
+			if sr.point && sr.rg.Keys == nil && it.src.readsPlainCommitted(it.t) {
+				r, err := it.src.pointRow(it.t, sr.rg.Lower)
+				if err != nil {
+					return nil, MapError(err)
+				}
+				if r == nil {
+					continue
+				}
+				return rowToSQL(it.t, it.ts.sch.Schema, r), nil
 			}
 			cur, gen, lock, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {

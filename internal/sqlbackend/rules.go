@@ -60,6 +60,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleAxisOrder, Apply: axisOrderRule},
 			analyzer.Rule{Id: ruleScalarSubquery, Apply: scalarSubqueryRule},
 			analyzer.Rule{Id: ruleValues, Apply: valuesRule},
+			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
@@ -81,8 +82,12 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			gatedRule{analyzer.Rule{Id: ruleAtomicFKs, Apply: atomicCreateTableRule}, isNode[*plan.CreateTable]},
 			gatedRule{analyzer.Rule{Id: ruleMariaShow, Apply: mariaShowRule}, isShowOfTable},
 			gatedRule{analyzer.Rule{Id: ruleRoutines, Apply: routinesRule}, isInfoSchemaTable},
-			gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]})).
+			gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]},
+			gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
+			gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
+			gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil})).
 		Build())))
+	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // Session is one SQL connection's session. It owns the connection's
@@ -384,6 +385,32 @@ func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, rever
 	}
 	it, err := s.e.NewIterator(t, idx, rg, reverse)
 	return it, 0, lock, err
+}
+
+// readsPlainCommitted reports whether open would read t's committed data
+// with no lock (Engine.NewIterator), the case where a point read may go
+// through Engine.Find and its row cache instead (rangeIter.Next).
+func (s *source) readsPlainCommitted(t *engine.Table) bool {
+	if s.sess == nil {
+		return true
+	}
+	if s.own {
+		return s.sess.txn == nil
+	}
+	s.sess.settle()
+	useSnap, lock := s.sess.readPlan(s.ctx, t)
+	return !useSnap && lock == lockNone && s.sess.readsCommitted(t)
+}
+
+// pointRow returns the committed row of t whose primary key is key, or
+// nil if there is none.
+func (s *source) pointRow(t *engine.Table, key []types.Value) (engine.Row, error) {
+	var out engine.Row
+	err := s.e.Find(t, &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}, func(r engine.Row) bool {
+		out = r.Clone()
+		return false
+	})
+	return out, err
 }
 
 // reread returns the newest version of row (the one a lock wait may have

@@ -209,14 +209,58 @@ func decimalFromUint(u uint64) decimal.Decimal {
 
 // intLimits are the limits of an integer column type.
 func intLimits(t *types.Type) (lo, hi decimal.Decimal) {
-	bits := intBits[t.Kind]
-	one := decimal.NewFromInt(1)
-	p := decimal.NewFromInt(2).Pow(decimal.NewFromInt(int64(bits)))
-	if t.Unsigned {
-		return decimal.Zero, p.Sub(one)
+	l := intLimitTable[intLimitKey{t.Kind, t.Unsigned}]
+	return l.lo, l.hi
+}
+
+type intLimitKey struct {
+	kind     types.Kind
+	unsigned bool
+}
+
+// intLimit holds an integer type's limits as decimals and as int64
+// (hiInt is math.MaxInt64 for BIGINT UNSIGNED, whose top exceeds it).
+type intLimit struct {
+	lo, hi       decimal.Decimal
+	loInt, hiInt int64
+}
+
+// intLimitTable holds the limits of every integer type, computed once
+// (storing a row computes them for each integer value); read-only after
+// init.
+var intLimitTable = func() map[intLimitKey]intLimit {
+	m := map[intLimitKey]intLimit{}
+	for kind, bits := range map[types.Kind]int{types.TinyInt: 8, types.SmallInt: 16, types.MediumInt: 24, types.Int: 32, types.BigInt: 64} {
+		one := decimal.NewFromInt(1)
+		p := decimal.NewFromInt(2).Pow(decimal.NewFromInt(int64(bits)))
+		half := p.Div(decimal.NewFromInt(2))
+		u := intLimit{lo: decimal.Zero, hi: p.Sub(one), hiInt: math.MaxInt64}
+		if bits < 64 {
+			u.hiInt = u.hi.IntPart()
+		}
+		m[intLimitKey{kind, true}] = u
+		s := intLimit{lo: half.Neg(), hi: half.Sub(one)}
+		s.loInt, s.hiInt = s.lo.IntPart(), s.hi.IntPart()
+		m[intLimitKey{kind, false}] = s
 	}
-	half := p.Div(decimal.NewFromInt(2))
-	return half.Neg(), half.Sub(one)
+	return m
+}()
+
+// signedInt returns v as an int64 if it is a Go signed integer.
+func signedInt(v interface{}) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
 }
 
 // intValue returns the go-mysql-server value of integer d (in range) in
@@ -231,53 +275,18 @@ func intValue(t *types.Type, d decimal.Decimal) interface{} {
 	return ValueToSQL(t, v)
 }
 
-// intBits are the widths of the integer kinds.
-var intBits = map[types.Kind]uint{types.TinyInt: 8, types.SmallInt: 16, types.MediumInt: 24, types.Int: 32, types.BigInt: 64}
-
-// storeIntFast stores an integer Go value that fits t (the common case of
-// a bulk load) without decimal arithmetic; ok is false for anything else,
-// which storeInt then converts exactly.
-func storeIntFast(t *types.Type, v interface{}) (interface{}, bool) {
-	var i int64
-	switch x := v.(type) {
-	case int64:
-		i = x
-	case int32:
-		i = int64(x)
-	case int16:
-		i = int64(x)
-	case int8:
-		i = int64(x)
-	case int:
-		i = int64(x)
-	case uint8:
-		i = int64(x)
-	case uint16:
-		i = int64(x)
-	case uint32:
-		i = int64(x)
-	default:
-		return nil, false
-	}
-	bits := intBits[t.Kind]
-	if bits == 0 || bits == 64 && t.Unsigned {
-		if bits == 0 || i < 0 {
-			return nil, false
-		}
-	} else if t.Unsigned {
-		if i < 0 || uint64(i) >= 1<<bits {
-			return nil, false
-		}
-	} else if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<(bits-1)) {
-		return nil, false
-	}
-	return ValueToSQL(t, types.Value{I: i}), true
-}
-
 // storeInt stores v into an integer column.
 func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
-	if out, ok := storeIntFast(t, v); ok {
-		return out, storeCond{}
+	if i, ok := signedInt(v); ok {
+		// The common case, without decimals.
+		l := intLimitTable[intLimitKey{t.Kind, t.Unsigned}]
+		switch {
+		case i < l.loInt:
+			return intValue(t, l.lo), storeCond{code: erOutOfRange}
+		case i > l.hiInt:
+			return intValue(t, l.hi), storeCond{code: erOutOfRange}
+		}
+		return ValueToSQL(t, types.Value{I: i}), storeCond{}
 	}
 	var cond storeCond
 	d, ok := toDecimal(v)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Times the SQL corpus' reports (21-reports.sql over 20-schema.inc, plus
+# the primary-key-filtered joins of issue #13) and a dump load on a
+# HandlerDB server this script starts and on a running MariaDB, with
+# scripts/benchreports. Prints per report the median of each side, in ms,
+# and the ratio HandlerDB / MariaDB.
+#
+#   scripts/bench-reports.sh [benchreports flags, e.g. -rounds 5 -only 2,6,pk-join]
+#
+# MARIA_DSN (default bench:bench@tcp(127.0.0.1:13306)/) is the MariaDB;
+# PORT (default 13406; HandlerSocket on PORT+1 and PORT+2) is HandlerDB's.
+# SERVER_BIN runs that binary instead of building ./cmd/handlerdb (to
+# compare two versions). DURABILITY (default os, as the reference MariaDB's
+# innodb_flush_log_at_trx_commit=2) is HandlerDB's --durability.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MARIA_DSN=${MARIA_DSN:-'bench:bench@tcp(127.0.0.1:13306)/'}
+PORT=${PORT:-13406}
+DURABILITY=${DURABILITY:-os}
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+bin=${SERVER_BIN:-}
+unset SERVER_BIN
+if [ -z "$bin" ]; then
+  go build -o "$tmp/handlerdb" ./cmd/handlerdb
+  bin=$tmp/handlerdb
+fi
+go build -o "$tmp/benchreports" ./scripts/benchreports
+"$bin" --datadir "$tmp/data" --bind-address 127.0.0.1 --port "$PORT" \
+  --handlersocket-port $((PORT + 1)) --handlersocket-port-wr $((PORT + 2)) \
+  --admin-address '' --durability "$DURABILITY" --log-level warn >"$tmp/server.log" 2>&1 &
+pid=$!
+up=
+for _ in $(seq 300); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then up=1; break; fi
+  if ! kill -0 "$pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if [ -z "$up" ]; then
+  echo "bench-reports: HandlerDB did not start on port $PORT:" >&2
+  cat "$tmp/server.log" >&2
+  exit 1
+fi
+"$tmp/benchreports" -ours "root@tcp(127.0.0.1:$PORT)/" -maria "$MARIA_DSN" "$@"
