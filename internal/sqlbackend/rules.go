@@ -48,6 +48,7 @@ var installAfterAllRules sync.Once
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
+		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withTruncate(analyzer.NewBuilder(p).

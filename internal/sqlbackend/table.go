@@ -25,6 +25,9 @@ type table struct {
 	// fkReads is set on the copy a foreign key editor reads through: its
 	// reads see the statement's own writes (see fk.go).
 	fkReads bool
+	// oddSch is set on the copy an UPDATE writes through: the schema
+	// with oddType for its dates (oddrule.go).
+	oddSch sql.Schema
 }
 
 var (
@@ -61,7 +64,12 @@ func (t *table) String() string { return sqlName(t.t) }
 func (t *table) Database() string { return t.db.name }
 
 // Schema is the table's columns.
-func (t *table) Schema() sql.Schema { return t.ts.sch.Schema }
+func (t *table) Schema() sql.Schema {
+	if t.oddSch != nil {
+		return t.oddSch
+	}
+	return t.ts.sch.Schema
+}
 
 // PrimaryKeySchema is the table's columns with the primary key's.
 func (t *table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.ts.sch }
