@@ -321,6 +321,9 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	if ok {
 		for _, c := range e.Children() {
 			if isDateType(c.Type()) {
+				if _, cmp := e.(expression.Comparer); cmp && op < oddBetween {
+					return &oddComparer{oddExpr{Expression: e, op: op}}, transform.NewTree, nil
+				}
 				return &oddExpr{Expression: e, op: op}, transform.NewTree, nil
 			}
 		}
@@ -385,8 +388,10 @@ func oddOpOf(e sql.Expression) (oddOp, bool) {
 	case *function.DateFormat:
 		return oddFormat, true
 	case *expression.Convert:
-		_ = x
-		return oddCast, true
+		// (a CAST to JSON stays go-mysql-server's: JSON_TYPE looks
+		// at it)
+		t := x.Type()
+		return oddCast, castsToText(t) || gtypes.IsNumber(t) || gtypes.IsTime(t)
 	}
 	return 0, false
 }
@@ -501,6 +506,55 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	return nil, nil
 }
 
+// oddComparer is the oddExpr of a two-sided comparison, which a merge
+// join also asks for the order of its operands.
+type oddComparer struct {
+	oddExpr
+}
+
+var _ expression.Comparer = (*oddComparer)(nil)
+
+// WithChildren keeps the wrapper.
+func (e *oddComparer) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := e.Expression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &oddComparer{oddExpr{Expression: n, op: e.op}}, nil
+}
+
+// Left is the comparison's left operand.
+func (e *oddComparer) Left() sql.Expression { return e.Expression.(expression.Comparer).Left() }
+
+// Right is the comparison's right operand.
+func (e *oddComparer) Right() sql.Expression { return e.Expression.(expression.Comparer).Right() }
+
+// Compare orders the operands: by their packed dates when one is an
+// OddDate, as go-mysql-server does otherwise.
+func (e *oddComparer) Compare(ctx *sql.Context, row sql.Row) (int, error) {
+	l, err := e.Left().Eval(ctx, row)
+	if err != nil {
+		return 0, err
+	}
+	r, err := e.Right().Eval(ctx, row)
+	if err != nil {
+		return 0, err
+	}
+	_, lo := l.(OddDate)
+	_, ro := r.(OddDate)
+	if lo || ro {
+		if l == nil || r == nil {
+			return 0, expression.ErrNilOperand.New()
+		}
+		pl, okl := packedOf(l)
+		pr, okr := packedOf(r)
+		if okl && okr {
+			return comparePacked(pl, pr), nil
+		}
+	}
+	return e.Expression.(expression.Comparer).Compare(ctx, row)
+}
+
 // asOdd returns the OddDate an operand of date type t is for the
 // expression: an OddDate itself; for the functions, the zero date too
 // (go-mysql-server's year-0 January 1st); for CAST, any date (CAST prints
@@ -510,11 +564,17 @@ func (e *oddExpr) asOdd(v interface{}, t sql.Type) (OddDate, bool) {
 	case OddDate:
 		return x, true
 	case time.Time:
-		if e.op == oddCast || (e.op >= oddYear && x.Equal(zeroTime)) {
+		if (e.op == oddCast && castsToText(e.Type())) || (e.op >= oddYear && e.op != oddCast && x.Equal(zeroTime)) {
 			return oddDateOf(x, t), true
 		}
 	}
 	return OddDate{}, false
+}
+
+// castsToText reports a CAST to CHAR or BINARY.
+func castsToText(t sql.Type) bool {
+	_, ok := t.(sql.StringType)
+	return ok && !gtypes.IsJSON(t)
 }
 
 // compare makes a comparison of dates as MariaDB does.
