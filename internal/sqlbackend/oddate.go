@@ -211,12 +211,21 @@ func comparePacked(a, b int64) int {
 }
 
 // Convert keeps an OddDate (in the type's kind) and converts anything
-// else as go-mysql-server's type does.
+// else as go-mysql-server's type does; a string it refuses that MariaDB
+// reads as a date (2020-00-15, 2021-02-30) becomes that date.
 func (t oddType) Convert(ctx context.Context, v interface{}) (interface{}, sql.ConvertInRange, error) {
 	if o, ok := v.(OddDate); ok {
 		return o.asColumn(t.DatetimeType), sql.InRange, nil
 	}
-	return t.DatetimeType.Convert(ctx, v)
+	out, in, err := t.DatetimeType.Convert(ctx, v)
+	if err != nil {
+		if _, text := bytesOf(v); text {
+			if p, ok := packedOf(v); ok && p != 0 {
+				return OddDate{P: p, Scale: 6}.asColumn(t.DatetimeType), sql.InRange, nil
+			}
+		}
+	}
+	return out, in, err
 }
 
 // SQL prints a date as MariaDB does: an OddDate, and a time.Time with as
