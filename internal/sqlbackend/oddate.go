@@ -53,7 +53,7 @@ func (o OddDate) String() string {
 }
 
 // Number is the value as a number, as MariaDB gives it to arithmetic
-// (20200015, 20200500100000.000): an integer for DATE and DATETIME(0), a
+// (20200015, 20200500100000.500): an integer for DATE and DATETIME(0), a
 // decimal with the scale's digits otherwise.
 func (o OddDate) Number() interface{} {
 	y, mo, d, h, mi, s, us := types.UnpackDateTime(o.P)
@@ -65,7 +65,8 @@ func (o OddDate) Number() interface{} {
 	if o.Scale == 0 {
 		return n
 	}
-	return decimal.New(n*1000000+int64(us), -6).Truncate(int32(o.Scale))
+	frac := int64(us) / int64(math.Pow10(6-int(o.Scale)))
+	return decimal.NewFromInt(n).Shift(int32(o.Scale)).Add(decimal.NewFromInt(frac)).Shift(-int32(o.Scale))
 }
 
 // timePart is the mask of a packed date-time's time of day.
@@ -147,14 +148,19 @@ func oddDateOf(tm time.Time, t sql.Type) OddDate {
 	return OddDate{P: packTime(&types.Type{Kind: types.DateTime, Scale: scale}, tm), Scale: scale}
 }
 
-// printedDate is the text of a value of date type t as MariaDB prints it,
-// or the value unchanged when it is no date.
+// printedDate is the text of a value of date or time type t as MariaDB
+// prints it, or the value unchanged when it is neither.
 func printedDate(v interface{}, t sql.Type) interface{} {
 	switch x := v.(type) {
 	case OddDate:
 		return x.String()
 	case time.Time:
 		return oddDateOf(x, t).String()
+	case gtypes.Timespan:
+		if tt, ok := t.(timeType); ok {
+			return string(types.AppendFormat(nil, &types.Type{Kind: types.Time, Scale: tt.scale}, types.Value{I: int64(x)}))
+		}
+		return x.String()
 	}
 	return v
 }
@@ -242,7 +248,7 @@ func (t oddType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Val
 	case OddDate:
 		return sqltypes.MakeTrusted(t.Type(), types.AppendFormat(dest, et, types.Value{I: x.P})), nil
 	case time.Time:
-		if y := x.UTC().Year(); y >= 0 && y <= 9999 && t.Type() != sqltypes.Timestamp {
+		if y := x.UTC().Year(); y >= 0 && y <= 9999 {
 			return sqltypes.MakeTrusted(t.Type(), types.AppendFormat(dest, et, types.Value{I: packTime(et, x)})), nil
 		}
 	}

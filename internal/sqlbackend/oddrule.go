@@ -1,7 +1,11 @@
 package sqlbackend
 
 import (
+	"math"
+	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -149,6 +153,21 @@ func oddNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	case *plan.Sort:
 		if f, ok := oddSortFields(x.SortFields); ok {
 			return plan.NewSort(f, x.Child), transform.NewTree, nil
+		}
+	case *plan.SetOp:
+		if f, ok := oddSortFields(x.SortFields); ok {
+			nn := *x
+			nn.SortFields = f
+			return &nn, transform.NewTree, nil
+		}
+	case *plan.HashLookup:
+		// go-mysql-server converts each key with the probe key's type.
+		if gtypes.IsTime(x.LeftProbeKey.Type()) {
+			nn, err := x.WithExpressions(x.RightEntryKey, oddTyped(x.LeftProbeKey))
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			return nn, transform.NewTree, nil
 		}
 	case *plan.TopN:
 		if f, ok := oddSortFields(x.Fields); ok {
@@ -313,14 +332,41 @@ const (
 	oddDay
 	oddFormat
 	oddCast
+	oddQuarter
+	oddIn       // IN (...)
+	oddFirst    // COALESCE, IFNULL: the first value that is not NULL
+	oddDatePart // DATE(): the date without its time of day
+	oddNull     // a date function MariaDB answers with NULL for such a date
+	oddInterval // date + INTERVAL: NULL, with 1292 as a warning
+	oddArith    // arithmetic: the date as its number (20200015)
 )
+
+// nullFunctions are the date functions whose answer MariaDB gives as
+// NULL for a date with a zero month or day or a day past the month's
+// end (checked in MariaDB 10.11).
+var nullFunctions = map[string]bool{
+	"dayname": true, "dayofweek": true, "weekday": true, "dayofyear": true, "week": true,
+	"weekofyear": true, "yearweek": true, "to_days": true, "to_seconds": true,
+	"unix_timestamp": true, "last_day": true, "date_add": true, "date_sub": true,
+	"adddate": true, "subdate": true, "datediff": true, "monthname": true,
+}
+
+// textFunctions are the string functions that read a date as its text
+// (LENGTH(d) is 10 for a DATE): their date arguments get an oddTextExpr.
+var textFunctions = map[string]bool{
+	"length": true, "char_length": true, "character_length": true, "octet_length": true,
+	"left": true, "right": true, "substring": true, "substr": true, "mid": true,
+	"upper": true, "lower": true, "ucase": true, "lcase": true, "replace": true,
+	"lpad": true, "rpad": true, "trim": true, "ltrim": true, "rtrim": true,
+	"locate": true, "instr": true, "reverse": true,
+}
 
 // oddExpression replaces the expressions that meet dates (see the rule).
 func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	op, ok := oddOpOf(e)
 	if ok {
 		for _, c := range e.Children() {
-			if isDateType(c.Type()) {
+			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && isTimeType(c.Type())) {
 				if _, cmp := e.(expression.Comparer); cmp && op < oddBetween {
 					return &oddComparer{oddExpr{Expression: e, op: op}}, transform.NewTree, nil
 				}
@@ -339,11 +385,18 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 			}
 			return ne, transform.NewTree, nil
 		}
-	case *function.Concat, *function.ConcatWithSeparator:
+	case *function.Concat, *function.ConcatWithSeparator, *expression.Like, sql.FunctionExpression:
+		if fe, ok := x.(sql.FunctionExpression); ok && !textFunctions[strings.ToLower(fe.FunctionName())] {
+			switch x.(type) {
+			case *function.Concat, *function.ConcatWithSeparator:
+			default:
+				return e, transform.SameTree, nil
+			}
+		}
 		ch := x.Children()
 		var nc []sql.Expression
 		for i, c := range ch {
-			if _, done := c.(*oddTextExpr); done || !isDateType(c.Type()) {
+			if _, done := c.(*oddTextExpr); done || !(isDateType(c.Type()) || gtypes.IsTimespan(c.Type()) || isTimeType(c.Type())) {
 				continue
 			}
 			if nc == nil {
@@ -385,8 +438,25 @@ func oddOpOf(e sql.Expression) (oddOp, bool) {
 		return oddMonth, true
 	case *function.Day:
 		return oddDay, true
+	case *function.Quarter:
+		return oddQuarter, true
 	case *function.DateFormat:
 		return oddFormat, true
+	case *expression.InTuple, *expression.HashInTuple:
+		return oddIn, true
+	case *function.Coalesce, *function.IfNull:
+		return oddFirst, true
+	case *function.Date:
+		return oddDatePart, true
+	case *expression.Arithmetic:
+		for _, c := range x.Children() {
+			if _, ok := c.(*expression.Interval); ok {
+				return oddInterval, true
+			}
+		}
+		return oddArith, true
+	case sql.FunctionExpression:
+		return oddNull, nullFunctions[strings.ToLower(x.FunctionName())]
 	case *expression.Convert:
 		// (a CAST to JSON stays go-mysql-server's: JSON_TYPE looks
 		// at it)
@@ -394,6 +464,32 @@ func oddOpOf(e sql.Expression) (oddOp, bool) {
 		return oddCast, castsToText(t) || gtypes.IsNumber(t) || gtypes.IsTime(t)
 	}
 	return 0, false
+}
+
+// timeNumberOrText is a TIME(n) value as CAST to a string reads it (its
+// text) or as arithmetic does (hhmmss with n decimals).
+func timeNumberOrText(ts gtypes.Timespan, t timeType, text bool) interface{} {
+	if text {
+		return printedDate(ts, t)
+	}
+	us := int64(ts)
+	neg := us < 0
+	if neg {
+		us = -us
+	}
+	sec := us / 1000000
+	frac := us % 1000000 / int64(math.Pow10(6-int(t.scale)))
+	n := decimal.New((sec/3600*10000+sec/60%60*100+sec%60)*int64(math.Pow10(int(t.scale)))+frac, -int32(t.scale))
+	if neg {
+		n = n.Neg()
+	}
+	return n
+}
+
+// isTimeType reports a TIME(n) column's type.
+func isTimeType(t sql.Type) bool {
+	_, ok := t.(timeType)
+	return ok
 }
 
 // isDateType reports a DATE, DATETIME or TIMESTAMP type, ours or
@@ -435,7 +531,8 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	done := make([]bool, len(ch))
 	odd := false
 	for i, c := range ch {
-		if !isDateType(c.Type()) {
+		timeOp := (e.op == oddCast || e.op == oddArith) && isTimeType(c.Type())
+		if !isDateType(c.Type()) && !timeOp {
 			continue
 		}
 		v, err := c.Eval(ctx, row)
@@ -446,10 +543,15 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		if o, ok := e.asOdd(v, c.Type()); ok {
 			vals[i], odd = o, true
 		}
+		if ts, ok := v.(gtypes.Timespan); ok && timeOp {
+			// a TIME(n) value, which go-mysql-server's CAST and
+			// arithmetic do not read from a type not its own
+			vals[i], odd = timeNumberOrText(ts, c.Type().(timeType), e.op == oddCast), true
+		}
 	}
 	if !odd {
 		v, err := e.Expression.Eval(ctx, row)
-		if err == nil || e.op > oddBetween {
+		if err == nil || (e.op > oddBetween && e.op != oddIn) {
 			return v, err
 		}
 		for i, c := range ch {
@@ -467,7 +569,8 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		return e.compare(vals)
 	}
 	for i, c := range ch {
-		if done[i] {
+		if done[i] || e.op == oddNull || e.op == oddInterval {
+			// (an INTERVAL cannot be evaluated alone)
 			continue
 		}
 		v, err := c.Eval(ctx, row)
@@ -476,14 +579,14 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		vals[i] = v
 	}
-	if e.op <= oddBetween {
+	if e.op <= oddBetween || e.op == oddIn {
 		return e.compare(vals)
 	}
 	switch e.op {
-	case oddYear, oddMonth, oddDay:
+	case oddYear, oddMonth, oddDay, oddQuarter:
 		o := vals[0].(OddDate)
 		y, mo, d, _, _, _, _ := types.UnpackDateTime(o.P)
-		n := map[oddOp]int{oddYear: y, oddMonth: mo, oddDay: d}[e.op]
+		n := map[oddOp]int{oddYear: y, oddMonth: mo, oddDay: d, oddQuarter: (mo + 2) / 3}[e.op]
 		v, _, err := e.Type().Convert(ctx, int64(n))
 		return v, err
 	case oddFormat:
@@ -501,7 +604,66 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		return s, nil
 	case oddCast:
-		return e.cast(ctx, vals[0].(OddDate))
+		switch x := vals[0].(type) {
+		case OddDate:
+			return e.cast(ctx, x)
+		case string:
+			ne, err := e.Expression.WithChildren(expression.NewLiteral(x, gtypes.LongText))
+			if err != nil {
+				return nil, err
+			}
+			return ne.Eval(ctx, nil)
+		}
+		return nil, nil
+	case oddDatePart:
+		return vals[0].(OddDate).asColumn(gtypes.Date), nil
+	case oddFirst:
+		for _, v := range vals {
+			if v == nil {
+				continue
+			}
+			if o, ok := v.(OddDate); ok {
+				if dt, ok := e.Type().(sql.DatetimeType); ok && gtypes.IsTime(e.Type()) {
+					return o.asColumn(dt), nil
+				}
+				return o.String(), nil
+			}
+			r, _, err := e.Type().Convert(ctx, v)
+			return r, err
+		}
+		return nil, nil
+	case oddInterval:
+		for _, v := range vals {
+			if o, ok := v.(OddDate); ok {
+				ctx.Warn(erTruncatedWrongValue, "Incorrect datetime value: '%s'", o.String())
+				break
+			}
+		}
+		return nil, nil
+	case oddNull:
+		return nil, nil
+	case oddArith:
+		lits := make([]sql.Expression, len(ch))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case decimal.Decimal:
+				lits[i] = expression.NewLiteral(x, gtypes.MustCreateDecimalType(65, uint8(-x.Exponent())))
+			case OddDate:
+				switch n := x.Number().(type) {
+				case int64:
+					lits[i] = expression.NewLiteral(n, gtypes.Int64)
+				default:
+					lits[i] = expression.NewLiteral(n, gtypes.MustCreateDecimalType(65, x.Scale))
+				}
+			default:
+				lits[i] = expression.NewLiteral(v, ch[i].Type())
+			}
+		}
+		ne, err := e.Expression.WithChildren(lits...)
+		if err != nil {
+			return nil, err
+		}
+		return ne.Eval(ctx, nil)
 	}
 	return nil, nil
 }
@@ -557,14 +719,16 @@ func (e *oddComparer) Compare(ctx *sql.Context, row sql.Row) (int, error) {
 
 // asOdd returns the OddDate an operand of date type t is for the
 // expression: an OddDate itself; for the functions, the zero date too
-// (go-mysql-server's year-0 January 1st); for CAST, any date (CAST prints
-// a DATE without time of day, which go-mysql-server does not).
+// (go-mysql-server's year-0 January 1st); for CAST to a string, any date
+// (CAST prints a DATE without time of day, which go-mysql-server does
+// not); for arithmetic, any date (its number keeps the fraction of a
+// DATETIME(n), which go-mysql-server drops).
 func (e *oddExpr) asOdd(v interface{}, t sql.Type) (OddDate, bool) {
 	switch x := v.(type) {
 	case OddDate:
 		return x, true
 	case time.Time:
-		if (e.op == oddCast && castsToText(e.Type())) || (e.op >= oddYear && e.op != oddCast && x.Equal(zeroTime)) {
+		if (e.op == oddCast && castsToText(e.Type())) || e.op == oddArith || (e.op >= oddYear && e.op != oddCast && x.Equal(zeroTime)) {
 			return oddDateOf(x, t), true
 		}
 	}
@@ -580,6 +744,8 @@ func castsToText(t sql.Type) bool {
 // compare makes a comparison of dates as MariaDB does.
 func (e *oddExpr) compare(vals []interface{}) (interface{}, error) {
 	switch e.op {
+	case oddIn:
+		return compareIn(vals[0], vals[1])
 	case oddBetween:
 		for _, v := range vals {
 			if v == nil {
@@ -618,6 +784,36 @@ func (e *oddExpr) compare(vals []interface{}) (interface{}, error) {
 		return c > 0, nil
 	}
 	return c >= 0, nil
+}
+
+// compareIn is l IN r as MariaDB reads dates: true when an item equals
+// l, NULL when none does and one is NULL, false otherwise.
+func compareIn(l, r interface{}) (interface{}, error) {
+	if l == nil {
+		return nil, nil
+	}
+	pl, ok := packedOf(l)
+	if !ok {
+		return false, nil
+	}
+	items, isList := r.([]interface{})
+	if !isList {
+		items = []interface{}{r}
+	}
+	sawNull := false
+	for _, it := range items {
+		if it == nil {
+			sawNull = true
+			continue
+		}
+		if p, ok := packedOf(it); ok && p == pl {
+			return true, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return false, nil
 }
 
 // cast converts an OddDate as CAST does in MariaDB: to a date type it

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -77,6 +78,15 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 		return storeString(t, v)
 	case t.Kind == types.Date || t.Kind == types.DateTime || t.Kind == types.Timestamp:
 		return storeDate(ctx, t, v, mode)
+	case t.Kind == types.Time:
+		// Text in MariaDB's forms ('1 02:03:04.5', '12:00'), which
+		// go-mysql-server's TIME does not all read; anything else is
+		// left to it.
+		if s, ok := bytesOf(v); ok {
+			if c, ok := types.ConvertTime(t, s); ok {
+				return gtypes.Timespan(c.I), storeCond{}
+			}
+		}
 	}
 	return v, storeCond{}
 }

@@ -263,9 +263,9 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 	case types.Time:
 		switch x := v.(type) {
 		case gtypes.Timespan:
-			return types.Value{I: int64(x)}, nil
+			return types.Value{I: truncMicros(int64(x), t.Scale)}, nil
 		case time.Duration:
-			return types.Value{I: x.Microseconds()}, nil
+			return types.Value{I: truncMicros(x.Microseconds(), t.Scale)}, nil
 		}
 	case types.Date, types.DateTime, types.Timestamp:
 		if tm, ok := v.(time.Time); ok {
@@ -299,6 +299,16 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 		return types.Convert(t, b, nil), nil
 	}
 	return convertText(t, v, asKey), nil
+}
+
+// truncMicros drops the digits of a TIME value (signed microseconds)
+// beyond scale, toward zero, as MariaDB stores it.
+func truncMicros(us int64, scale uint8) int64 {
+	if scale >= 6 {
+		return us
+	}
+	m := int64(math.Pow10(6 - int(scale)))
+	return us - us%m
 }
 
 // convertText stores v through its MySQL text, as a client string would be.

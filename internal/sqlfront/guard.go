@@ -102,6 +102,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		return nil, err
 	}
 	mariaCharsetDefaults(st)
+	mariaTimeScales(st)
 	return st, nil
 }
 
@@ -123,6 +124,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaCharsetDefaults(st)
+		mariaTimeScales(st)
 	}
 	return st, parsed, rest, err
 }
@@ -146,6 +148,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaCharsetDefaults(st)
+		mariaTimeScales(st)
 	}
 	return st, parsed, rest, err
 }
@@ -168,6 +171,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 			return nil, 0, g.refuse(ctx, err)
 		}
 		mariaCharsetDefaults(st)
+		mariaTimeScales(st)
 	}
 	return st, end, err
 }

@@ -515,16 +515,23 @@ func storeDate(t *Type, m mtime) Value {
 
 // convertTime stores text into a TIME column (signed microseconds).
 func convertTime(t *Type, in []byte) Value {
+	v, _ := ConvertTime(t, in)
+	return v
+}
+
+// ConvertTime stores text into a TIME column as Convert does, and
+// reports whether the text held a time at all.
+func ConvertTime(t *Type, in []byte) (Value, bool) {
 	m := parseTime(in)
 	switch m.kind {
 	case tmTime, tmDateTime:
 	default:
-		return Value{}
+		return Value{}, false
 	}
 	us := int64(m.hour)*3600*microsPerSec + int64(m.minute)*60*microsPerSec +
 		int64(m.second)*microsPerSec + int64(truncMicro(m.micro, t.Scale))
 	if m.neg {
 		us = -us
 	}
-	return Value{I: us}
+	return Value{I: us}, true
 }
