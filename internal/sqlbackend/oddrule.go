@@ -67,6 +67,52 @@ func oddDatesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 	return out, same, nil
 }
 
+// ruleOddInLists names oddInListsRule.
+const ruleOddInLists analyzer.RuleId = 10301
+
+// oddInListsRule: go-mysql-server turns IN over a list of constants into a
+// hash lookup (rules after this one, before oddDatesRule), converting each item
+// to the left side's type; a date item it does not read (2020-00-15)
+// fails the statement there. Such an IN becomes the equalities it
+// stands for (= OR = ...), which oddDatesRule later makes as MariaDB
+// does. Only lists holding such an item change.
+func oddInListsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				in, ok := e.(*expression.InTuple)
+				if !ok || !gtypes.IsTime(in.Left().Type()) {
+					return e, transform.SameTree, nil
+				}
+				tup, ok := in.Right().(expression.Tuple)
+				if !ok {
+					return e, transform.SameTree, nil
+				}
+				for _, it := range tup {
+					lit, ok := it.(*expression.Literal)
+					if !ok {
+						continue
+					}
+					if _, text := bytesOf(lit.Value()); !text {
+						continue
+					}
+					if _, _, err := in.Left().Type().Convert(ctx, lit.Value()); err == nil {
+						continue
+					}
+					if _, ok := packedOf(lit.Value()); ok {
+						eqs := make([]sql.Expression, len(tup))
+						for i, it := range tup {
+							eqs[i] = expression.NewEquals(in.Left(), it)
+						}
+						return expression.JoinOr(eqs...), transform.NewTree, nil
+					}
+				}
+				return e, transform.SameTree, nil
+			})
+		})
+	})
+}
+
 // hasTime reports whether a schema has a DATE, DATETIME or TIMESTAMP
 // column of go-mysql-server's own types.
 func hasTime(sch sql.Schema) bool {
@@ -510,6 +556,19 @@ type oddExpr struct {
 }
 
 var _ sql.Expression = (*oddExpr)(nil)
+
+// Type is the expression's; arithmetic on a TIME(n) value is a DECIMAL
+// with n decimals, as in MariaDB (go-mysql-server does not know n).
+func (e *oddExpr) Type() sql.Type {
+	if e.op == oddArith {
+		for _, c := range e.Expression.Children() {
+			if tt, ok := c.Type().(timeType); ok && gtypes.IsNumber(e.Expression.Type()) {
+				return gtypes.MustCreateDecimalType(65, tt.scale)
+			}
+		}
+	}
+	return e.Expression.Type()
+}
 
 // WithChildren keeps the wrapper.
 func (e *oddExpr) WithChildren(children ...sql.Expression) (sql.Expression, error) {

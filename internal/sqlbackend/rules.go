@@ -61,6 +61,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		RemoveOnceBeforeRule(analyzer.ResolveAlterColumnId).
 		AddPreAnalyzeRule(analyzer.ValidateCreateTableId, prefixCreateTableRule).
 		AddPreAnalyzeRule(analyzer.ResolveAlterColumnId, prefixAlterRule).
+		AddPreAnalyzeRule(ruleOddInLists, oddInListsRule).
 		AddPreValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(rulePKPrefix, pkPrefixRule).
 		AddPostValidationRule(ruleShowPKPrefix, showCreatePKRule).
