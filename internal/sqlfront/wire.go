@@ -171,8 +171,9 @@ func (h *mariaHandler) warnings(c *mysql.Conn) func() uint16 {
 // warning count is always 0.
 var updateInfo = regexp.MustCompile(`^(Rows matched: \d+  Changed: \d+  Warnings: )0$`)
 
-// scaledReal returns the type of the FLOAT(M,D) or DOUBLE(M,D) column a
-// result field reads as it is (its original table and column), or nil.
+// scaledReal returns the type of the FLOAT(M,D) or DOUBLE(M,D) column,
+// or of the DATETIME(n), TIMESTAMP(n) or TIME(n) column (n > 0), a result
+// field reads as it is (its original table and column), or nil.
 func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 	s := h.srv.Load()
 	if s == nil || f.OrgTable == "" || f.OrgName == "" || f.Database == "" {
@@ -189,14 +190,19 @@ func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 	if ct := &t.Columns[i].Type; (ct.Kind == types.Float || ct.Kind == types.Double) && ct.Length > 0 {
 		return ct
 	}
+	if ct := &t.Columns[i].Type; (ct.Kind == types.DateTime || ct.Kind == types.Timestamp || ct.Kind == types.Time) && ct.Scale > 0 {
+		return ct
+	}
 	return nil
 }
 
 // reformatting returns a callback that rewrites values before passing
 // each result on. go-mysql-server sends the fields with the first result
 // of a query only, so they are remembered. scaled gives the type of a
-// FLOAT or DOUBLE field that reads a FLOAT(M,D)/DOUBLE(M,D) column (nil
-// for any other), whose values MariaDB prints with D decimals; warnings
+// FLOAT or DOUBLE field that reads a FLOAT(M,D)/DOUBLE(M,D) column, whose
+// values MariaDB prints with D decimals, or of a temporal field that
+// reads a column with fractional digits, whose decimals it sets (nil for
+// any other); warnings
 // counts the statement's warnings, which an UPDATE's info reports.
 func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type, warnings func() uint16) mysql.ResultSpoolFn {
 	var fields []*querypb.Field
@@ -216,7 +222,16 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 						}
 						reals[i] = t
 					}
+				case querypb.Type_TIME:
+					if t := scaled(f); t != nil && f.Decimals == 0 {
+						f.Decimals = uint32(t.Scale)
+					}
 				case querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
+					if t := scaled(f); t != nil && f.Decimals == 0 {
+						// the column's digits, which go-mysql-server
+						// gives only to its own DATETIME type
+						f.Decimals = uint32(t.Scale)
+					}
 					if f.Decimals > 0 && f.Decimals <= 6 {
 						fix = append(fix, i)
 					}
