@@ -58,6 +58,18 @@ func TestHSOddDatesOverSQL(t *testing.T) {
 		}
 	}
 	check()
+	// Prepared: a point select (the second execution takes the fast
+	// path) and a comparison with a bound string.
+	for i := 0; i < 2; i++ {
+		var d, dt string
+		if err := db.QueryRow("SELECT d, dt FROM od WHERE id = ?", 1).Scan(&d, &dt); err != nil || d != "2020-00-15" || dt != "2020-05-00 10:11:12.50" {
+			t.Errorf("prepared point select %d: %q %q %v", i, d, dt, err)
+		}
+	}
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM od WHERE d <= ?", "2020-00-15").Scan(&n); err != nil || n != 4 {
+		t.Errorf("prepared d <= '2020-00-15': %d %v, want 4", n, err)
+	}
 	// Written over SQL: the same rows, read back by both fronts.
 	execAll(t, db, "SET sql_mode = ''", "DELETE FROM od",
 		"INSERT INTO od VALUES (1, '2020-00-15', '2020-05-00 10:11:12.5'), (2, '0000-00-01', '0000-00-01'), (3, '2020-01-01', '2020-01-01'), (4, '2019-12-31', '2020-00-00 23:59:59.99'), (5, '0000-00-00', '0000-00-00')")

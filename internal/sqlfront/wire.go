@@ -81,6 +81,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	authenticated(c)
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	err = h.overrun(c, err)
+	temporalDecimals(fields, h.scaledReal)
 	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
 		h.points.remember(query)
 	}
@@ -114,6 +115,9 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 	next, warnings, fields := callback, h.warnings(c), false
 	callback = func(r *sqltypes.Result) error {
 		fixOK(r, !fields, warnings)
+		if r != nil {
+			temporalDecimals(r.Fields, h.scaledReal)
+		}
 		fields = fields || (r != nil && len(r.Fields) > 0)
 		return next(r)
 	}
@@ -211,6 +215,7 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 	return func(res *sqltypes.Result, more bool) error {
 		fixOK(res, len(fields) == 0, warnings)
 		if res != nil && res.Fields != nil {
+			temporalDecimals(res.Fields, scaled)
 			fields, fix, reals = res.Fields, fix[:0], nil
 			for i, f := range fields {
 				switch f.Type {
@@ -222,16 +227,7 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 						}
 						reals[i] = t
 					}
-				case querypb.Type_TIME:
-					if t := scaled(f); t != nil && f.Decimals == 0 {
-						f.Decimals = uint32(t.Scale)
-					}
 				case querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
-					if t := scaled(f); t != nil && f.Decimals == 0 {
-						// the column's digits, which go-mysql-server
-						// gives only to its own DATETIME type
-						f.Decimals = uint32(t.Scale)
-					}
 					if f.Decimals > 0 && f.Decimals <= 6 {
 						fix = append(fix, i)
 					}
@@ -248,6 +244,25 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 			}
 		}
 		return next(res, more)
+	}
+}
+
+// temporalDecimals gives each DATETIME, TIMESTAMP or TIME field that
+// reads a column with fractional digits those digits as its decimals, as
+// MariaDB's fields have them: go-mysql-server sets them only for its own
+// DATETIME type, which the backend's result columns are not
+// (sqlbackend's oddType). scaled is as for reformatting.
+func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *types.Type) {
+	for _, f := range fields {
+		switch f.Type {
+		case querypb.Type_DATETIME, querypb.Type_TIMESTAMP, querypb.Type_TIME:
+			if f.Decimals != 0 {
+				continue
+			}
+			if t := scaled(f); t != nil && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
+				f.Decimals = uint32(t.Scale)
+			}
+		}
 	}
 }
 
