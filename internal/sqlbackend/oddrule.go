@@ -412,6 +412,11 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	op, ok := oddOpOf(e)
 	if ok {
 		for _, c := range e.Children() {
+			if _, nested := c.(*expression.Arithmetic); nested && op == oddArith {
+				// (a chain of arithmetic is no date; its Type walks
+				// the whole chain)
+				continue
+			}
 			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && isTimeType(c.Type())) {
 				if _, cmp := e.(expression.Comparer); cmp && op < oddBetween {
 					return &oddComparer{oddExpr{Expression: e, op: op}}, transform.NewTree, nil
