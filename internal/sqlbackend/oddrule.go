@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -15,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -24,18 +23,24 @@ import (
 // batch, after storeValuesRule), so that the short analysis of a
 // single-table INSERT or UPDATE runs it too, and changes:
 //
-//   - the result columns of the statement (a top-level projection) and
-//     the columns an INSERT, REPLACE, UPDATE or ON DUPLICATE KEY UPDATE
-//     stores into: their DATE, DATETIME and TIMESTAMP types become
+//   - the result columns of the statement (its top-level projection, or
+//     one added over it) and the columns an INSERT, REPLACE, UPDATE or
+//     ON DUPLICATE KEY UPDATE stores into (for UPDATE, a copy of the table
+//     it writes through, whose schema go-mysql-server compares the old
+//     and new rows with): their DATE, DATETIME and TIMESTAMP types become
 //     oddType, which converts and prints OddDate values;
-//   - ORDER BY keys and the arguments of MIN and MAX: oddType too, which
-//     orders them;
-//   - comparisons (=, <=>, <, <=, >, >=, BETWEEN) with a date operand,
-//     and YEAR, MONTH, DAY, DAYOFMONTH, DATE_FORMAT and CAST of a date:
-//     an oddExpr, which evaluates the go-mysql-server expression unless
-//     a date operand is an OddDate, and then computes MariaDB's answer;
-//   - the date arguments of CONCAT and CONCAT_WS: an oddTextExpr, which
-//     gives an OddDate's text.
+//   - ORDER BY keys (also of a UNION), the arguments of MIN and MAX, and
+//     the probe key of a hash join: oddType too, which orders, converts
+//     and hashes them;
+//   - comparisons (=, <=>, <, <=, >, >=, BETWEEN, IN) with a date
+//     operand, YEAR, MONTH, DAY, DAYOFMONTH, QUARTER, DATE, DATE_FORMAT,
+//     CAST, COALESCE, IFNULL, arithmetic, and the date functions MariaDB
+//     answers with NULL for such dates (nullFunctions): an oddExpr, which
+//     evaluates the go-mysql-server expression unless a date operand is
+//     an OddDate, and then computes MariaDB's answer;
+//   - the date arguments of CONCAT, CONCAT_WS, LIKE and the string
+//     functions of textFunctions: an oddTextExpr, which gives a date's
+//     text as MariaDB prints it.
 //
 // The rule is a pure function of the plan, safe for concurrent use; the
 // expressions it makes are immutable.
@@ -591,8 +596,14 @@ func (e *oddExpr) WithChildren(children ...sql.Expression) (sql.Expression, erro
 // such as '2020-00-15') is made as MariaDB does.
 func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	ch := e.Expression.Children()
-	vals := make([]interface{}, len(ch))
-	done := make([]bool, len(ch))
+	var vbuf [4]interface{}
+	var dbuf [4]bool
+	vals, done := vbuf[:0], dbuf[:0]
+	if len(ch) <= len(vbuf) {
+		vals, done = vbuf[:len(ch)], dbuf[:len(ch)]
+	} else {
+		vals, done = make([]interface{}, len(ch)), make([]bool, len(ch))
+	}
 	odd := false
 	for i, c := range ch {
 		timeOp := (e.op == oddCast || e.op == oddArith) && isTimeType(c.Type())
