@@ -34,7 +34,9 @@ func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *i
 	for _, c := range idx.Columns {
 		e := name + "." + t.Columns[c].Name
 		ix.exprs = append(ix.exprs, e)
-		ix.cets = append(ix.cets, sql.ColumnExpressionType{Expression: e, Type: ts.types[c]})
+		// oddType: a range's bounds may be dates time.Time cannot
+		// hold (oddate.go).
+		ix.cets = append(ix.cets, sql.ColumnExpressionType{Expression: e, Type: oddTypeOf(ts.types[c])})
 	}
 	return ix
 }

@@ -187,10 +187,17 @@ func (p *Provider) ResolveTable(db, name string) *engine.Table {
 	return (&database{p: p, name: n}).engineTable(name)
 }
 
-// ColumnTypes returns the go-mysql-server type of each column of t, as
-// t's SQL schema has them (SQLType of each column type). The slice is
-// shared and must not be modified.
-func (p *Provider) ColumnTypes(t *engine.Table) []sql.Type { return p.schemaOf(t).types }
+// ColumnTypes returns the go-mysql-server type of each column of t as a
+// result column has it: SQLType of each column type, with oddType for
+// dates, which prints dates time.Time cannot hold (oddate.go).
+func (p *Provider) ColumnTypes(t *engine.Table) []sql.Type {
+	ts := p.schemaOf(t).types
+	out := make([]sql.Type, len(ts))
+	for i, c := range ts {
+		out[i] = oddTypeOf(c)
+	}
+	return out
+}
 
 // rowCount returns the number of rows of t for the planner.
 func (p *Provider) rowCount(t *engine.Table) (uint64, bool, error) {

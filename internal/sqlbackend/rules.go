@@ -49,7 +49,8 @@ var installAfterAllRules sync.Once
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule},
-			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule})
+			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule},
+			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
@@ -68,6 +69,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		RemoveOnceBeforeRule(analyzer.ResolveAlterColumnId).
 		AddPreAnalyzeRule(analyzer.ValidateCreateTableId, prefixCreateTableRule).
 		AddPreAnalyzeRule(analyzer.ResolveAlterColumnId, prefixAlterRule).
+		AddPreAnalyzeRule(ruleOddInLists, oddInListsRule).
 		AddPreValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(rulePostValidation, gatedRuleBatch(
 			gatedRule{analyzer.Rule{Id: rulePKPrefix, Apply: pkPrefixRule}, isNode[*plan.CreateTable]},

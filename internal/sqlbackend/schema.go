@@ -123,6 +123,9 @@ func SQLType(t *types.Type) sql.Type {
 	case types.Timestamp:
 		return gtypes.MustCreateDatetimeType(sqltypes.Timestamp, int(t.Scale))
 	case types.Time:
+		if t.Scale > 0 {
+			return timeType{TimeType: gtypes.Time, scale: t.Scale}
+		}
 		return gtypes.Time
 	case types.Year:
 		return gtypes.Year
@@ -170,6 +173,39 @@ func SQLType(t *types.Type) sql.Type {
 	return gtypes.LongBlob
 }
 
+// timeType is go-mysql-server's TIME for a TIME(n) column (n from 1 to
+// 6), printing its values with n fractional digits as MariaDB does
+// (go-mysql-server prints six, or none when they are all zero). It is an
+// immutable value, safe for concurrent use.
+type timeType struct {
+	gtypes.TimeType
+	scale uint8
+}
+
+// SQL prints a TIME value with the column's digits.
+func (t timeType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Value, error) {
+	if v == nil {
+		return sqltypes.NULL, nil
+	}
+	ts, err := t.ConvertToTimespan(v)
+	if err != nil {
+		return sqltypes.Value{}, err
+	}
+	et := &types.Type{Kind: types.Time, Scale: t.scale}
+	return sqltypes.MakeTrusted(sqltypes.Time, types.AppendFormat(dest, et, types.Value{I: int64(ts)})), nil
+}
+
+// String is the type as MariaDB names it.
+func (t timeType) String() string { return "time(" + strconv.Itoa(int(t.scale)) + ")" }
+
+// Equals compares the types under the wrapper.
+func (t timeType) Equals(other sql.Type) bool {
+	if o, ok := other.(timeType); ok {
+		return o.scale == t.scale
+	}
+	return t.TimeType.Equals(other)
+}
+
 // engineType maps a go-mysql-server column type to the engine's.
 func engineType(st sql.Type) (types.Type, error) {
 	var t types.Type
@@ -201,6 +237,9 @@ func engineType(st sql.Type) (types.Type, error) {
 		t.Kind, t.Scale = types.Timestamp, uint8(st.(sql.DatetimeType).Precision())
 	case sqltypes.Time:
 		t.Kind = types.Time
+		if tt, ok := st.(timeType); ok {
+			t.Scale = tt.scale
+		}
 	case sqltypes.Year:
 		t.Kind = types.Year
 	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
@@ -364,6 +403,13 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 		// (GetChecks adds it): the text stays as inserted.
 		t = types.Type{Kind: types.Text, Length: longTextLength, Collation: collation.Utf8mb4Bin}
 		cm.json = "1"
+	}
+	if dt := declaredType(ctx, c.Name); dt != nil && t.Kind == types.Time && dt.Length != nil {
+		// TIME(n), which go-mysql-server's planner saw as TIME(6)
+		// (sqlfront's mariaTimeScales): the engine keeps n digits.
+		if n, err := strconv.Atoi(string(dt.Length.Val)); err == nil && n >= 0 && n <= 6 {
+			t.Scale = uint8(n)
+		}
 	}
 	if dt := declaredType(ctx, c.Name); dt != nil && (t.Kind == types.Float || t.Kind == types.Double) && dt.Length != nil && dt.Scale != nil {
 		// FLOAT(M,D) / DOUBLE(M,D), whose M and D go-mysql-server's

@@ -540,6 +540,8 @@ func (t *table) createStatement(ctx *sql.Context) (string, error) {
 		}
 		if !c.Nullable {
 			b.WriteString(" NOT NULL")
+		} else if c.Type.Kind == types.Timestamp {
+			b.WriteString(" NULL") // MariaDB spells out a nullable TIMESTAMP
 		}
 		if d, ok := columnDefault(c, m, true); ok {
 			b.WriteString(" DEFAULT " + d)

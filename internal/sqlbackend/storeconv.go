@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -79,6 +80,15 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 		return storeDate(ctx, t, v, mode)
 	case t.Kind == types.Geometry:
 		return storeGeometry(ctx, t, v)
+	case t.Kind == types.Time:
+		// Text in MariaDB's forms ('1 02:03:04.5', '12:00'), which
+		// go-mysql-server's TIME does not all read; anything else is
+		// left to it.
+		if s, ok := bytesOf(v); ok {
+			if c, ok := types.ConvertTime(t, s); ok {
+				return gtypes.Timespan(c.I), storeCond{}
+			}
+		}
 	}
 	return v, storeCond{}
 }
@@ -465,18 +475,20 @@ func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
 // TIMESTAMP column: a value that is no date is 1292 (strict) or the zero
 // date with 1265; text after the date is 1292 (strict) or 1265; a zero
 // date under NO_ZERO_DATE is 1292 or 1264; a date with a zero month or
-// day under NO_ZERO_IN_DATE is 1292 or the zero date with 1265; a time
-// part lost by DATE is a note. go-mysql-server holds dates as time.Time,
-// which has no zero month or day and no February 30th: such dates, which
-// MariaDB stores without NO_ZERO_IN_DATE or with ALLOW_INVALID_DATES, are
-// refused with 1292 in every mode rather than stored as another date.
+// day under NO_ZERO_IN_DATE is 1292 or the zero date with 1265, and is
+// stored as written otherwise (an OddDate); a day past the end of its
+// month is stored as written under ALLOW_INVALID_DATES, and is 1292 or
+// the zero date with 1265 otherwise; a time part lost by DATE is a note.
 func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (interface{}, storeCond) {
 	s, ok := bytesOf(v)
-	if tm, isTime := v.(time.Time); isTime {
-		if !tm.Equal(zeroTime) {
+	switch x := v.(type) {
+	case time.Time:
+		if !x.Equal(zeroTime) {
 			return v, storeCond{}
 		}
 		s, ok = []byte("0000-00-00"), true
+	case OddDate:
+		s, ok = []byte(x.String()), true
 	}
 	if !ok {
 		d, num := toDecimal(v)
@@ -493,48 +505,38 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 		word = "datetime"
 	}
 	refuse := storeCond{code: erTruncatedWrongValue, word: word}
-	never := storeCond{code: erTruncatedWrongValue, word: word, always: true}
 	truncated := storeCond{code: erDataTruncated}
-	f, trailing, ok := scanDate(s)
-	if !ok {
+	// bad is the outcome of a value MariaDB does not store in this mode.
+	bad := func() (interface{}, storeCond) {
 		if mode.strict {
 			return nil, refuse
 		}
 		return zeroTime, truncated
 	}
-	if f.fields && !f.allZero && f.mo <= 12 && f.d <= 31 {
+	f, trailing, ok := scanDate(s)
+	if !ok {
+		return bad()
+	}
+	if f.fields && !f.allZero && f.mo <= 12 && f.d <= 31 && f.y <= 9999 {
 		switch {
 		case f.mo == 0 || f.d == 0:
 			if mode.noZeroInDate {
-				if mode.strict {
-					return nil, refuse
-				}
-				return zeroTime, truncated
+				return bad()
 			}
-			return nil, never
-		case !validDay(f.y, f.mo, f.d):
-			if mode.allowInvalidDates || !mode.strict {
-				// MariaDB stores it (ALLOW_INVALID_DATES), or the zero
-				// date with 1265; time.Time cannot hold it.
-				if !mode.allowInvalidDates {
-					return zeroTime, truncated
-				}
-				return nil, never
+		case !types.ValidDate(types.PackDateTime(f.y, f.mo, f.d, 0, 0, 0, 0)):
+			if !mode.allowInvalidDates {
+				return bad()
 			}
-			return nil, refuse
 		}
 	}
-	p := types.Convert(t, s, nil).I
-	y, mo, d, h, mi, sec, us := types.UnpackDateTime(p)
-	zero := y == 0 && mo == 0 && d == 0 && h == 0 && mi == 0 && sec == 0 && us == 0
+	c, _ := types.ConvertDate(t, s, mode.allowInvalidDates)
+	p := c.I
+	_, mo, d, _, _, _, _ := types.UnpackDateTime(p)
 	switch {
-	case zero && !f.allZero:
-		// types.Convert found no date (an invalid one)
-		if mode.strict {
-			return nil, refuse
-		}
-		return zeroTime, truncated
-	case zero:
+	case p == 0 && !f.allZero:
+		// types.ConvertDate found no date (an invalid one)
+		return bad()
+	case p == 0:
 		if mode.noZeroDate {
 			if mode.strict {
 				return nil, refuse
@@ -542,14 +544,14 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 			return zeroTime, storeCond{code: erOutOfRange}
 		}
 	case mo == 0 || d == 0:
-		if mode.noZeroInDate && !mode.strict {
-			return zeroTime, truncated
+		// a zero month or day written without separators (20200015)
+		if mode.noZeroInDate {
+			return bad()
 		}
-		return nil, never
-	case !validDay(y, mo, d):
-		return nil, never
+	case !types.ValidDate(p) && !mode.allowInvalidDates:
+		return bad()
 	}
-	out := unpackTime(p)
+	out := dateValue(t, p)
 	if trailing {
 		// Text after the date. go-mysql-server's own forms (ISO 8601
 		// with T and Z) stay accepted as it accepts them.
@@ -653,11 +655,6 @@ func scanDate(s []byte) (f dateText, trailing, ok bool) {
 		}
 	}
 	return f, trailing, true
-}
-
-// validDay reports whether day d exists in month mo of year y.
-func validDay(y, mo, d int) bool {
-	return d <= time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // utf8Charset reports whether a character column holds UTF-8.

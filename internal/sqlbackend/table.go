@@ -28,6 +28,9 @@ type table struct {
 	// exactCompare is set on the target of an UPDATE: its Schema compares
 	// text by bytes (see exactupdate.go).
 	exactCompare bool
+	// oddSch is set on the copy an UPDATE writes through: the schema
+	// with oddType for its dates (oddrule.go).
+	oddSch sql.Schema
 }
 
 var (
@@ -65,7 +68,12 @@ func (t *table) Database() string { return t.db.name }
 
 // Schema is the table's columns.
 func (t *table) Schema() sql.Schema {
-	if t.exactCompare {
+	switch {
+	case t.oddSch != nil && t.exactCompare:
+		return exactTextSchema(t.oddSch)
+	case t.oddSch != nil:
+		return t.oddSch
+	case t.exactCompare:
 		return t.ts.exactSchema()
 	}
 	return t.ts.sch.Schema

@@ -21,7 +21,8 @@ import (
 // int8..int64 and uint8..uint64 by integer width (int32/uint32 for
 // MEDIUMINT), float32/float64, decimal.Decimal, string for character
 // columns, []byte for binary ones, time.Time for DATE/DATETIME/TIMESTAMP
-// (0000-00-00 as the year-0 January 1st it uses), types.Timespan for TIME,
+// (0000-00-00 as the year-0 January 1st it uses; dates time.Time cannot
+// hold as an OddDate, oddate.go), types.Timespan for TIME,
 // int16 for YEAR, uint16 (1-based position) for ENUM, uint64 (bit mask)
 // for SET and uint64 for BIT. The engine holds a types.Value per column.
 // Every function here is pure and safe for concurrent use.
@@ -76,7 +77,7 @@ func ValueToSQL(t *types.Type, v types.Value) interface{} {
 	case types.Time:
 		return gtypes.Timespan(v.I)
 	case types.Date, types.DateTime, types.Timestamp:
-		return unpackTime(v.I)
+		return dateValue(t, v.I)
 	case types.Char, types.VarChar, types.Text:
 		return string(v.B)
 	case types.Blob:
@@ -94,7 +95,7 @@ func ValueToSQL(t *types.Type, v types.Value) interface{} {
 
 // unpackTime turns a packed date-time into a time.Time. Zero dates, which
 // time.Time cannot hold, become go-mysql-server's zero time; a zero month
-// or day of a partial date becomes 1.
+// or day of a partial date becomes 1 (dateValue gives those an OddDate).
 func unpackTime(p int64) time.Time {
 	y, mo, d, h, mi, s, us := types.UnpackDateTime(p)
 	if y == 0 && mo == 0 && d == 0 && h == 0 && mi == 0 && s == 0 && us == 0 {
@@ -179,6 +180,15 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 		}
 		v = u
 	}
+	if o, ok := v.(OddDate); ok && t.Kind != types.Date && t.Kind != types.DateTime && t.Kind != types.Timestamp {
+		// A date into another type: its number or its text, as
+		// MariaDB converts it.
+		if t.IsString() || t.Kind == types.Binary || t.Kind == types.VarBinary || t.Kind == types.Blob {
+			v = o.String()
+		} else {
+			v = o.Number()
+		}
+	}
 	switch t.Kind {
 	case types.TinyInt, types.SmallInt, types.MediumInt, types.Int, types.BigInt:
 		switch x := v.(type) {
@@ -258,13 +268,17 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 	case types.Time:
 		switch x := v.(type) {
 		case gtypes.Timespan:
-			return types.Value{I: int64(x)}, nil
+			return types.Value{I: truncMicros(int64(x), t.Scale)}, nil
 		case time.Duration:
-			return types.Value{I: x.Microseconds()}, nil
+			return types.Value{I: truncMicros(x.Microseconds(), t.Scale)}, nil
 		}
 	case types.Date, types.DateTime, types.Timestamp:
 		if tm, ok := v.(time.Time); ok {
 			return types.Value{I: packTime(t, tm)}, nil
+		}
+		if o, ok := v.(OddDate); ok {
+			c, _ := types.ConvertDate(t, []byte(o.String()), true)
+			return c, nil
 		}
 	case types.Char, types.VarChar, types.Text:
 		b, ok := bytesOf(v)
@@ -292,6 +306,16 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 	return convertText(t, v, asKey), nil
 }
 
+// truncMicros drops the digits of a TIME value (signed microseconds)
+// beyond scale, toward zero, as MariaDB stores it.
+func truncMicros(us int64, scale uint8) int64 {
+	if scale >= 6 {
+		return us
+	}
+	m := int64(math.Pow10(6 - int(scale)))
+	return us - us%m
+}
+
 // convertText stores v through its MySQL text, as a client string would be.
 func convertText(t *types.Type, v interface{}, asKey bool) types.Value {
 	var s []byte
@@ -306,6 +330,8 @@ func convertText(t *types.Type, v interface{}, asKey bool) types.Value {
 		} else {
 			s = x.UTC().AppendFormat(nil, "2006-01-02 15:04:05.999999")
 		}
+	case OddDate:
+		s = []byte(x.String())
 	case gtypes.Timespan:
 		s = []byte(x.String())
 	case decimal.Decimal:

@@ -179,6 +179,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 // (sqlbackend.RewriteMatch). text is the statement's text.
 func mariaTree(text string, st ast.Statement) {
 	mariaCharsetDefaults(st)
+	mariaTimeScales(st)
 	sqlbackend.RewriteMatch(text, st)
 }
 

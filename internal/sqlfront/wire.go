@@ -81,6 +81,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	authenticated(c)
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	err = h.overrun(c, err)
+	temporalDecimals(fields, h.scaledReal)
 	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
 		h.points.remember(query)
 	}
@@ -114,6 +115,9 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 	next, warnings, fields := callback, h.warnings(c), false
 	callback = func(r *sqltypes.Result) error {
 		fixOK(r, !fields, warnings)
+		if r != nil {
+			temporalDecimals(r.Fields, h.scaledReal)
+		}
 		fields = fields || (r != nil && len(r.Fields) > 0)
 		return next(r)
 	}
@@ -171,8 +175,9 @@ func (h *mariaHandler) warnings(c *mysql.Conn) func() uint16 {
 // warning count is always 0.
 var updateInfo = regexp.MustCompile(`^(Rows matched: \d+  Changed: \d+  Warnings: )0$`)
 
-// scaledReal returns the type of the FLOAT(M,D) or DOUBLE(M,D) column a
-// result field reads as it is (its original table and column), or nil.
+// scaledReal returns the type of the FLOAT(M,D) or DOUBLE(M,D) column,
+// or of the DATETIME(n), TIMESTAMP(n) or TIME(n) column (n > 0), a result
+// field reads as it is (its original table and column), or nil.
 func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 	s := h.srv.Load()
 	if s == nil || f.OrgTable == "" || f.OrgName == "" || f.Database == "" {
@@ -189,14 +194,19 @@ func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 	if ct := &t.Columns[i].Type; (ct.Kind == types.Float || ct.Kind == types.Double) && ct.Length > 0 {
 		return ct
 	}
+	if ct := &t.Columns[i].Type; (ct.Kind == types.DateTime || ct.Kind == types.Timestamp || ct.Kind == types.Time) && ct.Scale > 0 {
+		return ct
+	}
 	return nil
 }
 
 // reformatting returns a callback that rewrites values before passing
 // each result on. go-mysql-server sends the fields with the first result
 // of a query only, so they are remembered. scaled gives the type of a
-// FLOAT or DOUBLE field that reads a FLOAT(M,D)/DOUBLE(M,D) column (nil
-// for any other), whose values MariaDB prints with D decimals; warnings
+// FLOAT or DOUBLE field that reads a FLOAT(M,D)/DOUBLE(M,D) column, whose
+// values MariaDB prints with D decimals, or of a temporal field that
+// reads a column with fractional digits, whose decimals it sets (nil for
+// any other); warnings
 // counts the statement's warnings, which an UPDATE's info reports.
 func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type, warnings func() uint16) mysql.ResultSpoolFn {
 	var fields []*querypb.Field
@@ -205,6 +215,7 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 	return func(res *sqltypes.Result, more bool) error {
 		fixOK(res, len(fields) == 0, warnings)
 		if res != nil && res.Fields != nil {
+			temporalDecimals(res.Fields, scaled)
 			fields, fix, reals = res.Fields, fix[:0], nil
 			for i, f := range fields {
 				switch f.Type {
@@ -233,6 +244,25 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 			}
 		}
 		return next(res, more)
+	}
+}
+
+// temporalDecimals gives each DATETIME, TIMESTAMP or TIME field that
+// reads a column with fractional digits those digits as its decimals, as
+// MariaDB's fields have them: go-mysql-server sets them only for its own
+// DATETIME type, which the backend's result columns are not
+// (sqlbackend's oddType). scaled is as for reformatting.
+func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *types.Type) {
+	for _, f := range fields {
+		switch f.Type {
+		case querypb.Type_DATETIME, querypb.Type_TIMESTAMP, querypb.Type_TIME:
+			if f.Decimals != 0 {
+				continue
+			}
+			if t := scaled(f); t != nil && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
+				f.Decimals = uint32(t.Scale)
+			}
+		}
 	}
 }
 

@@ -208,8 +208,10 @@ func daysIn(year, month uint64) uint64 {
 // junk already removed by findBody): purely numeric forms like YYYYMMDD,
 // YYMMDDhhmmss and YYYYMMDDThhmmss.ffffff, or delimited forms like
 // Y-M-D h:m:s.ffffff with any punctuation as separators. It also returns
-// how many fields it read and where it stopped.
-func parseDateTimeBody(s []byte, punctSep bool) (t mtime, fields, end int) {
+// how many fields it read and where it stopped. With invalidOK a day
+// past the end of its month (up to 31) is kept, as ALLOW_INVALID_DATES
+// stores it.
+func parseDateTimeBody(s []byte, punctSep, invalidOK bool) (t mtime, fields, end int) {
 	p := dtScanner{s: s}
 	digits := p.skipDigits()
 	if p.i < len(s) && s[p.i] == 'T' {
@@ -270,7 +272,7 @@ func parseDateTimeBody(s []byte, punctSep bool) (t mtime, fields, end int) {
 		t.minute > 59 || t.second > 59 {
 		return mtime{kind: tmError}, p.fields, p.i
 	}
-	if nonZero && t.month != 0 && t.day > daysIn(t.year, t.month) {
+	if nonZero && !invalidOK && t.month != 0 && t.day > daysIn(t.year, t.month) {
 		return mtime{kind: tmError}, p.fields, p.i
 	}
 	t.kind = tmDateTime
@@ -282,12 +284,12 @@ func parseDateTimeBody(s []byte, punctSep bool) (t mtime, fields, end int) {
 
 // parseDateTime parses text for a DATE, DATETIME or TIMESTAMP column.
 // Anything that is not a valid date gives kind tmError or tmNone.
-func parseDateTime(in []byte) mtime {
+func parseDateTime(in []byte, invalidOK bool) mtime {
 	body, neg, ok := findBody(in)
 	if !ok {
 		return mtime{kind: tmError}
 	}
-	t, _, _ := parseDateTimeBody(body, true)
+	t, _, _ := parseDateTimeBody(body, true, invalidOK)
 	if neg && t.kind >= tmDate {
 		return mtime{kind: tmError}
 	}
@@ -342,7 +344,7 @@ func parseTime(in []byte) mtime {
 		return mtime{kind: tmError}
 	}
 	if looksLikeDateTime(body) {
-		t, fields, end := parseDateTimeBody(body, false)
+		t, fields, end := parseDateTimeBody(body, false, false)
 		switch t.kind {
 		case tmDateTime:
 			if neg {
@@ -467,11 +469,32 @@ var (
 // gives the zero date, DATE drops the time, fractions are truncated to the
 // scale, TIMESTAMP outside its range or with zero parts gives zero.
 func convertDate(t *Type, in []byte) Value {
-	m := parseDateTime(in)
+	v, _ := ConvertDate(t, in, false)
+	return v
+}
+
+// ConvertDate stores text into a DATE, DATETIME or TIMESTAMP column as
+// Convert does, and reports whether the text held a date at all (ok is
+// false for text that gives the zero date only because it is none).
+// With invalidOK a day past the end of its month (2021-02-30) is stored
+// as written, as MariaDB does under ALLOW_INVALID_DATES.
+func ConvertDate(t *Type, in []byte, invalidOK bool) (v Value, ok bool) {
+	m := parseDateTime(in, invalidOK)
 	if m.kind != tmDate && m.kind != tmDateTime {
-		return Value{}
+		return Value{}, false
 	}
-	return storeDate(t, m)
+	return storeDate(t, m), true
+}
+
+// ValidDate reports whether a packed date-time has a month and day that
+// exist together (its month and day are not 0, and the day is within
+// the month), or is the zero date.
+func ValidDate(p int64) bool {
+	y, mo, d, _, _, _, _ := UnpackDateTime(p)
+	if p == 0 {
+		return true
+	}
+	return mo != 0 && d != 0 && uint64(d) <= daysIn(uint64(y), uint64(mo))
 }
 
 // storeDate packs a parsed date or date-time into a DATE, DATETIME or
@@ -492,16 +515,23 @@ func storeDate(t *Type, m mtime) Value {
 
 // convertTime stores text into a TIME column (signed microseconds).
 func convertTime(t *Type, in []byte) Value {
+	v, _ := ConvertTime(t, in)
+	return v
+}
+
+// ConvertTime stores text into a TIME column as Convert does, and
+// reports whether the text held a time at all.
+func ConvertTime(t *Type, in []byte) (Value, bool) {
 	m := parseTime(in)
 	switch m.kind {
 	case tmTime, tmDateTime:
 	default:
-		return Value{}
+		return Value{}, false
 	}
 	us := int64(m.hour)*3600*microsPerSec + int64(m.minute)*60*microsPerSec +
 		int64(m.second)*microsPerSec + int64(truncMicro(m.micro, t.Scale))
 	if m.neg {
 		us = -us
 	}
-	return Value{I: us}
+	return Value{I: us}, true
 }

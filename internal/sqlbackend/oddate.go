@@ -1,0 +1,405 @@
+package sqlbackend
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Dates that time.Time cannot hold. MariaDB stores dates with a zero
+// month or day (2020-00-15, 0000-00-01, 2020-05-00 10:00:00) unless
+// NO_ZERO_IN_DATE is set, and days past the end of their month
+// (2021-02-30) under ALLOW_INVALID_DATES; HandlerSocket writes them too.
+// go-mysql-server holds DATE, DATETIME and TIMESTAMP values as
+// time.Time, which has neither. Such a value crosses to go-mysql-server
+// as an OddDate instead (the zero date 0000-00-00 stays go-mysql-server's
+// zeroTime, and every other date a time.Time), and the places that must
+// see it exactly are given oddType, a column type that knows it, or
+// wrappers of their own (oddrule.go): the result columns (printing), the
+// columns INSERT and UPDATE store into, ORDER BY, MIN and MAX,
+// comparisons, and the functions YEAR, MONTH, DAY, DAYOFMONTH,
+// DATE_FORMAT, CAST and CONCAT. Elsewhere go-mysql-server refuses the
+// value with its conversion error. Values and functions here are
+// immutable or pure: safe for concurrent use.
+
+// OddDate is a DATE, DATETIME or TIMESTAMP value with a zero month or
+// day, or a day its month does not have.
+type OddDate struct {
+	P     int64 // the value, packed by types.PackDateTime
+	Date  bool  // a DATE (printed without time of day)
+	Scale uint8 // fractional digits printed after the seconds
+}
+
+// engineType is the column type whose printing the value follows.
+func (o OddDate) engineType() *types.Type {
+	if o.Date {
+		return &types.Type{Kind: types.Date}
+	}
+	return &types.Type{Kind: types.DateTime, Scale: o.Scale}
+}
+
+// String prints the value as MariaDB does (2020-00-15,
+// 2020-05-00 10:00:00.000).
+func (o OddDate) String() string {
+	return string(types.AppendFormat(nil, o.engineType(), types.Value{I: o.P}))
+}
+
+// Number is the value as a number, as MariaDB gives it to arithmetic
+// (20200015, 20200500100000.500): an integer for DATE and DATETIME(0), a
+// decimal with the scale's digits otherwise.
+func (o OddDate) Number() interface{} {
+	y, mo, d, h, mi, s, us := types.UnpackDateTime(o.P)
+	n := int64(y)*10000 + int64(mo)*100 + int64(d)
+	if o.Date {
+		return n
+	}
+	n = n*1000000 + int64(h)*10000 + int64(mi)*100 + int64(s)
+	if o.Scale == 0 {
+		return n
+	}
+	frac := int64(us) / int64(math.Pow10(6-int(o.Scale)))
+	return decimal.NewFromInt(n).Shift(int32(o.Scale)).Add(decimal.NewFromInt(frac)).Shift(-int32(o.Scale))
+}
+
+// timePart is the mask of a packed date-time's time of day.
+const timePart = 1<<41 - 1
+
+// dateValue is go-mysql-server's value of a stored date-time p of column
+// type t: the zero date, a time.Time, or an OddDate.
+func dateValue(t *types.Type, p int64) interface{} {
+	if p == 0 {
+		return zeroTime
+	}
+	if types.ValidDate(p) {
+		return unpackTime(p)
+	}
+	if t.Kind == types.Date {
+		return OddDate{P: p &^ timePart, Date: true}
+	}
+	return OddDate{P: p, Scale: t.Scale}
+}
+
+// packedOf returns the packed date-time a value stands for when compared
+// with a date (microseconds kept): a date value, a string MariaDB reads
+// as a date, or a number read as its digits. ok is false for anything
+// else.
+func packedOf(v interface{}) (p int64, ok bool) {
+	dt := &types.Type{Kind: types.DateTime, Scale: 6}
+	switch x := v.(type) {
+	case OddDate:
+		return x.P, true
+	case time.Time:
+		return packTime(dt, x), true
+	case string:
+		c, ok := types.ConvertDate(dt, []byte(x), true)
+		return c.I, ok
+	case []byte:
+		c, ok := types.ConvertDate(dt, x, true)
+		return c.I, ok
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint, decimal.Decimal, float32, float64:
+		if d, ok := toDecimal(x); ok && d.IsZero() {
+			return 0, true
+		}
+		c, ok := types.ConvertDate(dt, []byte(valueText(x)), true)
+		return c.I, ok
+	}
+	return 0, false
+}
+
+// asColumn converts an OddDate to the date kind of go-mysql-server type
+// st: a DATE drops the time of day, a DATETIME keeps its scale's digits,
+// a TIMESTAMP (which holds no such date) is the zero date.
+func (o OddDate) asColumn(st sql.DatetimeType) interface{} {
+	switch st.Type() {
+	case sqltypes.Date:
+		return dateValue(&types.Type{Kind: types.Date}, o.P&^timePart)
+	case sqltypes.Timestamp:
+		return zeroTime
+	}
+	scale := st.Precision()
+	p := o.P
+	if scale < 6 {
+		div := int64(math.Pow10(6 - scale))
+		us := p & (1<<24 - 1)
+		p = p - us + us/div*div
+	}
+	return dateValue(&types.Type{Kind: types.DateTime, Scale: uint8(scale)}, p)
+}
+
+// oddDateOf returns a time.Time of go-mysql-server date type t as an
+// OddDate: the same value, printed as MariaDB prints t (functions that
+// must print or take apart any date use it).
+func oddDateOf(tm time.Time, t sql.Type) OddDate {
+	if t.Type() == sqltypes.Date {
+		return OddDate{P: packTime(&types.Type{Kind: types.Date}, tm), Date: true}
+	}
+	scale := uint8(0)
+	if dt, ok := t.(sql.DatetimeType); ok {
+		scale = uint8(dt.Precision())
+	}
+	return OddDate{P: packTime(&types.Type{Kind: types.DateTime, Scale: scale}, tm), Scale: scale}
+}
+
+// printedDate is the text of a value of date or time type t as MariaDB
+// prints it, or the value unchanged when it is neither.
+func printedDate(v interface{}, t sql.Type) interface{} {
+	switch x := v.(type) {
+	case OddDate:
+		return x.String()
+	case time.Time:
+		return oddDateOf(x, t).String()
+	case gtypes.Timespan:
+		if tt, ok := t.(timeType); ok {
+			return string(types.AppendFormat(nil, &types.Type{Kind: types.Time, Scale: tt.scale}, types.Value{I: int64(x)}))
+		}
+		return x.String()
+	}
+	return v
+}
+
+// oddType is a DATE, DATETIME or TIMESTAMP type of go-mysql-server that
+// also converts, compares and prints OddDate values. It is given only to
+// the few expressions oddrule.go picks: go-mysql-server recognises its
+// own date types by their concrete type, which oddType is not.
+type oddType struct {
+	sql.DatetimeType
+}
+
+var _ sql.DatetimeType = oddType{}
+
+// oddTypeOf returns t with OddDate values understood when t is one of
+// go-mysql-server's date types, and t otherwise.
+func oddTypeOf(t sql.Type) sql.Type {
+	if gtypes.IsTime(t) {
+		return oddType{t.(sql.DatetimeType)}
+	}
+	return t
+}
+
+// Compare orders dates exactly when either value is an OddDate.
+func (t oddType) Compare(ctx context.Context, a, b interface{}) (int, error) {
+	_, ao := a.(OddDate)
+	_, bo := b.(OddDate)
+	if !ao && !bo {
+		return t.DatetimeType.Compare(ctx, a, b)
+	}
+	if null, c := gtypes.CompareNulls(a, b); null {
+		return c, nil
+	}
+	pa, aok := packedOf(a)
+	pb, bok := packedOf(b)
+	if !aok {
+		return 0, gtypes.ErrConvertingToTime.New(a)
+	}
+	if !bok {
+		return 0, gtypes.ErrConvertingToTime.New(b)
+	}
+	return comparePacked(pa, pb), nil
+}
+
+// comparePacked orders two packed date-times.
+func comparePacked(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Convert keeps an OddDate (in the type's kind) and converts anything
+// else as go-mysql-server's type does; a string it refuses that MariaDB
+// reads as a date (2020-00-15, 2021-02-30) becomes that date.
+func (t oddType) Convert(ctx context.Context, v interface{}) (interface{}, sql.ConvertInRange, error) {
+	if o, ok := v.(OddDate); ok {
+		return o.asColumn(t.DatetimeType), sql.InRange, nil
+	}
+	out, in, err := t.DatetimeType.Convert(ctx, v)
+	if err != nil {
+		if _, text := bytesOf(v); text {
+			if p, ok := packedOf(v); ok && p != 0 {
+				return OddDate{P: p, Scale: 6}.asColumn(t.DatetimeType), sql.InRange, nil
+			}
+		}
+	}
+	return out, in, err
+}
+
+// SQL prints a date as MariaDB does: an OddDate, and a time.Time with as
+// many fractional digits as the type has (go-mysql-server drops trailing
+// zeros, and the MySQL front, which pads them from the field's decimals,
+// is not told them for a type that is not go-mysql-server's own).
+// Anything else is printed as go-mysql-server's type does.
+func (t oddType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Value, error) {
+	et := &types.Type{Kind: types.DateTime, Scale: uint8(t.Precision())}
+	if t.Type() == sqltypes.Date {
+		et = &types.Type{Kind: types.Date}
+	}
+	switch x := v.(type) {
+	case OddDate:
+		return sqltypes.MakeTrusted(t.Type(), types.AppendFormat(dest, et, types.Value{I: x.P})), nil
+	case time.Time:
+		if y := x.UTC().Year(); y >= 0 && y <= 9999 {
+			return sqltypes.MakeTrusted(t.Type(), types.AppendFormat(dest, et, types.Value{I: packTime(et, x)})), nil
+		}
+	}
+	return t.DatetimeType.SQL(ctx, dest, v)
+}
+
+// Equals compares the types under the wrappers.
+func (t oddType) Equals(other sql.Type) bool {
+	if o, ok := other.(oddType); ok {
+		other = o.DatetimeType
+	}
+	return t.DatetimeType.Equals(other)
+}
+
+// dayNumber is MariaDB's day number of a date (calc_daynr), which counts
+// a zero or past-the-end day of a month on from the month's start.
+func dayNumber(y, mo, d int) int {
+	if y == 0 && mo == 0 {
+		return 0
+	}
+	n := 365*y + 31*(mo-1) + d
+	if mo <= 2 {
+		y--
+	} else {
+		n -= (mo*4 + 23) / 10
+	}
+	return n + y/4 - (y/100+1)*3/4
+}
+
+var weekdayNames = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
+// formatOddDate formats an OddDate as MariaDB's DATE_FORMAT does; ok is
+// false where MariaDB's answer is NULL: a month name of month 0, a day of
+// the week of a date with neither month nor year, a day of the year of
+// month 0, and (not computed here) the week numbers %U %u %V %v %X %x.
+func formatOddDate(o OddDate, f string) (string, bool) {
+	y, mo, d, h, mi, s, us := types.UnpackDateTime(o.P)
+	h12 := h % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	ampm := "AM"
+	if h >= 12 {
+		ampm = "PM"
+	}
+	var b []byte
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c != '%' || i+1 == len(f) {
+			b = append(b, c)
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'M', 'b':
+			if mo == 0 {
+				return "", false
+			}
+			name := time.Month(mo).String()
+			if f[i] == 'b' {
+				name = name[:3]
+			}
+			b = append(b, name...)
+		case 'W', 'a', 'w':
+			if mo == 0 && y == 0 {
+				return "", false
+			}
+			wd := (dayNumber(y, mo, d) + 5) % 7
+			switch f[i] {
+			case 'W':
+				b = append(b, weekdayNames[wd]...)
+			case 'a':
+				b = append(b, weekdayNames[wd][:3]...)
+			default:
+				b = appendNumber(b, (wd+1)%7, 1)
+			}
+		case 'j':
+			if mo == 0 {
+				return "", false
+			}
+			b = appendNumber(b, dayNumber(y, mo, d)-dayNumber(y, 1, 1)+1, 3)
+		case 'U', 'u', 'V', 'v', 'X', 'x':
+			return "", false
+		case 'D':
+			b = appendNumber(b, d, 1)
+			switch {
+			case d >= 10 && d <= 19:
+				b = append(b, "th"...)
+			case d%10 == 1:
+				b = append(b, "st"...)
+			case d%10 == 2:
+				b = append(b, "nd"...)
+			case d%10 == 3:
+				b = append(b, "rd"...)
+			default:
+				b = append(b, "th"...)
+			}
+		case 'Y':
+			b = appendNumber(b, y, 4)
+		case 'y':
+			b = appendNumber(b, y%100, 2)
+		case 'm':
+			b = appendNumber(b, mo, 2)
+		case 'c':
+			b = appendNumber(b, mo, 1)
+		case 'd':
+			b = appendNumber(b, d, 2)
+		case 'e':
+			b = appendNumber(b, d, 1)
+		case 'f':
+			b = appendNumber(b, us, 6)
+		case 'H':
+			b = appendNumber(b, h, 2)
+		case 'k':
+			b = appendNumber(b, h, 1)
+		case 'h', 'I':
+			b = appendNumber(b, h12, 2)
+		case 'l':
+			b = appendNumber(b, h12, 1)
+		case 'i':
+			b = appendNumber(b, mi, 2)
+		case 'S', 's':
+			b = appendNumber(b, s, 2)
+		case 'p':
+			b = append(b, ampm...)
+		case 'r':
+			b = appendNumber(b, h12, 2)
+			b = append(b, ':')
+			b = appendNumber(b, mi, 2)
+			b = append(b, ':')
+			b = appendNumber(b, s, 2)
+			b = append(b, ' ')
+			b = append(b, ampm...)
+		case 'T':
+			b = appendNumber(b, h, 2)
+			b = append(b, ':')
+			b = appendNumber(b, mi, 2)
+			b = append(b, ':')
+			b = appendNumber(b, s, 2)
+		default:
+			b = append(b, f[i])
+		}
+	}
+	return string(b), true
+}
+
+// appendNumber is strconv.AppendInt for the formatter.
+func appendNumber(dst []byte, n int, width int) []byte {
+	s := strconv.Itoa(n)
+	for i := len(s); i < width; i++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, s...)
+}
