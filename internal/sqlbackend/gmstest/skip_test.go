@@ -124,6 +124,8 @@ var skipRules = []skipRule{
 		[]string{"cast('\n123\n' as"}},
 	{"compares now() from a context the suite created long before the query (timing of a shared machine)",
 		[]string{"select now() = sysdate(), sleep(0.5)"}},
+	{"a TIME(n) column is go-mysql-server's TIME wrapped with its n digits: with go-mysql-server's printing, information_schema.COLUMNS has no DATETIME_PRECISION for it (MariaDB's printing, the server's, gives n)",
+		[]string{"=column specific tests on information_schema.columns table"}},
 	{"SPATIAL indexes and geometry conversions fail with MariaDB's numbered errors (1252, 1210 Incorrect arguments to SPATIAL INDEX, 1366 Incorrect POINT value), not go-mysql-server's error kinds",
 		[]string{"=create spatial index errors", "=alter table spatial index nullable", "=alter table spatial index with srid nullable",
 			"=ALTER TABLE table1 CHANGE COLUMN p p linestring srid 4326", "=ALTER TABLE table1 CHANGE COLUMN p p point srid 4326"}},
