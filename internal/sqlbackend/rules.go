@@ -54,6 +54,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
+		AddPreAnalyzeRule(ruleTemporalTypes, temporalTypesRule). // temporal.go
+		AddPreAnalyzeRule(ruleTemporalText, temporalTextRule).
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).

@@ -1,0 +1,55 @@
+-- The forms report queries use, one by one, on a small table: time values
+-- in string functions, date arithmetic and its types, windows ordered by
+-- aggregates, WITH ROLLUP, user variables assigned in a SELECT, UNIONs of
+-- aggregates, JSON paths.
+CREATE TABLE ev (
+  id INT NOT NULL PRIMARY KEY,
+  kind ENUM('open','close','note') NOT NULL,
+  grp CHAR(1) NOT NULL,
+  day DATE NULL,
+  at DATETIME NOT NULL,
+  at3 DATETIME(3) NULL,
+  ts TIMESTAMP NULL,
+  amount DECIMAL(8,2) NOT NULL,
+  n INT NOT NULL,
+  doc VARCHAR(100) NULL
+);
+INSERT INTO ev VALUES
+  (1, 'open', 'a', '2024-01-05', '2024-01-05 08:00:00', '2024-01-05 08:00:00.125', '2024-01-05 08:00:00', 10.50, 3, '{"a": 1, "b": [1, 2]}'),
+  (2, 'close', 'a', '2024-01-31', '2024-01-31 17:30:00', NULL, NULL, 4.25, 1, '{"a": 2}'),
+  (3, 'note', 'b', NULL, '2024-02-29 23:59:59', '2024-02-29 23:59:59.999', '2024-02-29 23:59:59', 7.00, 5, '[]'),
+  (4, 'open', 'b', '2024-03-01', '2024-03-01 00:00:00', '2024-03-01 00:00:00.000', NULL, 1.75, 2, NULL),
+  (5, 'close', 'c', '0000-00-00', '2024-12-31 12:00:00', NULL, '2024-12-31 12:00:00', 20.00, 4, '{"b": []}'),
+  (6, 'note', 'a', '2024-01-05', '2024-01-06 09:15:00', '2024-01-06 09:15:00.500', NULL, 3.00, 3, '{}');
+CREATE VIEW ev_v AS SELECT id, kind, day, at, at3 FROM ev;
+-- Time values and ENUMs in string functions.
+SELECT id, CONCAT(kind, ':', day), CONCAT_WS(' | ', kind, day, at, at3, ts) FROM ev ORDER BY id;
+SELECT id, LENGTH(day), HEX(day), REPLACE(day, '-', '/'), LOWER(kind), UPPER(kind), LENGTH(kind), HEX(kind) FROM ev ORDER BY id;
+SELECT id, SUBSTRING(at, 1, 10), LEFT(at3, 19), RIGHT(at3, 4), LPAD(day, 12, '*'), REVERSE(day) FROM ev ORDER BY id;
+SELECT id, CONCAT(day), CONCAT(at3), CONCAT(kind) FROM ev_v ORDER BY id;
+SELECT id, CONCAT(d) FROM (SELECT id, day AS d FROM ev) t ORDER BY id;
+SELECT id, day LIKE '%-05', at LIKE '2024-01%', CAST(day AS CHAR), CAST(at3 AS CHAR) FROM ev ORDER BY id;
+SELECT grp, GROUP_CONCAT(day ORDER BY id SEPARATOR ','), CONCAT(MAX(day)), CONCAT(MIN(at3)) FROM ev GROUP BY grp ORDER BY grp;
+SELECT id, JSON_ARRAY(day, at) FROM ev WHERE id <= 2 ORDER BY id;
+SELECT id, CONCAT(IFNULL(day, '-')), CONCAT(COALESCE(day, day)), CONCAT(IFNULL(day, at)), CONCAT(IFNULL(at3, day)), CONCAT(IF(id = 1, day, NULL)) FROM ev ORDER BY id;
+SELECT SUM(CRC32(CONCAT_WS('#', id, kind, day, at, at3, ts))) FROM ev;
+-- Date arithmetic keeps MariaDB's types.
+SELECT id, DATE_ADD(at, INTERVAL 1 DAY), DATE_SUB(at, INTERVAL 1 SECOND), at + INTERVAL 2 HOUR, ADDDATE(at, 3), SUBDATE(at, 3) FROM ev ORDER BY id;
+SELECT id, DATE_ADD(at3, INTERVAL 1 DAY), at3 - INTERVAL 1 MINUTE, DATE_ADD(ts, INTERVAL 1 DAY), DATE_ADD(at, INTERVAL 5 MICROSECOND) FROM ev ORDER BY id;
+SELECT id, DATE_ADD(day, INTERVAL 1 DAY), day + INTERVAL 1 MONTH, INTERVAL 1 WEEK + day, day - INTERVAL 1 YEAR, day + INTERVAL 6 HOUR FROM ev WHERE id <> 5 ORDER BY id;
+SELECT id, TIMESTAMPDIFF(HOUR, DATE_ADD(at, INTERVAL n DAY), at), DATEDIFF(day + INTERVAL n DAY, day) FROM ev WHERE id <> 5 ORDER BY id;
+SELECT id FROM ev WHERE at > day + INTERVAL 0 DAY AND day IS NOT NULL ORDER BY id;
+-- deviation: a recursive CTE's DATE column is DATETIME(6) (go-mysql-server promotes the anchor's type)
+WITH RECURSIVE days (k, d) AS (
+  SELECT 1, CAST('2024-01-01' AS DATE)
+  UNION ALL
+  SELECT k + 1, d + INTERVAL 1 MONTH FROM days WHERE k < 4
+)
+SELECT k, d, CONCAT(d), (SELECT COUNT(*) FROM ev WHERE ev.at >= days.d AND ev.at < days.d + INTERVAL 1 MONTH) AS n FROM days ORDER BY k;
+-- deviation: the same DATETIME(6) column
+WITH RECURSIVE days (k, d) AS (
+  SELECT 1, CAST('2024-01-01' AS DATE)
+  UNION ALL
+  SELECT k + 1, DATE_ADD(d, INTERVAL 7 DAY) FROM days WHERE k < 3
+)
+SELECT k, d FROM days ORDER BY k;
