@@ -285,16 +285,30 @@ func (c *exactConvert) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 // positionalType is the DECIMAL type of the input column a GetField
 // reads by position, when that column has the GetField's name and the
 // GetField still says DOUBLE.
+//
+// The planner's Projects over the sides of a UNION whose column types
+// differ number their GetFields by column id, not position: there the
+// input column is the one decimal column of that name.
 func positionalType(gf *expression.GetField, below sql.Schema) (sql.Type, bool) {
-	i := gf.Index()
-	if i < 0 || i >= len(below) || !gmstypes.IsFloat(gf.Type()) {
+	if !gmstypes.IsFloat(gf.Type()) {
 		return nil, false
 	}
-	c := below[i]
-	if !gmstypes.IsDecimal(c.Type) || !strings.EqualFold(c.Name, gf.Name()) {
-		return nil, false
+	if i := gf.Index(); i >= 0 && i < len(below) && strings.EqualFold(below[i].Name, gf.Name()) {
+		if !gmstypes.IsDecimal(below[i].Type) {
+			return nil, false
+		}
+		return below[i].Type, true
 	}
-	return c.Type, true
+	var t sql.Type
+	for _, c := range below {
+		if strings.EqualFold(c.Name, gf.Name()) {
+			if t != nil || !gmstypes.IsDecimal(c.Type) {
+				return nil, false
+			}
+			t = c.Type
+		}
+	}
+	return t, t != nil
 }
 
 // retypedBelow tells whether e is, or reads, a column the rule retyped.

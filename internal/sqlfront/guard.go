@@ -102,6 +102,9 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		return nil, err
 	}
 	mariaCharsetDefaults(st)
+	if err := reportRewrite(st); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -123,6 +126,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaCharsetDefaults(st)
+		err = reportRewrite(st)
 	}
 	return st, parsed, rest, err
 }
@@ -146,6 +150,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaCharsetDefaults(st)
+		err = reportRewrite(st)
 	}
 	return st, parsed, rest, err
 }
@@ -168,6 +173,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 			return nil, 0, g.refuse(ctx, err)
 		}
 		mariaCharsetDefaults(st)
+		err = reportRewrite(st)
 	}
 	return st, end, err
 }

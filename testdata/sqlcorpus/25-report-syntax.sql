@@ -53,3 +53,26 @@ WITH RECURSIVE days (k, d) AS (
   SELECT k + 1, DATE_ADD(d, INTERVAL 7 DAY) FROM days WHERE k < 3
 )
 SELECT k, d FROM days ORDER BY k;
+-- Window functions over a grouped query.
+SELECT grp, COUNT(*) AS c, ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, grp) AS rn FROM ev GROUP BY grp ORDER BY rn;
+SELECT grp, kind, SUM(amount) AS total, RANK() OVER (PARTITION BY grp ORDER BY SUM(amount) DESC) AS r,
+       DENSE_RANK() OVER (ORDER BY COUNT(*)) AS dr FROM ev GROUP BY grp, kind ORDER BY grp, r, kind;
+SELECT grp, SUM(n) AS s, SUM(SUM(n)) OVER () AS total, ROUND(SUM(n) * 100 / SUM(SUM(n)) OVER (), 1) AS pct,
+       SUM(SUM(n)) OVER (ORDER BY grp) AS running FROM ev GROUP BY grp ORDER BY grp;
+SELECT grp, MAX(at) AS last_at, LAG(MAX(at)) OVER (ORDER BY grp) AS prev, COUNT(*) - LAG(COUNT(*)) OVER (ORDER BY grp) AS delta FROM ev GROUP BY 1 ORDER BY 1;
+SELECT COUNT(*) AS c, ROW_NUMBER() OVER () AS rn FROM ev;
+SELECT DISTINCT kind, COUNT(*) OVER () AS kinds FROM ev GROUP BY kind ORDER BY kind;
+SELECT grp AS g, COUNT(*) AS c, ROW_NUMBER() OVER (ORDER BY grp DESC) AS rn FROM ev WHERE n > 1 GROUP BY grp HAVING COUNT(*) > 1 ORDER BY c DESC, g LIMIT 2;
+-- GROUP BY ... WITH ROLLUP.
+SELECT grp, kind, SUM(amount) AS total, COUNT(*) FROM ev GROUP BY grp, kind WITH ROLLUP;
+SELECT grp, COUNT(*) AS c, MAX(n) FROM ev GROUP BY grp WITH ROLLUP;
+SELECT YEAR(at) AS y, MONTH(at) AS m, COUNT(*) AS c, SUM(n) FROM ev GROUP BY YEAR(at), MONTH(at) WITH ROLLUP;
+SELECT n DIV 2 AS half, COUNT(*) AS c FROM ev GROUP BY half WITH ROLLUP;
+SELECT grp, COUNT(*) AS c FROM ev GROUP BY 1 WITH ROLLUP;
+SELECT day, COUNT(*) AS c FROM ev GROUP BY day WITH ROLLUP;
+SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP HAVING COUNT(*) > 1;
+SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP LIMIT 2;
+SELECT grp, COUNT(*) AS c FROM ev WHERE n > 100 GROUP BY grp WITH ROLLUP;
+SELECT grp, CONCAT(grp, '!') AS g2, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP;
+SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP ORDER BY c;
+SELECT * FROM (SELECT grp, SUM(n) AS s FROM ev GROUP BY grp WITH ROLLUP) t ORDER BY s;
