@@ -50,7 +50,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
-	a := withTruncate(analyzer.NewBuilder(p).
+	a := withAssign(withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
@@ -76,7 +76,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPostValidationRule(ruleMariaShow, mariaShowRule).
 		AddPostValidationRule(ruleRoutines, routinesRule).
 		AddPostValidationRule(ruleDropDatabase, dropDatabaseRule(hp)).
-		Build())
+		Build())) // withAssign: uservar.go
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

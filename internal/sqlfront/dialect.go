@@ -40,13 +40,18 @@ import (
 // dialectRewrite returns q with the forms above blanked out, and whether
 // it changed anything. A stored function statement at the start of q is
 // translated first (routineRewrite, routines.go); that changes the length
-// of the statement, not the text after it.
+// of the statement, not the text after it, as does the rewrite of
+// `@var := expr` in the first statement (assignRewrite, reportsyntax.go).
 func dialectRewrite(q string) (string, bool) {
 	if rw, ok := routineRewrite(q); ok {
 		out, _ := dialectBlank(rw)
 		return out, true
 	}
-	return dialectBlank(q)
+	out, blanked := dialectBlank(q)
+	if rw, ok := assignRewrite(out); ok {
+		return rw, true
+	}
+	return out, blanked
 }
 
 // dialectBlank blanks out the forms above.

@@ -7,6 +7,7 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Report syntax go-mysql-server does not plan, rewritten in the syntax
@@ -27,6 +28,11 @@ import (
 //     column `,__rollup__` (as long), and the SELECT becomes a UNION ALL
 //     of one SELECT per grouping level, the rolled-up columns NULL,
 //     sorted as MariaDB sorts a rollup (expandRollup).
+//   - `@var := expr` in an expression: the retry rewrites it as a call of
+//     sqlbackend.AssignFunction with the variable's name as a string
+//     (a user variable itself may be folded to its value while
+//     planning) (assignRewrite); the column name is given
+//     back its text (unassignText).
 
 // Names the rewrites give to the columns of their derived tables.
 const (
@@ -45,6 +51,11 @@ func reportRewrite(st ast.Statement) error {
 		return true, nil
 	}, st)
 	for i := len(sels) - 1; i >= 0; i-- {
+		for _, se := range sels[i].SelectExprs {
+			if ae, ok := se.(*ast.AliasedExpr); ok && strings.Contains(ae.InputExpression, sqlbackend.AssignFunction) {
+				ae.InputExpression = unassignText(ae.InputExpression)
+			}
+		}
 		if err := expandRollup(sels[i]); err != nil {
 			return err
 		}
@@ -432,4 +443,181 @@ func cloneExpr(e ast.Expr) ast.Expr {
 func derived(sel ast.SelectStatement, name string) *ast.AliasedTableExpr {
 	return &ast.AliasedTableExpr{Expr: &ast.Subquery{Select: sel}, As: ast.NewTableIdent(name),
 		Auth: ast.AuthInformation{AuthType: ast.AuthType_IGNORE}}
+}
+
+// assignRewrite rewrites each `@var := expr` of q's first statement as
+// the call sqlbackend.AssignFunction('@var', expr), outside a SET
+// statement's own assignments. expr ends at the first comma, closing
+// parenthesis, clause keyword or alias at its level; an expr with a
+// comparison or a logical operator at its level (where := binding
+// loosest matters) is not rewritten, nor is anything after q's first
+// statement (so the text of the next one stays as written).
+func assignRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	set := len(toks) > 0 && strings.EqualFold(toks[0].text, "SET")
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.text {
+		case "(":
+			depth++
+			continue
+		case ")":
+			depth--
+			continue
+		case ";":
+			if depth == 0 {
+				i = len(toks)
+				continue
+			}
+		}
+		if t.text != "@" || i+3 >= len(toks) || !toks[i+1].word || toks[i+1].start != t.end ||
+			toks[i+2].text != ":" || toks[i+3].text != "=" || toks[i+3].start != toks[i+2].end {
+			continue
+		}
+		if set && depth == 0 {
+			continue
+		}
+		end, ok := assignedEnd(q, toks, i+4)
+		if !ok {
+			return q, false
+		}
+		raw := strings.TrimRight(q[toks[i+3].end:end], " \t\r\n")
+		expr := strings.TrimSpace(raw)
+		if expr == "" {
+			return q, false
+		}
+		name := q[t.start:toks[i+1].end]
+		if strings.ContainsAny(name, `'\`) {
+			return q, false
+		}
+		edits = append(edits, edit{t.start, toks[i+3].end + len(raw), sqlbackend.AssignFunction + "('" + name + "', " + expr + ")"})
+		for i+1 < len(toks) && toks[i+1].start < end {
+			i++
+		}
+	}
+	if len(edits) == 0 {
+		return q, false
+	}
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		b.WriteString(q[last:e.from])
+		b.WriteString(e.text)
+		last = e.to
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
+}
+
+// Words that end an assigned expression, and words and operators that
+// make its extent depend on precedence.
+var (
+	assignStops = map[string]bool{}
+	assignBails = map[string]bool{}
+	// assignInfix are words between two operands.
+	assignInfix = map[string]bool{"DIV": true, "MOD": true, "COLLATE": true}
+)
+
+func init() {
+	for _, w := range strings.Fields(`AS FROM WHERE GROUP HAVING ORDER LIMIT INTO UNION WINDOW FOR LOCK
+		EXCEPT INTERSECT THEN ELSE WHEN END ON USING SEPARATOR`) {
+		assignStops[w] = true
+	}
+	for _, w := range strings.Fields(`AND OR XOR NOT IS IN LIKE BETWEEN REGEXP RLIKE SOUNDS ESCAPE = < > ! & | :`) {
+		assignBails[w] = true
+	}
+}
+
+// assignedEnd finds where the expression assigned from toks[j] on ends.
+func assignedEnd(q string, toks []codeWord, j int) (int, bool) {
+	depth, cases := 0, 0
+	operand := false // the last token ended an operand
+	for ; j < len(toks); j++ {
+		t := toks[j]
+		up := strings.ToUpper(t.text)
+		switch {
+		case t.text == "(":
+			depth++
+			operand = false
+			continue
+		case t.text == ")":
+			if depth == 0 {
+				return t.start, true
+			}
+			depth--
+			operand = true
+			continue
+		case t.word && up == "CASE":
+			cases++
+			continue
+		case t.word && up == "END" && cases > 0:
+			cases--
+			operand = true
+			continue
+		}
+		if depth > 0 || cases > 0 {
+			continue
+		}
+		switch {
+		case t.text == "," || t.text == ";":
+			return t.start, true
+		case t.word && assignStops[up]:
+			return t.start, true
+		case assignBails[up]:
+			return 0, false
+		case t.word && assignInfix[up]:
+			operand = false
+		case t.word:
+			if operand && !strings.HasPrefix(t.text, "`") && j > 0 && toks[j-1].text != "." {
+				return t.start, true // an alias without AS
+			}
+			operand = true
+		default:
+			operand = false
+			if t.text == "." {
+				operand = false
+			}
+		}
+	}
+	return len(strings.TrimRight(q, " \t\r\n;")), true
+}
+
+// unassignText gives back `@var := expr` in a column name that
+// assignRewrite's text made (the name MariaDB gives the column).
+func unassignText(s string) string {
+	pre := sqlbackend.AssignFunction + "("
+	for {
+		i := strings.Index(s, pre)
+		if i < 0 {
+			return s
+		}
+		rest := s[i+len(pre):]
+		comma := strings.Index(rest, ", ")
+		if comma < 0 {
+			return s
+		}
+		// The call's closing parenthesis.
+		depth, end := 0, -1
+		for k := comma; k < len(rest) && end < 0; k++ {
+			switch rest[k] {
+			case '(':
+				depth++
+			case ')':
+				if depth == 0 {
+					end = k
+				}
+				depth--
+			}
+		}
+		if end < 0 {
+			return s
+		}
+		s = s[:i] + strings.Trim(rest[:comma], "'") + " := " + rest[comma+2:end] + rest[end+1:]
+	}
 }

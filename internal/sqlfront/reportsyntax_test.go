@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -82,5 +83,34 @@ func TestRollup(t *testing.T) {
 	// Only WITH ROLLUP after GROUP BY's expressions becomes the marker.
 	if rw, ok := dialectRewrite("SELECT 'WITH ROLLUP' FROM t GROUP BY a WITH  ROLLUP"); !ok || rw != "SELECT 'WITH ROLLUP' FROM t GROUP BY a ,__rollup__ " {
 		t.Errorf("%q", rw)
+	}
+}
+
+func TestAssignRewrite(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"SELECT @n := @n + 1 AS pos, name FROM t", "SELECT __hdb_assign('@n', @n + 1) AS pos, name FROM t"},
+		{"SELECT @n := @n + 1 pos FROM t", "SELECT __hdb_assign('@n', @n + 1) pos FROM t"},
+		{"SELECT @r := IF(@p = g, @r + 1, 1), @p := g FROM t", "SELECT __hdb_assign('@r', IF(@p = g, @r + 1, 1)), __hdb_assign('@p', g) FROM t"},
+		{"SELECT x FROM t WHERE (@w := n DIV 2) > 3", "SELECT x FROM t WHERE (__hdb_assign('@w', n DIV 2)) > 3"},
+		{"SELECT @c := CASE WHEN a THEN 1 ELSE 2 END, b FROM t", "SELECT __hdb_assign('@c', CASE WHEN a THEN 1 ELSE 2 END), b FROM t"},
+		{"SET @a := (SELECT @b := 5)", "SET @a := (SELECT __hdb_assign('@b', 5))"},
+		{"SELECT @`a b` := t.x FROM t", "SELECT __hdb_assign('@`a b`', t.x) FROM t"},
+		// Only the first statement is rewritten.
+		{"SELECT @a := 1; SELECT @b := 2", "SELECT __hdb_assign('@a', 1); SELECT @b := 2"},
+	} {
+		got, ok := assignRewrite(c.q)
+		if !ok || got != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.q, got, ok, c.want)
+		}
+		if back := unassignText(got); !strings.HasPrefix(c.q, back) {
+			t.Errorf("%s: unassignText gives %s", c.q, back)
+		}
+	}
+	// Where := binding loosest changes the expression, and in SET's own
+	// list, nothing is rewritten.
+	for _, q := range []string{"SELECT @a := b AND c", "SELECT @a := b = c FROM t", "SET @a := 1, @b := 2", "SELECT 'x := 1'"} {
+		if got, ok := assignRewrite(q); ok {
+			t.Errorf("%s: rewritten as %s", q, got)
+		}
 	}
 }

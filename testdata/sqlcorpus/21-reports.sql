@@ -223,10 +223,8 @@ SELECT w.wk, w.starts, COUNT(r.id) AS rentals
 SET @total := (SELECT SUM(amount) FROM payment);
 SELECT @total;
 SET @n := 0;
--- deviation: assignment to a user variable inside SELECT (@n := @n + 1) is a syntax error (1064)
 SELECT @n := @n + 1 AS pos, name, total_sales, ROUND(total_sales / @total * 100, 1) AS pct
   FROM (SELECT category AS name, total_sales FROM sales_by_category ORDER BY total_sales DESC, category LIMIT 5) t;
--- deviation: follows from the previous statement (@n was not counted up: 0 for 5)
 SELECT @n;
 -- 41. Films released per decade and rating (integer division, ROLLUP).
 SELECT release_year DIV 10 * 10 AS decade, COUNT(*) AS films, SUM(length) AS minutes
