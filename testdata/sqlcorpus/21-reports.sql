@@ -239,7 +239,7 @@ UNION ALL
 SELECT 'Total', SUM(amount), COUNT(*) FROM payment
 ORDER BY store;
 -- 45. Key figures in one column (a UNION of SUM, AVG and COUNT).
--- deviation: go-mysql-server plans a UNION column mixing SUM/AVG (DOUBLE when planned) with COUNT (BIGINT) as text, so COUNT's 400 has none of MariaDB's 6 decimals (400.000000), and AVG(n) reaches the union already rounded to 4 digits (12.024000 for 12.024048; MySQL keeps 9 more)
+-- deviation: AVG(n) reaches the union already rounded to its own 4 digits (12.024000 for 12.024048): MariaDB converts AVG's exact value to the union's 6
 SELECT 'revenue' AS figure, SUM(amount) AS value FROM payment
 UNION ALL SELECT 'average payment', AVG(amount) FROM payment
 UNION ALL SELECT 'rentals per customer', AVG(n) FROM (SELECT COUNT(*) AS n FROM rental GROUP BY customer_id) t

@@ -92,3 +92,10 @@ SELECT @c, @w;
 SET @a := (SELECT @b := 5);
 SELECT @a, @b, @s := 'x' AS s, @t:=CONCAT(@s, 'y') t, @`my var` := 3;
 SELECT @t, @`my var` + 0 AS v;
+-- UNIONs of aggregates: COUNT beside SUM and AVG of DECIMAL.
+SELECT 'sum' AS k, SUM(amount) AS v FROM ev UNION ALL SELECT 'count', COUNT(*) FROM ev UNION ALL SELECT 'avg', AVG(amount) FROM ev ORDER BY k;
+SELECT COUNT(*) AS v FROM ev UNION ALL SELECT SUM(amount) FROM ev;
+SELECT MAX(n) AS v FROM ev UNION SELECT AVG(amount) FROM ev ORDER BY v;
+SELECT k, v FROM (SELECT 'a' AS k, SUM(amount) AS v FROM ev UNION ALL SELECT 'b', COUNT(*) FROM ev) t ORDER BY k;
+SELECT grp, SUM(amount) AS v FROM ev GROUP BY grp UNION ALL SELECT 'all', SUM(amount) FROM ev ORDER BY grp;
+SELECT * FROM (SELECT grp, SUM(amount) AS v FROM ev GROUP BY grp UNION ALL SELECT 'x', SUM(amount) FROM ev) t ORDER BY grp;
