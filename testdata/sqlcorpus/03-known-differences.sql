@@ -30,7 +30,6 @@ SHOW COLUMNS FROM t;
 SHOW INDEX FROM t;
 SELECT * FROM customers WHERE id = 'x';
 SELECT CAST('12abc' AS UNSIGNED);
--- deviation: GROUP BY ... WITH ROLLUP is a syntax error (1064)
 SELECT customer_id, COUNT(*) FROM orders GROUP BY customer_id WITH ROLLUP;
 SELECT @@sql_mode;
 SET sql_mode = '';
