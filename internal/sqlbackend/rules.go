@@ -56,6 +56,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleValues, valuesRule).
 		AddPreAnalyzeRule(ruleTemporalTypes, temporalTypesRule). // temporal.go
 		AddPreAnalyzeRule(ruleTemporalText, temporalTextRule).
+		AddPreAnalyzeRule(ruleJSONPaths, jsonPathsRule). // jsonpath.go
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).

@@ -75,7 +75,7 @@ SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP LIMIT 2;
 SELECT grp, COUNT(*) AS c FROM ev WHERE n > 100 GROUP BY grp WITH ROLLUP;
 SELECT grp, CONCAT(grp, '!') AS g2, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP;
 SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP ORDER BY c;
-SELECT * FROM (SELECT grp, SUM(n) AS s FROM ev GROUP BY grp WITH ROLLUP) t ORDER BY s;
+SELECT * FROM (SELECT grp, SUM(n) AS s FROM ev GROUP BY grp WITH ROLLUP) t ORDER BY s, grp;
 -- Assignment to user variables inside a SELECT.
 SET @n := 0;
 SELECT @n := @n + 1 AS pos, grp, kind FROM (SELECT grp, kind FROM ev ORDER BY grp, id LIMIT 100) t;
@@ -99,3 +99,10 @@ SELECT MAX(n) AS v FROM ev UNION SELECT AVG(amount) FROM ev ORDER BY v;
 SELECT k, v FROM (SELECT 'a' AS k, SUM(amount) AS v FROM ev UNION ALL SELECT 'b', COUNT(*) FROM ev) t ORDER BY k;
 SELECT grp, SUM(amount) AS v FROM ev GROUP BY grp UNION ALL SELECT 'all', SUM(amount) FROM ev ORDER BY grp;
 SELECT * FROM (SELECT grp, SUM(amount) AS v FROM ev GROUP BY grp UNION ALL SELECT 'x', SUM(amount) FROM ev) t ORDER BY grp;
+-- JSON paths: a missing member is NULL, the length of an empty array 0.
+SELECT id, JSON_EXTRACT(doc, '$.b'), JSON_EXTRACT(doc, '$.b[1]'), JSON_EXTRACT(doc, '$.a'), JSON_LENGTH(doc), JSON_LENGTH(doc, '$.b') FROM ev ORDER BY id;
+SELECT JSON_EXTRACT('{"a": 1}', '$.b'), JSON_EXTRACT('[1, 2]', '$.b'), JSON_EXTRACT('[1, 2]', '$[5]'), JSON_EXTRACT('[{"a": 1}]', '$.a'), JSON_EXTRACT('[1, [2, 3]]', '$[1][0]');
+SELECT JSON_EXTRACT('1', '$[0]'), JSON_EXTRACT('{"a": 1}', '$[0]'), JSON_EXTRACT('{"a": [1, 2]}', '$.a', '$.b'), JSON_EXTRACT('{"a": [1, 2]}', '$.x', '$.b'), JSON_EXTRACT('{"a b": 3}', '$."a b"');
+SELECT JSON_LENGTH('[]'), JSON_LENGTH('{}'), JSON_LENGTH('{"a": []}', '$.a'), JSON_LENGTH('[1]', '$.x'), JSON_LENGTH('[1, [2, 3]]', '$[1]'), JSON_LENGTH('"x"');
+SELECT grp, COUNT(*) FROM ev WHERE JSON_EXTRACT(doc, '$.b') IS NULL GROUP BY grp ORDER BY grp;
+SELECT JSON_UNQUOTE(JSON_EXTRACT('{"s": "text"}', '$.s')), JSON_EXTRACT('{"a": {"b": null}}', '$.a.b'), JSON_EXTRACT(NULL, '$.a'), JSON_EXTRACT('{"a": 1}', NULL);
