@@ -54,7 +54,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleTextIndexes, textIndexRule).
 		AddPreAnalyzeRule(ruleScalarSubquery, scalarSubqueryRule).
 		AddPreAnalyzeRule(ruleValues, valuesRule).
-		AddPreAnalyzeRule(ruleTemporalTypes, temporalTypesRule). // temporal.go
+		AddPreAnalyzeRule(ruleCTETimeTypes, cteTimeTypesRule). // temporal.go
+		AddPreAnalyzeRule(ruleTemporalTypes, temporalTypesRule).
 		AddPreAnalyzeRule(ruleTemporalText, temporalTextRule).
 		AddPreAnalyzeRule(ruleJSONPaths, jsonPathsRule). // jsonpath.go
 		// Prefix indexes: see prefix.go. The two wrappers keep

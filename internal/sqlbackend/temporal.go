@@ -31,11 +31,15 @@ import (
 //     column's number of fractional digits for the others.
 //     go-mysql-server turns every time value into 'YYYY-MM-DD hh:mm:ss'
 //     with the fraction's trailing zeros cut (temporalText).
+//   - cteTimeTypesRule (run first) gives a recursive CTE's DATE,
+//     DATETIME or TIMESTAMP column its anchor's type, as MariaDB does,
+//     where go-mysql-server promotes it to DATETIME(6).
 
 // Identifiers of the rules (HandlerDB's range 10340-10359).
 const (
 	ruleTemporalTypes analyzer.RuleId = 10340
 	ruleTemporalText  analyzer.RuleId = 10341
+	ruleCTETimeTypes  analyzer.RuleId = 10343
 )
 
 // temporalTypesRule replaces the date arithmetic on a time value by a
@@ -373,4 +377,91 @@ func appendTemporal(b []byte, tm time.Time, typ sql.DatetimeType) []byte {
 		b = append(b, frac[:p+1]...)
 	}
 	return b
+}
+
+// cteTimeTypesRule: go-mysql-server types a recursive CTE's columns as
+// the anchor's types promoted (a DATE becomes DATETIME(6)); MariaDB
+// keeps the anchor's types. The rule gives the CTE's time columns the
+// anchor's type back, and so every GetField of those columns, in the
+// recursive part and in the query around the CTE (its subqueries too).
+func cteTimeTypesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	retyped := map[sql.ColumnId]sql.Type{}
+	n, same, err := transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if sq, ok := n.(*plan.SubqueryAlias); ok {
+			// The CTE as the query reads it: its columns have ids of
+			// their own.
+			if _, ok := sq.Child.(*plan.RecursiveCte); ok {
+				sch := sq.Schema()
+				if sq.Columns().Len() == len(sch) {
+					i := 0
+					sq.Columns().ForEach(func(id sql.ColumnId) {
+						if _, ok := sch[i].Type.(sql.DatetimeType); ok {
+							retyped[id] = sch[i].Type
+						}
+						i++
+					})
+				}
+			}
+			return n, transform.SameTree, nil
+		}
+		r, ok := n.(*plan.RecursiveCte)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		kids := r.Children()
+		sch := r.Schema()
+		if len(kids) == 0 || len(kids[0].Schema()) != len(sch) || r.Columns().Len() != len(sch) {
+			return n, transform.SameTree, nil
+		}
+		anchor := kids[0].Schema()
+		var out sql.Schema
+		i := 0
+		r.Columns().ForEach(func(id sql.ColumnId) {
+			at := anchor[i].Type
+			if _, ok := at.(sql.DatetimeType); ok && !gtypes.TypesEqual(at, sch[i].Type) {
+				if out == nil {
+					out = sch.Copy()
+				}
+				out[i].Type = at
+				retyped[id] = at
+			}
+			i++
+		})
+		if out == nil {
+			return n, transform.SameTree, nil
+		}
+		return r.WithSchema(out), transform.NewTree, nil
+	})
+	if err != nil || len(retyped) == 0 {
+		return n, same, err
+	}
+	n, _, err = retypeColumns(n, retyped)
+	return n, transform.NewTree, err
+}
+
+// retypeColumns gives the GetFields of the columns in retyped their type,
+// in n and the subqueries of its expressions.
+func retypeColumns(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				switch x := e.(type) {
+				case *expression.GetField:
+					t, ok := retyped[x.Id()]
+					if !ok || x.Id() == 0 || gtypes.TypesEqual(t, x.Type()) {
+						return e, transform.SameTree, nil
+					}
+					gf := expression.NewGetFieldWithTable(x.Index(), int(x.TableId()), t, x.Database(), x.Table(), x.Name(), x.IsNullable())
+					return gf.WithId(x.Id()), transform.NewTree, nil
+				case *plan.Subquery:
+					q, same, err := retypeColumns(x.Query, retyped)
+					if err != nil || same {
+						return e, transform.SameTree, err
+					}
+					return x.WithQuery(q), transform.NewTree, nil
+				}
+				return e, transform.SameTree, nil
+			})
+		})
+	})
 }

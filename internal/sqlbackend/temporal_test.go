@@ -75,3 +75,22 @@ func TestTemporalTypes(t *testing.T) {
 	expect("SELECT id FROM t WHERE dt > CAST('2024-01-17' AS DATE) + INTERVAL 1 DAY", "1")
 	expect("SELECT id FROM t WHERE dt > d + INTERVAL 22946 DAY", "1")
 }
+
+// TestCTETimeTypes: a recursive CTE's time columns have the anchor's
+// types, in the recursive part and around the CTE.
+func TestCTETimeTypes(t *testing.T) {
+	b, expect := temporalFixture(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "USE d")
+	q := "WITH RECURSIVE c (k, x, y) AS (SELECT 1, d, dt3 FROM t WHERE id = 1 UNION ALL SELECT k + 1, x + INTERVAL 1 DAY, y + INTERVAL 1 SECOND FROM c WHERE k < 2) " +
+		"SELECT k, x, y, CONCAT(x, '|', y), (SELECT COUNT(*) FROM t WHERE t.d < c.x) FROM c ORDER BY k"
+	sch, _, _, err := b.se.Query(ctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sch[1].Type.String() + " " + sch[2].Type.String(); got != "date datetime(3)" {
+		t.Errorf("types %s", got)
+	}
+	expect(q, "1|1961-03-23 00:00:00 +0000 UTC|2024-01-18 08:46:00.25 +0000 UTC|1961-03-23|2024-01-18 08:46:00.250|1",
+		"2|1961-03-24 00:00:00 +0000 UTC|2024-01-18 08:46:01.25 +0000 UTC|1961-03-24|2024-01-18 08:46:01.250|2")
+}

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,10 @@ import (
 //     column `,__rollup__` (as long), and the SELECT becomes a UNION ALL
 //     of one SELECT per grouping level, the rolled-up columns NULL,
 //     sorted as MariaDB sorts a rollup (expandRollup).
+//   - A select expression that is a DATE or TIMESTAMP literal (DATE
+//     '2024-01-01'), which the vitess parser makes a string, is a CAST
+//     to that type (typedLiteral): a recursive CTE's anchor, for one,
+//     types its column.
 //   - `@var := expr` in an expression: the retry rewrites it as a call of
 //     sqlbackend.AssignFunction with the variable's name as a string
 //     (a user variable itself may be folded to its value while
@@ -55,6 +60,7 @@ func reportRewrite(st ast.Statement) error {
 			if ae, ok := se.(*ast.AliasedExpr); ok && strings.Contains(ae.InputExpression, sqlbackend.AssignFunction) {
 				ae.InputExpression = unassignText(ae.InputExpression)
 			}
+			typedLiteral(se)
 		}
 		if err := expandRollup(sels[i]); err != nil {
 			return err
@@ -620,4 +626,36 @@ func unassignText(s string) string {
 		}
 		s = s[:i] + strings.Trim(rest[:comma], "'") + " := " + rest[comma+2:end] + rest[end+1:]
 	}
+}
+
+// typedLiteralRE matches the text of a DATE or TIMESTAMP literal (with
+// its alias: an aliased expression's text has it).
+var typedLiteralRE = regexp.MustCompile(`(?i)^(DATE|TIMESTAMP)\s*'([^']*)'(?:\s+(?:AS\s+)?\S+)?$`)
+
+// typedLiteral makes a select expression written as a DATE or TIMESTAMP
+// literal a CAST of its string to that type (with as many fractional
+// digits as the literal has); its column keeps its name.
+func typedLiteral(se ast.SelectExpr) {
+	ae, ok := se.(*ast.AliasedExpr)
+	if !ok {
+		return
+	}
+	v, ok := ae.Expr.(*ast.SQLVal)
+	if !ok || v.Type != ast.StrVal {
+		return
+	}
+	m := typedLiteralRE.FindStringSubmatch(ae.InputExpression)
+	if m == nil || m[2] != string(v.Val) {
+		return
+	}
+	ct := &ast.ConvertType{Type: "date"}
+	if strings.EqualFold(m[1], "TIMESTAMP") {
+		ct.Type = "datetime"
+		if dot := strings.IndexByte(m[2], '.'); dot >= 0 {
+			if n := len(strings.TrimSpace(m[2][dot+1:])); n > 0 && n <= 6 {
+				ct.Length = ast.NewIntVal([]byte(strconv.Itoa(n)))
+			}
+		}
+	}
+	ae.Expr = &ast.ConvertExpr{Name: "CAST", Expr: v, Type: ct}
 }

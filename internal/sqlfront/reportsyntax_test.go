@@ -114,3 +114,14 @@ func TestAssignRewrite(t *testing.T) {
 		}
 	}
 }
+
+func TestTypedLiteral(t *testing.T) {
+	got, err := rewritten(t, "SELECT DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00.25' AS ts, '2024-01-01', DATE '2024-01-01' + INTERVAL 1 DAY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The string and the expression around a literal stay as they are.
+	if want := "select CAST('2024-01-01' as date), CAST('2024-01-01 10:00:00.25' as datetime(2)) ts, '2024-01-01', '2024-01-01' + interval 1 DAY"; got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}

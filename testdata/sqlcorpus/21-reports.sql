@@ -210,7 +210,6 @@ WITH daily AS (
 )
 SELECT day, n FROM ranked WHERE rn = 1 ORDER BY day;
 -- 39. A recursive CTE calendar: rentals in each week of the first quarter.
--- deviation: in a recursive CTE, DATE + INTERVAL 7 DAY in the recursive part makes the column DATETIME (2024-01-08 00:00:00); MariaDB keeps the anchor's DATE
 WITH RECURSIVE weeks (wk, starts) AS (
   SELECT 1, DATE '2024-01-01'
   UNION ALL

@@ -39,20 +39,26 @@ SELECT id, DATE_ADD(at3, INTERVAL 1 DAY), at3 - INTERVAL 1 MINUTE, DATE_ADD(ts, 
 SELECT id, DATE_ADD(day, INTERVAL 1 DAY), day + INTERVAL 1 MONTH, INTERVAL 1 WEEK + day, day - INTERVAL 1 YEAR, day + INTERVAL 6 HOUR FROM ev WHERE id <> 5 ORDER BY id;
 SELECT id, TIMESTAMPDIFF(HOUR, DATE_ADD(at, INTERVAL n DAY), at), DATEDIFF(day + INTERVAL n DAY, day) FROM ev WHERE id <> 5 ORDER BY id;
 SELECT id FROM ev WHERE at > day + INTERVAL 0 DAY AND day IS NOT NULL ORDER BY id;
--- deviation: a recursive CTE's DATE column is DATETIME(6) (go-mysql-server promotes the anchor's type)
 WITH RECURSIVE days (k, d) AS (
   SELECT 1, CAST('2024-01-01' AS DATE)
   UNION ALL
   SELECT k + 1, d + INTERVAL 1 MONTH FROM days WHERE k < 4
 )
 SELECT k, d, CONCAT(d), (SELECT COUNT(*) FROM ev WHERE ev.at >= days.d AND ev.at < days.d + INTERVAL 1 MONTH) AS n FROM days ORDER BY k;
--- deviation: the same DATETIME(6) column
 WITH RECURSIVE days (k, d) AS (
   SELECT 1, CAST('2024-01-01' AS DATE)
   UNION ALL
   SELECT k + 1, DATE_ADD(d, INTERVAL 7 DAY) FROM days WHERE k < 3
 )
 SELECT k, d FROM days ORDER BY k;
+WITH RECURSIVE t (k, d, at, lit) AS (
+  SELECT 1, day, at3, DATE '2024-01-01' FROM ev WHERE id = 1
+  UNION ALL
+  SELECT k + 1, d + INTERVAL 1 DAY, at + INTERVAL 1 SECOND, lit + INTERVAL 1 YEAR FROM t WHERE k < 3
+)
+SELECT k, d, at, lit, CONCAT(d, ' ', at), DATE_ADD(lit, INTERVAL 1 DAY) FROM t ORDER BY k;
+-- deviation: a DATE literal inside an expression is a string to the vitess parser, so DATE '2024-02-29' + INTERVAL 1 DAY is a DATETIME (2024-03-01 00:00:00); a select expression that is one literal is typed (typedLiteral)
+SELECT DATE '2024-02-29', TIMESTAMP '2024-02-29 10:00:00.5', CONCAT(DATE '2024-02-29'), DATE '2024-02-29' + INTERVAL 1 DAY;
 -- Window functions over a grouped query.
 SELECT grp, COUNT(*) AS c, ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, grp) AS rn FROM ev GROUP BY grp ORDER BY rn;
 SELECT grp, kind, SUM(amount) AS total, RANK() OVER (PARTITION BY grp ORDER BY SUM(amount) DESC) AS r,
