@@ -306,7 +306,8 @@ func rollupEnd(toks []codeWord, i int) int {
 // puts each super-aggregate row after the rows it sums; the flags do
 // that, also where a grouping column holds NULLs. A select expression
 // equal to a rolled-up grouping expression, or containing one outside an
-// aggregate, reads NULL. An ORDER BY is error 1221, as in MariaDB.
+// aggregate, reads NULL; in the HAVING it reads the greatest value of
+// the rows summed. An ORDER BY is error 1221, as in MariaDB.
 func expandRollup(sel *ast.Select) error {
 	n := len(sel.GroupBy)
 	if n == 0 {
@@ -351,13 +352,20 @@ func expandRollup(sel *ast.Select) error {
 	for i, k := range keys {
 		keyText[i] = ast.String(k)
 	}
+	// names are the result's column names; cols the branches' (a select
+	// alias stays, for the HAVING that names it).
 	names := make([]string, len(sel.SelectExprs))
+	cols := make([]string, len(sel.SelectExprs))
 	for i, se := range sel.SelectExprs {
 		ae, ok := se.(*ast.AliasedExpr)
 		if !ok {
 			return errtable.SQLError(1235, "SELECT * with WITH ROLLUP")
 		}
 		names[i] = displayName(ae)
+		cols[i] = rewritePre + "c" + strconv.Itoa(i+1)
+		if !ae.As.IsEmpty() {
+			cols[i] = ae.As.String()
+		}
 	}
 	var union ast.SelectStatement
 	for level := len(groups); level >= 0; level-- {
@@ -375,13 +383,27 @@ func expandRollup(sel *ast.Select) error {
 			return nil
 		}
 		b := &ast.Select{Comments: sel.Comments, QueryOpts: sel.QueryOpts, From: sel.From, Where: sel.Where, Having: sel.Having}
+		if sel.Having != nil && level < len(groups) {
+			// MariaDB's HAVING reads a rolled-up column's value in the
+			// last group it sums: the greatest, groups being sorted.
+			last := func(x ast.Expr) ast.Expr {
+				if isAggregate(x) {
+					return x
+				}
+				if rolled[ast.String(x)] {
+					return &ast.FuncExpr{Name: ast.NewColIdent("max"), Exprs: ast.SelectExprs{&ast.AliasedExpr{Expr: cloneExpr(x)}}}
+				}
+				return nil
+			}
+			b.Having = &ast.Where{Type: ast.HavingStr, Expr: substitute(cloneExpr(sel.Having.Expr), last)}
+		}
 		for i, se := range sel.SelectExprs {
 			ae := se.(*ast.AliasedExpr)
 			e := ae.Expr
 			if level < len(groups) {
 				e = substitute(cloneExpr(e), nulls)
 			}
-			b.SelectExprs = append(b.SelectExprs, &ast.AliasedExpr{Expr: e, As: ast.NewColIdent(rewritePre + "c" + strconv.Itoa(i+1))})
+			b.SelectExprs = append(b.SelectExprs, &ast.AliasedExpr{Expr: e, As: ast.NewColIdent(cols[i])})
 		}
 		for i, k := range keys {
 			var v ast.Expr = cloneExpr(k)
@@ -404,8 +426,8 @@ func expandRollup(sel *ast.Select) error {
 			var some ast.Expr = &ast.ComparisonExpr{Operator: ast.GreaterThanStr,
 				Left:  &ast.FuncExpr{Name: ast.NewColIdent("count"), Exprs: ast.SelectExprs{&ast.StarExpr{}}},
 				Right: ast.NewIntVal([]byte("0"))}
-			if sel.Having != nil {
-				some = &ast.AndExpr{Left: sel.Having.Expr, Right: some}
+			if b.Having != nil {
+				some = &ast.AndExpr{Left: b.Having.Expr, Right: some}
 			}
 			b.Having = &ast.Where{Type: ast.HavingStr, Expr: some}
 		}
@@ -417,7 +439,7 @@ func expandRollup(sel *ast.Select) error {
 	}
 	outer := &ast.Select{With: sel.With, Limit: sel.Limit}
 	for i, name := range names {
-		outer.SelectExprs = append(outer.SelectExprs, &ast.AliasedExpr{Expr: colRef(rewritePre + "c" + strconv.Itoa(i+1)), As: ast.NewColIdent(name)})
+		outer.SelectExprs = append(outer.SelectExprs, &ast.AliasedExpr{Expr: colRef(cols[i]), As: ast.NewColIdent(name)})
 	}
 	for i := range keys {
 		outer.OrderBy = append(outer.OrderBy,

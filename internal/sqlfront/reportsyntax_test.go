@@ -57,10 +57,10 @@ func TestRollup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "select __hdb_c1 as a, __hdb_c2 as bb, __hdb_c3 as s from (" +
-		"select a as __hdb_c1, b as __hdb_c2, SUM(n) as __hdb_c3, a as __hdb_g1, 0 as __hdb_r1, b as __hdb_g2, 0 as __hdb_r2 from t group by a, b " +
-		"union all select a as __hdb_c1, null as __hdb_c2, SUM(n) as __hdb_c3, a as __hdb_g1, 0 as __hdb_r1, null as __hdb_g2, 1 as __hdb_r2 from t group by a " +
-		"union all select null as __hdb_c1, null as __hdb_c2, SUM(n) as __hdb_c3, null as __hdb_g1, 1 as __hdb_r1, null as __hdb_g2, 1 as __hdb_r2 from t having count(*) > 0" +
+	want := "select __hdb_c1 as a, bb as bb, s as s from (" +
+		"select a as __hdb_c1, b as bb, SUM(n) as s, a as __hdb_g1, 0 as __hdb_r1, b as __hdb_g2, 0 as __hdb_r2 from t group by a, b " +
+		"union all select a as __hdb_c1, null as bb, SUM(n) as s, a as __hdb_g1, 0 as __hdb_r1, null as __hdb_g2, 1 as __hdb_r2 from t group by a " +
+		"union all select null as __hdb_c1, null as bb, SUM(n) as s, null as __hdb_g1, 1 as __hdb_r1, null as __hdb_g2, 1 as __hdb_r2 from t having count(*) > 0" +
 		") as __hdb_rollup order by __hdb_r1 asc, __hdb_g1 asc, __hdb_r2 asc, __hdb_g2 asc limit 5"
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
@@ -73,6 +73,15 @@ func TestRollup(t *testing.T) {
 	}
 	if want := "select __hdb_c1 as `CONCAT(a, '!')`, __hdb_c2 as `MAX(a)` from (select CONCAT(a, '!') as __hdb_c1, MAX(a) as __hdb_c2, CONCAT(a, '!') as __hdb_g1, 0 as __hdb_r1 from t group by CONCAT(a, '!') " +
 		"union all select null as __hdb_c1, MAX(a) as __hdb_c2, null as __hdb_g1, 1 as __hdb_r1 from t having count(*) > 0) as __hdb_rollup order by __hdb_r1 asc, __hdb_g1 asc"; got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+	// The HAVING of a rollup row reads a rolled-up column's greatest value.
+	got, err = rewritten(t, "SELECT a, COUNT(*) AS c FROM t GROUP BY a WITH ROLLUP HAVING c > 1 AND a <> 'x'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "select __hdb_c1 as a, c as c from (select a as __hdb_c1, COUNT(*) as c, a as __hdb_g1, 0 as __hdb_r1 from t group by a having c > 1 and a != 'x' " +
+		"union all select null as __hdb_c1, COUNT(*) as c, null as __hdb_g1, 1 as __hdb_r1 from t having c > 1 and max(a) != 'x' and count(*) > 0) as __hdb_rollup order by __hdb_r1 asc, __hdb_g1 asc"; got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 	_, err = rewritten(t, "SELECT a, COUNT(*) FROM t GROUP BY a WITH ROLLUP ORDER BY a")

@@ -77,6 +77,11 @@ SELECT n DIV 2 AS half, COUNT(*) AS c FROM ev GROUP BY half WITH ROLLUP;
 SELECT grp, COUNT(*) AS c FROM ev GROUP BY 1 WITH ROLLUP;
 SELECT day, COUNT(*) AS c FROM ev GROUP BY day WITH ROLLUP;
 SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP HAVING COUNT(*) > 1;
+SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP HAVING c > 1;
+SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP HAVING grp IS NULL OR grp = 'a';
+SELECT grp, kind, COUNT(*) AS c FROM ev GROUP BY grp, kind WITH ROLLUP HAVING kind IS NULL;
+-- deviation: a HAVING on a grouping column reads, in a rollup row, the greatest value of the rows it sums (MariaDB's last group, as the two statements before show), but MariaDB leaves this grand total out
+SELECT grp, kind, COUNT(*) AS c FROM ev GROUP BY grp, kind WITH ROLLUP HAVING grp <> 'b' AND c > 1;
 SELECT grp, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP LIMIT 2;
 SELECT grp, COUNT(*) AS c FROM ev WHERE n > 100 GROUP BY grp WITH ROLLUP;
 SELECT grp, CONCAT(grp, '!') AS g2, COUNT(*) AS c FROM ev GROUP BY grp WITH ROLLUP;
