@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"reflect"
 	"strings"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
@@ -30,7 +32,13 @@ import (
 //     and LIKE) as MariaDB prints it: 'YYYY-MM-DD' for a DATE, the
 //     column's number of fractional digits for the others.
 //     go-mysql-server turns every time value into 'YYYY-MM-DD hh:mm:ss'
-//     with the fraction's trailing zeros cut (temporalText).
+//     with the fraction's trailing zeros cut (temporalText). The same
+//     rule gives an ENUM or SET value as its label in GROUP_CONCAT and
+//     JSON_OBJECT/JSON_ARRAY, when chosen by IF, IFNULL, COALESCE or
+//     CASE among other values, and when such a choice of ENUMs is given
+//     to a string function, and in MAX and MIN, which compare labels
+//     (enumText; columns given to a string function directly are
+//     valuesRule's).
 //   - cteTimeTypesRule (run first) gives a recursive CTE's DATE,
 //     DATETIME or TIMESTAMP column its anchor's type, as MariaDB does,
 //     where go-mysql-server promotes it to DATETIME(6).
@@ -209,11 +217,29 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 // temporalTextRule wraps the time arguments of string functions and LIKE
 // in temporalText.
 func temporalTextRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	retyped := map[sql.ColumnId]sql.Type{}
+	n, same, err := transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, temporalArgs)
+			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				ne, same, err := temporalArgs(e)
+				if err == nil && !same {
+					// A MAX or MIN of labels is text where the query reads it.
+					if id, ok := ne.(sql.IdExpression); ok && id.Id() != 0 {
+						switch ne.(type) {
+						case *aggregation.Max, *aggregation.Min:
+							retyped[id.Id()] = ne.Type()
+						}
+					}
+				}
+				return ne, same, err
+			})
 		})
 	})
+	if err != nil || len(retyped) == 0 {
+		return n, same, err
+	}
+	n, _, err = retypeColumns(n, retyped)
+	return n, transform.NewTree, err
 }
 
 // textFuncs are the functions besides stringFuncs whose time arguments
@@ -222,6 +248,19 @@ func temporalTextRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 var textFuncs = map[string]bool{"group_concat": true, "json_object": true, "json_array": true}
 
 func temporalArgs(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	if vals := choiceValues(e); vals != nil {
+		return enumChoices(e, vals)
+	}
+	switch e.(type) {
+	case *aggregation.Max, *aggregation.Min:
+		// MariaDB compares an ENUM's or SET's labels in MAX and MIN.
+		if gf, ok := e.Children()[0].(*expression.GetField); ok && isEnumOrSet(gf.Type()) {
+			ne, err := e.WithChildren(&enumText{child: gf})
+			return ne, transform.NewTree, err
+		}
+		return e, transform.SameTree, nil
+	}
+	stringFunc := false
 	switch x := e.(type) {
 	case *expression.Like:
 	case *expression.Convert:
@@ -234,12 +273,16 @@ func temporalArgs(e sql.Expression) (sql.Expression, transform.TreeIdentity, err
 		if !stringFuncs[name] && !textFuncs[name] {
 			return e, transform.SameTree, nil
 		}
+		stringFunc = stringFuncs[name]
 	default:
 		return e, transform.SameTree, nil
 	}
 	kids := e.Children()
 	changed := false
 	for i, c := range kids {
+		if i < groupConcatOrder(e) {
+			continue // GROUP_CONCAT's ORDER BY: an ENUM sorts by its index
+		}
 		if f, ok := c.(sql.FunctionExpression); ok && stringFuncs[strings.ToLower(f.FunctionName())] {
 			continue // text; and asking its type would walk its arguments again
 		}
@@ -249,6 +292,18 @@ func temporalArgs(e sql.Expression) (sql.Expression, transform.TreeIdentity, err
 		}
 		t, ok := safeType(c)
 		if !ok {
+			continue
+		}
+		if isEnumOrSet(t) {
+			// An ENUM or SET column of a string function is valuesRule's.
+			if _, col := c.(*expression.GetField); col && stringFunc {
+				continue
+			}
+			if !changed {
+				kids = append([]sql.Expression(nil), kids...)
+				changed = true
+			}
+			kids[i] = &enumText{child: c}
 			continue
 		}
 		dt, ok := t.(sql.DatetimeType)
@@ -263,6 +318,85 @@ func temporalArgs(e sql.Expression) (sql.Expression, transform.TreeIdentity, err
 			changed = true
 		}
 		kids[i] = &temporalText{child: c, typ: dt}
+	}
+	if !changed {
+		return e, transform.SameTree, nil
+	}
+	ne, err := e.WithChildren(kids...)
+	return ne, transform.NewTree, err
+}
+
+// groupConcatOrder is the number of ORDER BY expressions that lead the
+// children of a GROUP_CONCAT (0 for anything else); go-mysql-server
+// keeps the count unexported.
+func groupConcatOrder(e sql.Expression) int {
+	g, ok := e.(*aggregation.GroupConcat)
+	if !ok || g == nil {
+		return 0
+	}
+	if f := reflect.ValueOf(g).Elem().FieldByName("sf"); f.IsValid() && f.Kind() == reflect.Slice {
+		return f.Len()
+	}
+	return len(g.Children()) // unknown: leave every child
+}
+
+// choiceValues gives the positions among e's children of the values a
+// conditional expression (IF, IFNULL, COALESCE, CASE) chooses from, or
+// nil for any other expression.
+func choiceValues(e sql.Expression) []int {
+	switch x := e.(type) {
+	case *function.If:
+		return []int{1, 2}
+	case *function.IfNull:
+		return []int{0, 1}
+	case *function.Coalesce:
+		v := make([]int, len(x.Children()))
+		for i := range v {
+			v[i] = i
+		}
+		return v
+	case *expression.Case:
+		var v []int
+		i := 0
+		if x.Expr != nil {
+			i++
+		}
+		for range x.Branches {
+			v = append(v, i+1)
+			i += 2
+		}
+		if x.Else != nil {
+			v = append(v, i)
+		}
+		return v
+	}
+	return nil
+}
+
+// enumChoices: go-mysql-server types a conditional expression that
+// chooses between an ENUM or SET column and anything else as text, and
+// then gives the column's index as its value ('1' for 'open'); MariaDB
+// gives the label. Such columns are given as their labels (enumText).
+func enumChoices(e sql.Expression, vals []int) (sql.Expression, transform.TreeIdentity, error) {
+	t, ok := safeType(e)
+	if !ok || isEnumOrSet(t) {
+		return e, transform.SameTree, nil // the result's own type prints labels
+	}
+	kids := e.Children()
+	changed := false
+	for _, i := range vals {
+		if i >= len(kids) {
+			continue
+		}
+		gf, ok := kids[i].(*expression.GetField)
+		if !ok || !isEnumOrSet(gf.Type()) {
+			continue
+		}
+		if !changed {
+			kids = append([]sql.Expression(nil), kids...)
+			changed = true
+		}
+		kids[i] = &enumText{child: gf}
 	}
 	if !changed {
 		return e, transform.SameTree, nil

@@ -94,3 +94,21 @@ func TestCTETimeTypes(t *testing.T) {
 	expect(q, "1|1961-03-23 00:00:00 +0000 UTC|2024-01-18 08:46:00.25 +0000 UTC|1961-03-23|2024-01-18 08:46:00.250|1",
 		"2|1961-03-24 00:00:00 +0000 UTC|2024-01-18 08:46:01.25 +0000 UTC|1961-03-24|2024-01-18 08:46:01.250|2")
 }
+
+// TestEnumLabels: an ENUM chosen by a conditional expression, given to
+// GROUP_CONCAT or JSON_ARRAY, or compared by MAX and MIN is its label;
+// GROUP_CONCAT's ORDER BY still sorts by the index.
+func TestEnumLabels(t *testing.T) {
+	b, expect := temporalFixture(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "USE d", "INSERT INTO t (id, e) VALUES (3, 'gold')")
+	// IFNULL(e, 'x') keeps the ENUM type (its index here, its label on
+	// the wire); the others are text.
+	expect("SELECT IFNULL(e, 'x'), IF(id = 1, e, 'z'), COALESCE(e, 'q'), CASE WHEN id > 0 THEN e ELSE 'n' END, CONCAT(IFNULL(e, 'x')) FROM t WHERE id = 1",
+		"2|gold|gold|gold|gold")
+	expect("SELECT GROUP_CONCAT(e ORDER BY e, id), JSON_ARRAY(MIN(e)), MAX(e), MIN(e) FROM t", `basic,gold,gold|["basic"]|gold|basic`)
+	b.mustExec(t, ctx, "CREATE TABLE k (id INT PRIMARY KEY, e ENUM('z', 'a'))", "INSERT INTO k VALUES (1, 'z'), (2, 'a')")
+	// Index order: z (1) before a (2); label order: a before z.
+	expect("SELECT GROUP_CONCAT(e ORDER BY e), MAX(e), MIN(e) FROM k", "z,a|z|a")
+	expect("SELECT COUNT(*) FROM k HAVING MIN(e) = 'a'", "2")
+}
