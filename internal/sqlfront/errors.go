@@ -126,7 +126,7 @@ var gmsRules = []gmsRule{
 	// (reportsyntax.go) rewrites all but a few such SELECTs.
 	{re: regexp.MustCompile(`^in aggregated query without GROUP BY, expression #%!d\(MISSING\)`),
 		conv: func(x *errContext, a []string) *mysql.SQLError {
-			return sqlError(1235, "window functions with aggregates in a SELECT with a named window, or a subquery in a window or the ORDER BY")
+			return sqlError(1235, "window functions with aggregates in a SELECT with a window defined over another, or a subquery in a window or the ORDER BY")
 		}},
 	{re: regexp.MustCompile(`^syntax error at position (\d+)`), quoted: []bool{false}, conv: (*errContext).syntaxError},
 	{re: regexp.MustCompile(`^duplicate (?:primary|unique) key given: Duplicate entry '(.*)' for key '(.*)'$`), quoted: []bool{false, false},

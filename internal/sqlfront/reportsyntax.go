@@ -165,8 +165,8 @@ func substitute(e ast.Expr, f func(ast.Expr) ast.Expr) ast.Expr {
 // windowsOverGroups rewrites sel if it has window functions and groups
 // (GROUP BY or aggregates). It leaves sel as it is where the rewrite
 // does not apply (SELECT *, a subquery in a window's expression or the
-// ORDER BY, named windows, INTO, locking); go-mysql-server then refuses
-// it.
+// ORDER BY, a window defined over another, INTO, locking);
+// go-mysql-server then refuses it.
 func windowsOverGroups(sel *ast.Select) {
 	hasWindow := false
 	for _, se := range sel.SelectExprs {
@@ -184,7 +184,10 @@ func windowsOverGroups(sel *ast.Select) {
 	for _, o := range sel.OrderBy {
 		grouped = grouped || contains(o, isAggregate)
 	}
-	if !grouped || sel.Into != nil || sel.Lock != "" || len(sel.Window) > 0 || sel.QueryOpts.SQLCalcFoundRows {
+	if !grouped || sel.Into != nil || sel.Lock != "" || sel.QueryOpts.SQLCalcFoundRows {
+		return
+	}
+	if len(sel.Window) > 0 && !inlineWindows(sel) {
 		return
 	}
 	isSub := func(n ast.SQLNode) bool {
@@ -281,6 +284,57 @@ func windowsOverGroups(sel *ast.Select) {
 	}
 	outer.From = ast.TableExprs{derived(inner, rewritePre+"w")}
 	*sel = *outer
+}
+
+// inlineWindows writes each named window a window function of sel uses
+// (OVER w, OVER (w ORDER BY ...)) into its OVER clause, and drops sel's
+// WINDOW clause. It reports false, changing nothing, for a window
+// defined over another.
+func inlineWindows(sel *ast.Select) bool {
+	defs := map[string]*ast.WindowDef{}
+	for _, d := range sel.Window {
+		if !d.NameRef.IsEmpty() {
+			return false
+		}
+		defs[d.Name.Lowered()] = d
+	}
+	var overs []*ast.Over
+	ok := true
+	for _, se := range sel.SelectExprs {
+		_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+			if f, isFunc := n.(*ast.FuncExpr); isFunc && f.Over != nil && !f.Over.NameRef.IsEmpty() {
+				d := defs[f.Over.NameRef.Lowered()]
+				if d == nil || (len(f.Over.PartitionBy) > 0 && len(d.PartitionBy) > 0) ||
+					(len(f.Over.OrderBy) > 0 && len(d.OrderBy) > 0) || (f.Over.Frame != nil && d.Frame != nil) {
+					ok = false
+				}
+				overs = append(overs, f.Over)
+			}
+			return true, nil
+		}, se)
+	}
+	if !ok {
+		return false
+	}
+	for _, o := range overs {
+		d := defs[o.NameRef.Lowered()]
+		if len(o.PartitionBy) == 0 {
+			for _, e := range d.PartitionBy {
+				o.PartitionBy = append(o.PartitionBy, cloneExpr(e))
+			}
+		}
+		if len(o.OrderBy) == 0 {
+			for _, ob := range d.OrderBy {
+				o.OrderBy = append(o.OrderBy, &ast.Order{Expr: cloneExpr(ob.Expr), Direction: ob.Direction})
+			}
+		}
+		if o.Frame == nil {
+			o.Frame = d.Frame
+		}
+		o.NameRef = ast.ColIdent{}
+	}
+	sel.Window = nil
+	return true
 }
 
 // rollupEnd is dialectBlank's test for WITH ROLLUP at toks[i]: it

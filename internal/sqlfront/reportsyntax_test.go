@@ -38,9 +38,12 @@ func TestWindowsOverGroups(t *testing.T) {
 		// No aggregate, or no window: as written.
 		{"SELECT g, ROW_NUMBER() OVER (ORDER BY g) FROM t", "select g, ROW_NUMBER() over ( order by g asc) from t"},
 		{"SELECT g, COUNT(*) FROM t GROUP BY g", "select g, COUNT(*) from t group by g"},
-		// A named window is left to go-mysql-server (which refuses it).
+		// A named window is written into the OVER clause; one defined
+		// over another is left to go-mysql-server (which refuses it).
 		{"SELECT g, COUNT(*), RANK() OVER w FROM t GROUP BY g WINDOW w AS (ORDER BY g)",
-			"select g, COUNT(*), RANK() over w from t group by g window w as ( order by g asc)"},
+			"select __hdb_s1 as g, __hdb_s2 as `COUNT(*)`, RANK() over ( order by __hdb_s1 asc) from (select g as __hdb_s1, COUNT(*) __hdb_s2, null as __hdb_s3 from t group by g) as __hdb_w"},
+		{"SELECT g, COUNT(*), RANK() OVER v FROM t GROUP BY g WINDOW w AS (ORDER BY g), v AS (w)",
+			"select g, COUNT(*), RANK() over v from t group by g window w as ( order by g asc), v as (w)"},
 	} {
 		got, err := rewritten(t, c.q)
 		if err != nil {
