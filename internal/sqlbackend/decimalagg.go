@@ -147,6 +147,13 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 // type of the union's columns. It returns nil when no column needs it or
 // the sides' column ids are not known.
 func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, error) {
+	nu, err := numericUnionColumns(u, retyped)
+	if err != nil {
+		return nil, err
+	}
+	if nu != nil {
+		u = nu
+	}
 	ls, rs := u.Left().Schema(), u.Right().Schema()
 	if len(ls) != len(rs) {
 		return nil, nil
@@ -165,6 +172,9 @@ func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, err
 		need = true
 	}
 	if !need {
+		if nu != nil {
+			return nu, nil
+		}
 		return nil, nil
 	}
 	leftIds, rightIds := sideColumnIds(u.Left(), len(ls)), sideColumnIds(u.Right(), len(rs))
@@ -186,6 +196,119 @@ func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, err
 		}
 	}
 	return u.WithChildren(plan.NewProject(side(ls, leftIds), u.Left()), plan.NewProject(side(rs, rightIds), u.Right()))
+}
+
+// numericUnionColumns: where the sides' types, as planned (SUM and AVG
+// DOUBLE), mixed a DOUBLE with an integer, the planner converts the
+// column to text on both sides (COUNT's 400 then lacks the union's
+// decimals). Where both sides are exact numbers now, one of them DECIMAL,
+// numericUnionColumns converts them to the union's DECIMAL instead and
+// records it for the union's columns; it returns nil when no column
+// needs it.
+func numericUnionColumns(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (*plan.SetOp, error) {
+	lp, _ := u.Left().(*plan.Project)
+	rp, _ := u.Right().(*plan.Project)
+	ls, rs := u.Left().Schema(), u.Right().Schema()
+	if (lp == nil && rp == nil) || len(ls) != len(rs) {
+		return nil, nil
+	}
+	// textOf gives the alias of a projection that makes column i text,
+	// and the number it converts. The planner's GetFields read by
+	// position: one over a UNION below that became DECIMAL still says
+	// text (a conversion of text to text is no conversion).
+	textOf := func(p *plan.Project, i int) (*expression.Alias, sql.Expression) {
+		if p == nil || i >= len(p.Projections) {
+			return nil, nil
+		}
+		a, ok := p.Projections[i].(*expression.Alias)
+		if !ok || !gmstypes.IsText(a.Type()) {
+			return nil, nil
+		}
+		child := a.Child
+		if c, ok := child.(*expression.Convert); ok {
+			child = c.Child
+		}
+		if gf, ok := child.(*expression.GetField); ok && gmstypes.IsText(gf.Type()) {
+			below := p.Child.Schema()
+			if i >= len(below) || !strings.EqualFold(below[i].Name, gf.Name()) || !gmstypes.IsDecimal(below[i].Type) {
+				return nil, nil
+			}
+			child = expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), below[i].Type, gf.Database(), gf.Table(), gf.Name(), gf.IsNullable()).WithId(gf.Id()).(sql.Expression)
+		}
+		if child == a.Child {
+			return nil, nil
+		}
+		return a, child
+	}
+	// A side that is no such Project (a UNION below, finished) may
+	// already give the column as a DECIMAL: exactSetOp then joins the
+	// two DECIMALs.
+	sideType := func(a *expression.Alias, c sql.Expression, sch sql.Schema, i int) sql.Type {
+		if a != nil {
+			return c.Type()
+		}
+		if gmstypes.IsDecimal(sch[i].Type) {
+			return sch[i].Type
+		}
+		return nil
+	}
+	var lnew, rnew []sql.Expression
+	for i := range ls {
+		la, lc := textOf(lp, i)
+		ra, rc := textOf(rp, i)
+		if la == nil && ra == nil {
+			continue
+		}
+		lt, rt := sideType(la, lc, ls, i), sideType(ra, rc, rs, i)
+		if lt == nil || rt == nil || (!gmstypes.IsDecimal(lt) && !gmstypes.IsDecimal(rt)) {
+			continue
+		}
+		if _, _, ok := exactDigits(lt); !ok {
+			continue
+		}
+		if _, _, ok := exactDigits(rt); !ok {
+			continue
+		}
+		t := unionType(lt, rt)
+		if t == nil {
+			continue
+		}
+		if la != nil {
+			if lnew == nil {
+				lnew = append([]sql.Expression(nil), lp.Projections...)
+			}
+			lnew[i] = expression.NewAlias(la.Name(), &exactConvert{child: lc, typ: t}).WithId(la.Id()).(sql.Expression)
+			if la.Id() != 0 {
+				retyped[la.Id()] = t
+			}
+		}
+		if ra != nil {
+			if rnew == nil {
+				rnew = append([]sql.Expression(nil), rp.Projections...)
+			}
+			rnew[i] = expression.NewAlias(ra.Name(), &exactConvert{child: rc, typ: t}).WithId(ra.Id()).(sql.Expression)
+		}
+	}
+	if lnew == nil && rnew == nil {
+		return nil, nil
+	}
+	nl, nr := u.Left(), u.Right()
+	var err error
+	if lnew != nil {
+		if nl, err = lp.WithExpressions(lnew...); err != nil {
+			return nil, err
+		}
+	}
+	if rnew != nil {
+		if nr, err = rp.WithExpressions(rnew...); err != nil {
+			return nil, err
+		}
+	}
+	n, err := u.WithChildren(nl, nr)
+	if err != nil {
+		return nil, err
+	}
+	return n.(*plan.SetOp), nil
 }
 
 // unionType is the type of a UNION column whose sides have types l and r,
@@ -285,16 +408,30 @@ func (c *exactConvert) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 // positionalType is the DECIMAL type of the input column a GetField
 // reads by position, when that column has the GetField's name and the
 // GetField still says DOUBLE.
+//
+// The planner's Projects over the sides of a UNION whose column types
+// differ number their GetFields by column id, not position: there the
+// input column is the one decimal column of that name.
 func positionalType(gf *expression.GetField, below sql.Schema) (sql.Type, bool) {
-	i := gf.Index()
-	if i < 0 || i >= len(below) || !gmstypes.IsFloat(gf.Type()) {
+	if !gmstypes.IsFloat(gf.Type()) {
 		return nil, false
 	}
-	c := below[i]
-	if !gmstypes.IsDecimal(c.Type) || !strings.EqualFold(c.Name, gf.Name()) {
-		return nil, false
+	if i := gf.Index(); i >= 0 && i < len(below) && strings.EqualFold(below[i].Name, gf.Name()) {
+		if !gmstypes.IsDecimal(below[i].Type) {
+			return nil, false
+		}
+		return below[i].Type, true
 	}
-	return c.Type, true
+	var t sql.Type
+	for _, c := range below {
+		if strings.EqualFold(c.Name, gf.Name()) {
+			if t != nil || !gmstypes.IsDecimal(c.Type) {
+				return nil, false
+			}
+			t = c.Type
+		}
+	}
+	return t, t != nil
 }
 
 // retypedBelow tells whether e is, or reads, a column the rule retyped.

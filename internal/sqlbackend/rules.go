@@ -53,7 +53,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule})
 	})
 	hp, _ := p.(*Provider) // nil for another provider
-	a := withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
+	a := withAssign(withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(rulePreAnalyze, ruleBatch(
 			analyzer.Rule{Id: ruleTextIndexes, Apply: textIndexRule},
 			analyzer.Rule{Id: ruleMatchIndex, Apply: matchIndexRule},
@@ -61,6 +61,10 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleAxisOrder, Apply: axisOrderRule},
 			analyzer.Rule{Id: ruleScalarSubquery, Apply: scalarSubqueryRule},
 			analyzer.Rule{Id: ruleValues, Apply: valuesRule},
+			analyzer.Rule{Id: ruleCTETimeTypes, Apply: cteTimeTypesRule}, // temporal.go
+			analyzer.Rule{Id: ruleTemporalTypes, Apply: temporalTypesRule},
+			analyzer.Rule{Id: ruleTemporalText, Apply: temporalTextRule},
+			analyzer.Rule{Id: ruleJSONPaths, Apply: jsonPathsRule}, // jsonpath.go
 			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
 		// Prefix indexes: see prefix.go. The two wrappers keep
@@ -72,23 +76,23 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleOddInLists, oddInListsRule).
 		AddPreValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(rulePostValidation, gatedRuleBatch(
-			gatedRule{analyzer.Rule{Id: rulePKPrefix, Apply: pkPrefixRule}, isNode[*plan.CreateTable]},
-			gatedRule{analyzer.Rule{Id: ruleShowPKPrefix, Apply: showCreatePKRule}, isNode[*plan.ShowCreateTable]},
-			gatedRule{analyzer.Rule{Id: ruleShowIndexSubPart, Apply: showIndexPrefixRule}, isNode[*plan.ShowIndexes]},
-			gatedRule{analyzer.Rule{Id: ruleStatisticsSubPart, Apply: statisticsSubPartRule}, isInfoSchemaTable},
-			gatedRule{analyzer.Rule{Id: ruleShowCreateDB, Apply: showCreateDatabaseRule}, isNode[*plan.ShowCreateDatabase]},
-			gatedRule{analyzer.Rule{Id: ruleBinaryLike, Apply: binaryLikeRule}, nil},
-			gatedRule{analyzer.Rule{Id: ruleExplainRows, Apply: explainRowsRule}, isDescribeOrSetOp},
-			gatedRule{analyzer.Rule{Id: ruleFloatDiv, Apply: floatDivRule}, isNode[*plan.InsertInto]},
-			gatedRule{analyzer.Rule{Id: ruleSchemaIsDB, Apply: schemaIsDatabaseRule}, isNode[*plan.CreateSchema]},
-			gatedRule{analyzer.Rule{Id: ruleAtomicFKs, Apply: atomicCreateTableRule}, isNode[*plan.CreateTable]},
-			gatedRule{analyzer.Rule{Id: ruleMariaShow, Apply: mariaShowRule}, isShowOfTable},
-			gatedRule{analyzer.Rule{Id: ruleRoutines, Apply: routinesRule}, isInfoSchemaTable},
-			gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]},
-			gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
-			gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
-			gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil})).
-		Build())))
+				gatedRule{analyzer.Rule{Id: rulePKPrefix, Apply: pkPrefixRule}, isNode[*plan.CreateTable]},
+				gatedRule{analyzer.Rule{Id: ruleShowPKPrefix, Apply: showCreatePKRule}, isNode[*plan.ShowCreateTable]},
+				gatedRule{analyzer.Rule{Id: ruleShowIndexSubPart, Apply: showIndexPrefixRule}, isNode[*plan.ShowIndexes]},
+				gatedRule{analyzer.Rule{Id: ruleStatisticsSubPart, Apply: statisticsSubPartRule}, isInfoSchemaTable},
+				gatedRule{analyzer.Rule{Id: ruleShowCreateDB, Apply: showCreateDatabaseRule}, isNode[*plan.ShowCreateDatabase]},
+				gatedRule{analyzer.Rule{Id: ruleBinaryLike, Apply: binaryLikeRule}, nil},
+				gatedRule{analyzer.Rule{Id: ruleExplainRows, Apply: explainRowsRule}, isDescribeOrSetOp},
+				gatedRule{analyzer.Rule{Id: ruleFloatDiv, Apply: floatDivRule}, isNode[*plan.InsertInto]},
+				gatedRule{analyzer.Rule{Id: ruleSchemaIsDB, Apply: schemaIsDatabaseRule}, isNode[*plan.CreateSchema]},
+				gatedRule{analyzer.Rule{Id: ruleAtomicFKs, Apply: atomicCreateTableRule}, isNode[*plan.CreateTable]},
+				gatedRule{analyzer.Rule{Id: ruleMariaShow, Apply: mariaShowRule}, isShowOfTable},
+				gatedRule{analyzer.Rule{Id: ruleRoutines, Apply: routinesRule}, isInfoSchemaTable},
+				gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]},
+				gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
+				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
+				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil})).
+		Build())))) // withAssign: uservar.go
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {
 		hp.SetAnalyzer(a)

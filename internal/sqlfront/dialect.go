@@ -23,7 +23,9 @@ import (
 //     TRIGGER, PROCEDURE, FUNCTION and EVENT, which names the account
 //     creating the object, as no DEFINER clause does;
 //   - MariaDB's `AS (expr) PERSISTENT`, its synonym of STORED for a
-//     generated column.
+//     generated column;
+//   - GROUP BY ... WITH ROLLUP, which becomes a marker column that
+//     reportRewrite expands (reportsyntax.go).
 //
 // When a statement fails to parse, guardedParser retries it once with
 // those forms blanked out (replaced by as many spaces, so that offsets
@@ -38,13 +40,18 @@ import (
 // dialectRewrite returns q with the forms above blanked out, and whether
 // it changed anything. A stored function statement at the start of q is
 // translated first (routineRewrite, routines.go); that changes the length
-// of the statement, not the text after it.
+// of the statement, not the text after it, as does the rewrite of
+// `@var := expr` in the first statement (assignRewrite, reportsyntax.go).
 func dialectRewrite(q string) (string, bool) {
 	if rw, ok := routineRewrite(q); ok {
 		out, _ := dialectBlank(rw)
 		return out, true
 	}
-	return dialectBlank(q)
+	out, blanked := dialectBlank(q)
+	if rw, ok := assignRewrite(out); ok {
+		return rw, true
+	}
+	return out, blanked
 }
 
 // dialectBlank blanks out the forms above.
@@ -80,6 +87,12 @@ func dialectBlank(q string) (string, bool) {
 		case ddl && t.word && strings.EqualFold(t.text, "PERSISTENT") && i > 0 && toks[i-1].text == ")":
 			blank(t.start, t.end)
 			copy(b[t.start:], "STORED")
+		case t.word && rollupEnd(toks, i) >= 0 && i > 0:
+			// WITH ROLLUP becomes the marker column that expandRollup
+			// (reportsyntax.go) takes out of the GROUP BY.
+			end := rollupEnd(toks, i)
+			blank(t.start, end)
+			copy(b[t.start:], ","+rollupMarker)
 		case t.word && strings.EqualFold(t.text, "DEFINER") && i+2 < len(toks) &&
 			toks[i+1].text == "=" && toks[i+2].word && strings.EqualFold(toks[i+2].text, "CURRENT_USER"):
 			end := toks[i+2].end

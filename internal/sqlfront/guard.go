@@ -104,6 +104,9 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		return nil, err
 	}
 	mariaTree(query, st)
+	if err := reportRewrite(st); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -125,6 +128,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaTree(query, st)
+		err = reportRewrite(st)
 	}
 	return st, parsed, rest, err
 }
@@ -148,6 +152,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaTree(query, st)
+		err = reportRewrite(st)
 	}
 	return st, parsed, rest, err
 }
@@ -170,6 +175,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 			return nil, 0, g.refuse(ctx, err)
 		}
 		mariaTree(s, st)
+		err = reportRewrite(st)
 	}
 	return st, end, err
 }

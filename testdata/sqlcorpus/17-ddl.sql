@@ -65,9 +65,7 @@ CREATE TABLE j (id INT PRIMARY KEY, doc JSON);
 INSERT INTO j VALUES (1, '{"a": 1,  "b":[1,2]}'), (2, '[]'), (3, NULL);
 INSERT INTO j VALUES (4, 'not json');
 SELECT id, doc FROM j ORDER BY id;
--- deviation: JSON_EXTRACT('[]', '$.a') returns []; MariaDB returns NULL
 SELECT id, JSON_EXTRACT(doc, '$.a'), JSON_EXTRACT(doc, '$.zz') FROM j ORDER BY id;
--- deviation: JSON_LENGTH('[]') is NULL; MariaDB says 0
 SELECT id, JSON_LENGTH(doc), JSON_TYPE(doc) FROM j ORDER BY id;
 SELECT id FROM j WHERE JSON_EXTRACT(doc, '$.a') = 1;
 SHOW CREATE TABLE j;

@@ -80,7 +80,6 @@ SELECT category, total_sales, rentals FROM sales_by_category ORDER BY total_sale
 SELECT category, total_sales, ROUND(total_sales * 100 / (SELECT SUM(total_sales) FROM sales_by_category), 2) AS pct
   FROM sales_by_category ORDER BY pct DESC, category;
 -- 13. Films of each category by rental count, top 3 (ROW_NUMBER).
--- deviation: a window function ordered by an aggregate (ROW_NUMBER() OVER (... ORDER BY COUNT(*))) fails with 1140 only_full_group_by, and the message has unfilled %!d(MISSING) placeholders
 SELECT category, title, rentals, rn FROM (
   SELECT c.name AS category, f.title, COUNT(*) AS rentals,
          ROW_NUMBER() OVER (PARTITION BY c.id ORDER BY COUNT(*) DESC, f.id) AS rn
@@ -88,7 +87,6 @@ SELECT category, title, rentals, rn FROM (
   GROUP BY c.id, c.name, f.id, f.title) t
   WHERE rn <= 3 ORDER BY category, rn;
 -- 14. Staff ranked by revenue (RANK and DENSE_RANK).
--- deviation: RANK() OVER (ORDER BY SUM(...)) with GROUP BY: the same 1140 as the ROW_NUMBER report
 SELECT sf.id, sf.last_name, SUM(p.amount) AS revenue,
        RANK() OVER (ORDER BY SUM(p.amount) DESC) AS rnk,
        DENSE_RANK() OVER (PARTITION BY sf.store_id ORDER BY SUM(p.amount) DESC) AS rank_in_store
@@ -117,7 +115,6 @@ SELECT f.rating, COUNT(*) AS rentals, AVG(DATEDIFF(r.returned_at, r.rented_at)) 
   FROM rental r JOIN inventory i ON i.id = r.inventory_id JOIN film f ON f.id = i.film_id
   WHERE r.returned_at IS NOT NULL GROUP BY f.rating ORDER BY f.rating;
 -- 20. Overdue rentals: due date is rented_at + rental_duration days (DATE_ADD on DATETIME).
--- deviation: DATE_ADD(datetime, INTERVAL n DAY) prints 6 fractional digits (2024-01-18 08:46:00.000000); MariaDB keeps the column's DATETIME(0)
 SELECT r.id, r.rented_at, DATE_ADD(r.rented_at, INTERVAL f.rental_duration DAY) AS due,
        r.returned_at, TIMESTAMPDIFF(HOUR, DATE_ADD(r.rented_at, INTERVAL f.rental_duration DAY), r.returned_at) AS hours_late
   FROM rental r JOIN inventory i ON i.id = r.inventory_id JOIN film f ON f.id = i.film_id
@@ -153,7 +150,7 @@ SELECT st.name,
   FROM payment p JOIN staff sf ON sf.id = p.staff_id JOIN store st ON st.id = sf.store_id
   GROUP BY st.name ORDER BY st.name;
 -- 28. Revenue per store and method WITH ROLLUP.
--- deviation: GROUP BY ... WITH ROLLUP is a syntax error (1064)
+-- deviation: MariaDB sorts this rollup over a join by the ENUM's label (card, cash, voucher), where its plain GROUP BY and a rollup of one table sort by the ENUM's index, as HandlerDB does (cash, card, voucher)
 SELECT sf.store_id, p.method, SUM(p.amount) AS total, COUNT(*) AS n
   FROM payment p JOIN staff sf ON sf.id = p.staff_id
   GROUP BY sf.store_id, p.method WITH ROLLUP;
@@ -213,7 +210,6 @@ WITH daily AS (
 )
 SELECT day, n FROM ranked WHERE rn = 1 ORDER BY day;
 -- 39. A recursive CTE calendar: rentals in each week of the first quarter.
--- deviation: in a recursive CTE, DATE + INTERVAL 7 DAY in the recursive part makes the column DATETIME (2024-01-08 00:00:00); MariaDB keeps the anchor's DATE
 WITH RECURSIVE weeks (wk, starts) AS (
   SELECT 1, DATE '2024-01-01'
   UNION ALL
@@ -226,13 +222,10 @@ SELECT w.wk, w.starts, COUNT(r.id) AS rentals
 SET @total := (SELECT SUM(amount) FROM payment);
 SELECT @total;
 SET @n := 0;
--- deviation: assignment to a user variable inside SELECT (@n := @n + 1) is a syntax error (1064)
 SELECT @n := @n + 1 AS pos, name, total_sales, ROUND(total_sales / @total * 100, 1) AS pct
   FROM (SELECT category AS name, total_sales FROM sales_by_category ORDER BY total_sales DESC, category LIMIT 5) t;
--- deviation: follows from the previous statement (@n was not counted up: 0 for 5)
 SELECT @n;
 -- 41. Films released per decade and rating (integer division, ROLLUP).
--- deviation: GROUP BY ... WITH ROLLUP is a syntax error (1064)
 SELECT release_year DIV 10 * 10 AS decade, COUNT(*) AS films, SUM(length) AS minutes
   FROM film GROUP BY release_year DIV 10 * 10 WITH ROLLUP;
 -- 42. Staff without an email, inactive staff, and their store's customer count.
@@ -245,7 +238,7 @@ UNION ALL
 SELECT 'Total', SUM(amount), COUNT(*) FROM payment
 ORDER BY store;
 -- 45. Key figures in one column (a UNION of SUM, AVG and COUNT).
--- deviation: go-mysql-server plans a UNION column mixing SUM/AVG (DOUBLE when planned) with COUNT (BIGINT) as text, so COUNT's 400 has none of MariaDB's 6 decimals (400.000000), and AVG(n) reaches the union already rounded to 4 digits (12.024000 for 12.024048; MySQL keeps 9 more)
+-- deviation: AVG(n) reaches the union already rounded to its own 4 digits (12.024000 for 12.024048): MariaDB converts AVG's exact value to the union's 6
 SELECT 'revenue' AS figure, SUM(amount) AS value FROM payment
 UNION ALL SELECT 'average payment', AVG(amount) FROM payment
 UNION ALL SELECT 'rentals per customer', AVG(n) FROM (SELECT COUNT(*) AS n FROM rental GROUP BY customer_id) t
