@@ -185,6 +185,13 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 	if err != nil || v == nil {
 		return nil, err
 	}
+	if o, ok := v.(OddDate); ok { // a zero month or day: NULL, as in MariaDB
+		if ctx.Session != nil {
+			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: erTruncatedWrongValue,
+				Message: "Incorrect datetime value: '" + o.String() + "'"})
+		}
+		return nil, nil
+	}
 	tv, _, err := gtypes.DatetimeMaxPrecision.Convert(ctx, v)
 	if err != nil || tv == nil {
 		return nil, err
@@ -473,12 +480,20 @@ func (t *temporalText) WithChildren(c ...sql.Expression) (sql.Expression, error)
 	return &temporalText{child: c[0], typ: t.typ}, nil
 }
 
-// Eval prints the child's value; a value that is no time.Time (a string
-// go-mysql-server's date arithmetic returns for a string) is left as is.
+// Eval prints the child's value (a time.Time or an OddDate); another value
+// (a string go-mysql-server's date arithmetic returns for a string) is
+// left as is.
 func (t *temporalText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	v, err := t.child.Eval(ctx, row)
 	if err != nil || v == nil {
 		return v, err
+	}
+	if o, ok := v.(OddDate); ok { // a zero month or day (oddate.go)
+		o.Date = t.typ.Type() == sqltypes.Date
+		if !o.Date {
+			o.Scale = uint8(t.typ.Precision())
+		}
+		return o.String(), nil
 	}
 	tm, ok := v.(time.Time)
 	if !ok {
