@@ -39,6 +39,10 @@ type Options struct {
 	Exec ExecFunc
 	// Logger gets connection, error and progress lines; nil discards.
 	Logger *slog.Logger
+	// NoInitialCopy makes a replica without tables and position read the
+	// primary's binary log from its beginning instead of copying the
+	// primary first (copy.go).
+	NoInitialCopy bool
 }
 
 // Replica follows one primary into one engine. See the package comment.
@@ -66,6 +70,8 @@ type status struct {
 	executed         string // GTID set applied
 	applied          uint64 // transactions applied since the start
 	lastEvent        time.Time
+	copy             *copyProgress // the initial copy running, nil when none
+	lastCopy         *copyDone     // the last finished one
 }
 
 var _ binlogreplication.BinlogReplicaController = (*Replica)(nil)
@@ -397,8 +403,18 @@ func (r *Replica) ResetReplica(ctx *sql.Context, resetAll bool) error {
 	if r.cancel != nil {
 		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
-	err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
-		if err := tx.SetReplicaPosition(nil); err != nil {
+	pos, err := r.position()
+	if err != nil {
+		return err
+	}
+	var keep []byte
+	if pos.Copy {
+		// An interrupted initial copy stays marked: the next start
+		// drops its tables and copies again.
+		keep = position{Copy: true}.encode()
+	}
+	err = r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if err := tx.SetReplicaPosition(keep); err != nil {
 			return err
 		}
 		if resetAll {
@@ -428,6 +444,14 @@ type Stats struct {
 	LastSQLErrno   uint
 	LastIOErrno    uint
 	SourceServerID string
+	// The initial copy: whether one runs, the rows it wrote (of the last
+	// copy, once done), the primary's estimate of its rows, its rate and
+	// the time it still needs (-1: unknown).
+	Copying      bool
+	CopyRows     uint64
+	CopyEstimate uint64
+	CopyRate     float64
+	CopyETA      time.Duration
 }
 
 // Stats returns the replica's progress.
@@ -439,11 +463,17 @@ func (r *Replica) Stats() Stats {
 	if !st.lastEvent.IsZero() {
 		behind = max(0, int64(time.Since(st.lastEvent)/time.Second))
 	}
-	return Stats{
+	out := Stats{
 		Running: r.cancel != nil, IO: st.io, SQL: st.sql, Executed: st.executed, Applied: st.applied,
 		LastIOError: st.ioErr, LastSQLError: st.sqlErr, LastSQLErrno: st.sqlErrn, LastIOErrno: st.ioErrno,
-		SecondsBehind: behind, SourceServerID: st.sourceServerID,
+		SecondsBehind: behind, SourceServerID: st.sourceServerID, CopyETA: -1,
 	}
+	if p := st.copy; p != nil {
+		out.Copying, out.CopyRows, out.CopyEstimate, out.CopyRate, out.CopyETA = true, p.rows, p.total, p.rate(), p.eta()
+	} else if p := st.lastCopy; p != nil {
+		out.CopyRows, out.CopyEstimate, out.CopyRate, out.CopyETA = p.rows, p.total, p.rate, 0
+	}
+	return out
 }
 
 // sqlErrorOf gives an apply error its MySQL number: through errtable for

@@ -81,6 +81,11 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 		return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("the stored position is of a %s primary and the source is %s; RESET REPLICA first", pos.Flavor, flavor)}
 	}
 	pos.Flavor = flavor
+	if r.needsCopy(pos) {
+		if pos, err = r.initialCopy(ctx, s, flavor, pos); err != nil {
+			return err
+		}
+	}
 	cfg := replication.BinlogSyncerConfig{
 		ServerID: s.ServerID, Flavor: flavor, Host: s.Host, Port: uint16(s.Port), User: s.User, Password: s.Password,
 		TimestampStringLocation: time.UTC,
