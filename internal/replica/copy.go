@@ -268,6 +268,7 @@ func (r *Replica) initialCopy(ctx context.Context, s *source, flavor string, pos
 	rows, rate := prog.rows, prog.rate()
 	r.st.lastCopy = &copyDone{rows: rows, total: prog.total, rate: rate}
 	r.st.executed, r.st.retrieved = next.GTID, next.GTID
+	r.st.file, r.st.pos = next.File, next.Pos
 	r.mu.Unlock()
 	r.log.Info("replica: initial copy done", "rows", rows, "tables", len(tables), "rows_per_s", int64(rate), "seconds", time.Since(prog.start).Seconds(), "gtid", next.GTID, "file", next.File, "pos", next.Pos)
 	return next, nil

@@ -136,6 +136,8 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 				continue
 			}
 		} else {
+			// Nothing pending: caught up until the next event.
+			r.eventTS.Store(0)
 			ev, err = st.GetEvent(ctx)
 		}
 		if err != nil {
@@ -153,6 +155,12 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 			r.st.sourceServerID = fmt.Sprint(ev.Header.ServerID)
 			r.mu.Unlock()
 			r.log.Info("replica: connected", "flavor", flavor, "gtid", pos.GTID, "file", pos.File, "pos", pos.Pos)
+		}
+		if ev.Header.Timestamp != 0 {
+			switch ev.Event.(type) {
+			case *replication.MariadbGTIDEvent, *replication.GTIDEvent, *replication.QueryEvent, *replication.RowsEvent, *replication.XIDEvent:
+				r.eventTS.Store(int64(ev.Header.Timestamp))
+			}
 		}
 		if err := a.event(ctx, ev); err != nil {
 			return a.applyError(ctx, err)
@@ -208,8 +216,7 @@ type applier struct {
 	// Transactions received and not yet written (flush).
 	batch     []change
 	batchTxns int
-	next      position  // the position after them
-	batchTime time.Time // when the last of them was written on the primary
+	next      position // the position after them
 }
 
 // change is one row change of a transaction, converted to the engine's
@@ -390,9 +397,6 @@ func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error
 	}
 	a.batch = append(a.batch, a.changes...)
 	a.batchTxns++
-	if ev.Header.Timestamp != 0 {
-		a.batchTime = time.Unix(int64(ev.Header.Timestamp), 0)
-	}
 	a.begin("")
 	return nil
 }
@@ -458,10 +462,8 @@ func (a *applier) flush(ctx context.Context) error {
 	r := a.r
 	r.mu.Lock()
 	r.st.executed, r.st.retrieved = next.GTID, next.GTID
+	r.st.file, r.st.pos = next.File, next.Pos
 	r.st.applied += uint64(a.batchTxns)
-	if !a.batchTime.IsZero() {
-		r.st.lastEvent = a.batchTime
-	}
 	r.mu.Unlock()
 	clear(a.batch)
 	a.batch, a.batchTxns = a.batch[:0], 0

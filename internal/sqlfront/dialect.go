@@ -44,6 +44,9 @@ func dialectRewrite(q string) (string, bool) {
 		out, _ := dialectBlank(rw)
 		return out, true
 	}
+	if rw, ok := replicationRewrite(q); ok { // replication.go
+		return rw, true
+	}
 	return dialectBlank(q)
 }
 
