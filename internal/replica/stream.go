@@ -98,7 +98,7 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 	syncer := replication.NewBinlogSyncer(cfg)
 	defer syncer.Close()
 	var st *replication.BinlogStreamer
-	useGTID := flavor == gmysql.MariaDBFlavor || (s.AutoPosition && (pos.GTID != "" || pos.File == ""))
+	useGTID := gtidMode(flavor, s, pos)
 	if useGTID {
 		set, err := pos.gtidSet(flavor)
 		if err != nil {
@@ -117,10 +117,7 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 			return err
 		}
 	}
-	a := &applier{r: r, s: s, pos: pos}
-	if useGTID {
-		a.gset, _ = pos.gtidSet(flavor)
-	}
+	a := newApplier(r, s, pos, useGTID)
 	connected := false
 	for {
 		var ev *replication.BinlogEvent
@@ -171,6 +168,25 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 			}
 		}
 	}
+}
+
+// gtidMode reports whether the stream positions by GTID: always from a
+// MariaDB primary (its GTIDs are always on) and from a MySQL primary with
+// SOURCE_AUTO_POSITION=1, unless the stored position is a binlog file
+// and offset only (a file/position start, or an initial copy of a
+// primary without GTIDs).
+func gtidMode(flavor string, s *source, pos position) bool {
+	return (flavor == gmysql.MariaDBFlavor || s.AutoPosition) && (pos.GTID != "" || pos.File == "")
+}
+
+// newApplier returns the applier of one stream from pos; with useGTID it
+// keeps the executed GTID set.
+func newApplier(r *Replica, s *source, pos position, useGTID bool) *applier {
+	a := &applier{r: r, s: s, pos: pos}
+	if useGTID {
+		a.gset, _ = pos.gtidSet(pos.Flavor)
+	}
+	return a
 }
 
 // applyError makes an error of applying fatal (the stream stops), but
