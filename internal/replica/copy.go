@@ -118,7 +118,7 @@ func (r *Replica) needsCopy(pos position) bool {
 	if pos.Copy {
 		return true
 	}
-	if pos.GTID != "" || pos.File != "" || r.opts.NoInitialCopy {
+	if pos.GTID != "" || pos.File != "" {
 		return false
 	}
 	return r.tableDatabases() == nil
@@ -234,24 +234,22 @@ func (r *Replica) initialCopy(ctx context.Context, s *source, flavor string, pos
 	if _, err := run("SET SESSION character_set_results = binary"); err != nil {
 		return pos, err
 	}
-	ld := newLoader(ctx, r.e)
 	lastLog := time.Now()
+	ld := newLoader(ctx, r.e, func(n int) {
+		r.mu.Lock()
+		prog.rows += uint64(n)
+		p := *prog
+		r.mu.Unlock()
+		if time.Since(lastLog) >= copyLogEvery {
+			lastLog = time.Now()
+			r.log.Info("replica: initial copy", "rows", p.rows, "total_estimate", p.total, "rows_per_s", int64(p.rate()), "eta", p.eta().Round(time.Second), "table", p.table)
+		}
+	})
 	for _, ct := range tables {
 		r.mu.Lock()
 		prog.table = ct.db + "." + ct.name
 		r.mu.Unlock()
-		err := r.copyRows(c, ct, ld, func(n int) {
-			r.mu.Lock()
-			prog.rows += uint64(n)
-			r.mu.Unlock()
-			if time.Since(lastLog) >= copyLogEvery {
-				lastLog = time.Now()
-				r.mu.Lock()
-				p := *prog
-				r.mu.Unlock()
-				r.log.Info("replica: initial copy", "rows", p.rows, "total_estimate", p.total, "rows_per_s", int64(p.rate()), "eta", p.eta().Round(time.Second), "table", p.table)
-			}
-		})
+		err := r.copyRows(c, ct, ld)
 		if err != nil {
 			ld.close()
 			return pos, err
@@ -419,8 +417,8 @@ func (r *Replica) wantedTable(db, name string) bool {
 }
 
 // copyRows reads the rows of ct in the snapshot and hands them to ld in
-// batches; progress is called with the rows of each batch handed over.
-func (r *Replica) copyRows(c *client.Conn, ct copyTable, ld *loader, progress func(int)) error {
+// batches.
+func (r *Replica) copyRows(c *client.Conn, ct copyTable, ld *loader) error {
 	t, err := r.e.Catalog().Table(ct.db, ct.name)
 	if err != nil {
 		n, msg := sqlErrorOf(err)
@@ -454,7 +452,6 @@ func (r *Replica) copyRows(c *client.Conn, ct copyTable, ld *loader, progress fu
 		if err := ld.load(t, batch); err != nil {
 			return err
 		}
-		progress(len(batch))
 		batch, size = nil, 0
 		return nil
 	}
@@ -493,7 +490,8 @@ func (r *Replica) copyRows(c *client.Conn, ct copyTable, ld *loader, progress fu
 
 // loader writes the copy's batches in engine jobs on a goroutine of its
 // own, so that reading the next batch from the primary overlaps writing
-// the last one. load and close are called by the copy's goroutine only.
+// the last one; that goroutine calls written with the rows of each
+// committed job. load and close are called by the copy's goroutine only.
 type loader struct {
 	ch   chan loadBatch
 	done chan struct{}
@@ -506,7 +504,7 @@ type loadBatch struct {
 	rows []engine.Row
 }
 
-func newLoader(ctx context.Context, e *engine.Engine) *loader {
+func newLoader(ctx context.Context, e *engine.Engine, written func(int)) *loader {
 	l := &loader{ch: make(chan loadBatch, 2), done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
@@ -522,15 +520,17 @@ func newLoader(ctx context.Context, e *engine.Engine) *loader {
 				}
 				return nil
 			})
-			if err != nil {
-				n, msg := sqlErrorOf(err)
-				l.mu.Lock()
-				l.err = copyFatal(false, n, "writing rows of %s.%s: %s", b.t.DB, b.t.Name, msg)
-				if ctx.Err() != nil {
-					l.err = ctx.Err()
-				}
-				l.mu.Unlock()
+			if err == nil {
+				written(len(b.rows))
+				continue
 			}
+			n, msg := sqlErrorOf(err)
+			l.mu.Lock()
+			l.err = copyFatal(false, n, "writing rows of %s.%s: %s", b.t.DB, b.t.Name, msg)
+			if ctx.Err() != nil {
+				l.err = ctx.Err()
+			}
+			l.mu.Unlock()
 		}
 	}()
 	return l

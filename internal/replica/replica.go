@@ -40,10 +40,6 @@ type Options struct {
 	Exec ExecFunc
 	// Logger gets connection, error and progress lines; nil discards.
 	Logger *slog.Logger
-	// NoInitialCopy makes a replica without tables and position read the
-	// primary's binary log from its beginning instead of copying the
-	// primary first (copy.go).
-	NoInitialCopy bool
 }
 
 // Replica follows one primary into one engine. See the package comment.
