@@ -20,7 +20,8 @@ import (
 const benchEnv = "HANDLERDB_REPLICA_BENCH"
 
 // TestCatchUpSpeed measures how fast a replica catches up with a backlog
-// of row changes on the primary: HandlerDB (default durability, sync)
+// of row changes on the primary: HandlerDB (default durability, sync, or
+// HANDLERDB_REPLICA_BENCH_DURABILITY)
 // against a MariaDB replica with default settings (but its data
 // directory and port) of the same primary, applying the same backlog one
 // after the other. The backlog is transactions of 1000 row changes:
@@ -40,7 +41,13 @@ func TestCatchUpSpeed(t *testing.T) {
 	p.exec(t, "CREATE DATABASE rb", "CREATE TABLE rb.t (id INT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), KEY g (g))")
 
 	// Both replicas follow the schema, then stop.
-	s := startReplica(t, "", func(c *config.Config) { c.Durability = engine.DurabilitySync })
+	dur := engine.DurabilitySync
+	if v := os.Getenv(benchEnv + "_DURABILITY"); v != "" {
+		if err := dur.UnmarshalText([]byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startReplica(t, "", func(c *config.Config) { c.Durability = dur })
 	rdb := sqlOf(t, s)
 	follow(t, rdb, p)
 	catchUp(t, rdb, p, 30*time.Second)
