@@ -23,7 +23,8 @@ func FeedBinlog(ctx context.Context, r *Replica, flavor string, events [][]byte)
 	r.mu.Lock()
 	s := r.sourceOrNew()
 	r.mu.Unlock()
-	a := newApplier(r, s, pos, gtidMode(flavor, s, pos))
+	a := newApplier(ctx, r, s, pos, gtidMode(flavor, s, pos))
+	defer a.cm.close()
 	p := replication.NewBinlogParser()
 	p.SetFlavor(flavor)
 	p.SetTimestampStringLocation(time.UTC)
@@ -37,7 +38,7 @@ func FeedBinlog(ctx context.Context, r *Replica, flavor string, events [][]byte)
 			return a.applyError(ctx, err)
 		}
 	}
-	if err := a.flush(ctx); err != nil {
+	if err := a.settle(ctx); err != nil {
 		return a.applyError(ctx, err)
 	}
 	return nil
