@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,5 +158,78 @@ func mariaCatchUp(t *testing.T, db *gosql.DB, p *primary, timeout time.Duration)
 			t.Fatalf("the MariaDB replica did not reach %s in %v: at %s", want, timeout, got)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestCopySpeed measures the initial copy of a primary holding n rows
+// (HANDLERDB_REPLICA_BENCH=n): HandlerDB's, from START REPLICA to the end
+// of the copy, against `mariadb-dump --single-transaction --master-data |
+// mariadb` into a MariaDB server with default settings.
+func TestCopySpeed(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv(benchEnv))
+	if n <= 0 {
+		t.Skipf("set %s=<rows> to measure the initial copy", benchEnv)
+	}
+	for _, bin := range []string{"mariadb-dump", "mariadb"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Skipf("%s is not installed", bin)
+		}
+	}
+	sharedPrimary(t) // skips without mariadbd
+	p, err := startPrimary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop()
+	p.exec(t, "CREATE DATABASE rcs", "CREATE TABLE rcs.t (id INT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), d DATETIME, KEY g (g))")
+	for i := 0; i < n; i += 100000 {
+		p.execIn(t, "rcs", fmt.Sprintf("INSERT INTO rcs.t SELECT seq, seq %% 1000, CONCAT('value ', seq), '2024-01-01' + INTERVAL seq SECOND FROM seq_%d_to_%d", i+1, min(i+100000, n)))
+	}
+
+	dur := engine.DurabilitySync
+	s := startReplica(t, "", func(c *config.Config) { c.Durability = dur })
+	rdb := sqlOf(t, s)
+	start := time.Now()
+	follow(t, rdb, p)
+	for s.Replica().Stats().CopyRows == 0 || s.Replica().Stats().Copying {
+		if st := s.Replica().Stats(); st.LastSQLError != "" || st.LastIOErrno == 1236 {
+			t.Fatalf("replica stopped: %s %s", st.LastSQLError, st.LastIOError)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	hdb := time.Since(start)
+
+	m := startMariaReplica(t, p)
+	defer m.stop()
+	m.exec(t, "STOP SLAVE", "RESET SLAVE ALL")
+	start = time.Now()
+	dump := exec.Command("mariadb-dump", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", p.port), "-uroot",
+		"--single-transaction", "--master-data=2", "--databases", "rcs")
+	load := exec.Command("mariadb", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", m.port), "-uroot")
+	pipe, err := dump.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load.Stdin = pipe
+	if err := load.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var dumpErr strings.Builder
+	dump.Stderr = &dumpErr
+	if err := dump.Run(); err != nil {
+		t.Fatalf("mariadb-dump: %v %s", err, dumpErr.String())
+	}
+	if err := load.Wait(); err != nil {
+		t.Fatalf("mariadb: %v", err)
+	}
+	maria := time.Since(start)
+	t.Logf("initial copy of %d rows: HandlerDB %v (%.0f rows/s), mariadb-dump | mariadb %v (%.0f rows/s): HandlerDB %.2fx",
+		n, hdb.Round(time.Millisecond), float64(n)/hdb.Seconds(), maria.Round(time.Millisecond), float64(n)/maria.Seconds(), maria.Seconds()/hdb.Seconds())
+	var got int
+	if err := m.root.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {
+		t.Errorf("the MariaDB copy holds %d rows (%v)", got, err)
+	}
+	if err := rdb.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {
+		t.Errorf("HandlerDB's copy holds %d rows (%v)", got, err)
 	}
 }
