@@ -28,13 +28,14 @@ type Metrics struct {
 	groupTime   prometheus.Histogram
 	groupFailed prometheus.Counter
 
-	descRequests, descConns, descAuthFail, descAccepted, descRefused *prometheus.Desc
-	descRefusedPeer, descExpired, descAuthBackoff                    *prometheus.Desc
-	descRowsRead, descRowsWritten, descGroups                        *prometheus.Desc
-	descCompactions, descCacheHits, descCacheMisses, descCacheBytes  *prometheus.Desc
-	descRowCacheHits, descRowCacheMisses, descRowCacheBytes          *prometheus.Desc
-	descFsync, descWALBytes, descDiskBytes                           *prometheus.Desc
-	descReplRunning, descReplBehind, descReplApplied, descReplErrno  *prometheus.Desc
+	descRequests, descConns, descAuthFail, descAccepted, descRefused       *prometheus.Desc
+	descRefusedPeer, descExpired, descAuthBackoff                          *prometheus.Desc
+	descRowsRead, descRowsWritten, descGroups                              *prometheus.Desc
+	descCompactions, descCacheHits, descCacheMisses, descCacheBytes        *prometheus.Desc
+	descRowCacheHits, descRowCacheMisses, descRowCacheBytes                *prometheus.Desc
+	descFsync, descWALBytes, descDiskBytes                                 *prometheus.Desc
+	descReplRunning, descReplBehind, descReplApplied, descReplErrno        *prometheus.Desc
+	descCopying, descCopyRows, descCopyEstimate, descCopyRate, descCopyETA *prometheus.Desc
 }
 
 // NewMetrics builds the metrics of e and registers them in reg. It
@@ -78,7 +79,12 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m.descAuthBackoff = d("handlerdb_auth_backoff_total", "Authentication attempts refused unchecked by the per-peer back-off, by front.", "front")
 	m.descExpired = d("handlerdb_connections_expired_total", "Connections closed for a timeout: HandlerSocket idle or partial-line timeout, SQL connect_timeout; by front.", "front")
 	m.descReplRunning = d("handlerdb_replica_running", "1 when the replica's thread runs: thread io (connected to the source) or sql (applying).", "thread")
-	m.descReplBehind = d("handlerdb_replica_seconds_behind_source", "Seconds since the last event the replica applied was written on the source (-1: unknown).")
+	m.descReplBehind = d("handlerdb_replica_seconds_behind_source", "Seconds_Behind_Source: now minus the source's time of the event being applied, 0 when caught up (-1: NULL, a thread or the initial copy runs not).")
+	m.descCopying = d("handlerdb_replica_copy_running", "1 while the replica's initial copy of its source runs.")
+	m.descCopyRows = d("handlerdb_replica_copy_rows", "Rows the running (else the last) initial copy wrote.")
+	m.descCopyEstimate = d("handlerdb_replica_copy_rows_estimated", "The source's estimate of the rows the initial copy has to write.")
+	m.descCopyRate = d("handlerdb_replica_copy_rows_per_second", "Rows per second of the initial copy so far.")
+	m.descCopyETA = d("handlerdb_replica_copy_eta_seconds", "Seconds the running initial copy still needs at its rate (-1: unknown).")
 	m.descReplApplied = d("handlerdb_replica_transactions_applied_total", "Source transactions the replica applied since its stream started.")
 	m.descReplErrno = d("handlerdb_replica_last_error", "The MySQL number of the replica thread's last error (0: none), by thread.", "thread")
 	m.descRowsRead = d("handlerdb_rows_read_total", "Rows returned by the engine's finds.")
@@ -133,7 +139,8 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused, m.descRefusedPeer, m.descExpired, m.descAuthBackoff,
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
 		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
-		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplErrno} {
+		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplErrno,
+		m.descCopying, m.descCopyRows, m.descCopyEstimate, m.descCopyRate, m.descCopyETA} {
 		ch <- d
 	}
 }
@@ -179,6 +186,19 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		counter(m.descReplApplied, float64(st.Applied))
 		gauge(m.descReplErrno, float64(st.LastIOErrno), "io")
 		gauge(m.descReplErrno, float64(st.LastSQLErrno), "sql")
+		copying := 0.0
+		if st.Copying {
+			copying = 1
+		}
+		gauge(m.descCopying, copying)
+		gauge(m.descCopyRows, float64(st.CopyRows))
+		gauge(m.descCopyEstimate, float64(st.CopyEstimate))
+		gauge(m.descCopyRate, st.CopyRate)
+		eta := st.CopyETA.Seconds()
+		if st.CopyETA < 0 {
+			eta = -1
+		}
+		gauge(m.descCopyETA, eta)
 	}
 	if st := m.sql.Load(); st != nil {
 		for c := 0; c < sqlfront.NumStmts; c++ {

@@ -5,7 +5,9 @@
 // engine job that also stores the new position, so that a crash at any
 // moment leaves the replica at a transaction boundary it resumes from.
 // DDL from the primary runs through the SQL front (go-mysql-server), in
-// the statement's default database.
+// the statement's default database. A replica with no table and no
+// position first copies the primary from one consistent snapshot and
+// streams from the snapshot's position (copy.go).
 //
 // Replica implements go-mysql-server's BinlogReplicaController, so the
 // MySQL statements CHANGE REPLICATION SOURCE TO, START/STOP/RESET REPLICA,
@@ -18,5 +20,8 @@
 // Concurrency: a Replica's methods are safe for concurrent use. One
 // goroutine per running replica reads the stream and applies it; it is
 // the only one to touch the stream and the pending transaction, and it
-// reports its state to the Replica under the Replica's mutex.
+// reports its state to the Replica under the Replica's mutex (the
+// timestamp of the event it handles through an atomic). During the
+// initial copy it reads the primary while one loader goroutine of its
+// own writes the batches read before.
 package replica

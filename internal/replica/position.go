@@ -23,6 +23,9 @@ type position struct {
 	// again after a restart and fails because its effect is already there
 	// (the table exists, or is gone), it counts as applied.
 	DDL string `json:"ddl,omitempty"`
+	// Copy marks an initial copy begun and not finished (copy.go): the
+	// next start drops what it created and copies again.
+	Copy bool `json:"copy,omitempty"`
 }
 
 func decodePosition(b []byte) (position, error) {

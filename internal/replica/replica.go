@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -52,6 +53,11 @@ type Replica struct {
 	st     status
 	cancel context.CancelFunc // of the running stream; nil when stopped
 	done   chan struct{}      // closed when the stream goroutine ends
+
+	// eventTS is the primary's timestamp (Unix seconds) of the event
+	// the stream goroutine handles, 0 while it waits with nothing
+	// pending (caught up). Written by that goroutine without the mutex.
+	eventTS atomic.Int64
 }
 
 // status is what SHOW REPLICA STATUS reports of the stream.
@@ -64,8 +70,11 @@ type status struct {
 	sourceUUID       string
 	retrieved        string // GTID set received (applied or not)
 	executed         string // GTID set applied
-	applied          uint64 // transactions applied since the start
-	lastEvent        time.Time
+	file             string // binlog file and offset after the last applied transaction
+	pos              uint32
+	applied          uint64        // transactions applied since the start
+	copy             *copyProgress // the initial copy running, nil when none
+	lastCopy         *copyDone     // the last finished one
 }
 
 var _ binlogreplication.BinlogReplicaController = (*Replica)(nil)
@@ -96,7 +105,7 @@ func New(e *engine.Engine, opts Options) (*Replica, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.st.executed = pos.GTID
+	r.st.executed, r.st.file, r.st.pos = pos.GTID, pos.File, pos.Pos
 	return r, nil
 }
 
@@ -397,8 +406,18 @@ func (r *Replica) ResetReplica(ctx *sql.Context, resetAll bool) error {
 	if r.cancel != nil {
 		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
-	err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
-		if err := tx.SetReplicaPosition(nil); err != nil {
+	pos, err := r.position()
+	if err != nil {
+		return err
+	}
+	var keep []byte
+	if pos.Copy {
+		// An interrupted initial copy stays marked: the next start
+		// drops its tables and copies again.
+		keep = position{Copy: true}.encode()
+	}
+	err = r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if err := tx.SetReplicaPosition(keep); err != nil {
 			return err
 		}
 		if resetAll {
@@ -424,10 +443,18 @@ type Stats struct {
 	Applied        uint64 // transactions applied since the stream started
 	LastIOError    string
 	LastSQLError   string
-	SecondsBehind  int64 // since the last applied event was written on the primary; -1 if unknown
+	SecondsBehind  int64 // Seconds_Behind_Source; -1 for NULL (see StatusExtra)
 	LastSQLErrno   uint
 	LastIOErrno    uint
 	SourceServerID string
+	// The initial copy: whether one runs, the rows it wrote (of the last
+	// copy, once done), the primary's estimate of its rows, its rate and
+	// the time it still needs (-1: unknown).
+	Copying      bool
+	CopyRows     uint64
+	CopyEstimate uint64
+	CopyRate     float64
+	CopyETA      time.Duration
 }
 
 // Stats returns the replica's progress.
@@ -435,15 +462,18 @@ func (r *Replica) Stats() Stats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := &r.st
-	behind := int64(-1)
-	if !st.lastEvent.IsZero() {
-		behind = max(0, int64(time.Since(st.lastEvent)/time.Second))
-	}
-	return Stats{
+	behind := r.secondsBehindLocked()
+	out := Stats{
 		Running: r.cancel != nil, IO: st.io, SQL: st.sql, Executed: st.executed, Applied: st.applied,
 		LastIOError: st.ioErr, LastSQLError: st.sqlErr, LastSQLErrno: st.sqlErrn, LastIOErrno: st.ioErrno,
-		SecondsBehind: behind, SourceServerID: st.sourceServerID,
+		SecondsBehind: behind, SourceServerID: st.sourceServerID, CopyETA: -1,
 	}
+	if p := st.copy; p != nil {
+		out.Copying, out.CopyRows, out.CopyEstimate, out.CopyRate, out.CopyETA = true, p.rows, p.total, p.rate(), p.eta()
+	} else if p := st.lastCopy; p != nil {
+		out.CopyRows, out.CopyEstimate, out.CopyRate, out.CopyETA = p.rows, p.total, p.rate, 0
+	}
+	return out
 }
 
 // sqlErrorOf gives an apply error its MySQL number: through errtable for
@@ -459,4 +489,59 @@ func sqlErrorOf(err error) (uint, string) {
 	}
 	se := sql.CastSQLError(err)
 	return uint(se.Num), se.Message
+}
+
+// StatusExtra is what SHOW REPLICA STATUS shows beyond go-mysql-server's
+// binlogreplication.ReplicaStatus: the columns that go-mysql-server
+// fills with constants, which the server replaces by these
+// (server/replica.go).
+type StatusExtra struct {
+	IOState  string // Replica_IO_State
+	SQLState string // Replica_SQL_Running_State; the initial copy's progress while it runs
+	// SecondsBehind is Seconds_Behind_Source: now minus the primary's
+	// timestamp of the event being applied, 0 when caught up, -1 (NULL)
+	// unless both threads run (so also during the initial copy).
+	SecondsBehind int64
+	// File and Pos are the primary's binlog file and offset after the
+	// last applied transaction (Source_Log_File, Read_Source_Log_Pos,
+	// Relay_Source_Log_File, Exec_Source_Log_Pos).
+	File string
+	Pos  uint32
+}
+
+// StatusExtra returns the status columns described there.
+func (r *Replica) StatusExtra() StatusExtra {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := &r.st
+	x := StatusExtra{SecondsBehind: r.secondsBehindLocked(), File: st.file, Pos: st.pos}
+	switch st.io {
+	case binlogreplication.ReplicaIoRunning:
+		x.IOState = "Waiting for source to send event"
+	case binlogreplication.ReplicaIoConnecting:
+		x.IOState = "Connecting to source"
+	}
+	switch {
+	case st.copy != nil:
+		x.SQLState = st.copy.state()
+	case st.sql != binlogreplication.ReplicaSqlRunning:
+	case x.SecondsBehind == 0:
+		x.SQLState = "Replica has read all relay log; waiting for more updates"
+	case x.SecondsBehind > 0:
+		x.SQLState = "Applying events from the source"
+	}
+	return x
+}
+
+// secondsBehindLocked is Seconds_Behind_Source (-1: NULL). The caller
+// holds r.mu.
+func (r *Replica) secondsBehindLocked() int64 {
+	if r.cancel == nil || r.st.io != binlogreplication.ReplicaIoRunning || r.st.sql != binlogreplication.ReplicaSqlRunning || r.st.copy != nil {
+		return -1
+	}
+	ts := r.eventTS.Load()
+	if ts == 0 {
+		return 0
+	}
+	return max(0, time.Now().Unix()-ts)
 }

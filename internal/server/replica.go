@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -31,6 +32,9 @@ func (s *Server) startReplica() error {
 		return err
 	}
 	sf.Engine().Analyzer.Catalog.BinlogReplicaController = r
+	// Before the listener starts: no statement runs yet.
+	a := sf.Engine().Analyzer
+	a.ExecBuilder = statusBuilder{NodeExecBuilder: a.ExecBuilder, r: r}
 	s.repl = r
 	if s.cfg.ReplicateFrom != "" {
 		src, err := config.ParseReplicateFrom(s.cfg.ReplicateFrom)
@@ -66,4 +70,81 @@ func replicaExec(sf *sqlfront.Server) replica.ExecFunc {
 		_, err = sql.RowIterToRows(sctx, iter)
 		return err
 	}
+}
+
+// statusBuilder is go-mysql-server's executor with SHOW REPLICA STATUS
+// (and SHOW SLAVE STATUS) completed: go-mysql-server fills
+// Seconds_Behind_Source, the two state columns and the binlog file and
+// offsets with constants, and replica.StatusExtra has them. Every other
+// statement runs as it would. Safe for concurrent use.
+type statusBuilder struct {
+	sql.NodeExecBuilder
+	r *replica.Replica
+}
+
+// Build implements sql.NodeExecBuilder.
+func (b statusBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+	iter, err := b.NodeExecBuilder.Build(ctx, n, row)
+	if err != nil || !isShowReplicaStatus(n) {
+		return iter, err
+	}
+	return &statusIter{RowIter: iter, x: b.r.StatusExtra()}, nil
+}
+
+// isShowReplicaStatus reports a plan of SHOW REPLICA STATUS: the node
+// itself under at most a few one-child wrappers (QueryProcess).
+func isShowReplicaStatus(n sql.Node) bool {
+	for range 4 {
+		if _, ok := n.(*plan.ShowReplicaStatus); ok {
+			return true
+		}
+		ch := n.Children()
+		if len(ch) != 1 {
+			return false
+		}
+		n = ch[0]
+	}
+	return false
+}
+
+// The columns of SHOW REPLICA STATUS that statusIter fills, by position
+// (SHOW SLAVE STATUS has the same order under older names).
+var statusCols = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range plan.NewShowReplicaStatus().Schema() {
+		switch c.Name {
+		case "Replica_IO_State", "Source_Log_File", "Read_Source_Log_Pos", "Relay_Source_Log_File",
+			"Exec_Source_Log_Pos", "Seconds_Behind_Source", "Replica_SQL_Running_State":
+			m[c.Name] = i
+		}
+	}
+	return m
+}()
+
+// statusIter replaces those columns in the status row.
+type statusIter struct {
+	sql.RowIter
+	x replica.StatusExtra
+}
+
+func (it *statusIter) Next(ctx *sql.Context) (sql.Row, error) {
+	row, err := it.RowIter.Next(ctx)
+	if err != nil || len(row) <= statusCols["Replica_SQL_Running_State"] {
+		return row, err
+	}
+	row = append(sql.Row(nil), row...)
+	x := &it.x
+	set := func(col string, v any) { row[statusCols[col]] = v }
+	set("Replica_IO_State", x.IOState)
+	set("Replica_SQL_Running_State", x.SQLState)
+	if x.SecondsBehind < 0 {
+		set("Seconds_Behind_Source", nil)
+	} else {
+		set("Seconds_Behind_Source", x.SecondsBehind)
+	}
+	set("Source_Log_File", x.File)
+	set("Relay_Source_Log_File", x.File)
+	set("Read_Source_Log_Pos", x.Pos)
+	set("Exec_Source_Log_Pos", x.Pos)
+	return row, nil
 }

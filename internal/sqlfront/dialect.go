@@ -47,6 +47,9 @@ func dialectRewrite(q string) (string, bool) {
 		out, _ := dialectBlank(rw)
 		return out, true
 	}
+	if rw, ok := replicationRewrite(q); ok { // replication.go
+		return rw, true
+	}
 	out, blanked := dialectBlank(q)
 	if rw, ok := assignRewrite(out); ok {
 		return rw, true

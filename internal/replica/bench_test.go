@@ -1,0 +1,235 @@
+package replica_test
+
+import (
+	gosql "database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/config"
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// benchEnv runs TestCatchUpSpeed: the number of row changes of the
+// backlog (HANDLERDB_REPLICA_BENCH=1000000). It is a measurement, not a
+// check: run it on an otherwise idle machine.
+const benchEnv = "HANDLERDB_REPLICA_BENCH"
+
+// TestCatchUpSpeed measures how fast a replica catches up with a backlog
+// of row changes on the primary: HandlerDB (default durability, sync, or
+// HANDLERDB_REPLICA_BENCH_DURABILITY)
+// against a MariaDB replica with default settings (but its data
+// directory and port) of the same primary, applying the same backlog one
+// after the other. The backlog is transactions of 1000 row changes:
+// inserts, then updates and deletes of those rows, on a table with a
+// secondary index.
+func TestCatchUpSpeed(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv(benchEnv))
+	if n <= 0 {
+		t.Skipf("set %s=<row changes> to measure the catch-up speed", benchEnv)
+	}
+	sharedPrimary(t) // skips without mariadbd
+	p, err := startPrimary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop()
+	p.exec(t, "CREATE DATABASE rb", "CREATE TABLE rb.t (id INT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), KEY g (g))")
+
+	// Both replicas follow the schema, then stop.
+	dur := engine.DurabilitySync
+	if v := os.Getenv(benchEnv + "_DURABILITY"); v != "" {
+		if err := dur.UnmarshalText([]byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startReplica(t, "", func(c *config.Config) { c.Durability = dur })
+	rdb := sqlOf(t, s)
+	follow(t, rdb, p)
+	catchUp(t, rdb, p, 30*time.Second)
+	if _, err := rdb.Exec("STOP REPLICA"); err != nil {
+		t.Fatal(err)
+	}
+	m := startMariaReplica(t, p)
+	defer m.stop()
+	mariaCatchUp(t, m.root, p, 60*time.Second)
+	m.exec(t, "STOP SLAVE")
+
+	// The backlog.
+	start := time.Now()
+	inserts := n / 2
+	const txn = 1000
+	for i := 0; i < inserts; i += txn {
+		p.execIn(t, "rb", fmt.Sprintf("INSERT INTO rb.t SELECT seq, seq %% 1000, CONCAT('v', seq) FROM seq_%d_to_%d", i+1, i+txn))
+	}
+	for i := 0; i < n-inserts; i += txn {
+		if i%(2*txn) == 0 {
+			p.exec(t, fmt.Sprintf("UPDATE rb.t SET g = g + 1, v = 'u' WHERE id BETWEEN %d AND %d", i+1, i+txn))
+		} else {
+			p.exec(t, fmt.Sprintf("DELETE FROM rb.t WHERE id BETWEEN %d AND %d", i+1, i+txn))
+		}
+	}
+	t.Logf("backlog of %d row changes written in %v", n, time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	if _, err := rdb.Exec("START REPLICA"); err != nil {
+		t.Fatal(err)
+	}
+	catchUp(t, rdb, p, 30*time.Minute)
+	hdb := time.Since(start)
+	start = time.Now()
+	m.exec(t, "START SLAVE")
+	mariaCatchUp(t, m.root, p, 30*time.Minute)
+	maria := time.Since(start)
+	t.Logf("catch-up of %d row changes: HandlerDB %v (%.0f rows/s), MariaDB replica %v (%.0f rows/s): HandlerDB %.2fx MariaDB's speed",
+		n, hdb.Round(time.Millisecond), float64(n)/hdb.Seconds(), maria.Round(time.Millisecond), float64(n)/maria.Seconds(), maria.Seconds()/hdb.Seconds())
+	sameRows(t, "rb.t", dump(t, p.root, "rb.t", "id"), dump(t, rdb, "rb.t", "id"))
+}
+
+// startMariaReplica starts a MariaDB server with default settings (its
+// own data directory, port, socket and server id) replicating from p by
+// GTID.
+func startMariaReplica(t *testing.T, p *primary) *primary {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "hdb-mariareplica-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	install, _ := lookBin("mariadb-install-db")
+	if out, err := exec.Command(install, "--no-defaults", "--user=root", "--datadir="+filepath.Join(dir, "data"),
+		"--auth-root-authentication-method=normal", "--skip-test-db").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &primary{dir: dir, port: port}
+	bin, _ := lookBin("mariadbd")
+	m.cmd = exec.Command(bin, "--no-defaults", "--user=root",
+		"--datadir="+filepath.Join(dir, "data"), "--socket="+filepath.Join(dir, "sock"),
+		"--pid-file="+filepath.Join(dir, "pid"), "--log-error="+filepath.Join(dir, "error.log"),
+		fmt.Sprintf("--port=%d", port), "--bind-address=127.0.0.1", "--skip-name-resolve", "--server-id=2",
+		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci")
+	dieWithTest(m.cmd)
+	if err := m.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m.done = make(chan struct{})
+	go func(c *exec.Cmd, done chan struct{}) { c.Wait(); close(done) }(m.cmd, m.done)
+	if m.root, err = gosql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/", port)); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); m.root.Ping() != nil; {
+		if time.Now().After(deadline) {
+			m.stop()
+			t.Fatal("the MariaDB replica did not start")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	m.exec(t, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='%s', MASTER_PASSWORD='%s', MASTER_USE_GTID=slave_pos", p.port, replUser, replPass),
+		"START SLAVE")
+	return m
+}
+
+// mariaCatchUp waits until the MariaDB replica has applied the primary's
+// whole GTID position.
+func mariaCatchUp(t *testing.T, db *gosql.DB, p *primary, timeout time.Duration) {
+	t.Helper()
+	var want string
+	if err := p.root.QueryRow("SELECT @@gtid_binlog_pos").Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(timeout); ; {
+		var got string
+		if err := db.QueryRow("SELECT @@gtid_slave_pos").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the MariaDB replica did not reach %s in %v: at %s", want, timeout, got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestCopySpeed measures the initial copy of a primary holding n rows
+// (HANDLERDB_REPLICA_BENCH=n): HandlerDB's, from START REPLICA to the end
+// of the copy, against `mariadb-dump --single-transaction --master-data |
+// mariadb` into a MariaDB server with default settings.
+func TestCopySpeed(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv(benchEnv))
+	if n <= 0 {
+		t.Skipf("set %s=<rows> to measure the initial copy", benchEnv)
+	}
+	for _, bin := range []string{"mariadb-dump", "mariadb"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Skipf("%s is not installed", bin)
+		}
+	}
+	sharedPrimary(t) // skips without mariadbd
+	p, err := startPrimary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop()
+	p.exec(t, "CREATE DATABASE rcs", "CREATE TABLE rcs.t (id INT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), d DATETIME, KEY g (g))")
+	for i := 0; i < n; i += 100000 {
+		p.execIn(t, "rcs", fmt.Sprintf("INSERT INTO rcs.t SELECT seq, seq %% 1000, CONCAT('value ', seq), '2024-01-01' + INTERVAL seq SECOND FROM seq_%d_to_%d", i+1, min(i+100000, n)))
+	}
+
+	dur := engine.DurabilitySync
+	s := startReplica(t, "", func(c *config.Config) { c.Durability = dur })
+	rdb := sqlOf(t, s)
+	start := time.Now()
+	follow(t, rdb, p)
+	for s.Replica().Stats().CopyRows == 0 || s.Replica().Stats().Copying {
+		if st := s.Replica().Stats(); st.LastSQLError != "" || st.LastIOErrno == 1236 {
+			t.Fatalf("replica stopped: %s %s", st.LastSQLError, st.LastIOError)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	hdb := time.Since(start)
+
+	m := startMariaReplica(t, p)
+	defer m.stop()
+	m.exec(t, "STOP SLAVE", "RESET SLAVE ALL")
+	start = time.Now()
+	dump := exec.Command("mariadb-dump", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", p.port), "-uroot",
+		"--single-transaction", "--master-data=2", "--databases", "rcs")
+	load := exec.Command("mariadb", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", m.port), "-uroot")
+	pipe, err := dump.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load.Stdin = pipe
+	if err := load.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var dumpErr strings.Builder
+	dump.Stderr = &dumpErr
+	if err := dump.Run(); err != nil {
+		t.Fatalf("mariadb-dump: %v %s", err, dumpErr.String())
+	}
+	if err := load.Wait(); err != nil {
+		t.Fatalf("mariadb: %v", err)
+	}
+	maria := time.Since(start)
+	t.Logf("initial copy of %d rows: HandlerDB %v (%.0f rows/s), mariadb-dump | mariadb %v (%.0f rows/s): HandlerDB %.2fx",
+		n, hdb.Round(time.Millisecond), float64(n)/hdb.Seconds(), maria.Round(time.Millisecond), float64(n)/maria.Seconds(), maria.Seconds()/hdb.Seconds())
+	var got int
+	if err := m.root.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {
+		t.Errorf("the MariaDB copy holds %d rows (%v)", got, err)
+	}
+	if err := rdb.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {
+		t.Errorf("HandlerDB's copy holds %d rows (%v)", got, err)
+	}
+}
