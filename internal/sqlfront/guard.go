@@ -104,7 +104,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		return nil, err
 	}
 	mariaTree(query, st)
-	if err := reportRewrite(st); err != nil {
+	if err := reportRewrite(query, st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -128,7 +128,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaTree(query, st)
-		err = reportRewrite(st)
+		err = reportRewrite(query, st)
 	}
 	return st, parsed, rest, err
 }
@@ -152,7 +152,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaTree(query, st)
-		err = reportRewrite(st)
+		err = reportRewrite(query, st)
 	}
 	return st, parsed, rest, err
 }
@@ -175,7 +175,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 			return nil, 0, g.refuse(ctx, err)
 		}
 		mariaTree(s, st)
-		err = reportRewrite(st)
+		err = reportRewrite(s, st)
 	}
 	return st, end, err
 }

@@ -47,7 +47,10 @@ const (
 
 // reportRewrite applies the rewrites to every SELECT of st, innermost
 // first. It changes the SELECT nodes in place.
-func reportRewrite(st ast.Statement) error {
+func reportRewrite(text string, st ast.Statement) error {
+	if !mayNeedReportRewrite(text) {
+		return nil // a statement with none of the forms: no walk of its tree
+	}
 	var sels []*ast.Select
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		if s, ok := n.(*ast.Select); ok {
@@ -68,6 +71,44 @@ func reportRewrite(st ast.Statement) error {
 		windowsOverGroups(sels[i])
 	}
 	return nil
+}
+
+// reportWords are the words one of which the text of a statement the
+// rewrite changes contains, as written or as the parser's retry rewrote
+// it: ROLLUP (or its marker), := (or the assignment function), OVER of a
+// window, DATE/TIME/TIMESTAMP of a typed literal.
+var reportWords = []string{"rollup", ":=", sqlbackend.AssignFunction, "over", "date", "time"}
+
+// mayNeedReportRewrite reports whether text contains one of reportWords,
+// ignoring ASCII case, without allocating (it runs for every statement).
+func mayNeedReportRewrite(text string) bool {
+	for _, w := range reportWords {
+		if containsFoldASCII(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether s contains the lower-case word w in
+// any ASCII case.
+func containsFoldASCII(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for ; j < len(w); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isAggregate reports whether e is an aggregate function call (not a

@@ -23,7 +23,7 @@ func rewritten(t *testing.T, q string) (string, error) {
 			t.Fatalf("%s: %v", rw, err)
 		}
 	}
-	if err := reportRewrite(st); err != nil {
+	if err := reportRewrite(q, st); err != nil {
 		return "", err
 	}
 	return ast.String(st), nil
