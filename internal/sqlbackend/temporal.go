@@ -405,6 +405,41 @@ func enumChoices(e sql.Expression, vals []int) (sql.Expression, transform.TreeId
 		}
 		kids[i] = &enumText{child: gf}
 	}
+	// A choice between a time value and text or a number is text in
+	// MariaDB (IFNULL(date_col, 'never'), COALESCE(d, 0)): the time
+	// values are given as their text (temporalText), which also makes
+	// go-mysql-server type the choice as text instead of converting
+	// 'never' to a DATE.
+	var times []int
+	other := false
+	for _, i := range vals {
+		if i >= len(kids) {
+			continue
+		}
+		t, ok := safeType(kids[i])
+		if !ok || t == gtypes.Null {
+			continue
+		}
+		if _, isDT := t.(sql.DatetimeType); isDT {
+			if _, done := kids[i].(*temporalText); !done {
+				times = append(times, i)
+			}
+			continue
+		}
+		if _, done := kids[i].(*temporalText); !done {
+			other = true
+		}
+	}
+	if other && len(times) > 0 {
+		if !changed {
+			kids = append([]sql.Expression(nil), kids...)
+			changed = true
+		}
+		for _, i := range times {
+			t, _ := safeType(kids[i])
+			kids[i] = &temporalText{child: kids[i], typ: t.(sql.DatetimeType)}
+		}
+	}
 	if !changed {
 		return e, transform.SameTree, nil
 	}

@@ -22,7 +22,6 @@ CREATE VIEW order_totals AS
 SELECT order_id, total FROM order_totals WHERE status = 'shipped' ORDER BY order_id;
 SELECT AVG(qty) FROM order_items;
 SELECT TRUNCATE(2.345, 1);
--- deviation: IFNULL(date_col, 'never') fails with 1292 Incorrect datetime value; MariaDB returns a string
 SELECT IFNULL(shipped, 'never') FROM orders ORDER BY id LIMIT 4;
 SHOW CREATE TABLE customers;
 DESCRIBE orders;

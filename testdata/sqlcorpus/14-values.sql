@@ -99,3 +99,9 @@ UPDATE uc, uc2 SET uc.name = 'b', uc2.v = 'b' WHERE uc.id = uc2.id AND uc.id = 2
 UPDATE uc, uc2 SET uc.c = 'Y', uc2.v = 'B' WHERE uc.id = uc2.id AND uc.id = 2;
 UPDATE uc2 LEFT JOIN uc ON uc.id = uc2.id SET uc2.v = UPPER(uc2.v), uc.c = 'q';
 SELECT uc.id, uc.name, uc.c, uc2.v FROM uc2 LEFT JOIN uc ON uc.id = uc2.id ORDER BY uc2.id;
+-- A choice between a time value and text or a number is text.
+CREATE TABLE dc (id INT PRIMARY KEY, d DATE NULL, dt DATETIME(2) NULL);
+INSERT INTO dc VALUES (1, '2020-01-01', '2020-01-01 10:11:12.5'), (2, NULL, NULL);
+SELECT id, IFNULL(d, 'never'), COALESCE(dt, 'never'), IF(d IS NULL, 'none', d), CASE WHEN dt IS NULL THEN 0 ELSE dt END, IFNULL(d, 0), COALESCE(d, NOW()) > '2000' FROM dc ORDER BY id;
+-- deviation: a choice between a DATE and a DATETIME(2) has the first argument's type (2020-01-01); MariaDB's is their common DATETIME(2) (2020-01-01 00:00:00.00)
+SELECT id, IFNULL(d, dt) FROM dc ORDER BY id;
