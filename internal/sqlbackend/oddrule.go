@@ -598,7 +598,8 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	ch := e.Expression.Children()
 	var vbuf [4]interface{}
 	var dbuf [4]bool
-	vals, done := vbuf[:0], dbuf[:0]
+	var vals []interface{}
+	var done []bool
 	if len(ch) <= len(vbuf) {
 		vals, done = vbuf[:len(ch)], dbuf[:len(ch)]
 	} else {
