@@ -354,7 +354,7 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 	var dbs []string
 	for i := range res.Values {
 		name, _ := res.GetString(i, 0)
-		if !skipDB(name) {
+		if !skipDB(name) && r.wantedDB(name) {
 			dbs = append(dbs, name)
 		}
 	}
@@ -389,6 +389,11 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 			tables = append(tables, copyTable{db: db, name: name, estimate: n})
 		}
 		for _, t := range tables {
+			// A table the filters leave out is not created, as its
+			// CREATE TABLE in the stream would not be.
+			if !r.wantedTable(db, t.name) {
+				continue
+			}
 			res, err := run("SHOW CREATE TABLE " + quoteName(db) + "." + quoteName(t.name))
 			if err != nil {
 				return nil, err
@@ -397,15 +402,22 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 			if err := exec(db, create); err != nil {
 				return nil, err
 			}
-			if r.wantedTable(db, t.name) {
-				out = append(out, t)
-			}
+			out = append(out, t)
 		}
 	}
 	return out, nil
 }
 
-// wantedTable applies the source's table filters.
+// wantedDB reports whether the filters take database db, as they would
+// its CREATE DATABASE (filters.dbStatementOK).
+func (r *Replica) wantedDB(db string) bool {
+	r.mu.Lock()
+	s := r.src
+	r.mu.Unlock()
+	return s == nil || s.dbStatementOK(db)
+}
+
+// wantedTable applies the source's filters to the rows of db.name.
 func (r *Replica) wantedTable(db, name string) bool {
 	r.mu.Lock()
 	s := r.src
