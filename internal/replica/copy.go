@@ -354,7 +354,7 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 	var dbs []string
 	for i := range res.Values {
 		name, _ := res.GetString(i, 0)
-		if !skipDB(name) && r.wantedDB(name) {
+		if !skipDB(name) {
 			dbs = append(dbs, name)
 		}
 	}
@@ -367,7 +367,25 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		return nil
 	}
 	for _, db := range dbs {
-		res, err := run("SHOW CREATE DATABASE " + quoteName(db))
+		res, err := run("SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", db)
+		if err != nil {
+			return nil, err
+		}
+		// A table the filters leave out is not created, as its CREATE
+		// TABLE in the stream would not be; a database is, if the
+		// filters take its CREATE DATABASE or one of its tables.
+		var tables []copyTable
+		for i := range res.Values {
+			name, _ := res.GetString(i, 0)
+			n, _ := res.GetUint(i, 1)
+			if r.wantedTable(db, name) {
+				tables = append(tables, copyTable{db: db, name: name, estimate: n})
+			}
+		}
+		if len(tables) == 0 && !r.wantedDB(db) {
+			continue
+		}
+		res, err = run("SHOW CREATE DATABASE " + quoteName(db))
 		if err != nil {
 			return nil, err
 		}
@@ -378,22 +396,7 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		if err := exec("", create); err != nil {
 			return nil, err
 		}
-		res, err = run("SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", db)
-		if err != nil {
-			return nil, err
-		}
-		var tables []copyTable
-		for i := range res.Values {
-			name, _ := res.GetString(i, 0)
-			n, _ := res.GetUint(i, 1)
-			tables = append(tables, copyTable{db: db, name: name, estimate: n})
-		}
 		for _, t := range tables {
-			// A table the filters leave out is not created, as its
-			// CREATE TABLE in the stream would not be.
-			if !r.wantedTable(db, t.name) {
-				continue
-			}
 			res, err := run("SHOW CREATE TABLE " + quoteName(db) + "." + quoteName(t.name))
 			if err != nil {
 				return nil, err
