@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,6 +114,20 @@ func TestFilters(t *testing.T) {
 			}
 			if _, err := rdb.Exec("CHANGE REPLICATION FILTER REPLICATE_DO_DB = (), REPLICATE_WILD_IGNORE_TABLE = ('flt_b.%')"); err != nil {
 				t.Fatal(err)
+			}
+			// An account without replication administration may not.
+			if _, err := rdb.Exec("CREATE USER flt_user@'%'"); err != nil {
+				t.Fatal(err)
+			}
+			udb, err := gosql.Open("mysql", fmt.Sprintf("flt_user@tcp(%s)/?timeout=5s", s.SQLAddr()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer udb.Close()
+			if _, err := udb.Exec("CHANGE REPLICATION FILTER REPLICATE_DO_DB = (flt_a)"); err == nil || !strings.Contains(err.Error(), "denied") {
+				// go-mysql-server's privilege error, which the front
+				// words as 1105 where MySQL says 1227.
+				t.Errorf("CHANGE REPLICATION FILTER by an account without privileges: %v, want denied", err)
 			}
 			st = replicaStatus(t, rdb)
 			if st["Replicate_Do_DB"] != "" || st["Replicate_Ignore_Table"] != "flt_b.t1" || st["Replicate_Wild_Do_Table"] != "flt_a.t%" || st["Replicate_Wild_Ignore_Table"] != "flt_b.%" {
