@@ -70,7 +70,8 @@ func errStackOverrun() error {
 }
 
 // guardedParser is go-mysql-server's parser with the depth guard around
-// every parse. It remembers which connections had a statement refused, so
+// every parse; CHANGE REPLICATION FILTER it parses itself
+// (replicationFilter, replication.go). It remembers which connections had a statement refused, so
 // that the handler can report error 1436 even where go-mysql-server
 // rewrites parse errors into generic syntax errors. Safe for concurrent
 // use.
