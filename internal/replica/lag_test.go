@@ -145,7 +145,9 @@ func TestLag(t *testing.T) {
 		t.Fatal("no samples")
 	}
 	slices.Sort(lags)
-	pct := func(q float64) time.Duration { return lags[min(len(lags)-1, int(q*float64(len(lags))))].Round(time.Millisecond) }
+	pct := func(q float64) time.Duration {
+		return lags[min(len(lags)-1, int(q*float64(len(lags))))].Round(time.Millisecond)
+	}
 	t.Logf("lag under %.0f transactions/s (asked %d) for %v, %d samples: p50 %v, p99 %v, max %v; Seconds_Behind_Source at most %d",
 		float64(txns.Load())/dur.Seconds(), rate, dur, len(lags), pct(0.50), pct(0.99), lags[len(lags)-1].Round(time.Millisecond), behindMax)
 }
