@@ -367,7 +367,25 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		return nil
 	}
 	for _, db := range dbs {
-		res, err := run("SHOW CREATE DATABASE " + quoteName(db))
+		res, err := run("SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", db)
+		if err != nil {
+			return nil, err
+		}
+		// A table the filters leave out is not created, as its CREATE
+		// TABLE in the stream would not be; a database is, if the
+		// filters take its CREATE DATABASE or one of its tables.
+		var tables []copyTable
+		for i := range res.Values {
+			name, _ := res.GetString(i, 0)
+			n, _ := res.GetUint(i, 1)
+			if r.wantedTable(db, name) {
+				tables = append(tables, copyTable{db: db, name: name, estimate: n})
+			}
+		}
+		if len(tables) == 0 && !r.wantedDB(db) {
+			continue
+		}
+		res, err = run("SHOW CREATE DATABASE " + quoteName(db))
 		if err != nil {
 			return nil, err
 		}
@@ -378,16 +396,6 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		if err := exec("", create); err != nil {
 			return nil, err
 		}
-		res, err = run("SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", db)
-		if err != nil {
-			return nil, err
-		}
-		var tables []copyTable
-		for i := range res.Values {
-			name, _ := res.GetString(i, 0)
-			n, _ := res.GetUint(i, 1)
-			tables = append(tables, copyTable{db: db, name: name, estimate: n})
-		}
 		for _, t := range tables {
 			res, err := run("SHOW CREATE TABLE " + quoteName(db) + "." + quoteName(t.name))
 			if err != nil {
@@ -397,15 +405,22 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 			if err := exec(db, create); err != nil {
 				return nil, err
 			}
-			if r.wantedTable(db, t.name) {
-				out = append(out, t)
-			}
+			out = append(out, t)
 		}
 	}
 	return out, nil
 }
 
-// wantedTable applies the source's table filters.
+// wantedDB reports whether the filters take database db, as they would
+// its CREATE DATABASE (filters.dbStatementOK).
+func (r *Replica) wantedDB(db string) bool {
+	r.mu.Lock()
+	s := r.src
+	r.mu.Unlock()
+	return s == nil || s.dbStatementOK(db)
+}
+
+// wantedTable applies the source's filters to the rows of db.name.
 func (r *Replica) wantedTable(db, name string) bool {
 	r.mu.Lock()
 	s := r.src

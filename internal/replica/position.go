@@ -54,17 +54,18 @@ func (p position) gtidSet(flavor string) (mysql.GTIDSet, error) {
 // CHANGE REPLICATION FILTER and whether replication should run (START
 // and STOP REPLICA), stored in the engine record sourceBlob.
 type source struct {
-	Host         string   `json:"host"`
-	Port         int      `json:"port"`
-	User         string   `json:"user"`
-	Password     string   `json:"password"`
-	ConnectRetry int      `json:"connect_retry"` // seconds between reconnection attempts
-	RetryCount   int      `json:"retry_count"`   // attempts before the IO thread gives up (0: never)
-	AutoPosition bool     `json:"auto_position"` // GTID positioning when the primary has GTIDs
-	ServerID     uint32   `json:"server_id"`     // the replica's server id towards the primary
-	Running      bool     `json:"running"`       // START REPLICA was the last word
-	DoTables     []string `json:"do_tables,omitempty"`
-	IgnoreTables []string `json:"ignore_tables,omitempty"`
+	Host         string `json:"host"`
+	Port         int    `json:"port"`
+	User         string `json:"user"`
+	Password     string `json:"password"`
+	ConnectRetry int    `json:"connect_retry"` // seconds between reconnection attempts
+	RetryCount   int    `json:"retry_count"`   // attempts before the IO thread gives up (0: never)
+	AutoPosition bool   `json:"auto_position"` // GTID positioning when the primary has GTIDs
+	ServerID     uint32 `json:"server_id"`     // the replica's server id towards the primary
+	Running      bool   `json:"running"`       // START REPLICA was the last word
+	// The filters' lists, stored at the top level of the record (the
+	// table lists under the names they had before the other filters).
+	filters
 }
 
 // sourceBlob is the engine record holding the source.

@@ -325,9 +325,16 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 	return r.saveLocked(ctx, s)
 }
 
-// SetReplicationFilterOptions implements CHANGE REPLICATION FILTER
-// (REPLICATE_DO_TABLE, REPLICATE_IGNORE_TABLE); the filters are stored
-// with the source.
+// SetReplicationFilterOptions implements CHANGE REPLICATION FILTER. Each
+// option's value is a list of sql.UnresolvedTable (the SQL front builds
+// them so for every option, see sqlfront/replication.go): database names
+// (the table name, no database) for REPLICATE_DO_DB and
+// REPLICATE_IGNORE_DB, db.table for REPLICATE_DO_TABLE and
+// REPLICATE_IGNORE_TABLE, a 'db_pattern.table_pattern' (the table name,
+// no database) for REPLICATE_WILD_DO_TABLE and
+// REPLICATE_WILD_IGNORE_TABLE. An option replaces its list (an empty
+// one clears it), a later option of a statement the earlier one; the
+// options not named keep theirs. The filters are stored with the source.
 func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlogreplication.ReplicationOption) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -335,31 +342,58 @@ func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlog
 		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
 	s := r.sourceOrNew()
+	f := s.filters
 	for _, o := range options {
 		v, ok := o.Value.(binlogreplication.TableNamesReplicationOptionValue)
 		if !ok {
-			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a list of tables", o.Name)
+			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a list of names", o.Name)
 		}
-		var names []string
+		name := strings.ToUpper(o.Name)
+		names := []string{} // not nil: the list is set, if to nothing
 		for _, t := range v.GetValueAsTableList() {
 			db := ""
 			if t.Database() != nil {
 				db = t.Database().Name()
 			}
-			if db == "" {
-				return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes db.table names", o.Name)
+			switch name {
+			case "REPLICATE_DO_TABLE", "REPLICATE_IGNORE_TABLE":
+				if db == "" || t.Name() == "" {
+					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes db.table names", o.Name)
+				}
+				names = append(names, db+"."+t.Name())
+			case "REPLICATE_WILD_DO_TABLE", "REPLICATE_WILD_IGNORE_TABLE":
+				if db != "" || !strings.Contains(t.Name(), ".") {
+					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes 'db_pattern.table_pattern' strings", o.Name)
+				}
+				names = append(names, t.Name())
+			default:
+				if db != "" || t.Name() == "" {
+					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes database names", o.Name)
+				}
+				names = append(names, t.Name())
 			}
-			names = append(names, db+"."+t.Name())
 		}
-		switch strings.ToUpper(o.Name) {
+		if len(names) == 0 {
+			names = nil
+		}
+		switch name {
+		case "REPLICATE_DO_DB":
+			f.DoDBs = names
+		case "REPLICATE_IGNORE_DB":
+			f.IgnoreDBs = names
 		case "REPLICATE_DO_TABLE":
-			s.DoTables = names
+			f.DoTables = names
 		case "REPLICATE_IGNORE_TABLE":
-			s.IgnoreTables = names
+			f.IgnoreTables = names
+		case "REPLICATE_WILD_DO_TABLE":
+			f.WildDoTables = names
+		case "REPLICATE_WILD_IGNORE_TABLE":
+			f.WildIgnoreTables = names
 		default:
 			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
 		}
 	}
+	s.filters = f
 	return r.saveLocked(ctx, s)
 }
 
@@ -502,6 +536,10 @@ type StatusExtra struct {
 	// timestamp of the event being applied, 0 when caught up, -1 (NULL)
 	// unless both threads run (so also during the initial copy).
 	SecondsBehind int64
+	// The filter columns go-mysql-server leaves NULL, comma-separated as
+	// MySQL prints them: Replicate_Do_DB, Replicate_Ignore_DB,
+	// Replicate_Wild_Do_Table, Replicate_Wild_Ignore_Table.
+	DoDB, IgnoreDB, WildDoTable, WildIgnoreTable string
 	// File and Pos are the primary's binlog file and offset after the
 	// last applied transaction (Source_Log_File, Read_Source_Log_Pos,
 	// Relay_Source_Log_File, Exec_Source_Log_Pos).
@@ -515,6 +553,10 @@ func (r *Replica) StatusExtra() StatusExtra {
 	defer r.mu.Unlock()
 	st := &r.st
 	x := StatusExtra{SecondsBehind: r.secondsBehindLocked(), File: st.file, Pos: st.pos}
+	if s := r.src; s != nil {
+		x.DoDB, x.IgnoreDB = joinList(s.DoDBs), joinList(s.IgnoreDBs)
+		x.WildDoTable, x.WildIgnoreTable = joinList(s.WildDoTables), joinList(s.WildIgnoreTables)
+	}
 	switch st.io {
 	case binlogreplication.ReplicaIoRunning:
 		x.IOState = "Waiting for source to send event"

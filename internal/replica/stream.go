@@ -299,26 +299,10 @@ func skipDB(db string) bool {
 	return false
 }
 
-// wanted applies the table filters (REPLICATE_DO_TABLE, IGNORE_TABLE).
+// wanted reports whether a rows event on db.table applies: not for the
+// system schemas, else as the filters say (filter.go).
 func (a *applier) wanted(db, table string) bool {
-	if skipDB(db) {
-		return false
-	}
-	name := db + "." + table
-	for _, n := range a.s.IgnoreTables {
-		if n == name {
-			return false
-		}
-	}
-	if len(a.s.DoTables) == 0 {
-		return true
-	}
-	for _, n := range a.s.DoTables {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return !skipDB(db) && a.s.rowOK(db, table)
 }
 
 // rows converts a rows event's images into changes of the transaction.
@@ -654,7 +638,7 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 	case "RELEASE":
 		return nil
 	case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD":
-		if skipDB(string(e.Schema)) {
+		if skipDB(string(e.Schema)) || !a.s.dbOK(string(e.Schema)) {
 			return nil
 		}
 		return &fatalError{errno: 1105, msg: fmt.Sprintf("the primary logged a statement instead of rows (%.60q in database %q): set binlog_format=ROW on the primary", q, e.Schema)}
@@ -666,6 +650,10 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 			a.r.log.Info("replica: statement not applied", "query", q)
 			return a.standalone(ctx, ev)
 		}
+	}
+	if !a.s.statementOK(string(e.Schema), q) {
+		a.r.log.Debug("replica: statement filtered out", "db", string(e.Schema), "query", q)
+		return a.standalone(ctx, ev)
 	}
 	if skipDB(string(e.Schema)) && !mentionsOtherDB(q) {
 		return a.standalone(ctx, ev)

@@ -75,7 +75,8 @@ func replicaExec(sf *sqlfront.Server) replica.ExecFunc {
 // statusBuilder is go-mysql-server's executor with SHOW REPLICA STATUS
 // (and SHOW SLAVE STATUS) completed: go-mysql-server fills
 // Seconds_Behind_Source, the two state columns and the binlog file and
-// offsets with constants, and replica.StatusExtra has them. Every other
+// offsets with constants, and leaves four of the filter columns NULL;
+// replica.StatusExtra has them. Every other
 // statement runs as it would. Safe for concurrent use.
 type statusBuilder struct {
 	sql.NodeExecBuilder
@@ -114,7 +115,8 @@ var statusCols = func() map[string]int {
 	for i, c := range plan.NewShowReplicaStatus().Schema() {
 		switch c.Name {
 		case "Replica_IO_State", "Source_Log_File", "Read_Source_Log_Pos", "Relay_Source_Log_File",
-			"Exec_Source_Log_Pos", "Seconds_Behind_Source", "Replica_SQL_Running_State":
+			"Exec_Source_Log_Pos", "Seconds_Behind_Source", "Replica_SQL_Running_State",
+			"Replicate_Do_DB", "Replicate_Ignore_DB", "Replicate_Wild_Do_Table", "Replicate_Wild_Ignore_Table":
 			m[c.Name] = i
 		}
 	}
@@ -146,5 +148,9 @@ func (it *statusIter) Next(ctx *sql.Context) (sql.Row, error) {
 	set("Relay_Source_Log_File", x.File)
 	set("Read_Source_Log_Pos", x.Pos)
 	set("Exec_Source_Log_Pos", x.Pos)
+	set("Replicate_Do_DB", x.DoDB)
+	set("Replicate_Ignore_DB", x.IgnoreDB)
+	set("Replicate_Wild_Do_Table", x.WildDoTable)
+	set("Replicate_Wild_Ignore_Table", x.WildIgnoreTable)
 	return row, nil
 }

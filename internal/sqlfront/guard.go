@@ -70,7 +70,8 @@ func errStackOverrun() error {
 }
 
 // guardedParser is go-mysql-server's parser with the depth guard around
-// every parse. It remembers which connections had a statement refused, so
+// every parse; CHANGE REPLICATION FILTER it parses itself
+// (replicationFilter, replication.go). It remembers which connections had a statement refused, so
 // that the handler can report error 1436 even where go-mysql-server
 // rewrites parse errors into generic syntax errors. Safe for concurrent
 // use.
@@ -88,6 +89,12 @@ func newGuardedParser(p sql.Parser) *guardedParser { return &guardedParser{Parse
 func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err := checkText(query, false); err != nil {
 		return nil, err
+	}
+	if st, _, ok, err := replicationFilter(query, false); ok { // replication.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
 	}
 	st, err := g.Parser.ParseSimple(query)
 	if err != nil {
@@ -115,6 +122,9 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
+	if st, parsed, rest, ok, err := replicationFilterParse(query, ';', multi); ok {
+		return st, parsed, rest, err
+	}
 	st, parsed, rest, err := g.Parser.Parse(ctx, query, multi)
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
@@ -139,6 +149,9 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
+	if st, parsed, rest, ok, err := replicationFilterParse(query, delimiter, multi); ok {
+		return st, parsed, rest, err
+	}
 	st, parsed, rest, err := g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
@@ -161,6 +174,12 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (ast.Statement, int, error) {
 	if err := checkText(s, true); err != nil {
 		return nil, 0, g.refuse(ctx, err)
+	}
+	if st, end, ok, err := replicationFilter(s, true); ok {
+		if err != nil {
+			return nil, 0, err
+		}
+		return st, end, nil
 	}
 	st, end, err := g.Parser.ParseOneWithOptions(ctx, s, options)
 	if err != nil {

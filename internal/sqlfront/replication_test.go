@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"strings"
 	"testing"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
@@ -37,6 +38,85 @@ func TestReplicationRewrite(t *testing.T) {
 	for _, q := range []string{"START TRANSACTION", "SELECT 'START SLAVE'", "CHANGE MASTER 'x' TO MASTER_HOST='h'"} {
 		if got, ok := replicationRewrite(q); ok {
 			t.Errorf("%q rewritten to %q", q, got)
+		}
+	}
+}
+
+// TestReplicationFilterParse: CHANGE REPLICATION FILTER with every
+// option MySQL has, read into the statement node go-mysql-server's
+// parser would build; its syntax errors and refusals.
+func TestReplicationFilterParse(t *testing.T) {
+	show := func(st *ast.ChangeReplicationFilter) string {
+		var parts []string
+		for _, o := range st.Options {
+			var names []string
+			for _, n := range o.Value.(ast.TableNames) {
+				s := n.Name.String()
+				if q := n.DbQualifier.String(); q != "" {
+					s = q + "|" + s
+				}
+				names = append(names, s)
+			}
+			parts = append(parts, o.Name+"="+strings.Join(names, ","))
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, c := range []struct{ in, want string }{
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (d1, `d 2`)", "REPLICATE_DO_DB=d1,d 2"},
+		{"change replication filter replicate_ignore_db=(d1)", "REPLICATE_IGNORE_DB=d1"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_TABLE = (d.t1, `d`.`order`, d.select)", "REPLICATE_DO_TABLE=d|t1,d|order,d|select"},
+		{"CHANGE REPLICATION FILTER REPLICATE_IGNORE_TABLE = (d.t)", "REPLICATE_IGNORE_TABLE=d|t"},
+		{`CHANGE REPLICATION FILTER REPLICATE_WILD_DO_TABLE = ('db%.t_', 'a\_b.%', "x\\y.z", 'it''s.t')`, `REPLICATE_WILD_DO_TABLE=db%.t_,a\_b.%,x\y.z,it's.t`},
+		{"CHANGE REPLICATION FILTER REPLICATE_WILD_IGNORE_TABLE = ('%.tmp%')", "REPLICATE_WILD_IGNORE_TABLE=%.tmp%"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (), REPLICATE_IGNORE_TABLE = ( )", "REPLICATE_DO_DB= REPLICATE_IGNORE_TABLE="},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a), REPLICATE_WILD_DO_TABLE = ('a.%'), REPLICATE_DO_DB = (b) FOR CHANNEL '';",
+			"REPLICATE_DO_DB=a REPLICATE_WILD_DO_TABLE=a.% REPLICATE_DO_DB=b"},
+		{"/* c */ CHANGE /* c */ REPLICATION FILTER REPLICATE_DO_DB = (a /* c */)", "REPLICATE_DO_DB=a"},
+	} {
+		st, end, ok, err := replicationFilter(c.in, false)
+		if !ok || err != nil {
+			t.Errorf("%q: ok %v, %v", c.in, ok, err)
+			continue
+		}
+		if got := show(st); got != c.want || end != len(c.in) {
+			t.Errorf("%q: %q (end %d), want %q (end %d)", c.in, got, end, c.want, len(c.in))
+		}
+		if st.Auth.AuthType != ast.AuthType_REPLICATION {
+			t.Errorf("%q: authorized as %v", c.in, st.Auth.AuthType)
+		}
+	}
+
+	// Several statements: the first ends after its semicolon.
+	q := "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a); SELECT ';'"
+	if st, parsed, rest, ok, err := replicationFilterParse(q, ';', true); !ok || err != nil || st == nil || parsed != "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a)" || rest != " SELECT ';'" {
+		t.Errorf("multi: %v %q %q %v %v", st, parsed, rest, ok, err)
+	}
+	if _, _, ok, err := replicationFilter(q, false); !ok || err == nil {
+		t.Errorf("two statements without multi: ok %v, %v", ok, err)
+	}
+
+	for _, c := range []struct{ in, want string }{
+		{"CHANGE REPLICATION FILTER", "syntax error at position 26"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DBS = (a)", "syntax error at position 43 near 'REPLICATE_DO_DBS'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_TABLE = (t)", "syntax error at position 51 near ')'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a.b)", "syntax error at position 48 near '.'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = ('a')", "syntax error at position 49 near ''a''"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a,)", "syntax error at position 49 near ')'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = a", "syntax error at position 46 near 'a'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_WILD_DO_TABLE = (db.t)", "syntax error at position 56 near 'db'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_WILD_DO_TABLE = ('nodot')", "syntax error at position 61 near ''nodot''"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a) junk", "syntax error at position 53 near 'junk'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a) FOR CHANNEL 'x'", "Replica channel 'x' does not exist."},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b))", "This version of HandlerDB doesn't yet support 'REPLICATE_REWRITE_DB'"},
+	} {
+		_, _, ok, err := replicationFilter(c.in, false)
+		if !ok || err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: ok %v, %v; want %q", c.in, ok, err, c.want)
+		}
+	}
+	for _, q := range []string{"CHANGE REPLICATION SOURCE TO SOURCE_HOST='h'", "SELECT 1", "CHANGE MASTER TO MASTER_HOST='h'", "CHANGE REPLICATION"} {
+		if _, _, ok, _ := replicationFilter(q, false); ok {
+			t.Errorf("%q taken as CHANGE REPLICATION FILTER", q)
 		}
 	}
 }
