@@ -395,7 +395,10 @@ func (f *storedFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	// The CALL runs as go-mysql-server runs the statements of a procedure
 	// (interpreted: it neither ends the caller's query nor commits).
 	s.functions = append(s.functions, key)
-	_, err := sql.RunInterpreted(ctx, func(ctx *sql.Context) (struct{}, error) {
+	// RunInterpreted marks the context it is given; the statement's
+	// context is shared with go-mysql-server's other goroutine of the
+	// query (which copies it), so the CALL gets a copy of its own.
+	_, err := sql.RunInterpreted(ctx.WithContext(ctx.Context), func(ctx *sql.Context) (struct{}, error) {
 		return struct{}{}, runStatement(ctx, a.Runner, callText)
 	})
 	s.functions = s.functions[:depth]
