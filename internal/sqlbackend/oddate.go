@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"strconv"
@@ -206,15 +207,7 @@ func (t oddType) Compare(ctx context.Context, a, b interface{}) (int, error) {
 }
 
 // comparePacked orders two packed date-times.
-func comparePacked(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func comparePacked(a, b int64) int { return cmp.Compare(a, b) }
 
 // Convert keeps an OddDate (in the type's kind) and converts anything
 // else as go-mysql-server's type does; a string it refuses that MariaDB

@@ -115,22 +115,28 @@ const (
 // returns the last node a rule made before it.
 func ruleBatch(rules ...analyzer.Rule) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-		same := transform.SameTree
-		for _, r := range rules {
-			if !sel(r.Id) {
-				continue
-			}
-			next, s, err := r.Apply(ctx, a, n, scope, sel, qf)
-			if err != nil {
-				return n, same, err
-			}
-			if next != nil {
-				n = next
-			}
-			same = same && s
-		}
-		return n, same, nil
+		return applyRules(ctx, a, n, scope, sel, qf, rules, ^uint64(0))
 	}
+}
+
+// applyRules applies the rules whose bit is set in want (every rule past
+// the 64th runs), in order, as ruleBatch describes.
+func applyRules(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags, rules []analyzer.Rule, want uint64) (sql.Node, transform.TreeIdentity, error) {
+	same := transform.SameTree
+	for i, r := range rules {
+		if (i < 64 && want&(1<<i) == 0) || !sel(r.Id) {
+			continue
+		}
+		next, s, err := r.Apply(ctx, a, n, scope, sel, qf)
+		if err != nil {
+			return n, same, err
+		}
+		if next != nil {
+			n = next
+		}
+		same = same && s
+	}
+	return n, same, nil
 }
 
 // gatedRule is a rule of a gated batch: gate reports whether a node of the
@@ -150,28 +156,10 @@ func gatedRuleBatch(rules ...gatedRule) analyzer.RuleFunc {
 	for i, r := range rules {
 		all[i] = r.Rule
 	}
-	run := ruleBatch(all...)
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-		if len(rules) > 64 {
-			return run(ctx, a, n, scope, sel, qf)
-		}
 		var want uint64
 		markGates(n, rules, &want)
-		same := transform.SameTree
-		for i, r := range rules {
-			if want&(1<<i) == 0 || !sel(r.Id) {
-				continue
-			}
-			next, s, err := r.Apply(ctx, a, n, scope, sel, qf)
-			if err != nil {
-				return n, same, err
-			}
-			if next != nil {
-				n = next
-			}
-			same = same && s
-		}
-		return n, same, nil
+		return applyRules(ctx, a, n, scope, sel, qf, all, want)
 	}
 }
 
