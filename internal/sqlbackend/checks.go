@@ -79,14 +79,7 @@ func likeChecks(ctx *sql.Context, src sqlparser.TableName) []declaredCheck {
 // when it is a CREATE TABLE, in go-mysql-server's order (that of the
 // statement's text), or nil.
 func declaredChecks(ctx *sql.Context) []declaredCheck {
-	q := ctx.Query()
-	if q == "" {
-		return nil
-	}
-	st, _, err := sqlparser.ParseOne(ctx, q)
-	if err != nil {
-		return nil
-	}
+	st := declaredStatement(ctx)
 	d, ok := st.(*sqlparser.DDL)
 	if at, isAlter := st.(*sqlparser.AlterTable); isAlter {
 		// ALTER TABLE ... ADD [CONSTRAINT x] CHECK (...): only one

@@ -503,17 +503,10 @@ func mariaDB(ctx *sql.Context) bool {
 // declaredType returns the type of the named column as the running
 // statement (CREATE TABLE, ALTER TABLE) wrote it, or nil: the parser's
 // column type keeps what go-mysql-server's types drop (the M and D of
-// FLOAT(M,D)). The statement is parsed again for this, which only DDL
-// does.
+// FLOAT(M,D), an integer's display width, TIME(n)), from the statement's
+// one extra parse (declaredStatement), which only DDL asks for.
 func declaredType(ctx *sql.Context, name string) *sqlparser.ColumnType {
-	q := ctx.Query()
-	if q == "" {
-		return nil
-	}
-	st, _, err := sqlparser.ParseOne(ctx, q)
-	if err != nil {
-		return nil
-	}
+	st := declaredStatement(ctx)
 	var ddls []*sqlparser.DDL
 	switch st := st.(type) {
 	case *sqlparser.DDL:
@@ -538,15 +531,10 @@ func declaredType(ctx *sql.Context, name string) *sqlparser.ColumnType {
 // statement being run gave the index of that name in a CREATE TABLE
 // (go-mysql-server drops it there), or "".
 func declaredIndexUsing(ctx *sql.Context, name string) string {
-	q := ctx.Query()
-	if q == "" || !strings.Contains(strings.ToLower(q), "using") {
+	if !strings.Contains(strings.ToLower(ctx.Query()), "using") {
 		return ""
 	}
-	st, _, err := sqlparser.ParseOne(ctx, q)
-	if err != nil {
-		return ""
-	}
-	d, ok := st.(*sqlparser.DDL)
+	d, ok := declaredStatement(ctx).(*sqlparser.DDL)
 	if !ok || d.TableSpec == nil {
 		return ""
 	}
@@ -561,6 +549,36 @@ func declaredIndexUsing(ctx *sql.Context, name string) string {
 		}
 	}
 	return ""
+}
+
+// lastDeclared holds the parse of the last DDL statement declaredStatement
+// read: a CREATE TABLE asks it once per column and index (widths, FLOAT(M,D),
+// TIME(n), USING, CHECK), and one parse serves them all. The statement is
+// only read after the parse; the mutex guards the one entry.
+var lastDeclared struct {
+	mu sync.Mutex
+	q  string
+	st sqlparser.Statement
+}
+
+// declaredStatement returns the parse of the running statement's text, or
+// nil (no text, or text that does not parse as written).
+func declaredStatement(ctx *sql.Context) sqlparser.Statement {
+	q := ctx.Query()
+	if q == "" {
+		return nil
+	}
+	lastDeclared.mu.Lock()
+	defer lastDeclared.mu.Unlock()
+	if lastDeclared.q == q {
+		return lastDeclared.st
+	}
+	st, _, err := sqlparser.ParseOne(ctx, q)
+	if err != nil {
+		st = nil
+	}
+	lastDeclared.q, lastDeclared.st = q, st
+	return st
 }
 
 // isNowDefault reports whether a default is CURRENT_TIMESTAMP or NOW().
