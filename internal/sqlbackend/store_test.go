@@ -65,3 +65,21 @@ func TestStoreIntFastAgreesWithExact(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalLimits checks the cached DECIMAL limits, on the first and on
+// a later call, against their definition.
+func TestDecimalLimits(t *testing.T) {
+	for _, c := range []struct {
+		m, d     uint32
+		unsigned bool
+		lo, hi   string
+	}{{5, 2, false, "-999.99", "999.99"}, {5, 2, true, "0", "999.99"}, {3, 0, false, "-999", "999"}, {10, 10, false, "-0.9999999999", "0.9999999999"}} {
+		typ := &types.Type{Kind: types.Decimal, Length: c.m, Scale: uint8(c.d), Unsigned: c.unsigned}
+		for round := 0; round < 2; round++ {
+			lo, hi := decimalLimits(typ)
+			if lo.String() != c.lo || hi.String() != c.hi {
+				t.Errorf("DECIMAL(%d,%d) unsigned %v, call %d: %s..%s, want %s..%s", c.m, c.d, c.unsigned, round, lo, hi, c.lo, c.hi)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -353,11 +354,7 @@ func storeDecimal(t *types.Type, v interface{}) (interface{}, storeCond) {
 	if cond.code == 0 && !r.Equal(d) {
 		cond = storeCond{code: erDataTruncated, note: true}
 	}
-	hi := decimal.New(1, int32(t.Length)-scale).Sub(decimal.New(1, -scale))
-	lo := hi.Neg()
-	if t.Unsigned {
-		lo = decimal.Zero
-	}
+	lo, hi := decimalLimits(t)
 	switch {
 	case r.LessThan(lo):
 		return decimalValue(t, lo), storeCond{code: erOutOfRange}
@@ -365,6 +362,35 @@ func storeDecimal(t *types.Type, v interface{}) (interface{}, storeCond) {
 		return decimalValue(t, hi), storeCond{code: erOutOfRange}
 	}
 	return decimalValue(t, r), cond
+}
+
+// decimalLimit are the limits of DECIMAL(M,D): ±(10^(M-D) - 10^-D).
+type decimalLimit struct{ lo, hi decimal.Decimal }
+
+// decimalLimitCache holds the limits by (M, D, unsigned), computed once
+// per shape rather than for every stored value; safe for concurrent use.
+var decimalLimitCache sync.Map // [3]uint32 -> decimalLimit
+
+// decimalLimits are the limits of a DECIMAL column type (0 for the low
+// one of an unsigned type).
+func decimalLimits(t *types.Type) (lo, hi decimal.Decimal) {
+	u := uint32(0)
+	if t.Unsigned {
+		u = 1
+	}
+	key := [3]uint32{t.Length, uint32(t.Scale), u}
+	if l, ok := decimalLimitCache.Load(key); ok {
+		l := l.(decimalLimit)
+		return l.lo, l.hi
+	}
+	scale := int32(t.Scale)
+	l := decimalLimit{hi: decimal.New(1, int32(t.Length)-scale).Sub(decimal.New(1, -scale))}
+	l.lo = l.hi.Neg()
+	if t.Unsigned {
+		l.lo = decimal.Zero
+	}
+	decimalLimitCache.Store(key, l)
+	return l.lo, l.hi
 }
 
 // decimalValue is d (in range) as a DECIMAL column of t holds it.
