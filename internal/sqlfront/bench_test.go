@@ -11,11 +11,9 @@ import (
 
 const benchRows = 10000
 
-// BenchmarkPointSelect measures primary-key point selects from 16
-// connections over go-sql-driver: "text" sends each query as text
-// (interpolateParams=true, COM_QUERY), "prepared" runs one server-side
-// prepared statement (COM_STMT_EXECUTE, binary protocol).
-func BenchmarkPointSelect(b *testing.B) {
+// startBenchServer starts a server holding bench.t: benchRows rows of a
+// primary key k, a VARCHAR v and a BIGINT n.
+func startBenchServer(b *testing.B) *testServer {
 	ts := startTestServer(b, "", Config{})
 	setup := ts.open("")
 	mustExec(b, setup, "CREATE DATABASE bench",
@@ -31,6 +29,15 @@ func BenchmarkPointSelect(b *testing.B) {
 		}
 		mustExec(b, setup, sb.String())
 	}
+	return ts
+}
+
+// BenchmarkPointSelect measures primary-key point selects from 16
+// connections over go-sql-driver: "text" sends each query as text
+// (interpolateParams=true, COM_QUERY), "prepared" runs one server-side
+// prepared statement (COM_STMT_EXECUTE, binary protocol).
+func BenchmarkPointSelect(b *testing.B) {
+	ts := startBenchServer(b)
 	const conns = 16
 	pool := func(interpolate bool) *gosql.DB {
 		dsn := fmt.Sprintf("root:@tcp(%s)/bench?interpolateParams=%v", ts.s.Addr(), interpolate)

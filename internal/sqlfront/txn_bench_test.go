@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -15,21 +14,7 @@ import (
 // their reads lay the transaction's writes over the snapshot. One
 // iteration is one transaction (or the same statements in autocommit).
 func BenchmarkTxnReads(b *testing.B) {
-	ts := startTestServer(b, "", Config{})
-	setup := ts.open("")
-	mustExec(b, setup, "CREATE DATABASE bench",
-		"CREATE TABLE bench.t (k INT PRIMARY KEY, v VARCHAR(32) NOT NULL, n BIGINT NOT NULL)")
-	for i := 0; i < benchRows; i += 1000 {
-		var sb strings.Builder
-		sb.WriteString("INSERT INTO bench.t VALUES ")
-		for j := i; j < i+1000; j++ {
-			if j > i {
-				sb.WriteByte(',')
-			}
-			fmt.Fprintf(&sb, "(%d,'value-%d',%d)", j, j, j*7)
-		}
-		mustExec(b, setup, sb.String())
-	}
+	ts := startBenchServer(b)
 	db, err := openPool(fmt.Sprintf("root:@tcp(%s)/bench?interpolateParams=true", ts.s.Addr()))
 	if err != nil {
 		b.Fatal(err)
