@@ -202,40 +202,25 @@ func TestTxnReadCommitted(t *testing.T) {
 func TestTxnLostUpdate(t *testing.T) {
 	runTxn(t, func(t *testing.T, tg txnTarget) {
 		const workers, rounds = 4, 25
-		var wg sync.WaitGroup
-		errs := make(chan error, workers)
-		for w := 0; w < workers; w++ {
-			c := tg.conn(t)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ctx := context.Background()
-				for i := 0; i < rounds; i++ {
-					if _, err := c.ExecContext(ctx, "BEGIN"); err != nil {
-						errs <- err
-						return
-					}
-					var v int
-					if err := c.QueryRowContext(ctx, "SELECT v FROM acct WHERE id = 1 FOR UPDATE").Scan(&v); err != nil {
-						errs <- err
-						return
-					}
-					if _, err := c.ExecContext(ctx, "UPDATE acct SET v = "+strconv.Itoa(v+1)+" WHERE id = 1"); err != nil {
-						errs <- err
-						return
-					}
-					if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
-						errs <- err
-						return
-					}
+		ctx := context.Background()
+		runWorkers(t, tg, workers, func(c *gosql.Conn) error {
+			for i := 0; i < rounds; i++ {
+				if _, err := c.ExecContext(ctx, "BEGIN"); err != nil {
+					return err
 				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
+				var v int
+				if err := c.QueryRowContext(ctx, "SELECT v FROM acct WHERE id = 1 FOR UPDATE").Scan(&v); err != nil {
+					return err
+				}
+				if _, err := c.ExecContext(ctx, "UPDATE acct SET v = "+strconv.Itoa(v+1)+" WHERE id = 1"); err != nil {
+					return err
+				}
+				if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 		expectRows(t, tg.conn(t), "SELECT v FROM acct WHERE id = 1", strconv.Itoa(10+workers*rounds))
 	})
 }
@@ -245,26 +230,14 @@ func TestTxnLostUpdate(t *testing.T) {
 func TestTxnUpdateIncrements(t *testing.T) {
 	runTxn(t, func(t *testing.T, tg txnTarget) {
 		const workers, rounds = 4, 25
-		var wg sync.WaitGroup
-		errs := make(chan error, workers)
-		for w := 0; w < workers; w++ {
-			c := tg.conn(t)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < rounds; i++ {
-					if _, err := c.ExecContext(context.Background(), "UPDATE acct SET v = v + 1 WHERE id = 2"); err != nil {
-						errs <- err
-						return
-					}
+		runWorkers(t, tg, workers, func(c *gosql.Conn) error {
+			for i := 0; i < rounds; i++ {
+				if _, err := c.ExecContext(context.Background(), "UPDATE acct SET v = v + 1 WHERE id = 2"); err != nil {
+					return err
 				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
+			}
+			return nil
+		})
 		expectRows(t, tg.conn(t), "SELECT v FROM acct WHERE id = 2", strconv.Itoa(20+workers*rounds))
 	})
 }
@@ -467,4 +440,27 @@ func TestTxnSnapshotAfterDDL(t *testing.T) {
 		mustExec(t, a, "COMMIT")
 		expectRows(t, a, "SELECT * FROM later", "1")
 	})
+}
+
+// runWorkers runs work on n connections of tg at once, each on its own
+// goroutine, and fails t with the first error any of them returned.
+func runWorkers(t *testing.T, tg txnTarget, n int, work func(c *gosql.Conn) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for w := 0; w < n; w++ {
+		c := tg.conn(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := work(c); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }
