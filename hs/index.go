@@ -276,17 +276,14 @@ func (ix *Index) DecrementReturning(ctx context.Context, q Query, amounts ...any
 
 func (ix *Index) modify(ctx context.Context, q Query, op byte, values []any) (int, error) {
 	p := ix.c.getPipeline()
-	mc := &ModifyCmd{}
-	p.addModify(&mc.cmd, ix, &q, op, values)
+	mc := p.addModify(ix, &q, op, values)
 	ix.c.execOne(ctx, p)
 	return mc.Count()
 }
 
 func (ix *Index) modifyReturning(ctx context.Context, q Query, op byte, values []any) (*Result, error) {
 	p := ix.c.getPipeline()
-	fc := &FindCmd{}
-	fc.res = &fc.r
-	p.addModifyReturning(&fc.cmd, ix, &q, op, values)
+	fc := p.addModifyReturning(ix, &q, op, values)
 	ix.c.execOne(ctx, p)
 	return fc.Result()
 }

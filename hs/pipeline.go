@@ -204,74 +204,61 @@ func (p *Pipeline) Insert(ix *Index, values ...any) *InsertCmd {
 
 // Update queues an update (see Index.Update).
 func (p *Pipeline) Update(ix *Index, q Query, values ...any) *ModifyCmd {
-	mc := &ModifyCmd{}
-	p.addModify(&mc.cmd, ix, &q, 'U', values)
-	return mc
+	return p.addModify(ix, &q, 'U', values)
 }
 
 // UpdateReturning queues an update returning the rows as they were.
 func (p *Pipeline) UpdateReturning(ix *Index, q Query, values ...any) *FindCmd {
-	fc := &FindCmd{}
-	fc.res = &fc.r
-	p.addModifyReturning(&fc.cmd, ix, &q, 'U', values)
-	return fc
+	return p.addModifyReturning(ix, &q, 'U', values)
 }
 
 // Delete queues a delete (see Index.Delete).
 func (p *Pipeline) Delete(ix *Index, q Query) *ModifyCmd {
-	mc := &ModifyCmd{}
-	p.addModify(&mc.cmd, ix, &q, 'D', nil)
-	return mc
+	return p.addModify(ix, &q, 'D', nil)
 }
 
 // DeleteReturning queues a delete returning the deleted rows.
 func (p *Pipeline) DeleteReturning(ix *Index, q Query) *FindCmd {
-	fc := &FindCmd{}
-	fc.res = &fc.r
-	p.addModifyReturning(&fc.cmd, ix, &q, 'D', nil)
-	return fc
+	return p.addModifyReturning(ix, &q, 'D', nil)
 }
 
 // Increment queues an increment (see Index.Increment).
 func (p *Pipeline) Increment(ix *Index, q Query, amounts ...any) *ModifyCmd {
-	mc := &ModifyCmd{}
-	p.addModify(&mc.cmd, ix, &q, '+', amounts)
-	return mc
+	return p.addModify(ix, &q, '+', amounts)
 }
 
 // IncrementReturning queues an increment returning the rows as they were.
 func (p *Pipeline) IncrementReturning(ix *Index, q Query, amounts ...any) *FindCmd {
-	fc := &FindCmd{}
-	fc.res = &fc.r
-	p.addModifyReturning(&fc.cmd, ix, &q, '+', amounts)
-	return fc
+	return p.addModifyReturning(ix, &q, '+', amounts)
 }
 
 // Decrement queues a decrement (see Index.Decrement).
 func (p *Pipeline) Decrement(ix *Index, q Query, amounts ...any) *ModifyCmd {
-	mc := &ModifyCmd{}
-	p.addModify(&mc.cmd, ix, &q, '-', amounts)
-	return mc
+	return p.addModify(ix, &q, '-', amounts)
 }
 
 // DecrementReturning queues a decrement returning the rows as they were.
 func (p *Pipeline) DecrementReturning(ix *Index, q Query, amounts ...any) *FindCmd {
-	fc := &FindCmd{}
-	fc.res = &fc.r
-	p.addModifyReturning(&fc.cmd, ix, &q, '-', amounts)
-	return fc
+	return p.addModifyReturning(ix, &q, '-', amounts)
 }
 
 var modNames = [256]string{'U': "update", 'D': "delete", '+': "increment", '-': "decrement"}
 
-func (p *Pipeline) addModify(c *cmd, ix *Index, q *Query, op byte, values []any) {
-	c.kind, c.name = kindCount, modNames[op]
-	p.addFind(c, ix, q, op, false, values)
+// addModify queues modify op (U, D, + or -) answering a row count.
+func (p *Pipeline) addModify(ix *Index, q *Query, op byte, values []any) *ModifyCmd {
+	mc := &ModifyCmd{}
+	mc.kind, mc.name = kindCount, modNames[op]
+	p.addFind(&mc.cmd, ix, q, op, false, values)
+	return mc
 }
 
-func (p *Pipeline) addModifyReturning(c *cmd, ix *Index, q *Query, op byte, values []any) {
-	c.kind, c.name = kindRows, modNames[op]
-	p.addFind(c, ix, q, op, true, values)
+// addModifyReturning queues modify op answering the rows as they were.
+func (p *Pipeline) addModifyReturning(ix *Index, q *Query, op byte, values []any) *FindCmd {
+	fc := &FindCmd{}
+	fc.res = &fc.r
+	fc.kind, fc.name = kindRows, modNames[op]
+	p.addFind(&fc.cmd, ix, q, op, true, values)
+	return fc
 }
 
 // addFind encodes a find, with a modify part when mod is not 0:
