@@ -40,6 +40,11 @@ type Options struct {
 	Exec ExecFunc
 	// Logger gets connection, error and progress lines; nil discards.
 	Logger *slog.Logger
+	// StageBytes is the size of a primary transaction's row events (in
+	// the binary log) past which it is applied as a staged job, without
+	// holding all of it in memory (bigtxn.go). Default 32 MiB; negative:
+	// never.
+	StageBytes int
 }
 
 // Replica follows one primary into one engine. See the package comment.
@@ -58,6 +63,8 @@ type Replica struct {
 	// the stream goroutine handles, 0 while it waits with nothing
 	// pending (caught up). Written by that goroutine without the mutex.
 	eventTS atomic.Int64
+
+	staged stagedStats // large transactions (bigtxn.go)
 }
 
 // status is what SHOW REPLICA STATUS reports of the stream.

@@ -122,6 +122,7 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 	// Every batch handed over is written (or failed) before the next
 	// connection reads the committed position.
 	defer a.cm.close()
+	defer a.abortStage()
 	connected := false
 	for {
 		var ev *replication.BinlogEvent
@@ -239,7 +240,12 @@ type applier struct {
 	inTxn      bool
 	gtid       string // its GTID ("" without)
 	changes    []change
-	savepoints map[string]int // SAVEPOINT name -> len(changes)
+	savepoints map[string]int // SAVEPOINT name -> changes before it (stagedN + len(changes))
+	// A large transaction's stage (bigtxn.go), the changes it holds, and
+	// the bytes of row events held in changes.
+	stage    *engine.Stage
+	stagedN  int
+	txnBytes int
 	// Transactions received and not yet written (flush).
 	batch     []change
 	batchTxns int
@@ -287,6 +293,7 @@ func (a *applier) event(ctx context.Context, ev *replication.BinlogEvent) error 
 func (a *applier) begin(gtid string) {
 	a.gtid, a.changes, a.inTxn = gtid, a.changes[:0], false
 	clear(a.savepoints)
+	a.abortStage()
 }
 
 // skipDB reports the primary's system schemas, which the replica does not
@@ -376,7 +383,7 @@ func (a *applier) rows(ev *replication.BinlogEvent, e *replication.RowsEvent) er
 		}
 		a.changes = append(a.changes, c)
 	}
-	return nil
+	return a.maybeStage(ev)
 }
 
 func touches(cols []int, key []int) bool {
@@ -402,6 +409,9 @@ func failureAt(where string, p position, msg string) string {
 // batch, and the batch's position becomes the one after it. flush writes
 // the batch.
 func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error {
+	if a.stage != nil {
+		return a.commitStaged(ctx)
+	}
 	if a.batchTxns == 0 {
 		a.next = a.pos
 	}
@@ -623,7 +633,7 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 		if strings.HasPrefix(rest, "TO") {
 			name := savepointName(rest)
 			if n, ok := a.savepoints[name]; ok {
-				a.changes = a.changes[:n]
+				return a.rollbackTo(n)
 			}
 			return nil
 		}
@@ -633,7 +643,7 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 		if a.savepoints == nil {
 			a.savepoints = map[string]int{}
 		}
-		a.savepoints[savepointName(rest)] = len(a.changes)
+		a.savepoints[savepointName(rest)] = a.stagedN + len(a.changes)
 		return nil
 	case "RELEASE":
 		return nil

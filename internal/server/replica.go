@@ -27,7 +27,7 @@ func (s *Server) startReplica() error {
 		}
 		return nil
 	}
-	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log})
+	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes})
 	if err != nil {
 		return err
 	}
