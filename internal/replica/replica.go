@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -294,6 +295,10 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
 	s := r.sourceOrNew()
+	var coords struct {
+		file, pos, autoOn bool // SOURCE_LOG_FILE, SOURCE_LOG_POS, SOURCE_AUTO_POSITION=1 named
+		p                 position
+	}
 	for _, o := range options {
 		name := strings.ToUpper(o.Name)
 		name = strings.Replace(name, "MASTER_", "SOURCE_", 1)
@@ -322,6 +327,15 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 			var n int
 			n, err = num()
 			s.AutoPosition = n != 0
+			coords.autoOn = n != 0
+		case "SOURCE_LOG_FILE":
+			coords.file, coords.p.File = true, str()
+		case "SOURCE_LOG_POS":
+			var n int
+			if n, err = num(); err == nil && (n < 0 || n > math.MaxUint32) {
+				err = mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; SOURCE_LOG_POS %d is out of range", n)
+			}
+			coords.pos, coords.p.Pos = true, uint32(n)
 		default:
 			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
 		}
@@ -329,7 +343,49 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 			return err
 		}
 	}
+	if coords.file || coords.pos {
+		return r.setCoordinatesLocked(ctx, s, coords.file, coords.pos, coords.autoOn, coords.p)
+	}
 	return r.saveLocked(ctx, s)
+}
+
+// setCoordinatesLocked is CHANGE REPLICATION SOURCE TO with
+// SOURCE_LOG_FILE and/or SOURCE_LOG_POS: replication starts at that file
+// and offset (MySQL's defaults: the current file, offset 4) and
+// positions by file and offset from then on, so SOURCE_AUTO_POSITION
+// is turned off (as MariaDB's MASTER_USE_GTID=no is with
+// MASTER_LOG_FILE); naming SOURCE_AUTO_POSITION=1 in the same statement
+// is MySQL's 1777. The source and the position are stored in one job.
+func (r *Replica) setCoordinatesLocked(ctx context.Context, s *source, file, pos, autoOn bool, p position) error {
+	if autoOn {
+		return mysql.NewSQLError(1777, "HY000", "Parameters SOURCE_LOG_FILE, SOURCE_LOG_POS, RELAY_LOG_FILE and RELAY_LOG_POS cannot be set when SOURCE_AUTO_POSITION is active.")
+	}
+	old, err := r.position()
+	if err != nil {
+		return err
+	}
+	if !file {
+		p.File = old.File
+	}
+	if !pos || p.Pos < 4 {
+		p.Pos = 4
+	}
+	s.AutoPosition = false
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if err := tx.SetBlob(sourceBlob, b); err != nil {
+			return err
+		}
+		return tx.SetReplicaPosition(p.encode())
+	}); err != nil {
+		return err
+	}
+	r.src = s
+	r.st.executed, r.st.retrieved, r.st.file, r.st.pos = "", "", p.File, p.Pos
+	return nil
 }
 
 // SetReplicationFilterOptions implements CHANGE REPLICATION FILTER. Each
