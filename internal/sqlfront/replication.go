@@ -239,7 +239,7 @@ func (sc *replScanner) syntaxError() error {
 	return fmt.Errorf("syntax error at position %d near '%s'", tkn.Position, near)
 }
 
-// finish reads an optional FOR CHANNEL '' from the current token and the
+// finish reads an optional FOR CHANNEL ” from the current token and the
 // statement's end: the offset just after its semicolon (len(q) without
 // one). With multi, text may follow the semicolon; without, only space.
 func (sc *replScanner) finish(multi bool) (int, error) {
