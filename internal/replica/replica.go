@@ -395,7 +395,8 @@ func (r *Replica) setCoordinatesLocked(ctx context.Context, s *source, file, pos
 // REPLICATE_IGNORE_DB, db.table for REPLICATE_DO_TABLE and
 // REPLICATE_IGNORE_TABLE, a 'db_pattern.table_pattern' (the table name,
 // no database) for REPLICATE_WILD_DO_TABLE and
-// REPLICATE_WILD_IGNORE_TABLE. An option replaces its list (an empty
+// REPLICATE_WILD_IGNORE_TABLE, from_db.to_db pairs for
+// REPLICATE_REWRITE_DB. An option replaces its list (an empty
 // one clears it), a later option of a statement the earlier one; the
 // options not named keep theirs. The filters are stored with the source.
 func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlogreplication.ReplicationOption) error {
@@ -412,6 +413,17 @@ func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlog
 			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a list of names", o.Name)
 		}
 		name := strings.ToUpper(o.Name)
+		if name == "REPLICATE_REWRITE_DB" {
+			var pairs [][2]string
+			for _, t := range v.GetValueAsTableList() {
+				if t.Database() == nil || t.Database().Name() == "" || t.Name() == "" {
+					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes (from_db, to_db) pairs", o.Name)
+				}
+				pairs = append(pairs, [2]string{t.Database().Name(), t.Name()})
+			}
+			f.RewriteDBs = pairs
+			continue
+		}
 		names := []string{} // not nil: the list is set, if to nothing
 		for _, t := range v.GetValueAsTableList() {
 			db := ""
@@ -603,6 +615,8 @@ type StatusExtra struct {
 	// MySQL prints them: Replicate_Do_DB, Replicate_Ignore_DB,
 	// Replicate_Wild_Do_Table, Replicate_Wild_Ignore_Table.
 	DoDB, IgnoreDB, WildDoTable, WildIgnoreTable string
+	// RewriteDB is Replicate_Rewrite_DB: (from,to) pairs.
+	RewriteDB string
 	// File and Pos are the primary's binlog file and offset after the
 	// last applied transaction (Source_Log_File, Read_Source_Log_Pos,
 	// Relay_Source_Log_File, Exec_Source_Log_Pos).
@@ -619,6 +633,7 @@ func (r *Replica) StatusExtra() StatusExtra {
 	if s := r.src; s != nil {
 		x.DoDB, x.IgnoreDB = joinList(s.DoDBs), joinList(s.IgnoreDBs)
 		x.WildDoTable, x.WildIgnoreTable = joinList(s.WildDoTables), joinList(s.WildIgnoreTables)
+		x.RewriteDB = rewriteList(s.RewriteDBs)
 	}
 	switch st.io {
 	case binlogreplication.ReplicaIoRunning:

@@ -314,7 +314,7 @@ func (a *applier) wanted(db, table string) bool {
 
 // rows converts a rows event's images into changes of the transaction.
 func (a *applier) rows(ev *replication.BinlogEvent, e *replication.RowsEvent) error {
-	db, name := string(e.Table.Schema), string(e.Table.Table)
+	db, name := a.s.rewriteDB(string(e.Table.Schema)), string(e.Table.Table) // REPLICATE_REWRITE_DB first (filter.go)
 	if !a.wanted(db, name) {
 		return nil
 	}
@@ -616,6 +616,7 @@ func (a *applier) markDDL(ctx context.Context, id string) error {
 // statement-based DML.
 func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *replication.QueryEvent) error {
 	q := string(e.Query)
+	schema := a.s.rewriteDB(string(e.Schema)) // REPLICATE_REWRITE_DB first (filter.go)
 	word, rest := firstWords(q)
 	switch word {
 	case "BEGIN", "XA":
@@ -648,7 +649,7 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 	case "RELEASE":
 		return nil
 	case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD":
-		if skipDB(string(e.Schema)) || !a.s.dbOK(string(e.Schema)) {
+		if skipDB(schema) || !a.s.dbOK(schema) {
 			return nil
 		}
 		return &fatalError{errno: 1105, msg: fmt.Sprintf("the primary logged a statement instead of rows (%.60q in database %q): set binlog_format=ROW on the primary", q, e.Schema)}
@@ -661,14 +662,14 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 			return a.standalone(ctx, ev)
 		}
 	}
-	if !a.s.statementOK(string(e.Schema), q) {
-		a.r.log.Debug("replica: statement filtered out", "db", string(e.Schema), "query", q)
+	if !a.s.statementOK(schema, q) {
+		a.r.log.Debug("replica: statement filtered out", "db", schema, "query", q)
 		return a.standalone(ctx, ev)
 	}
-	if skipDB(string(e.Schema)) && !mentionsOtherDB(q) {
+	if skipDB(schema) && !mentionsOtherDB(q) {
 		return a.standalone(ctx, ev)
 	}
-	return a.ddl(ctx, ev, Statement{DB: string(e.Schema), Query: q, Vars: queryCharsets(e.StatusVars)})
+	return a.ddl(ctx, ev, Statement{DB: schema, Query: q, Vars: queryCharsets(e.StatusVars)})
 }
 
 // standalone advances the position past a statement applied by nothing.

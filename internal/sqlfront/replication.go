@@ -83,18 +83,18 @@ func replicationRewrite(q string) (string, bool) {
 //	      | REPLICATE_IGNORE_TABLE = ([db.table[, db.table]...])
 //	      | REPLICATE_WILD_DO_TABLE = (['db_pattern.table_pattern'[, ...]])
 //	      | REPLICATE_WILD_IGNORE_TABLE = (['db_pattern.table_pattern'[, ...]])
+//	      | REPLICATE_REWRITE_DB = ([(from_db, to_db)[, (from_db, to_db)]...])
 //
 // and gives go-mysql-server the statement node its own parser builds
 // (authorized as replication administration, then handed to the replica
 // controller's SetReplicationFilterOptions). Every option's value is an
-// ast.TableNames: db.table names for the table options, and, for the
-// others, the database name or the pattern as the table name with no
-// database. An empty list () clears the option. A pattern is a string
+// ast.TableNames: db.table names for the table options,
+// REPLICATE_REWRITE_DB's pairs as from_db.to_db, and, for the others,
+// the database name or the pattern as the table name with no database. An empty list () clears the option. A pattern is a string
 // literal read as MySQL reads it, so '\_' and '\%' keep their backslash
 // (a literal _ or % in the pattern). Bad syntax is a "syntax error at
-// position" that the error table words as MariaDB's 1064;
-// REPLICATE_REWRITE_DB is 1235 (not supported) and a channel other than
-// the default one 3074.
+// position" that the error table words as MariaDB's 1064; a channel
+// other than the default one is 3074.
 
 // filterKind is what a filter option's list holds.
 type filterKind int
@@ -103,6 +103,7 @@ const (
 	filterDBs filterKind = iota
 	filterTables
 	filterPatterns
+	filterRewrites
 )
 
 var filterOptions = map[string]filterKind{
@@ -112,6 +113,7 @@ var filterOptions = map[string]filterKind{
 	"REPLICATE_IGNORE_TABLE":      filterTables,
 	"REPLICATE_WILD_DO_TABLE":     filterPatterns,
 	"REPLICATE_WILD_IGNORE_TABLE": filterPatterns,
+	"REPLICATE_REWRITE_DB":        filterRewrites,
 }
 
 // replicationFilter parses q when it is a CHANGE REPLICATION FILTER
@@ -136,9 +138,6 @@ func replicationFilter(q string, multi bool) (st *ast.ChangeReplicationFilter, e
 		name := strings.ToUpper(sc.val)
 		kind, known := filterOptions[name]
 		if !sc.word() || !known {
-			if sc.word() && name == "REPLICATE_REWRITE_DB" {
-				return nil, 0, true, mysql.NewSQLError(1235, "42000", "This version of HandlerDB doesn't yet support 'REPLICATE_REWRITE_DB'")
-			}
 			return bad()
 		}
 		if !expect('=') || !expect('(') {
@@ -175,6 +174,24 @@ func replicationFilter(q string, multi bool) (st *ast.ChangeReplicationFilter, e
 					return bad()
 				}
 				tn.Name = ast.NewTableIdent(p)
+			case filterRewrites:
+				if sc.typ != '(' {
+					return bad()
+				}
+				if sc.next(); !sc.word() {
+					return bad()
+				}
+				from := sc.val
+				if !expect(',') {
+					return bad()
+				}
+				if sc.next(); !sc.word() {
+					return bad()
+				}
+				tn.DbQualifier, tn.Name = ast.NewTableIdent(from), ast.NewTableIdent(sc.val)
+				if !expect(')') {
+					return bad()
+				}
 			}
 			list = append(list, tn)
 			if sc.next(); sc.typ == ',' {
@@ -239,7 +256,8 @@ func (sc *replScanner) syntaxError() error {
 	return fmt.Errorf("syntax error at position %d near '%s'", tkn.Position, near)
 }
 
-// finish reads an optional FOR CHANNEL ” from the current token and the
+// finish reads an optional FOR CHANNEL clause (only the default
+// channel, the empty name, exists) from the current token, and the
 // statement's end: the offset just after its semicolon (len(q) without
 // one). With multi, text may follow the semicolon; without, only space.
 func (sc *replScanner) finish(multi bool) (int, error) {

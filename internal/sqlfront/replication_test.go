@@ -73,6 +73,8 @@ func TestReplicationFilterParse(t *testing.T) {
 		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a), REPLICATE_WILD_DO_TABLE = ('a.%'), REPLICATE_DO_DB = (b) FOR CHANNEL '';",
 			"REPLICATE_DO_DB=a REPLICATE_WILD_DO_TABLE=a.% REPLICATE_DO_DB=b"},
 		{"/* c */ CHANGE /* c */ REPLICATION FILTER REPLICATE_DO_DB = (a /* c */)", "REPLICATE_DO_DB=a"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b), (`c d`, e))", "REPLICATE_REWRITE_DB=a|b,c d|e"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ()", "REPLICATE_REWRITE_DB="},
 	} {
 		st, end, ok, err := replicationFilter(c.in, false)
 		if !ok || err != nil {
@@ -108,7 +110,10 @@ func TestReplicationFilterParse(t *testing.T) {
 		{"CHANGE REPLICATION FILTER REPLICATE_WILD_DO_TABLE = ('nodot')", "syntax error at position 61 near ''nodot''"},
 		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a) junk", "syntax error at position 53 near 'junk'"},
 		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a) FOR CHANNEL 'x'", "Replica channel 'x' does not exist."},
-		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b))", "This version of HandlerDB doesn't yet support 'REPLICATE_REWRITE_DB'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = (a, b)", "syntax error at position 52 near 'a'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a))", "syntax error at position 54 near ')'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b, c))", "syntax error at position 57 near ','"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, 'b'))", "syntax error at position 58 near ''b''"},
 	} {
 		_, _, ok, err := replicationFilter(c.in, false)
 		if !ok || err == nil || !strings.Contains(err.Error(), c.want) {
