@@ -47,7 +47,8 @@ type StageOptions struct {
 	// to the staging store. Default 1 MiB.
 	ChunkBytes int
 	// MemTableBytes is the staging store's memtable size. Default 4 MiB
-	// (two of them may be in memory).
+	// (two are queued at most; a third may be allocated while one is
+	// flushed).
 	MemTableBytes int64
 }
 

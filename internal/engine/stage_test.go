@@ -184,7 +184,7 @@ func TestStage(t *testing.T) {
 		t.Fatalf("after Commit: %d entries, want %d", len(got), len(want))
 	}
 	peak := s.PeakMemory()
-	if bound := int64(64<<10 + 2*(1<<20) + 256<<10); peak <= 0 || peak > bound || e.Stats().StagedPeakBytes.Load() != peak {
+	if bound := int64(64<<10 + 3*(1<<20) + 256<<10); peak <= 0 || peak > bound || e.Stats().StagedPeakBytes.Load() != peak {
 		t.Fatalf("peak staged memory %d (stat %d), bound %d", peak, e.Stats().StagedPeakBytes.Load(), bound)
 	}
 	if keys, bytes := s.Written(); bytes < 4*peak {
