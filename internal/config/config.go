@@ -106,6 +106,11 @@ type Config struct {
 	// and START REPLICA would; see internal/replica). Empty: the stored
 	// replication settings, if any, apply.
 	ReplicateFrom string
+	// ReplicaStageBytes is the size of a primary transaction's row events
+	// past which the replica applies it as a staged job instead of in
+	// memory (replica.Options.StageBytes). 0: the default (32 MiB);
+	// negative: never.
+	ReplicaStageBytes int
 	// TLSCert and TLSKey are PEM files; with both set, every port accepts
 	// TLS (the MySQL port by the protocol's own negotiation, the
 	// HandlerSocket ports by a TLS handshake as the first bytes).
@@ -252,6 +257,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file holding the bearer token required by POST /backup and /debug/pprof/ (empty: those are refused)")
 	fs.StringVar(&c.AdminToken, "admin-token", c.AdminToken, "the admin bearer token itself (visible in ps: prefer --admin-token-file or HANDLERDB_ADMIN_TOKEN)")
 	fs.StringVar(&c.ReplicateFrom, "replicate-from", c.ReplicateFrom, "replicate from this MySQL/MariaDB primary, user:password@host:port (row-based binlog; empty: the settings CHANGE REPLICATION SOURCE stored)")
+	fs.IntVar(&c.ReplicaStageBytes, "replica-stage-bytes", c.ReplicaStageBytes, "a replicated transaction with more row events than this many bytes is staged on disk, not held in memory (0: 32 MiB; negative: never)")
 	fs.StringVar(&c.BackupDir, "backup-dir", c.BackupDir, "directory POST /backup writes into, one subdirectory per backup (empty: backups refused; created if missing)")
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "PEM certificate: enables TLS on every port")
 	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "PEM private key of --tls-cert")

@@ -325,6 +325,7 @@ func (c *Config) Print(w io.Writer) error {
 		"admin-token-file":                       c.AdminTokenFile,
 		"backup-dir":                             c.BackupDir,
 		"replicate-from":                         c.ReplicateFrom,
+		"replica-stage-bytes":                    c.ReplicaStageBytes,
 		"tls-cert":                               c.TLSCert,
 		"tls-key":                                c.TLSKey,
 		"tls-required":                           c.TLSRequired,

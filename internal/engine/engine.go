@@ -17,6 +17,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +90,11 @@ func Open(opts Options) (*Engine, error) {
 	db, err := pebble.Open(opts.Dir, popts)
 	if err != nil {
 		return nil, fmt.Errorf("engine: open %s: %w", opts.Dir, err)
+	}
+	// Staged jobs a crash interrupted never reached the store.
+	if err := os.RemoveAll(filepath.Join(opts.Dir, stageDirName)); err != nil {
+		db.Close()
+		return nil, err
 	}
 	e := &Engine{opts: opts, db: db, walFS: walFS}
 	if opts.RowCacheSize > 0 {
@@ -233,6 +240,9 @@ type Stats struct {
 	RowsWritten atomic.Int64 // rows inserted, updated or deleted (committed)
 	Groups      atomic.Int64 // group commits
 	GroupJobs   atomic.Int64 // jobs in those groups
+	// StagedPeakBytes is the most memory one committed staged job
+	// (stage.go) held at once: its buffered chunk and staging memtables.
+	StagedPeakBytes atomic.Int64
 }
 
 // Stats returns the engine's counters.

@@ -35,6 +35,7 @@ type batchWriter struct {
 	delta                                  map[*tableRuntime]int64  // row count change per table
 	deltaLog                               []deltaStep              // the changes of delta, in order, for savepoints
 	readOnly                               bool                     // every write fails with ErrReadOnly (a job while the engine is read-only)
+	stage                                  *stageStore              // a staged job's store (stage.go): writes and reads go there, not to b
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -230,6 +231,9 @@ func (w *batchWriter) set(k, v []byte) error {
 	if w.readOnly {
 		return ErrReadOnly
 	}
+	if w.stage != nil {
+		return w.stage.set(k, v)
+	}
 	if w.rs.ps.pend != nil {
 		w.pend.add(k)
 	}
@@ -239,6 +243,9 @@ func (w *batchWriter) set(k, v []byte) error {
 func (w *batchWriter) del(k []byte) error {
 	if w.readOnly {
 		return ErrReadOnly
+	}
+	if w.stage != nil {
+		return w.stage.del(k)
 	}
 	if w.rs.ps.pend != nil {
 		w.pend.add(k)
@@ -250,6 +257,9 @@ func (w *batchWriter) delRange(start, end []byte) error {
 	if w.readOnly {
 		return ErrReadOnly
 	}
+	if w.stage != nil {
+		return errStageRange
+	}
 	w.pend.all = true
 	return w.b.DeleteRange(start, end, nil)
 }
@@ -257,6 +267,11 @@ func (w *batchWriter) delRange(start, end []byte) error {
 // get reads key as the batch sees it. The value is valid until the next
 // get.
 func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
+	if w.stage != nil {
+		v, found, err := w.stage.get(key, w.gbuf)
+		w.gbuf = v
+		return v, found, err
+	}
 	v, found, err := w.rs.ps.get(w.b, key, w.gbuf)
 	w.gbuf = v
 	return v, found, err
@@ -534,6 +549,9 @@ func (w *batchWriter) lookup(t *Table, row Row) (Row, uint64, error) {
 		}
 		r, _, err := decodeRow(nil, t, v)
 		return r.Clone(), 0, err
+	}
+	if w.stage != nil {
+		return w.stage.lookupHidden(t, row)
 	}
 	var (
 		hit   Row

@@ -36,6 +36,9 @@ type writer struct {
 	done chan struct{}
 	jobs []*job
 	tx   Job
+	// ingests are the staged jobs' sstables (stage.go) of the group, with
+	// their jobs: ingested after the batch commits.
+	ingests []stagedIngest
 
 	onGroup atomic.Pointer[func(GroupStats)]
 }
@@ -169,6 +172,12 @@ func (w *writer) group() {
 		tx.readOnly = !e.mayWrite(j.ctx)
 		jerr := tx.run(j.fn)
 		tx.readOnly = false
+		if len(tx.ingest) > 0 {
+			if jerr == nil {
+				w.ingests = append(w.ingests, stagedIngest{j, tx.ingest})
+			}
+			tx.ingest = nil
+		}
 		if jerr != nil {
 			j.err = jerr
 			if err = tx.rollbackTo(sp); err != nil {
@@ -202,7 +211,10 @@ func (w *writer) group() {
 				j.err = err
 			}
 		}
+		clear(w.ingests)
+		w.ingests = w.ingests[:0]
 	} else {
+		w.ingest()
 		tx.publish()
 		if tx.dropsChanged {
 			e.scheduleDrops(time.Now().Add(dropGrace).UnixNano())
@@ -224,6 +236,33 @@ func (w *writer) group() {
 	}
 }
 
+// stagedIngest is a staged job's sstables and its job.
+type stagedIngest struct {
+	j     *job
+	paths []string
+}
+
+// ingest adds the group's staged sstables to the store, each as one
+// atomic step, emptying the row cache around it; a failed ingest is its
+// job's error.
+func (w *writer) ingest() {
+	for i, in := range w.ingests {
+		rc := w.e.rc
+		if rc != nil {
+			rc.beginCommit(nil, true)
+		}
+		err := w.e.db.Ingest(in.j.ctx, in.paths)
+		if rc != nil {
+			rc.endCommit(nil, true, err == nil)
+		}
+		if err != nil {
+			in.j.err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
+		}
+		w.ingests[i] = stagedIngest{}
+	}
+	w.ingests = w.ingests[:0]
+}
+
 // Job is the write context of one job inside a group commit. It is valid
 // only during the job's function, on the writer goroutine. Its reads see
 // the group's pending writes.
@@ -231,7 +270,8 @@ type Job struct {
 	batchWriter
 	cat          *Catalog // the catalog as of this point of the group
 	catChanged   bool
-	dropsChanged bool // a job recorded ranges to delete later (drops.go)
+	dropsChanged bool     // a job recorded ranges to delete later (drops.go)
+	ingest       []string // sstables of a staged job to ingest after the commit (stage.go)
 }
 
 func (tx *Job) begin(e *Engine) {

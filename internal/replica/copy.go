@@ -143,6 +143,7 @@ func (r *Replica) tableDatabases() []string {
 // copyTable is one table to copy.
 type copyTable struct {
 	db, name string
+	into     string // the database here: db, or what REPLICATE_REWRITE_DB renames it to
 	estimate uint64 // the primary's TABLE_ROWS
 }
 
@@ -374,15 +375,18 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		// A table the filters leave out is not created, as its CREATE
 		// TABLE in the stream would not be; a database is, if the
 		// filters take its CREATE DATABASE or one of its tables.
+		// A database REPLICATE_REWRITE_DB renames is created, and its
+		// tables filtered, under the new name.
+		into := r.rewriteDB(db)
 		var tables []copyTable
 		for i := range res.Values {
 			name, _ := res.GetString(i, 0)
 			n, _ := res.GetUint(i, 1)
-			if r.wantedTable(db, name) {
-				tables = append(tables, copyTable{db: db, name: name, estimate: n})
+			if r.wantedTable(into, name) {
+				tables = append(tables, copyTable{db: db, name: name, into: into, estimate: n})
 			}
 		}
-		if len(tables) == 0 && !r.wantedDB(db) {
+		if len(tables) == 0 && !r.wantedDB(into) {
 			continue
 		}
 		res, err = run("SHOW CREATE DATABASE " + quoteName(db))
@@ -391,6 +395,9 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		}
 		create, _ := res.GetString(0, 1)
 		if rest, ok := cutFold(create, "CREATE DATABASE "); ok {
+			if into != db {
+				rest = quoteName(into) + strings.TrimPrefix(rest, quoteName(db))
+			}
 			create = "CREATE DATABASE IF NOT EXISTS " + rest
 		}
 		if err := exec("", create); err != nil {
@@ -402,7 +409,7 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 				return nil, err
 			}
 			create, _ := res.GetString(0, 1)
-			if err := exec(db, create); err != nil {
+			if err := exec(into, create); err != nil {
 				return nil, err
 			}
 			out = append(out, t)
@@ -420,6 +427,17 @@ func (r *Replica) wantedDB(db string) bool {
 	return s == nil || s.dbStatementOK(db)
 }
 
+// rewriteDB is db as the source's REPLICATE_REWRITE_DB renames it.
+func (r *Replica) rewriteDB(db string) string {
+	r.mu.Lock()
+	s := r.src
+	r.mu.Unlock()
+	if s == nil {
+		return db
+	}
+	return s.rewriteDB(db)
+}
+
 // wantedTable applies the source's filters to the rows of db.name.
 func (r *Replica) wantedTable(db, name string) bool {
 	r.mu.Lock()
@@ -434,7 +452,7 @@ func (r *Replica) wantedTable(db, name string) bool {
 // copyRows reads the rows of ct in the snapshot and hands them to ld in
 // batches.
 func (r *Replica) copyRows(c *client.Conn, ct copyTable, ld *loader) error {
-	t, err := r.e.Catalog().Table(ct.db, ct.name)
+	t, err := r.e.Catalog().Table(ct.into, ct.name)
 	if err != nil {
 		n, msg := sqlErrorOf(err)
 		return copyFatal(false, n, "%s", msg)

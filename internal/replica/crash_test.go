@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 const (
 	childEnv       = "HANDLERDB_REPLICA_CHILD_DIR"
 	childSourceEnv = "HANDLERDB_REPLICA_CHILD_SOURCE"
+	childStageEnv  = "HANDLERDB_REPLICA_CHILD_STAGE" // --replica-stage-bytes
 )
 
 // runChild is the child: a server on dir replicating from source
@@ -33,6 +35,9 @@ func runChild(dir, source string) {
 	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
 	cfg.AdminAddress = ""
 	cfg.ReplicateFrom = source
+	if v := os.Getenv(childStageEnv); v != "" {
+		cfg.ReplicaStageBytes, _ = strconv.Atoi(v)
+	}
 	s, err := server.Start(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		fmt.Println("error", err)
@@ -48,10 +53,11 @@ type child struct {
 	db  *gosql.DB
 }
 
-func startChild(t *testing.T, dir, source string) *child {
+// startChild starts the child with env added to its environment.
+func startChild(t *testing.T, dir, source string, env ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+dir, childSourceEnv+"="+source)
+	cmd.Env = append(append(os.Environ(), childEnv+"="+dir, childSourceEnv+"="+source), env...)
 	dieWithTest(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -32,6 +32,15 @@ import (
 //     database-level options by those, without them by the database part
 //     of the wildcard table patterns (dbStatementOK).
 //
+// REPLICATE_REWRITE_DB (RewriteDBs, from-to pairs) renames a database of
+// the primary before any of those rules are asked (rewriteDB): the
+// database of a rows event's table, and the default database of a
+// statement, which is then run in the new one. As in MySQL, a statement's
+// qualified names and the database CREATE/ALTER/DROP DATABASE names are
+// not rewritten. The first pair whose from-name matches applies. The
+// initial copy creates a rewritten database's tables, and loads their
+// rows, in the new database.
+//
 // Names compare as the engine holds them, case-sensitively (MySQL with
 // lower_case_table_names=0). A wildcard pattern matches the whole
 // "db.table" text: % is any run of characters, _ any one character, and
@@ -41,12 +50,36 @@ import (
 // REPLICATION FILTER is refused while replication runs, and a new value
 // replaces the old), so its methods need no lock.
 type filters struct {
-	DoDBs            []string `json:"do_dbs,omitempty"`
-	IgnoreDBs        []string `json:"ignore_dbs,omitempty"`
-	DoTables         []string `json:"do_tables,omitempty"` // "db.table"
-	IgnoreTables     []string `json:"ignore_tables,omitempty"`
-	WildDoTables     []string `json:"wild_do_tables,omitempty"` // "db_pattern.table_pattern"
-	WildIgnoreTables []string `json:"wild_ignore_tables,omitempty"`
+	DoDBs            []string    `json:"do_dbs,omitempty"`
+	IgnoreDBs        []string    `json:"ignore_dbs,omitempty"`
+	DoTables         []string    `json:"do_tables,omitempty"` // "db.table"
+	IgnoreTables     []string    `json:"ignore_tables,omitempty"`
+	WildDoTables     []string    `json:"wild_do_tables,omitempty"` // "db_pattern.table_pattern"
+	WildIgnoreTables []string    `json:"wild_ignore_tables,omitempty"`
+	RewriteDBs       [][2]string `json:"rewrite_dbs,omitempty"` // {from, to}
+}
+
+// rewriteDB is db as REPLICATE_REWRITE_DB renames it.
+func (f *filters) rewriteDB(db string) string {
+	for _, p := range f.RewriteDBs {
+		if p[0] == db {
+			return p[1]
+		}
+	}
+	return db
+}
+
+// rewriteList is REPLICATE_REWRITE_DB as SHOW REPLICA STATUS prints it:
+// (from,to) pairs separated by commas.
+func rewriteList(pairs [][2]string) string {
+	var b strings.Builder
+	for i, p := range pairs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(" + p[0] + "," + p[1] + ")")
+	}
+	return b.String()
 }
 
 // tableName is a table a filter is asked about.

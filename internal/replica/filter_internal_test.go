@@ -115,3 +115,17 @@ func TestFilterRules(t *testing.T) {
 		t.Errorf("wild do shop%%.orders: CREATE DATABASE shop1 applied")
 	}
 }
+
+// TestRewriteRule: the first pair whose from-name matches renames; the
+// others names are kept; the status text lists the pairs.
+func TestRewriteRule(t *testing.T) {
+	f := filters{RewriteDBs: [][2]string{{"a", "b"}, {"a", "c"}, {"b", "d"}}}
+	for in, want := range map[string]string{"a": "b", "b": "d", "A": "A", "": "", "c": "c"} {
+		if got := f.rewriteDB(in); got != want {
+			t.Errorf("rewriteDB(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := rewriteList(f.RewriteDBs); got != "(a,b),(a,c),(b,d)" {
+		t.Errorf("rewriteList: %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -40,6 +41,11 @@ type Options struct {
 	Exec ExecFunc
 	// Logger gets connection, error and progress lines; nil discards.
 	Logger *slog.Logger
+	// StageBytes is the size of a primary transaction's row events (in
+	// the binary log) past which it is applied as a staged job, without
+	// holding all of it in memory (bigtxn.go). Default 32 MiB; negative:
+	// never.
+	StageBytes int
 }
 
 // Replica follows one primary into one engine. See the package comment.
@@ -58,6 +64,8 @@ type Replica struct {
 	// the stream goroutine handles, 0 while it waits with nothing
 	// pending (caught up). Written by that goroutine without the mutex.
 	eventTS atomic.Int64
+
+	staged stagedStats // large transactions (bigtxn.go)
 }
 
 // status is what SHOW REPLICA STATUS reports of the stream.
@@ -287,6 +295,10 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
 	s := r.sourceOrNew()
+	var coords struct {
+		file, pos, autoOn bool // SOURCE_LOG_FILE, SOURCE_LOG_POS, SOURCE_AUTO_POSITION=1 named
+		p                 position
+	}
 	for _, o := range options {
 		name := strings.ToUpper(o.Name)
 		name = strings.Replace(name, "MASTER_", "SOURCE_", 1)
@@ -315,6 +327,15 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 			var n int
 			n, err = num()
 			s.AutoPosition = n != 0
+			coords.autoOn = n != 0
+		case "SOURCE_LOG_FILE":
+			coords.file, coords.p.File = true, str()
+		case "SOURCE_LOG_POS":
+			var n int
+			if n, err = num(); err == nil && (n < 0 || n > math.MaxUint32) {
+				err = mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; SOURCE_LOG_POS %d is out of range", n)
+			}
+			coords.pos, coords.p.Pos = true, uint32(n)
 		default:
 			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
 		}
@@ -322,7 +343,49 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 			return err
 		}
 	}
+	if coords.file || coords.pos {
+		return r.setCoordinatesLocked(ctx, s, coords.file, coords.pos, coords.autoOn, coords.p)
+	}
 	return r.saveLocked(ctx, s)
+}
+
+// setCoordinatesLocked is CHANGE REPLICATION SOURCE TO with
+// SOURCE_LOG_FILE and/or SOURCE_LOG_POS: replication starts at that file
+// and offset (MySQL's defaults: the current file, offset 4) and
+// positions by file and offset from then on, so SOURCE_AUTO_POSITION
+// is turned off (as MariaDB's MASTER_USE_GTID=no is with
+// MASTER_LOG_FILE); naming SOURCE_AUTO_POSITION=1 in the same statement
+// is MySQL's 1777. The source and the position are stored in one job.
+func (r *Replica) setCoordinatesLocked(ctx context.Context, s *source, file, pos, autoOn bool, p position) error {
+	if autoOn {
+		return mysql.NewSQLError(1777, "HY000", "Parameters SOURCE_LOG_FILE, SOURCE_LOG_POS, RELAY_LOG_FILE and RELAY_LOG_POS cannot be set when SOURCE_AUTO_POSITION is active.")
+	}
+	old, err := r.position()
+	if err != nil {
+		return err
+	}
+	if !file {
+		p.File = old.File
+	}
+	if !pos || p.Pos < 4 {
+		p.Pos = 4
+	}
+	s.AutoPosition = false
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if err := tx.SetBlob(sourceBlob, b); err != nil {
+			return err
+		}
+		return tx.SetReplicaPosition(p.encode())
+	}); err != nil {
+		return err
+	}
+	r.src = s
+	r.st.executed, r.st.retrieved, r.st.file, r.st.pos = "", "", p.File, p.Pos
+	return nil
 }
 
 // SetReplicationFilterOptions implements CHANGE REPLICATION FILTER. Each
@@ -332,7 +395,8 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 // REPLICATE_IGNORE_DB, db.table for REPLICATE_DO_TABLE and
 // REPLICATE_IGNORE_TABLE, a 'db_pattern.table_pattern' (the table name,
 // no database) for REPLICATE_WILD_DO_TABLE and
-// REPLICATE_WILD_IGNORE_TABLE. An option replaces its list (an empty
+// REPLICATE_WILD_IGNORE_TABLE, from_db.to_db pairs for
+// REPLICATE_REWRITE_DB. An option replaces its list (an empty
 // one clears it), a later option of a statement the earlier one; the
 // options not named keep theirs. The filters are stored with the source.
 func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlogreplication.ReplicationOption) error {
@@ -349,6 +413,17 @@ func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlog
 			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a list of names", o.Name)
 		}
 		name := strings.ToUpper(o.Name)
+		if name == "REPLICATE_REWRITE_DB" {
+			var pairs [][2]string
+			for _, t := range v.GetValueAsTableList() {
+				if t.Database() == nil || t.Database().Name() == "" || t.Name() == "" {
+					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes (from_db, to_db) pairs", o.Name)
+				}
+				pairs = append(pairs, [2]string{t.Database().Name(), t.Name()})
+			}
+			f.RewriteDBs = pairs
+			continue
+		}
 		names := []string{} // not nil: the list is set, if to nothing
 		for _, t := range v.GetValueAsTableList() {
 			db := ""
@@ -540,6 +615,8 @@ type StatusExtra struct {
 	// MySQL prints them: Replicate_Do_DB, Replicate_Ignore_DB,
 	// Replicate_Wild_Do_Table, Replicate_Wild_Ignore_Table.
 	DoDB, IgnoreDB, WildDoTable, WildIgnoreTable string
+	// RewriteDB is Replicate_Rewrite_DB: (from,to) pairs.
+	RewriteDB string
 	// File and Pos are the primary's binlog file and offset after the
 	// last applied transaction (Source_Log_File, Read_Source_Log_Pos,
 	// Relay_Source_Log_File, Exec_Source_Log_Pos).
@@ -556,6 +633,7 @@ func (r *Replica) StatusExtra() StatusExtra {
 	if s := r.src; s != nil {
 		x.DoDB, x.IgnoreDB = joinList(s.DoDBs), joinList(s.IgnoreDBs)
 		x.WildDoTable, x.WildIgnoreTable = joinList(s.WildDoTables), joinList(s.WildIgnoreTables)
+		x.RewriteDB = rewriteList(s.RewriteDBs)
 	}
 	switch st.io {
 	case binlogreplication.ReplicaIoRunning:

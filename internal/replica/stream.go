@@ -122,6 +122,7 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 	// Every batch handed over is written (or failed) before the next
 	// connection reads the committed position.
 	defer a.cm.close()
+	defer a.abortStage()
 	connected := false
 	for {
 		var ev *replication.BinlogEvent
@@ -239,7 +240,12 @@ type applier struct {
 	inTxn      bool
 	gtid       string // its GTID ("" without)
 	changes    []change
-	savepoints map[string]int // SAVEPOINT name -> len(changes)
+	savepoints map[string]int // SAVEPOINT name -> changes before it (stagedN + len(changes))
+	// A large transaction's stage (bigtxn.go), the changes it holds, and
+	// the bytes of row events held in changes.
+	stage    *engine.Stage
+	stagedN  int
+	txnBytes int
 	// Transactions received and not yet written (flush).
 	batch     []change
 	batchTxns int
@@ -287,6 +293,7 @@ func (a *applier) event(ctx context.Context, ev *replication.BinlogEvent) error 
 func (a *applier) begin(gtid string) {
 	a.gtid, a.changes, a.inTxn = gtid, a.changes[:0], false
 	clear(a.savepoints)
+	a.abortStage()
 }
 
 // skipDB reports the primary's system schemas, which the replica does not
@@ -307,7 +314,7 @@ func (a *applier) wanted(db, table string) bool {
 
 // rows converts a rows event's images into changes of the transaction.
 func (a *applier) rows(ev *replication.BinlogEvent, e *replication.RowsEvent) error {
-	db, name := string(e.Table.Schema), string(e.Table.Table)
+	db, name := a.s.rewriteDB(string(e.Table.Schema)), string(e.Table.Table) // REPLICATE_REWRITE_DB first (filter.go)
 	if !a.wanted(db, name) {
 		return nil
 	}
@@ -376,7 +383,7 @@ func (a *applier) rows(ev *replication.BinlogEvent, e *replication.RowsEvent) er
 		}
 		a.changes = append(a.changes, c)
 	}
-	return nil
+	return a.maybeStage(ev)
 }
 
 func touches(cols []int, key []int) bool {
@@ -402,6 +409,9 @@ func failureAt(where string, p position, msg string) string {
 // batch, and the batch's position becomes the one after it. flush writes
 // the batch.
 func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error {
+	if a.stage != nil {
+		return a.commitStaged(ctx)
+	}
 	if a.batchTxns == 0 {
 		a.next = a.pos
 	}
@@ -606,6 +616,7 @@ func (a *applier) markDDL(ctx context.Context, id string) error {
 // statement-based DML.
 func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *replication.QueryEvent) error {
 	q := string(e.Query)
+	schema := a.s.rewriteDB(string(e.Schema)) // REPLICATE_REWRITE_DB first (filter.go)
 	word, rest := firstWords(q)
 	switch word {
 	case "BEGIN", "XA":
@@ -623,7 +634,7 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 		if strings.HasPrefix(rest, "TO") {
 			name := savepointName(rest)
 			if n, ok := a.savepoints[name]; ok {
-				a.changes = a.changes[:n]
+				return a.rollbackTo(n)
 			}
 			return nil
 		}
@@ -633,12 +644,12 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 		if a.savepoints == nil {
 			a.savepoints = map[string]int{}
 		}
-		a.savepoints[savepointName(rest)] = len(a.changes)
+		a.savepoints[savepointName(rest)] = a.stagedN + len(a.changes)
 		return nil
 	case "RELEASE":
 		return nil
 	case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD":
-		if skipDB(string(e.Schema)) || !a.s.dbOK(string(e.Schema)) {
+		if skipDB(schema) || !a.s.dbOK(schema) {
 			return nil
 		}
 		return &fatalError{errno: 1105, msg: fmt.Sprintf("the primary logged a statement instead of rows (%.60q in database %q): set binlog_format=ROW on the primary", q, e.Schema)}
@@ -651,14 +662,14 @@ func (a *applier) query(ctx context.Context, ev *replication.BinlogEvent, e *rep
 			return a.standalone(ctx, ev)
 		}
 	}
-	if !a.s.statementOK(string(e.Schema), q) {
-		a.r.log.Debug("replica: statement filtered out", "db", string(e.Schema), "query", q)
+	if !a.s.statementOK(schema, q) {
+		a.r.log.Debug("replica: statement filtered out", "db", schema, "query", q)
 		return a.standalone(ctx, ev)
 	}
-	if skipDB(string(e.Schema)) && !mentionsOtherDB(q) {
+	if skipDB(schema) && !mentionsOtherDB(q) {
 		return a.standalone(ctx, ev)
 	}
-	return a.ddl(ctx, ev, Statement{DB: string(e.Schema), Query: q, Vars: queryCharsets(e.StatusVars)})
+	return a.ddl(ctx, ev, Statement{DB: schema, Query: q, Vars: queryCharsets(e.StatusVars)})
 }
 
 // standalone advances the position past a statement applied by nothing.

@@ -27,7 +27,7 @@ func (s *Server) startReplica() error {
 		}
 		return nil
 	}
-	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log})
+	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes})
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,8 @@ var statusCols = func() map[string]int {
 		switch c.Name {
 		case "Replica_IO_State", "Source_Log_File", "Read_Source_Log_Pos", "Relay_Source_Log_File",
 			"Exec_Source_Log_Pos", "Seconds_Behind_Source", "Replica_SQL_Running_State",
-			"Replicate_Do_DB", "Replicate_Ignore_DB", "Replicate_Wild_Do_Table", "Replicate_Wild_Ignore_Table":
+			"Replicate_Do_DB", "Replicate_Ignore_DB", "Replicate_Wild_Do_Table", "Replicate_Wild_Ignore_Table",
+			"Replicate_Rewrite_DB":
 			m[c.Name] = i
 		}
 	}
@@ -152,5 +153,6 @@ func (it *statusIter) Next(ctx *sql.Context) (sql.Row, error) {
 	set("Replicate_Ignore_DB", x.IgnoreDB)
 	set("Replicate_Wild_Do_Table", x.WildDoTable)
 	set("Replicate_Wild_Ignore_Table", x.WildIgnoreTable)
+	set("Replicate_Rewrite_DB", x.RewriteDB)
 	return row, nil
 }

@@ -436,6 +436,15 @@ func (x *errContext) stmt() sqlparser.Statement {
 		if x.query != "" {
 			x.ast, _, _ = sqlparser.ParseOne(context.Background(), x.query)
 		}
+		if x.ast == nil && x.query != "" {
+			// The replication statements the SQL front reads itself,
+			// or gives the parser in another spelling (replication.go).
+			if st, _, ok, err := replicationStatement(x.query, true); ok && err == nil {
+				x.ast = st
+			} else if rw, ok := replicationRewrite(x.query); ok {
+				x.ast, _, _ = sqlparser.ParseOne(context.Background(), rw)
+			}
+		}
 	}
 	return x.ast
 }
@@ -903,7 +912,8 @@ func literal(e sqlparser.Expr) (string, bool) {
 // accessDenied words go-mysql-server's refusals (of a database, of a
 // table, of a command) as MariaDB does: 1044 for a database, 1142 naming
 // the command and the first table it is refused on, 1227 for a global
-// privilege. It finds what was refused in the statement's
+// privilege (and for replication administration, naming MySQL's SUPER or
+// REPLICATION_SLAVE_ADMIN). It finds what was refused in the statement's
 // authorization targets, checking the account's grants.
 func (x *errContext) accessDenied(deniedDB, deniedTable string) *mysql.SQLError {
 	user, account := x.account()
@@ -925,6 +935,11 @@ func (x *errContext) accessDenied(deniedDB, deniedTable string) *mysql.SQLError 
 		return !havePS || len(privs) > 0 && !hasPrivileges(ps, db, tbl, privs)
 	}
 	for _, a := range x.authInfos() {
+		if a.AuthType == sqlparser.AuthType_REPLICATION && deniedDB == "" && deniedTable == "" {
+			// Replication administration (CHANGE REPLICATION SOURCE /
+			// FILTER, START / STOP REPLICA): MySQL's words.
+			return sqlError(mysql.ERSpecifiedAccessDenied, "SUPER or REPLICATION_SLAVE_ADMIN")
+		}
 		privs, word := authPrivileges(a.AuthType)
 		if word == "" {
 			continue

@@ -70,8 +70,9 @@ func errStackOverrun() error {
 }
 
 // guardedParser is go-mysql-server's parser with the depth guard around
-// every parse; CHANGE REPLICATION FILTER it parses itself
-// (replicationFilter, replication.go). It remembers which connections had a statement refused, so
+// every parse; CHANGE REPLICATION FILTER, and CHANGE REPLICATION SOURCE
+// with binlog coordinates, it parses itself (replicationStatement,
+// replication.go). It remembers which connections had a statement refused, so
 // that the handler can report error 1436 even where go-mysql-server
 // rewrites parse errors into generic syntax errors. Safe for concurrent
 // use.
@@ -90,7 +91,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err := checkText(query, false); err != nil {
 		return nil, err
 	}
-	if st, _, ok, err := replicationFilter(query, false); ok { // replication.go
+	if st, _, ok, err := replicationStatement(query, false); ok { // replication.go
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +176,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 	if err := checkText(s, true); err != nil {
 		return nil, 0, g.refuse(ctx, err)
 	}
-	if st, end, ok, err := replicationFilter(s, true); ok {
+	if st, end, ok, err := replicationStatement(s, true); ok {
 		if err != nil {
 			return nil, 0, err
 		}

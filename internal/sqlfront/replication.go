@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -82,18 +83,18 @@ func replicationRewrite(q string) (string, bool) {
 //	      | REPLICATE_IGNORE_TABLE = ([db.table[, db.table]...])
 //	      | REPLICATE_WILD_DO_TABLE = (['db_pattern.table_pattern'[, ...]])
 //	      | REPLICATE_WILD_IGNORE_TABLE = (['db_pattern.table_pattern'[, ...]])
+//	      | REPLICATE_REWRITE_DB = ([(from_db, to_db)[, (from_db, to_db)]...])
 //
 // and gives go-mysql-server the statement node its own parser builds
 // (authorized as replication administration, then handed to the replica
 // controller's SetReplicationFilterOptions). Every option's value is an
-// ast.TableNames: db.table names for the table options, and, for the
-// others, the database name or the pattern as the table name with no
-// database. An empty list () clears the option. A pattern is a string
+// ast.TableNames: db.table names for the table options,
+// REPLICATE_REWRITE_DB's pairs as from_db.to_db, and, for the others,
+// the database name or the pattern as the table name with no database. An empty list () clears the option. A pattern is a string
 // literal read as MySQL reads it, so '\_' and '\%' keep their backslash
 // (a literal _ or % in the pattern). Bad syntax is a "syntax error at
-// position" that the error table words as MariaDB's 1064;
-// REPLICATE_REWRITE_DB is 1235 (not supported) and a channel other than
-// the default one 3074.
+// position" that the error table words as MariaDB's 1064; a channel
+// other than the default one is 3074.
 
 // filterKind is what a filter option's list holds.
 type filterKind int
@@ -102,6 +103,7 @@ const (
 	filterDBs filterKind = iota
 	filterTables
 	filterPatterns
+	filterRewrites
 )
 
 var filterOptions = map[string]filterKind{
@@ -111,6 +113,7 @@ var filterOptions = map[string]filterKind{
 	"REPLICATE_IGNORE_TABLE":      filterTables,
 	"REPLICATE_WILD_DO_TABLE":     filterPatterns,
 	"REPLICATE_WILD_IGNORE_TABLE": filterPatterns,
+	"REPLICATE_REWRITE_DB":        filterRewrites,
 }
 
 // replicationFilter parses q when it is a CHANGE REPLICATION FILTER
@@ -118,120 +121,293 @@ var filterOptions = map[string]filterKind{
 // after the semicolon that ends it (len(q) without one). With multi,
 // text may follow the semicolon; without, only space.
 func replicationFilter(q string, multi bool) (st *ast.ChangeReplicationFilter, end int, ok bool, err error) {
-	tkn := ast.NewStringTokenizer(q)
-	var typ int
-	var val string
-	next := func() {
-		for {
-			t, v := tkn.Scan()
-			if t != ast.COMMENT {
-				typ, val = t, string(v)
-				return
-			}
-		}
-	}
-	word := func() bool { return typ == ast.ID || typ >= 256 && typ != ast.STRING && isWordText(val) }
+	sc := newReplScanner(q)
 	for _, w := range []string{"CHANGE", "REPLICATION", "FILTER"} {
-		next()
-		if !word() || !strings.EqualFold(val, w) {
+		if sc.next(); !sc.isWord(w) {
 			return nil, 0, false, nil
 		}
 	}
-	bad := func() (*ast.ChangeReplicationFilter, int, bool, error) {
-		near := strings.TrimSpace(q[min(max(tkn.OldPosition-1, 0), len(q)):min(max(tkn.Position-1, 0), len(q))])
-		return nil, 0, true, fmt.Errorf("syntax error at position %d near '%s'", tkn.Position, near)
-	}
+	bad := func() (*ast.ChangeReplicationFilter, int, bool, error) { return nil, 0, true, sc.syntaxError() }
 	expect := func(c int) bool {
-		next()
-		return typ == c
+		sc.next()
+		return sc.typ == c
 	}
 	st = &ast.ChangeReplicationFilter{Auth: ast.AuthInformation{AuthType: ast.AuthType_REPLICATION, TargetType: ast.AuthTargetType_Ignore}}
 	for {
-		next()
-		name := strings.ToUpper(val)
+		sc.next()
+		name := strings.ToUpper(sc.val)
 		kind, known := filterOptions[name]
-		if !word() || !known {
-			if word() && name == "REPLICATE_REWRITE_DB" {
-				return nil, 0, true, mysql.NewSQLError(1235, "42000", "This version of HandlerDB doesn't yet support 'REPLICATE_REWRITE_DB'")
-			}
+		if !sc.word() || !known {
 			return bad()
 		}
 		if !expect('=') || !expect('(') {
 			return bad()
 		}
 		list := ast.TableNames{}
-		next()
-		for typ != ')' {
+		sc.next()
+		for sc.typ != ')' {
 			var tn ast.TableName
 			switch kind {
 			case filterDBs:
-				if !word() {
+				if !sc.word() {
 					return bad()
 				}
-				tn.Name = ast.NewTableIdent(val)
+				tn.Name = ast.NewTableIdent(sc.val)
 			case filterTables:
-				if !word() {
+				if !sc.word() {
 					return bad()
 				}
-				db := val
+				db := sc.val
 				if !expect('.') {
 					return bad()
 				}
-				if next(); !word() {
+				if sc.next(); !sc.word() {
 					return bad()
 				}
-				tn.DbQualifier, tn.Name = ast.NewTableIdent(db), ast.NewTableIdent(val)
+				tn.DbQualifier, tn.Name = ast.NewTableIdent(db), ast.NewTableIdent(sc.val)
 			case filterPatterns:
-				if typ != ast.STRING {
+				if sc.typ != ast.STRING {
 					return bad()
 				}
-				p := stringLiteral(q, tkn.OldPosition-1, tkn.Position-1)
+				p := sc.str()
 				if !strings.Contains(p, ".") {
 					return bad()
 				}
 				tn.Name = ast.NewTableIdent(p)
-			}
-			list = append(list, tn)
-			if next(); typ == ',' {
-				next()
-				if typ == ')' {
+			case filterRewrites:
+				if sc.typ != '(' {
 					return bad()
 				}
-			} else if typ != ')' {
+				if sc.next(); !sc.word() {
+					return bad()
+				}
+				from := sc.val
+				if !expect(',') {
+					return bad()
+				}
+				if sc.next(); !sc.word() {
+					return bad()
+				}
+				tn.DbQualifier, tn.Name = ast.NewTableIdent(from), ast.NewTableIdent(sc.val)
+				if !expect(')') {
+					return bad()
+				}
+			}
+			list = append(list, tn)
+			if sc.next(); sc.typ == ',' {
+				sc.next()
+				if sc.typ == ')' {
+					return bad()
+				}
+			} else if sc.typ != ')' {
 				return bad()
 			}
 		}
 		st.Options = append(st.Options, &ast.ReplicationOption{Name: name, Value: list})
-		if next(); typ != ',' {
+		if sc.next(); sc.typ != ',' {
 			break
 		}
 	}
-	if typ == ast.FOR {
-		if next(); !word() || !strings.EqualFold(val, "CHANNEL") {
-			return bad()
+	if end, err = sc.finish(multi); err != nil {
+		return nil, 0, true, err
+	}
+	return st, end, true, nil
+}
+
+// replScanner reads a replication statement's tokens for
+// replicationFilter and replicationSource.
+type replScanner struct {
+	q   string
+	tkn *ast.Tokenizer
+	typ int    // the current token
+	val string // its text
+}
+
+func newReplScanner(q string) *replScanner { return &replScanner{q: q, tkn: ast.NewStringTokenizer(q)} }
+
+// next moves to the next token that is not a comment.
+func (sc *replScanner) next() {
+	for {
+		t, v := sc.tkn.Scan()
+		if t != ast.COMMENT {
+			sc.typ, sc.val = t, string(v)
+			return
 		}
-		if next(); typ != ast.STRING {
-			return bad()
+	}
+}
+
+// word reports a keyword or a name as the current token.
+func (sc *replScanner) word() bool {
+	return sc.typ == ast.ID || sc.typ >= 256 && sc.typ != ast.STRING && isWordText(sc.val)
+}
+
+// isWord reports the word w (any case) as the current token.
+func (sc *replScanner) isWord(w string) bool { return sc.word() && strings.EqualFold(sc.val, w) }
+
+// str decodes the current token, a string literal.
+func (sc *replScanner) str() string {
+	return stringLiteral(sc.q, sc.tkn.OldPosition-1, sc.tkn.Position-1)
+}
+
+// syntaxError is the error at the current token.
+func (sc *replScanner) syntaxError() error {
+	q, tkn := sc.q, sc.tkn
+	near := strings.TrimSpace(q[min(max(tkn.OldPosition-1, 0), len(q)):min(max(tkn.Position-1, 0), len(q))])
+	return fmt.Errorf("syntax error at position %d near '%s'", tkn.Position, near)
+}
+
+// finish reads an optional FOR CHANNEL clause (only the default
+// channel, the empty name, exists) from the current token, and the
+// statement's end: the offset just after its semicolon (len(q) without
+// one). With multi, text may follow the semicolon; without, only space.
+func (sc *replScanner) finish(multi bool) (int, error) {
+	if sc.typ == ast.FOR {
+		if sc.next(); !sc.isWord("CHANNEL") {
+			return 0, sc.syntaxError()
 		}
-		if ch := stringLiteral(q, tkn.OldPosition-1, tkn.Position-1); ch != "" {
-			return nil, 0, true, mysql.NewSQLError(3074, "HY000", "Replica channel '%s' does not exist.", ch)
+		if sc.next(); sc.typ != ast.STRING {
+			return 0, sc.syntaxError()
 		}
-		next()
+		if ch := sc.str(); ch != "" {
+			return 0, mysql.NewSQLError(3074, "HY000", "Replica channel '%s' does not exist.", ch)
+		}
+		sc.next()
 	}
 	switch {
-	case typ == 0:
-		return st, len(q), true, nil
-	case typ == ';':
-		end = tkn.Position - 1
-		for !multi && typ == ';' {
-			next()
+	case sc.typ == 0:
+		return len(sc.q), nil
+	case sc.typ == ';':
+		end := sc.tkn.Position - 1
+		for !multi && sc.typ == ';' {
+			sc.next()
 		}
-		if !multi && typ != 0 {
+		if !multi && sc.typ != 0 {
+			return 0, sc.syntaxError()
+		}
+		return end, nil
+	}
+	return 0, sc.syntaxError()
+}
+
+// CHANGE REPLICATION SOURCE TO with binlog coordinates.
+//
+// go-mysql-server's grammar has no SOURCE_LOG_FILE / SOURCE_LOG_POS (nor
+// MASTER_LOG_FILE / MASTER_LOG_POS), with which a replica of a primary
+// without GTIDs is told where to start. replicationSource parses a
+// CHANGE REPLICATION SOURCE TO or CHANGE MASTER TO statement that names
+// one of them, with MySQL's grammar:
+//
+//	CHANGE {REPLICATION SOURCE | MASTER} TO option [, option]... [FOR CHANNEL '']
+//	option: name = {'string' | integer}   (MASTER_USE_GTID = slave_pos | current_pos | no)
+//
+// into the node go-mysql-server's parser builds for the others, every
+// MASTER_ name spelled SOURCE_ and MASTER_USE_GTID as
+// SOURCE_AUTO_POSITION, as replicationRewrite does. The replica
+// controller checks the names and values. Statements without those two
+// options are left to go-mysql-server's parser (and replicationRewrite).
+
+// sourceOptionTypes are the options replicationSource reads: a string
+// or an integer value.
+var sourceOptionTypes = map[string]int{
+	"SOURCE_HOST": ast.STRING, "SOURCE_USER": ast.STRING, "SOURCE_PASSWORD": ast.STRING,
+	"SOURCE_PORT": ast.INTEGRAL, "SOURCE_CONNECT_RETRY": ast.INTEGRAL, "SOURCE_RETRY_COUNT": ast.INTEGRAL,
+	"SOURCE_AUTO_POSITION": ast.INTEGRAL, "SOURCE_SSL": ast.INTEGRAL,
+	"SOURCE_LOG_FILE": ast.STRING, "SOURCE_LOG_POS": ast.INTEGRAL,
+}
+
+// replicationSource parses q when it is a CHANGE REPLICATION SOURCE TO /
+// CHANGE MASTER TO statement with SOURCE_LOG_FILE or SOURCE_LOG_POS (ok),
+// returning the statement and its end as replicationFilter does.
+func replicationSource(q string, multi bool) (st *ast.ChangeReplicationSource, end int, ok bool, err error) {
+	coords := false
+	for _, w := range codeWords(q) {
+		if u := strings.ToUpper(w.text); w.word && (strings.HasSuffix(u, "_LOG_FILE") || strings.HasSuffix(u, "_LOG_POS")) {
+			coords = true
+		}
+	}
+	if !coords {
+		return nil, 0, false, nil
+	}
+	sc := newReplScanner(q)
+	if sc.next(); !sc.isWord("CHANGE") {
+		return nil, 0, false, nil
+	}
+	if sc.next(); sc.isWord("REPLICATION") {
+		if sc.next(); !sc.isWord("SOURCE") {
+			return nil, 0, false, nil
+		}
+	} else if !sc.isWord("MASTER") {
+		return nil, 0, false, nil
+	}
+	if sc.next(); !sc.isWord("TO") {
+		return nil, 0, false, nil
+	}
+	bad := func() (*ast.ChangeReplicationSource, int, bool, error) { return nil, 0, true, sc.syntaxError() }
+	st = &ast.ChangeReplicationSource{Auth: ast.AuthInformation{AuthType: ast.AuthType_REPLICATION, TargetType: ast.AuthTargetType_Ignore}}
+	for {
+		if sc.next(); !sc.word() {
 			return bad()
+		}
+		name := strings.ToUpper(sc.val)
+		if rest, ok := strings.CutPrefix(name, "MASTER_"); ok {
+			name = "SOURCE_" + rest
+		}
+		if sc.next(); sc.typ != '=' {
+			return bad()
+		}
+		sc.next()
+		var v any
+		if name == "SOURCE_USE_GTID" {
+			switch {
+			case sc.isWord("slave_pos"), sc.isWord("current_pos"):
+				v = 1
+			case sc.isWord("no"):
+				v = 0
+			default:
+				return bad()
+			}
+			name = "SOURCE_AUTO_POSITION"
+		} else {
+			typ, known := sourceOptionTypes[name]
+			switch {
+			case !known || sc.typ != typ:
+				return bad()
+			case typ == ast.STRING:
+				v = sc.str()
+			default:
+				n, err := strconv.Atoi(sc.val)
+				if err != nil {
+					return bad()
+				}
+				v = n
+			}
+		}
+		st.Options = append(st.Options, &ast.ReplicationOption{Name: name, Value: v})
+		if sc.next(); sc.typ != ',' {
+			break
+		}
+	}
+	if end, err = sc.finish(multi); err != nil {
+		return nil, 0, true, err
+	}
+	return st, end, true, nil
+}
+
+// replicationStatement is replicationFilter, else replicationSource.
+func replicationStatement(q string, multi bool) (ast.Statement, int, bool, error) {
+	if st, end, ok, err := replicationFilter(q, multi); ok {
+		if err != nil {
+			return nil, 0, true, err
 		}
 		return st, end, true, nil
 	}
-	return bad()
+	if st, end, ok, err := replicationSource(q, multi); ok {
+		if err != nil {
+			return nil, 0, true, err
+		}
+		return st, end, true, nil
+	}
+	return nil, 0, false, nil
 }
 
 // isWordText reports text that is a keyword or an unquoted name.
@@ -290,13 +466,13 @@ func stringLiteral(q string, from, to int) string {
 	return b.String()
 }
 
-// replicationFilterParse is replicationFilter for the parser's entry
+// replicationFilterParse is replicationStatement for the parser's entry
 // points that return the statement's text and the rest: query without
 // its surrounding space and trailing delimiters, as go-mysql-server's
 // parser reads it.
 func replicationFilterParse(query string, delimiter rune, multi bool) (ast.Statement, string, string, bool, error) {
 	s := sql.RemoveSpaceAndDelimiter(query, delimiter)
-	st, end, ok, err := replicationFilter(s, multi)
+	st, end, ok, err := replicationStatement(s, multi)
 	if !ok || err != nil {
 		return nil, "", "", ok, err
 	}

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,6 +73,8 @@ func TestReplicationFilterParse(t *testing.T) {
 		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a), REPLICATE_WILD_DO_TABLE = ('a.%'), REPLICATE_DO_DB = (b) FOR CHANNEL '';",
 			"REPLICATE_DO_DB=a REPLICATE_WILD_DO_TABLE=a.% REPLICATE_DO_DB=b"},
 		{"/* c */ CHANGE /* c */ REPLICATION FILTER REPLICATE_DO_DB = (a /* c */)", "REPLICATE_DO_DB=a"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b), (`c d`, e))", "REPLICATE_REWRITE_DB=a|b,c d|e"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ()", "REPLICATE_REWRITE_DB="},
 	} {
 		st, end, ok, err := replicationFilter(c.in, false)
 		if !ok || err != nil {
@@ -107,7 +110,10 @@ func TestReplicationFilterParse(t *testing.T) {
 		{"CHANGE REPLICATION FILTER REPLICATE_WILD_DO_TABLE = ('nodot')", "syntax error at position 61 near ''nodot''"},
 		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a) junk", "syntax error at position 53 near 'junk'"},
 		{"CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a) FOR CHANNEL 'x'", "Replica channel 'x' does not exist."},
-		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b))", "This version of HandlerDB doesn't yet support 'REPLICATE_REWRITE_DB'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = (a, b)", "syntax error at position 52 near 'a'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a))", "syntax error at position 54 near ')'"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b, c))", "syntax error at position 57 near ','"},
+		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, 'b'))", "syntax error at position 58 near ''b''"},
 	} {
 		_, _, ok, err := replicationFilter(c.in, false)
 		if !ok || err == nil || !strings.Contains(err.Error(), c.want) {
@@ -118,5 +124,57 @@ func TestReplicationFilterParse(t *testing.T) {
 		if _, _, ok, _ := replicationFilter(q, false); ok {
 			t.Errorf("%q taken as CHANGE REPLICATION FILTER", q)
 		}
+	}
+}
+
+// TestReplicationSourceParse: CHANGE REPLICATION SOURCE TO and CHANGE
+// MASTER TO with binlog coordinates are read into go-mysql-server's
+// node, MASTER_ names spelled SOURCE_; statements without coordinates
+// are left to go-mysql-server's parser.
+func TestReplicationSourceParse(t *testing.T) {
+	show := func(st *ast.ChangeReplicationSource) string {
+		var parts []string
+		for _, o := range st.Options {
+			parts = append(parts, fmt.Sprintf("%s=%#v", o.Name, o.Value))
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, c := range []struct{ in, want string }{
+		{"CHANGE MASTER TO MASTER_HOST='h', master_port=3307, MASTER_LOG_FILE='mariadb-bin.000002', MASTER_LOG_POS=1234",
+			`SOURCE_HOST="h" SOURCE_PORT=3307 SOURCE_LOG_FILE="mariadb-bin.000002" SOURCE_LOG_POS=1234`},
+		{"change replication source to SOURCE_LOG_FILE = 'b''in.1', SOURCE_LOG_POS = 4, SOURCE_AUTO_POSITION = 0 FOR CHANNEL '';",
+			`SOURCE_LOG_FILE="b'in.1" SOURCE_LOG_POS=4 SOURCE_AUTO_POSITION=0`},
+		{"CHANGE MASTER TO /* c */ MASTER_LOG_POS=9, MASTER_USE_GTID=no", `SOURCE_LOG_POS=9 SOURCE_AUTO_POSITION=0`},
+	} {
+		st, end, ok, err := replicationSource(c.in, false)
+		if !ok || err != nil || end != len(c.in) {
+			t.Errorf("%q: ok %v end %d, %v", c.in, ok, end, err)
+			continue
+		}
+		if got := show(st); got != c.want {
+			t.Errorf("%q: %s, want %s", c.in, got, c.want)
+		}
+		if st.Auth.AuthType != ast.AuthType_REPLICATION {
+			t.Errorf("%q: auth %v", c.in, st.Auth)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"CHANGE MASTER TO MASTER_LOG_POS='4'", "syntax error"},
+		{"CHANGE MASTER TO MASTER_LOG_FILE=4", "syntax error"},
+		{"CHANGE MASTER TO MASTER_LOG_FILE='f', MASTER_SSL_CA='x'", "syntax error"},
+		{"CHANGE MASTER TO MASTER_LOG_FILE='f' junk", "syntax error"},
+		{"CHANGE MASTER TO MASTER_LOG_FILE='f' FOR CHANNEL 'x'", "Replica channel 'x' does not exist."},
+	} {
+		if _, _, ok, err := replicationSource(c.in, false); !ok || err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: ok %v, %v; want %q", c.in, ok, err, c.want)
+		}
+	}
+	for _, q := range []string{"CHANGE MASTER TO MASTER_HOST='h'", "CHANGE REPLICATION SOURCE TO SOURCE_HOST='x_LOG_FILE'", "SELECT 1 AS MASTER_LOG_POS", "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a)"} {
+		if _, _, ok, _ := replicationSource(q, false); ok {
+			t.Errorf("%q taken as CHANGE REPLICATION SOURCE with coordinates", q)
+		}
+	}
+	if st, _, ok, err := replicationStatement("CHANGE MASTER TO MASTER_LOG_POS=5", false); !ok || err != nil || st == nil {
+		t.Errorf("replicationStatement: %v %v %v", st, ok, err)
 	}
 }
