@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/client"
@@ -34,7 +35,9 @@ import (
 //  2. Every database but the system ones is created here from SHOW CREATE
 //     DATABASE, and every base table from SHOW CREATE TABLE, through the
 //     SQL front (Options.Exec). Views, routines and triggers are not
-//     copied.
+//     copied. No snapshot covers those statements, so they are read
+//     before the snapshot opens and again after: when the two readings
+//     differ, DDL ran in between and the copy starts again.
 //  3. The rows of each table the filters want are read in that snapshot
 //     (binary protocol, so FLOAT, DOUBLE and dates arrive exactly;
 //     ENUM, SET and BIT as numbers; TIMESTAMP in UTC; strings as the
@@ -145,6 +148,7 @@ type copyTable struct {
 	db, name string
 	into     string // the database here: db, or what REPLICATE_REWRITE_DB renames it to
 	estimate uint64 // the primary's TABLE_ROWS
+	create   string // the primary's SHOW CREATE TABLE
 }
 
 // copyError is an error of the copy that stops the replica, as an IO
@@ -152,6 +156,10 @@ type copyTable struct {
 func copyFatal(io bool, errno uint, format string, args ...any) error {
 	return &fatalError{io: io, errno: errno, msg: "initial copy: " + fmt.Sprintf(format, args...)}
 }
+
+// copySnapshotHook, when set (by tests), runs right after the copy's
+// snapshot is taken.
+var copySnapshotHook atomic.Pointer[func()]
 
 // retryable reports an error of the copy that starting it again may
 // cure: the connection, or the snapshot spoilt by DDL (1412).
@@ -210,9 +218,28 @@ func (r *Replica) initialCopy(ctx context.Context, s *source, flavor string, pos
 			return pos, err
 		}
 	}
+	// The schemas are read before the snapshot and again after it: SHOW
+	// CREATE TABLE is not part of a snapshot, so only when both readings
+	// agree is the second one the schema the snapshot's rows have (DDL
+	// after it comes from the stream, and the rows are read by column
+	// name).
+	before, err := r.readSchemas(run)
+	if err != nil {
+		return pos, err
+	}
 	next, err := snapshot(c, run, flavor)
 	if err != nil {
 		return pos, err
+	}
+	if hook := copySnapshotHook.Load(); hook != nil {
+		(*hook)()
+	}
+	schemas, err := r.readSchemas(run)
+	if err != nil {
+		return pos, err
+	}
+	if !sameSchemas(before, schemas) {
+		return pos, errSchemaMoved
 	}
 	r.log.Info("replica: initial copy: snapshot", "gtid", next.GTID, "file", next.File, "pos", next.Pos)
 
@@ -221,7 +248,7 @@ func (r *Replica) initialCopy(ctx context.Context, s *source, flavor string, pos
 	if err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error { return tx.SetReplicaPosition(mark.encode()) }); err != nil {
 		return pos, err
 	}
-	tables, err := r.copySchemas(ctx, run)
+	tables, err := r.copySchemas(ctx, schemas)
 	if err != nil {
 		return pos, err
 	}
@@ -345,9 +372,21 @@ func snapshot(c *client.Conn, run func(string, ...any) (*gmysql.Result, error), 
 	return p, nil
 }
 
-// copySchemas creates the primary's databases and base tables here and
-// returns the tables whose rows to copy.
-func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gmysql.Result, error)) ([]copyTable, error) {
+// copySchema is what the copy creates of one database: the primary's
+// SHOW CREATE DATABASE and, in order, its wanted tables with their SHOW
+// CREATE TABLE.
+type copySchema struct {
+	db, into, create string
+	tables           []copyTable
+}
+
+// readSchemas reads the CREATE statements of the primary's databases and
+// of the base tables the filters want (a table they leave out is not
+// created, as its CREATE TABLE in the stream would not be; a database is,
+// if the filters take its CREATE DATABASE or one of its tables; a database
+// REPLICATE_REWRITE_DB renames is created, and its tables filtered, under
+// the new name).
+func (r *Replica) readSchemas(run func(string, ...any) (*gmysql.Result, error)) ([]copySchema, error) {
 	res, err := run("SHOW DATABASES")
 	if err != nil {
 		return nil, err
@@ -359,6 +398,69 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 			dbs = append(dbs, name)
 		}
 	}
+	var out []copySchema
+	for _, db := range dbs {
+		res, err := run("SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", db)
+		if err != nil {
+			return nil, err
+		}
+		sc := copySchema{db: db, into: r.rewriteDB(db)}
+		for i := range res.Values {
+			name, _ := res.GetString(i, 0)
+			n, _ := res.GetUint(i, 1)
+			if r.wantedTable(sc.into, name) {
+				sc.tables = append(sc.tables, copyTable{db: db, name: name, into: sc.into, estimate: n})
+			}
+		}
+		if len(sc.tables) == 0 && !r.wantedDB(sc.into) {
+			continue
+		}
+		res, err = run("SHOW CREATE DATABASE " + quoteName(db))
+		if err != nil {
+			return nil, err
+		}
+		sc.create, _ = res.GetString(0, 1)
+		for i := range sc.tables {
+			t := &sc.tables[i]
+			res, err := run("SHOW CREATE TABLE " + quoteName(db) + "." + quoteName(t.name))
+			if err != nil {
+				return nil, err
+			}
+			t.create, _ = res.GetString(0, 1)
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// errSchemaMoved: the primary's schemas read before the copy's snapshot
+// and after it differ, so DDL ran in between and the schema the snapshot
+// stands for is unknown; the copy starts again (retryable says so, as it
+// is not a MySQL error).
+var errSchemaMoved = errors.New("initial copy: the primary's tables changed while the snapshot was taken")
+
+// sameSchemas reports whether two readings of readSchemas hold the same
+// databases, tables and CREATE statements (the row estimates aside).
+func sameSchemas(a, b []copySchema) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].db != b[i].db || a[i].create != b[i].create || len(a[i].tables) != len(b[i].tables) {
+			return false
+		}
+		for j := range a[i].tables {
+			if a[i].tables[j].name != b[i].tables[j].name || a[i].tables[j].create != b[i].tables[j].create {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// copySchemas creates the databases and tables of schemas here and
+// returns the tables whose rows to copy.
+func (r *Replica) copySchemas(ctx context.Context, schemas []copySchema) ([]copyTable, error) {
 	var out []copyTable
 	exec := func(db, q string) error {
 		if err := r.opts.Exec(ctx, Statement{DB: db, Query: q}); err != nil {
@@ -367,49 +469,19 @@ func (r *Replica) copySchemas(ctx context.Context, run func(string, ...any) (*gm
 		}
 		return nil
 	}
-	for _, db := range dbs {
-		res, err := run("SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", db)
-		if err != nil {
-			return nil, err
-		}
-		// A table the filters leave out is not created, as its CREATE
-		// TABLE in the stream would not be; a database is, if the
-		// filters take its CREATE DATABASE or one of its tables.
-		// A database REPLICATE_REWRITE_DB renames is created, and its
-		// tables filtered, under the new name.
-		into := r.rewriteDB(db)
-		var tables []copyTable
-		for i := range res.Values {
-			name, _ := res.GetString(i, 0)
-			n, _ := res.GetUint(i, 1)
-			if r.wantedTable(into, name) {
-				tables = append(tables, copyTable{db: db, name: name, into: into, estimate: n})
-			}
-		}
-		if len(tables) == 0 && !r.wantedDB(into) {
-			continue
-		}
-		res, err = run("SHOW CREATE DATABASE " + quoteName(db))
-		if err != nil {
-			return nil, err
-		}
-		create, _ := res.GetString(0, 1)
+	for _, sc := range schemas {
+		create := sc.create
 		if rest, ok := cutFold(create, "CREATE DATABASE "); ok {
-			if into != db {
-				rest = quoteName(into) + strings.TrimPrefix(rest, quoteName(db))
+			if sc.into != sc.db {
+				rest = quoteName(sc.into) + strings.TrimPrefix(rest, quoteName(sc.db))
 			}
 			create = "CREATE DATABASE IF NOT EXISTS " + rest
 		}
 		if err := exec("", create); err != nil {
 			return nil, err
 		}
-		for _, t := range tables {
-			res, err := run("SHOW CREATE TABLE " + quoteName(db) + "." + quoteName(t.name))
-			if err != nil {
-				return nil, err
-			}
-			create, _ := res.GetString(0, 1)
-			if err := exec(into, create); err != nil {
+		for _, t := range sc.tables {
+			if err := exec(sc.into, t.create); err != nil {
 				return nil, err
 			}
 			out = append(out, t)

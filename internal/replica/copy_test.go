@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/config"
+	"github.com/handlerdb/handlerdb/internal/replica"
 )
 
 // TestInitialCopy: a replica that starts empty while the primary already
@@ -194,4 +195,47 @@ func TestKillDuringCopy(t *testing.T) {
 		sameRows(t, table, dump(t, p.root, table, order), dump(t, c.db, table, order))
 	}
 	p.exec(t, "DROP DATABASE rk")
+}
+
+// TestCopySchemaChange: DDL on the primary right after the copy's
+// snapshot is taken (before the copy reads the tables' SHOW CREATE TABLE,
+// which no snapshot covers) must not leave the replica with the new
+// schema under the old rows and the ALTER still to come from the stream:
+// the copy sees that the schemas moved and starts again, and the replica
+// then equals the primary.
+func TestCopySchemaChange(t *testing.T) {
+	p := sharedPrimary(t)
+	p.exec(t, "DROP DATABASE IF EXISTS rcs", "CREATE DATABASE rcs",
+		"CREATE TABLE rcs.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO rcs.t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+	var once sync.Once
+	var hookErr atomic.Value
+	altered := make(chan struct{})
+	replica.SetCopySnapshotHook(func() {
+		once.Do(func() {
+			if _, err := p.root.Exec("ALTER TABLE rcs.t ADD COLUMN w INT NOT NULL DEFAULT 7"); err != nil {
+				hookErr.Store(err)
+			}
+			close(altered)
+		})
+	})
+	t.Cleanup(func() { replica.SetCopySnapshotHook(nil) })
+
+	s := startReplica(t, "", nil)
+	rdb := sqlOf(t, s)
+	follow(t, rdb, p)
+	select {
+	case <-altered:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the initial copy did not start")
+	}
+	catchUp(t, rdb, p, 60*time.Second)
+	if err := hookErr.Load(); err != nil {
+		t.Fatalf("ALTER on the primary: %v", err)
+	}
+	p.exec(t, "INSERT INTO rcs.t VALUES (4, 'd', 8)", "UPDATE rcs.t SET w = 9 WHERE id = 2")
+	catchUp(t, rdb, p, 30*time.Second)
+	sameRows(t, "rcs.t", dumpCols(t, p.root, "id, v, w", "rcs.t", "id"), dumpCols(t, rdb, "id, v, w", "rcs.t", "id"))
+	p.exec(t, "DROP DATABASE rcs")
+	catchUp(t, rdb, p, 10*time.Second)
 }

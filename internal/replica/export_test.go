@@ -43,3 +43,13 @@ func FeedBinlog(ctx context.Context, r *Replica, flavor string, events [][]byte)
 	}
 	return nil
 }
+
+// SetCopySnapshotHook makes fn run right after every initial copy's
+// snapshot is taken (nil removes it).
+func SetCopySnapshotHook(fn func()) {
+	if fn == nil {
+		copySnapshotHook.Store(nil)
+		return
+	}
+	copySnapshotHook.Store(&fn)
+}
