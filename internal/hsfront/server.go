@@ -4,10 +4,11 @@
 // that turns each request into engine calls.
 //
 // Concurrency: a Server is safe for concurrent use. A read-port
-// connection is served by one event loop (Linux; a goroutine elsewhere or
-// with TLS), a write-port connection by its own goroutine; a connection's
-// state is touched only by what serves it (and, on the write port, by the
-// engine writer while the connection waits for its batch).
+// connection is served by one of the read port's event loops, a
+// write-port connection by one of the write port's (Linux, without TLS;
+// a goroutine of its own elsewhere); a connection's state is touched only
+// by what serves it (and, on the write port, by the engine writer while
+// what serves it waits for the run's job).
 package hsfront
 
 import (
@@ -69,6 +70,12 @@ type Config struct {
 	// connections pipelining 16 finds had a p99 latency 2.8 times that of
 	// 4 loops per processor, for 10% more CPU per find.
 	ReadLoops int
+	// WriteLoops is the number of event loops serving the write port
+	// (Linux; default GOMAXPROCS; negative: invalid). Each hands the
+	// writer the runs of all its ready connections at once and waits for
+	// their commit, so with more than one loop a group is prepared while
+	// another commits.
+	WriteLoops int
 	// Authorize, when set, enables `A 1 <user>:<password>`: it checks the
 	// password of the SQL account user@host, host being the peer's IP
 	// address, and returns the account's grants (see Grants and
@@ -85,8 +92,8 @@ type Config struct {
 	// TLSRequired closes connections that do not start with a TLS
 	// handshake.
 	TLSRequired bool
-	// NoEventLoop serves the read port with a goroutine per connection
-	// too (the event loops are used on Linux otherwise).
+	// NoEventLoop serves both ports with a goroutine per connection (the
+	// event loops are used on Linux otherwise).
 	NoEventLoop bool
 	// RequireAuth makes both ports refuse P and every find or modify
 	// until A succeeds, even on a port without a secret (then only a SQL
@@ -133,6 +140,9 @@ func (c *Config) EnsureDefaults() {
 	if c.ReadLoops == 0 {
 		c.ReadLoops = 4 * max(1, runtime.GOMAXPROCS(0))
 	}
+	if c.WriteLoops == 0 {
+		c.WriteLoops = max(1, runtime.GOMAXPROCS(0))
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -147,6 +157,8 @@ func (c *Config) Validate() error {
 		return errors.New("hsfront: negative MaxConns")
 	case c.ReadLoops < 0:
 		return errors.New("hsfront: negative ReadLoops")
+	case c.WriteLoops < 0:
+		return errors.New("hsfront: negative WriteLoops")
 	case c.TLSRequired && c.TLS == nil:
 		return errors.New("hsfront: TLSRequired without TLS")
 	}
@@ -170,6 +182,8 @@ type Server struct {
 	acceptWG sync.WaitGroup
 	loops    []*evloop // read-port event loops (nil: goroutine per connection)
 	nextLoop int
+	wloops   []*evloop // write-port event loops (nil: goroutine per connection)
+	nextW    int
 
 	// jobCtx is the context of the write port's engine jobs: Shutdown
 	// cancels it when its own context ends before the connections are
@@ -193,6 +207,9 @@ type Stats struct {
 	Ops [2][NumOps][2]atomic.Int64
 	// Open counts live connections by port (0 read, 1 write).
 	Open [2]atomic.Int64
+	// WriteRounds counts the UpdateAll calls of the write port's event
+	// loops (each commits the runs of one round of a loop).
+	WriteRounds atomic.Int64
 }
 
 // Op classifies a request for metrics.
@@ -249,11 +266,20 @@ func (s *Server) Start() error {
 	}
 	if s.lnRead != nil && s.cfg.TLS == nil && !s.cfg.NoEventLoop {
 		for i := 0; i < max(1, s.cfg.ReadLoops); i++ {
-			l, err := newEvloop(s)
+			l, err := newEvloop(s, false)
 			if err != nil {
 				break // not on this OS: goroutines serve the read port too
 			}
 			s.loops = append(s.loops, l)
+		}
+	}
+	if s.lnWrite != nil && s.cfg.TLS == nil && !s.cfg.NoEventLoop {
+		for i := 0; i < max(1, s.cfg.WriteLoops); i++ {
+			l, err := newEvloop(s, true)
+			if err != nil {
+				break
+			}
+			s.wloops = append(s.wloops, l)
 		}
 	}
 	for _, l := range []struct {
@@ -340,6 +366,14 @@ func (s *Server) accept(ln net.Listener, write bool) {
 			}
 			continue
 		}
+		if write && len(s.wloops) > 0 {
+			l := s.wloops[s.nextW%len(s.wloops)]
+			s.nextW++
+			if err := l.add(c, tc); err != nil {
+				s.forget(c)
+			}
+			continue
+		}
 		go c.start(tc)
 	}
 }
@@ -378,6 +412,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.acceptWG.Wait()
 	for _, l := range s.loops {
+		l.shutdown()
+	}
+	for _, l := range s.wloops {
 		l.shutdown()
 	}
 	for _, c := range conns {
