@@ -19,6 +19,23 @@ type job struct {
 	errs []error
 	err  error
 	done chan struct{}
+	// notify (UpdateAllAsync) is called instead of signalling done; the
+	// job then goes back to the pool at once.
+	notify func()
+	e      *Engine
+}
+
+// finish answers the job: its caller wakes (done), or notify runs.
+func (j *job) finish() {
+	if j.notify == nil {
+		j.done <- struct{}{}
+		return
+	}
+	notify, e := j.notify, j.e
+	*j = job{done: j.done}
+	jobPool.Put(j)
+	notify()
+	e.pending.Done()
 }
 
 // setErr gives err to the job's functions that have none.
@@ -114,7 +131,7 @@ func (w *writer) syncer() {
 			if err != nil {
 				j.setErr(err)
 			}
-			j.done <- struct{}{}
+			j.finish()
 			g.jobs[i] = nil
 		}
 		if fn := w.onGroup.Load(); fn != nil {
@@ -203,6 +220,33 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 	jobPool.Put(j)
 }
 
+// UpdateAllAsync is UpdateAll without the wait: it queues the jobs and
+// returns; once they have committed (or failed) done runs, on the writer
+// goroutine or the one that waits for fsyncs, so it must only note the
+// completion and wake whoever waits for it (it must not block, nor call
+// Update). fns and errs are the caller's again when done runs; until then
+// the caller must not touch them. Close waits for the jobs submitted.
+func (e *Engine) UpdateAllAsync(ctx context.Context, fns []func(tx *Job) error, errs []error, done func()) {
+	clear(errs)
+	e.mu.RLock()
+	if e.closed || len(fns) == 0 {
+		closed := e.closed
+		e.mu.RUnlock()
+		if closed {
+			for i := range errs {
+				errs[i] = ErrClosed
+			}
+		}
+		done()
+		return
+	}
+	e.pending.Add(1)
+	e.mu.RUnlock()
+	j := jobPool.Get().(*job)
+	j.ctx, j.fns, j.errs, j.notify, j.e = ctx, fns, errs[:len(fns)], done, e
+	e.w.ch <- j
+}
+
 // run is the writer goroutine. Group forming: the callers a group commit
 // releases usually come straight back with their next job, while the jobs
 // queued during that commit are already waiting. Starting the next group
@@ -249,7 +293,7 @@ func (w *writer) run() {
 		n := len(w.jobs)
 		for i, j := range w.jobs {
 			if !handed {
-				j.done <- struct{}{}
+				j.finish()
 			}
 			w.jobs[i] = nil
 		}

@@ -3,13 +3,11 @@
 package hsfront
 
 import (
-	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
-
-	"github.com/handlerdb/handlerdb/internal/engine"
 )
 
 // TestReadLoops: the read port runs Config.ReadLoops event loops, by
@@ -39,14 +37,14 @@ func TestReadLoops(t *testing.T) {
 }
 
 // TestWriteLoopGroupsConnections: a write loop hands the writer the runs
-// of all its ready connections as one UpdateAll. The writer is held while
-// eight connections send a batch of insert, find, insert: the loop's
-// first round takes what came before it, the second the rest with the
-// second runs of the first, the third the remaining second runs. So the
-// sixteen runs commit in three rounds (one per connection would be 16), and every answer is in line order,
-// the find reading its own batch's first insert.
+// of all its ready connections as one round. The loop is held while it
+// prepares the first connection's run (beforeApply runs on its
+// goroutine) until seven more connections have sent theirs: the first
+// round holds one run, the second the seven (one round per connection
+// would be eight). Then a batch of insert, find, insert on each: the find
+// reads its own batch's first insert, and every answer is in line order.
 func TestWriteLoopGroupsConnections(t *testing.T) {
-	e, s := startTestServer(t, Config{WriteLoops: 1})
+	_, s := startTestServer(t, Config{WriteLoops: 1})
 	if len(s.wloops) != 1 {
 		t.Fatalf("%d write loops for WriteLoops 1", len(s.wloops))
 	}
@@ -56,52 +54,45 @@ func TestWriteLoopGroupsConnections(t *testing.T) {
 		cs[i] = dial(t, s.WriteAddr())
 		cs[i].do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "0\t1\n")
 	}
-	held, release := make(chan struct{}), make(chan struct{})
-	blocked := make(chan error, 1)
-	go func() {
-		blocked <- e.Update(context.Background(), func(*engine.Job) error {
-			close(held)
-			<-release
-			return nil
+	first, others := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	hook := func() {
+		once.Do(func() {
+			close(first)
+			<-others
 		})
-	}()
-	<-held
+	}
+	beforeApply.Store(&hook)
+	t.Cleanup(func() { beforeApply.Store(nil) })
 	rounds := s.stats.WriteRounds.Load()
 	send := func(i int) {
-		k := 100 + 2*i
-		fmt.Fprintf(cs[i].c, "1\t+\t3\t%d\ta%d\t%d\n1\t=\t1\t%d\n1\t+\t3\t%d\tb%d\t%d\n", k, i, i, k, k+1, i, i)
+		k := 100 + 4*i
+		fmt.Fprintf(cs[i].c, "1\t+\t3\t%d\ta%d\t%d\n1\t+\t3\t%d\tb%d\t%d\n", k, i, i, k+1, i, i)
 	}
-	// The first connection's run reaches the writer alone; the others
-	// arrive while the loop waits for it.
 	send(0)
-	waitFor(t, "the first run waiting for the writer", func() bool {
-		for _, ci := range s.Conns() {
-			if ci.Write && ci.State == "executing" {
-				return true
-			}
-		}
-		return false
-	})
+	<-first
 	for i := 1; i < conns; i++ {
 		send(i)
 	}
-	time.Sleep(20 * time.Millisecond)
-	close(release)
-	if err := <-blocked; err != nil {
-		t.Fatal(err)
+	time.Sleep(20 * time.Millisecond) // the seven batches reach the socket buffers
+	close(others)
+	for _, c := range cs {
+		c.do("", "0\t1\n", "0\t1\n")
+	}
+	if n := s.stats.WriteRounds.Load() - rounds; n != 2 {
+		t.Errorf("%d write rounds for one connection's run, then seven's, want 2", n)
 	}
 	for i, c := range cs {
-		k := 100 + 2*i
-		c.do("", "0\t1\n", fmt.Sprintf("0\t3\t%d\ta%d\t%d\n", k, i, i), "0\t1\n")
-	}
-	if n := s.stats.WriteRounds.Load() - rounds; n != 3 {
-		t.Errorf("%d write rounds for %d connections' two runs each, want 3", n, conns)
+		k := 100 + 4*i + 2
+		c.do(fmt.Sprintf("1\t+\t3\t%d\tc%d\t%d\n1\t=\t1\t%d\n1\t+\t3\t%d\td%d\t%d\n", k, i, i, k, k+1, i, i),
+			"0\t1\n", fmt.Sprintf("0\t3\t%d\tc%d\t%d\n", k, i, i), "0\t1\n")
 	}
 	r := dial(t, s.ReadAddr())
 	r.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "0\t1\n")
 	for i := 0; i < conns; i++ {
-		k := 100 + 2*i
+		k := 100 + 4*i
 		r.do(fmt.Sprintf("1\t=\t1\t%d\n", k+1), fmt.Sprintf("0\t3\t%d\tb%d\t%d\n", k+1, i, i))
+		r.do(fmt.Sprintf("1\t=\t1\t%d\n", k+3), fmt.Sprintf("0\t3\t%d\td%d\t%d\n", k+3, i, i))
 	}
 }
 
