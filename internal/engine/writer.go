@@ -19,23 +19,6 @@ type job struct {
 	errs []error
 	err  error
 	done chan struct{}
-	// notify (UpdateAllAsync) is called instead of signalling done; the
-	// job then goes back to the pool at once.
-	notify func()
-	e      *Engine
-}
-
-// finish answers the job: its caller wakes (done), or notify runs.
-func (j *job) finish() {
-	if j.notify == nil {
-		j.done <- struct{}{}
-		return
-	}
-	notify, e := j.notify, j.e
-	*j = job{done: j.done}
-	jobPool.Put(j)
-	notify()
-	e.pending.Done()
 }
 
 // setErr gives err to the job's functions that have none.
@@ -72,9 +55,9 @@ type writer struct {
 	jobs []*job
 	tx   Job
 
-	// DurabilitySync pipelines the commits: the writer applies a group,
-	// hands it to the syncer on syncs and goes on with the next group
-	// while the syncer waits for the first one's fsync (see group).
+	// Options.PipelineSync: the writer applies a group, hands it to the
+	// syncer on syncs and goes on with the next group while the syncer
+	// waits for the first one's fsync (see group).
 	syncs    chan *syncing
 	free     chan *syncing
 	syncDone chan struct{}
@@ -87,7 +70,7 @@ func (w *writer) start(e *Engine) {
 	w.ch = make(chan *job, 4096)
 	w.quit = make(chan struct{})
 	w.done = make(chan struct{})
-	if e.opts.Durability == DurabilitySync {
+	if e.opts.Durability == DurabilitySync && e.opts.PipelineSync {
 		w.syncs = make(chan *syncing, syncDepth)
 		w.free = make(chan *syncing, syncDepth+1)
 		for range syncDepth + 1 {
@@ -115,7 +98,7 @@ type syncing struct {
 }
 
 // syncer answers the pipelined groups in commit order once each one's log
-// record is durable (DurabilitySync); it runs until syncs is closed.
+// record is durable (PipelineSync); it runs until syncs is closed.
 func (w *writer) syncer() {
 	defer close(w.syncDone)
 	for g := range w.syncs {
@@ -131,7 +114,7 @@ func (w *writer) syncer() {
 			if err != nil {
 				j.setErr(err)
 			}
-			j.finish()
+			j.done <- struct{}{}
 			g.jobs[i] = nil
 		}
 		if fn := w.onGroup.Load(); fn != nil {
@@ -148,7 +131,7 @@ func (w *writer) stop() {
 }
 
 // SetGroupHook installs a function called after every group commit (for
-// metrics), by the writer goroutine, or in DurabilitySync by the one
+// metrics), by the writer goroutine, or with PipelineSync by the one
 // goroutine that waits for the groups' fsyncs; nil removes it. Safe for
 // concurrent use.
 func (e *Engine) SetGroupHook(fn func(GroupStats)) {
@@ -220,33 +203,6 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 	jobPool.Put(j)
 }
 
-// UpdateAllAsync is UpdateAll without the wait: it queues the jobs and
-// returns; once they have committed (or failed) done runs, on the writer
-// goroutine or the one that waits for fsyncs, so it must only note the
-// completion and wake whoever waits for it (it must not block, nor call
-// Update). fns and errs are the caller's again when done runs; until then
-// the caller must not touch them. Close waits for the jobs submitted.
-func (e *Engine) UpdateAllAsync(ctx context.Context, fns []func(tx *Job) error, errs []error, done func()) {
-	clear(errs)
-	e.mu.RLock()
-	if e.closed || len(fns) == 0 {
-		closed := e.closed
-		e.mu.RUnlock()
-		if closed {
-			for i := range errs {
-				errs[i] = ErrClosed
-			}
-		}
-		done()
-		return
-	}
-	e.pending.Add(1)
-	e.mu.RUnlock()
-	j := jobPool.Get().(*job)
-	j.ctx, j.fns, j.errs, j.notify, j.e = ctx, fns, errs[:len(fns)], done, e
-	e.w.ch <- j
-}
-
 // run is the writer goroutine. Group forming: the callers a group commit
 // releases usually come straight back with their next job, while the jobs
 // queued during that commit are already waiting. Starting the next group
@@ -293,7 +249,7 @@ func (w *writer) run() {
 		n := len(w.jobs)
 		for i, j := range w.jobs {
 			if !handed {
-				j.finish()
+				j.done <- struct{}{}
 			}
 			w.jobs[i] = nil
 		}
@@ -313,7 +269,7 @@ func (w *writer) drain(max int) {
 	}
 }
 
-// group applies w.jobs to one batch and commits it. In DurabilitySync
+// group applies w.jobs to one batch and commits it. With PipelineSync
 // the batch is applied (and so visible) without waiting for its fsync,
 // and the group goes to the syncer, which answers the jobs once it is
 // durable: the writer builds the next group meanwhile, and Pebble's log
@@ -413,7 +369,7 @@ func (w *writer) group() (handed bool) {
 	return false
 }
 
-// commit commits the group's batch; with g (DurabilitySync) it returns
+// commit commits the group's batch; with g (PipelineSync) it returns
 // once the batch is visible, and the syncer waits for its fsync.
 func (w *writer) commit(g *syncing) error {
 	if g != nil {

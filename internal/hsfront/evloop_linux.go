@@ -27,19 +27,20 @@ import (
 // The write port has loops of its own (write is set). A write loop runs
 // each ready connection's batch up to its first run of writes, parsed and
 // converted (session.step), and, after the round, hands the writer the
-// runs of all those connections as one UpdateAllAsync: one hand-off per
-// round instead of per connection, and the runs commit in one group. The
-// loop does not wait: it serves its other connections (a connection whose
-// run is in flight is busy, its input unread) until the writer's side
-// wakes it through the loop's eventfd. Then it answers each run, goes on
-// with the connection's batch and writes its answers with one write per
-// connection; a batch with a further run after a find goes in a later
-// round. So with DurabilitySync one loop has several rounds waiting for
-// their fsyncs, which the engine pipelines.
+// runs of all those connections as one UpdateAll: one hand-off and one
+// wake-up per round instead of per connection, and the runs commit in one
+// group. Then it answers each run, goes on with the connection's batch
+// and writes its answers with one write per connection. A batch with a
+// further run after a find waits for the next round. The loop waits for
+// the commit; with several loops, one prepares while another's group is
+// applied. (Not waiting, with the completion coming back through the
+// loop's eventfd, was measured slower: the netpoller's wake-up costs more
+// than a goroutine's, and in DurabilitySync, where a commit waits for an
+// fsync, goroutines per connection gave the shortest latency; so that
+// mode keeps them by default, see Config.WriteLoops.)
 
 // evloop is one event loop. Its connections are touched only by its
-// goroutine, except for registration (under mu), and, on a write loop,
-// by the writer while it applies a busy connection's run.
+// goroutine, except for registration (under mu).
 //
 // The loop never blocks in epoll_wait itself: its epoll descriptor is
 // registered with Go's netpoller, the loop asks it for events without
@@ -64,17 +65,13 @@ type evloop struct {
 	// events of this round (touched only by the loop's goroutine).
 	ready, spare []*fdTransport
 
-	// Write loops: waiting holds the connections whose batch stopped at
-	// a prepared run; commitRuns hands their runs to the writer after the
-	// loop's round, as one wround; inflight counts the rounds not yet
-	// answered, rounds keeps spare ones. Touched only by the loop's
-	// goroutine, but finished (under mu), where the writer's side puts
-	// the rounds that committed.
-	waiting  []*fdTransport
-	rounds   []*wround
-	inflight int
-	finished []*wround
-	finSpare []*wround
+	// waiting (write loops) holds the connections whose batch stopped at
+	// a prepared run; commitRuns hands the runs to the writer after the
+	// round. Touched only by the loop's goroutine, like fns and errs,
+	// UpdateAll's arguments.
+	waiting, waitNext []*fdTransport
+	fns               []func(*engine.Job) error
+	errs              []error
 }
 
 // fdTransport is a connection's descriptor in an event loop (see
@@ -166,7 +163,7 @@ func (l *evloop) run() {
 		n := 0
 		var werr error
 		var err error
-		if len(l.ready) > 0 {
+		if len(l.ready) > 0 || len(l.waiting) > 0 {
 			// Connections wait for their next turn: look for events
 			// without parking.
 			n, werr = unix.EpollWait(l.epfd, events, 0)
@@ -189,8 +186,6 @@ func (l *evloop) run() {
 		for i := 0; i < n; i++ {
 			ev := &events[i]
 			if int(ev.Fd) == l.wakefd {
-				var b [8]byte
-				unix.Read(l.wakefd, b[:]) // reset the counter (shutdown, finished rounds)
 				continue
 			}
 			l.mu.Lock()
@@ -212,20 +207,14 @@ func (l *evloop) run() {
 				t.c.finish()
 			}
 		}
-		if l.write {
-			l.answerRounds()
-		}
 		l.turns()
 		l.commitRuns()
 		l.mu.Lock()
 		stop := l.stop
 		l.mu.Unlock()
 		if stop {
-			for len(l.waiting) > 0 || l.inflight > 0 {
-				// The batches in progress are answered first.
-				l.commitRuns()
-				time.Sleep(100 * time.Microsecond)
-				l.answerRounds()
+			for len(l.waiting) > 0 {
+				l.commitRuns() // the batches in progress are answered first
 			}
 			l.closeAll()
 			return
@@ -278,83 +267,43 @@ func (l *evloop) serve(t *fdTransport, buf *[]byte) bool {
 	return c.endTurn() && t.watch()
 }
 
-// wround is one UpdateAllAsync of a write loop: the connections whose
-// runs it commits, their jobs and results. done, bound once, puts the
-// round on the loop's finished list and wakes the loop.
-type wround struct {
-	conns []*fdTransport
-	fns   []func(*engine.Job) error
-	errs  []error
-	done  func()
-}
-
 // commitRuns hands the writer the prepared runs of the waiting
-// connections as one UpdateAllAsync and goes on: the loop serves its
-// other connections while the round commits, and several rounds of one
-// loop may be in flight (with DurabilitySync, each waiting for its
-// fsync).
+// connections as one UpdateAll, then answers each and goes on with its
+// batch: one that reaches another run waits for the next round, the
+// others write their answers.
 func (l *evloop) commitRuns() {
 	if len(l.waiting) == 0 {
 		return
 	}
-	var r *wround
-	if n := len(l.rounds); n > 0 {
-		r, l.rounds = l.rounds[n-1], l.rounds[:n-1]
-	} else {
-		r = &wround{}
-		r.done = func() {
-			l.mu.Lock()
-			l.finished = append(l.finished, r)
-			l.mu.Unlock()
-			var one = [8]byte{1}
-			unix.Write(l.wakefd, one[:])
-		}
+	w := l.waiting
+	fns := l.fns[:0]
+	for _, t := range w {
+		fns = append(fns, t.c.turn.bs.sc.applyFn)
 	}
-	for _, t := range l.waiting {
-		r.conns = append(r.conns, t)
-		r.fns = append(r.fns, t.c.turn.bs.sc.applyFn)
+	if cap(l.errs) < len(fns) {
+		l.errs = make([]error, len(fns), cap(fns))
 	}
-	clear(l.waiting)
-	l.waiting = l.waiting[:0]
-	if cap(r.errs) < len(r.fns) {
-		r.errs = make([]error, len(r.fns), cap(r.fns))
-	}
-	r.errs = r.errs[:len(r.fns)]
-	l.inflight++
+	errs := l.errs[:len(fns)]
+	l.s.e.UpdateAll(l.s.jobCtx, fns, errs)
+	clear(fns)
+	l.fns = fns[:0]
 	l.s.stats.WriteRounds.Add(1)
-	l.s.e.UpdateAllAsync(l.s.jobCtx, r.fns, r.errs, r.done)
-}
-
-// answerRounds answers the runs of the rounds that have committed and
-// goes on with each connection's batch: one that reaches another run
-// waits for the next commitRuns, the others write their answers.
-func (l *evloop) answerRounds() {
-	l.mu.Lock()
-	fin := l.finished
-	l.finished = l.finSpare[:0]
-	l.mu.Unlock()
-	for i, r := range fin {
-		fin[i] = nil
-		l.inflight--
-		for j, t := range r.conns {
-			r.conns[j] = nil
-			c := t.c
-			c.sess.resume(c, &c.turn.bs, r.errs[j])
-			if !c.sess.step(c, &c.turn.bs) {
-				l.waiting = append(l.waiting, t)
-				continue
-			}
-			t.busy = false
-			if !c.endTurn() || !t.watch() {
-				c.finish()
-			}
+	l.waiting = l.waitNext[:0]
+	for i, t := range w {
+		w[i] = nil
+		c := t.c
+		c.sess.resume(c, &c.turn.bs, errs[i])
+		if !c.sess.step(c, &c.turn.bs) {
+			l.waiting = append(l.waiting, t)
+			continue
 		}
-		clear(r.fns)
-		clear(r.errs)
-		r.conns, r.fns, r.errs = r.conns[:0], r.fns[:0], r.errs[:0]
-		l.rounds = append(l.rounds, r)
+		t.busy = false
+		if !c.endTurn() || !t.watch() {
+			c.finish()
+		}
 	}
-	l.finSpare = fin[:0]
+	clear(errs)
+	l.waitNext = w[:0]
 }
 
 // watch sets what the loop waits for after a turn: writability while

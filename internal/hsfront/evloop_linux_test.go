@@ -82,10 +82,16 @@ func TestWriteLoopGroupsConnections(t *testing.T) {
 	if n := s.stats.WriteRounds.Load() - rounds; n != 2 {
 		t.Errorf("%d write rounds for one connection's run, then seven's, want 2", n)
 	}
+	t0 := time.Now()
 	for i, c := range cs {
 		k := 100 + 4*i + 2
 		c.do(fmt.Sprintf("1\t+\t3\t%d\tc%d\t%d\n1\t=\t1\t%d\n1\t+\t3\t%d\td%d\t%d\n", k, i, i, k, k+1, i, i),
 			"0\t1\n", fmt.Sprintf("0\t3\t%d\tc%d\t%d\n", k, i, i), "0\t1\n")
+	}
+	if d := time.Since(t0); d > time.Second {
+		// A run left waiting after a find must go to the writer at
+		// once, not when the loop next wakes.
+		t.Errorf("eight batches of two runs took %v", d)
 	}
 	r := dial(t, s.ReadAddr())
 	r.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "0\t1\n")
