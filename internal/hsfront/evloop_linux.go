@@ -156,12 +156,21 @@ func (l *evloop) add(c *conn, tc *net.TCPConn) error {
 func (l *evloop) run() {
 	defer close(l.done)
 	events := make([]unix.EpollEvent, 128)
+	// The poll state and the function the netpoller calls are the loop's,
+	// made once: a closure made per round escaped to the heap with the
+	// variables it set, 90 bytes per round, and the GC cycles that
+	// garbage caused every few seconds were a part of the p99 of finds.
+	var n int
+	var werr error
+	poll := func(uintptr) bool {
+		n, werr = unix.EpollWait(l.epfd, events, 0)
+		return n > 0 || (werr != nil && werr != unix.EINTR)
+	}
 	lastSweep := time.Now()
 	for {
 		// Wake at least once per sweep interval.
 		l.epfile.SetReadDeadline(time.Now().Add(l.sweepEvery()))
-		n := 0
-		var werr error
+		n, werr = 0, nil
 		var err error
 		if len(l.ready) > 0 || len(l.waiting) > 0 {
 			// Connections wait for their next turn: look for events
@@ -171,10 +180,7 @@ func (l *evloop) run() {
 				werr = nil
 			}
 		} else {
-			err = l.eprc.Read(func(uintptr) bool {
-				n, werr = unix.EpollWait(l.epfd, events, 0)
-				return n > 0 || (werr != nil && werr != unix.EINTR)
-			})
+			err = l.eprc.Read(poll)
 		}
 		if err == nil && werr != nil {
 			err = werr
