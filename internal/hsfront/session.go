@@ -26,8 +26,8 @@ type handle struct {
 }
 
 // session is a connection's protocol state: open handles and auth. It is
-// touched only by the connection's goroutine, or by the engine writer while
-// that goroutine waits on its batch.
+// touched only by what serves the connection (its goroutine or its event
+// loop), or by the engine writer while that waits for the batch's run.
 type session struct {
 	s       *Server
 	c       *conn

@@ -10,7 +10,8 @@ import (
 // The write port's runs. A run is the lines of a batch from a line that
 // changes rows up to the next find. It goes through three steps:
 //
-//  1. prepare, on the connection's goroutine: every line is parsed and
+//  1. prepare, on what serves the connection (its goroutine or its
+//     write-port event loop): every line is parsed and
 //     checked, A and P are answered, and each insert or modify is
 //     converted against the catalog the connection sees (handles,
 //     key, filter and value columns in their column types, the row of an
@@ -46,8 +47,8 @@ const (
 )
 
 // writeOp is one line of a run. Its fields are written by the
-// connection's goroutine while preparing and answering, and by the writer
-// goroutine while the connection waits for the job.
+// connection's side (its goroutine or event loop) while preparing and
+// answering, and by the writer goroutine while that side waits for the job.
 type writeOp struct {
 	reqState
 	req     hsproto.Request
@@ -173,7 +174,7 @@ func (ss *session) failRun(sc *scratch, count int, rest []byte) []byte {
 }
 
 // prepare checks and converts op's request against the catalog of tx (the
-// published one when tx is nil, on the connection's goroutine).
+// published one when tx is nil, on the connection's side).
 func (ss *session) prepare(op *writeOp, tx *engine.Job) {
 	r := &op.req
 	op.kind, op.ans, op.err = opAnswered, op.ans[:0], nil
