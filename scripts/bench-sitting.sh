@@ -6,6 +6,9 @@
 # --handlersocket-port-wr $OURS_WR --port $OURS_SQL, the anchor started by
 # ../shared/anchors/mariadb-hs.sh, and both loaded with
 #   hsbench load --mysql DSN --hs hs://127.0.0.1:PORT?wr_port=PORT --keys 100000
+# Durable writes: a HandlerDB in --durability sync against the MariaDB of
+# scripts/mariadb-flush1.sh (MARIA_PID=$(cat /tmp/maria-flush1/mysqld.pid)
+# MARIA_HS=24998 MARIA_WR=24999), e.g. WORKLOADS="insert 16 1,insert 64 1" SQL=0.
 set -euo pipefail
 HSBENCH=${HSBENCH:-hsbench}
 OURS_HS=${OURS_HS:-9998} OURS_WR=${OURS_WR:-9999} OURS_SQL=${OURS_SQL:-3306}

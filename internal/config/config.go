@@ -56,6 +56,9 @@ type Config struct {
 	// HSReadLoops is the number of read-port event loops (0: 4 per
 	// GOMAXPROCS).
 	HSReadLoops int
+	// HSWriteLoops is the number of write-port event loops (0: one per
+	// GOMAXPROCS, none with durability sync; -1: none).
+	HSWriteLoops int
 	// HSLineTimeout closes a HandlerSocket connection whose request line
 	// stays incomplete this long (0: never).
 	HSLineTimeout time.Duration
@@ -242,6 +245,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 
 	fs.IntVar(&c.HSMaxConnectionsPerPeer, "handlersocket-max-connections-per-peer", c.HSMaxConnectionsPerPeer, "most connections of one peer address on each HandlerSocket port (0: no limit)")
 	fs.IntVar(&c.HSReadLoops, "handlersocket-read-loops", c.HSReadLoops, "event loops serving the HandlerSocket read port (0: 4 per GOMAXPROCS)")
+	fs.IntVar(&c.HSWriteLoops, "handlersocket-write-loops", c.HSWriteLoops, "event loops serving the HandlerSocket write port (0: one per GOMAXPROCS, none with --durability sync; -1: none, a goroutine per connection)")
 	fs.Var((*seconds)(&c.HSLineTimeout), "handlersocket-line-timeout", "close HandlerSocket connections that leave a request line incomplete this long: seconds or a duration (0: never)")
 	fs.IntVar(&c.HSMaxResponse, "handlersocket-max-response", c.HSMaxResponse, "largest HandlerSocket find reply in bytes; a larger one answers 1\\t1\\tresultlen (0: no limit)")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most SQL connections, as mysqld's max_connections; one more gets error 1040 (0: no limit)")

@@ -48,6 +48,7 @@ func (c *Config) HSConfig() hsfront.Config {
 		MaxConns:        c.HSMaxConnections,
 		MaxConnsPerPeer: none(c.HSMaxConnectionsPerPeer),
 		ReadLoops:       c.HSReadLoops,
+		WriteLoops:      c.HSWriteLoops,
 		RequireAuth:     c.HSRequireAuth,
 		TLSRequired:     c.TLSRequired,
 	}

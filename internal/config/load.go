@@ -306,6 +306,7 @@ func (c *Config) Print(w io.Writer) error {
 		"handlersocket-max-connections":          c.HSMaxConnections,
 		"handlersocket-max-connections-per-peer": c.HSMaxConnectionsPerPeer,
 		"handlersocket-read-loops":               c.HSReadLoops,
+		"handlersocket-write-loops":              c.HSWriteLoops,
 		"handlersocket-line-timeout":             c.HSLineTimeout.String(),
 		"handlersocket-max-response":             c.HSMaxResponse,
 		"handlersocket-sql-users":                c.HSSQLUsers,

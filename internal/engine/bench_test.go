@@ -175,10 +175,21 @@ func BenchmarkRange100(b *testing.B) {
 // BenchmarkInsertSync measures single-row inserts in DurabilitySync mode
 // with 1 and 16 concurrent callers; group commit is what makes the second
 // faster per insert.
+//
+// pipeline=true sets Options.PipelineSync (the next group is applied
+// while the last one's fsync runs).
 func BenchmarkInsertSync(b *testing.B) {
-	for _, callers := range []int{1, 16} {
-		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
-			e := openTestEngine(b, "", DurabilitySync)
+	for _, c := range []struct {
+		callers int
+		pipe    bool
+	}{{1, false}, {16, false}, {16, true}} {
+		callers := c.callers
+		b.Run(fmt.Sprintf("callers=%d/pipeline=%v", callers, c.pipe), func(b *testing.B) {
+			e, err := Open(Options{Dir: b.TempDir(), Durability: DurabilitySync, CacheSize: 64 << 20, PipelineSync: c.pipe})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
 			var t *Table
 			update(b, e, func(tx *Job) error {
 				if err := tx.CreateDatabase("b"); err != nil {

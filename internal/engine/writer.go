@@ -10,12 +10,30 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// job is one Update call waiting for the writer.
+// job is one Update call (fn) or one UpdateAll call (fns, with errs)
+// waiting for the writer.
 type job struct {
 	ctx  context.Context
 	fn   func(*Job) error
+	fns  []func(*Job) error
+	errs []error
 	err  error
 	done chan struct{}
+}
+
+// setErr gives err to the job's functions that have none.
+func (j *job) setErr(err error) {
+	if j.fns == nil {
+		if j.err == nil {
+			j.err = err
+		}
+		return
+	}
+	for i := range j.errs {
+		if j.errs[i] == nil {
+			j.errs[i] = err
+		}
+	}
 }
 
 var jobPool = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)} }}
@@ -40,6 +58,13 @@ type writer struct {
 	// their jobs: ingested after the batch commits.
 	ingests []stagedIngest
 
+	// Options.PipelineSync: the writer applies a group, hands it to the
+	// syncer on syncs and goes on with the next group while the syncer
+	// waits for the first one's fsync (see group).
+	syncs    chan *syncing
+	free     chan *syncing
+	syncDone chan struct{}
+
 	onGroup atomic.Pointer[func(GroupStats)]
 }
 
@@ -48,7 +73,59 @@ func (w *writer) start(e *Engine) {
 	w.ch = make(chan *job, 4096)
 	w.quit = make(chan struct{})
 	w.done = make(chan struct{})
+	if e.opts.Durability == DurabilitySync && e.opts.PipelineSync {
+		w.syncs = make(chan *syncing, syncDepth)
+		w.free = make(chan *syncing, syncDepth+1)
+		for range syncDepth + 1 {
+			w.free <- new(syncing)
+		}
+		w.syncDone = make(chan struct{})
+		go w.syncer()
+	}
 	go w.run()
+}
+
+// syncDepth bounds the groups applied and waiting for their fsync; the
+// writer waits when that many are.
+const syncDepth = 4
+
+// syncing is a group applied and visible whose log record the syncer
+// waits to be fsynced before it answers the jobs.
+type syncing struct {
+	b       *pebble.Batch
+	applied bool // b was applied: wait for its fsync
+	jobs    []*job
+	start   time.Time
+	size    int
+	failed  bool // the group failed (before or at its fsync)
+}
+
+// syncer answers the pipelined groups in commit order once each one's log
+// record is durable (PipelineSync); it runs until syncs is closed.
+func (w *writer) syncer() {
+	defer close(w.syncDone)
+	for g := range w.syncs {
+		var err error
+		if g.applied {
+			if err = g.b.SyncWait(); err != nil {
+				err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
+				g.failed = true
+			}
+		}
+		g.b.Close()
+		for i, j := range g.jobs {
+			if err != nil {
+				j.setErr(err)
+			}
+			j.done <- struct{}{}
+			g.jobs[i] = nil
+		}
+		if fn := w.onGroup.Load(); fn != nil {
+			(*fn)(GroupStats{Jobs: len(g.jobs), Bytes: g.size, Duration: time.Since(g.start), Failed: g.failed})
+		}
+		g.b, g.jobs, g.applied, g.failed = nil, g.jobs[:0], false, false
+		w.free <- g
+	}
 }
 
 func (w *writer) stop() {
@@ -56,8 +133,10 @@ func (w *writer) stop() {
 	<-w.done
 }
 
-// SetGroupHook installs a function the writer goroutine calls after every
-// group commit (for metrics); nil removes it. Safe for concurrent use.
+// SetGroupHook installs a function called after every group commit (for
+// metrics), by the writer goroutine, or with PipelineSync by the one
+// goroutine that waits for the groups' fsyncs; nil removes it. Safe for
+// concurrent use.
 func (e *Engine) SetGroupHook(fn func(GroupStats)) {
 	if fn == nil {
 		e.w.onGroup.Store(nil)
@@ -96,6 +175,37 @@ func (e *Engine) Update(ctx context.Context, fn func(tx *Job) error) error {
 	return err
 }
 
+// UpdateAll runs each of fns as its own job, as Update does (its own
+// savepoint: an error or a panic discards only its writes), and returns
+// when all have committed, with fn i's result in errs[i] (len(errs) must
+// be len(fns)). The jobs go to the writer together, with one hand-off and
+// one wake-up, and commit in the same group. fns and errs are the caller's
+// again when UpdateAll returns.
+func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs []error) {
+	clear(errs)
+	if len(fns) == 0 {
+		return
+	}
+	e.mu.RLock()
+	if e.closed {
+		e.mu.RUnlock()
+		for i := range errs {
+			errs[i] = ErrClosed
+		}
+		return
+	}
+	e.pending.Add(1)
+	e.mu.RUnlock()
+	defer e.pending.Done()
+
+	j := jobPool.Get().(*job)
+	j.ctx, j.fns, j.errs = ctx, fns, errs[:len(fns)]
+	e.w.ch <- j
+	<-j.done
+	*j = job{done: j.done}
+	jobPool.Put(j)
+}
+
 // run is the writer goroutine. Group forming: the callers a group commit
 // releases usually come straight back with their next job, while the jobs
 // queued during that commit are already waiting. Starting the next group
@@ -106,6 +216,9 @@ func (e *Engine) Update(ctx context.Context, fn func(tx *Job) error) error {
 // q+n jobs. With one caller, or fast commits, it never waits.
 func (w *writer) run() {
 	defer close(w.done)
+	if w.syncs != nil {
+		defer func() { close(w.syncs); <-w.syncDone }()
+	}
 	max := w.e.opts.MaxGroupJobs
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -134,13 +247,16 @@ func (w *writer) run() {
 			timer.Stop()
 		}
 		start := time.Now()
-		w.group()
+		handed := w.group()
 		lastCommit = time.Since(start)
+		n := len(w.jobs)
 		for i, j := range w.jobs {
-			j.done <- struct{}{}
+			if !handed {
+				j.done <- struct{}{}
+			}
 			w.jobs[i] = nil
 		}
-		expect = len(w.ch) + len(w.jobs)
+		expect = len(w.ch) + n
 	}
 }
 
@@ -156,8 +272,19 @@ func (w *writer) drain(max int) {
 	}
 }
 
-// group applies w.jobs to one batch and commits it.
-func (w *writer) group() {
+// group applies w.jobs to one batch and commits it. With PipelineSync
+// the batch is applied (and so visible) without waiting for its fsync,
+// and the group goes to the syncer, which answers the jobs once it is
+// durable: the writer builds the next group meanwhile, and Pebble's log
+// writer syncs the records of both with one fsync when the next one comes
+// in time. handed reports that; else the caller answers the jobs.
+//
+// Readers may so see a group's rows before it is durable (a plain
+// Pebble sync commit publishes only after the fsync; InnoDB, too, makes a
+// transaction visible before its log flush); no job is answered before. The next group's reads see the
+// rows from the store, so its jobs depend only on groups synced before
+// or with it, and the syncer answers in commit order.
+func (w *writer) group() (handed bool) {
 	start := time.Now()
 	e := w.e
 	tx := &w.tx
@@ -165,30 +292,37 @@ func (w *writer) group() {
 	var err error
 	for _, j := range w.jobs {
 		if err := j.ctx.Err(); err != nil {
-			j.err = err
+			j.setErr(err)
 			continue
 		}
-		sp := tx.savepoint()
-		tx.readOnly = !e.mayWrite(j.ctx)
-		jerr := tx.run(j.fn)
-		tx.readOnly = false
-		if len(tx.ingest) > 0 {
-			if jerr == nil {
-				w.ingests = append(w.ingests, stagedIngest{j, tx.ingest})
+		if j.fns == nil {
+			j.err = tx.runJob(j.ctx, j.fn)
+			w.takeIngest(j.ctx, &j.err)
+		} else {
+			for i, fn := range j.fns {
+				j.errs[i] = tx.runJob(j.ctx, fn)
+				w.takeIngest(j.ctx, &j.errs[i])
+				if tx.rebuildErr != nil {
+					break
+				}
 			}
-			tx.ingest = nil
 		}
-		if jerr != nil {
-			j.err = jerr
-			if err = tx.rollbackTo(sp); err != nil {
-				break // the batch cannot be trusted: the whole group fails
-			}
+		if err = tx.rebuildErr; err != nil {
+			tx.rebuildErr = nil
+			break // the batch cannot be trusted: the whole group fails
 		}
 	}
 	if err == nil {
 		tx.persistCounters()
 	}
 	size := tx.b.Len()
+	var g *syncing
+	if w.syncs != nil {
+		// Every group goes through the syncer, so that no job is answered
+		// before an earlier group is durable (a job's answer may depend
+		// on its rows).
+		g = <-w.free
+	}
 	if err == nil && !tx.b.Empty() {
 		if rc := e.rc; rc != nil {
 			if verifyPending {
@@ -198,18 +332,16 @@ func (w *writer) group() {
 			// pend.all; the cache then forgets every key.
 			all := tx.pend.all
 			rc.beginCommit(tx.b, all)
-			err = tx.b.Commit(pebble.Sync)
+			err = w.commit(g)
 			rc.endCommit(tx.b, all, err == nil)
 		} else {
-			err = tx.b.Commit(pebble.Sync)
+			err = w.commit(g)
 		}
 	}
 	if err != nil {
 		err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
 		for _, j := range w.jobs {
-			if j.err == nil {
-				j.err = err
-			}
+			j.setErr(err)
 		}
 		clear(w.ingests)
 		w.ingests = w.ingests[:0]
@@ -230,16 +362,67 @@ func (w *writer) group() {
 	clear(tx.delta)
 	clear(tx.deltaLog)
 	tx.deltaLog = tx.deltaLog[:0]
+	if g != nil {
+		// The syncer closes the batch after its fsync.
+		g.b, g.start, g.size, g.failed = tx.b, start, size, err != nil
+		g.jobs = append(g.jobs[:0], w.jobs...)
+		tx.b = nil
+		tx.end()
+		w.syncs <- g
+		return true
+	}
 	tx.end()
 	if fn := w.onGroup.Load(); fn != nil {
 		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size, Duration: time.Since(start), Failed: err != nil})
 	}
+	return false
 }
 
-// stagedIngest is a staged job's sstables and its job.
+// commit commits the group's batch; with g (PipelineSync) it returns
+// once the batch is visible, and the syncer waits for its fsync.
+func (w *writer) commit(g *syncing) error {
+	if g != nil {
+		g.applied = true
+		return w.e.db.ApplyNoSyncWait(w.tx.b, pebble.Sync)
+	}
+	return w.tx.b.Commit(pebble.Sync)
+}
+
+// runJob runs one job's function between a savepoint and, if it fails, a
+// rollback to it; a rollback that fails sets tx.rebuildErr.
+func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
+	sp := tx.savepoint()
+	tx.readOnly = !tx.e.mayWrite(ctx)
+	jerr := tx.run(fn)
+	tx.readOnly = false
+	if jerr != nil {
+		if err := tx.rollbackTo(sp); err != nil {
+			tx.rebuildErr = err
+		}
+	}
+	return jerr
+}
+
+// stagedIngest is a staged job's sstables, with its job's context and
+// where its result goes.
 type stagedIngest struct {
-	j     *job
+	ctx   context.Context
+	err   *error
 	paths []string
+}
+
+// takeIngest moves the sstables the job function just run left in
+// w.tx.ingest to w.ingests, when that function succeeded (*errp is its
+// result, and an ingest's error goes there); a failed one's are dropped.
+func (w *writer) takeIngest(ctx context.Context, errp *error) {
+	tx := &w.tx
+	if len(tx.ingest) == 0 {
+		return
+	}
+	if *errp == nil {
+		w.ingests = append(w.ingests, stagedIngest{ctx, errp, tx.ingest})
+	}
+	tx.ingest = nil
 }
 
 // ingest adds the group's staged sstables to the store, each as one
@@ -251,12 +434,12 @@ func (w *writer) ingest() {
 		if rc != nil {
 			rc.beginCommit(nil, true)
 		}
-		err := w.e.db.Ingest(in.j.ctx, in.paths)
+		err := w.e.db.Ingest(in.ctx, in.paths)
 		if rc != nil {
 			rc.endCommit(nil, true, err == nil)
 		}
 		if err != nil {
-			in.j.err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
+			*in.err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
 		}
 		w.ingests[i] = stagedIngest{}
 	}
@@ -272,6 +455,7 @@ type Job struct {
 	catChanged   bool
 	dropsChanged bool     // a job recorded ranges to delete later (drops.go)
 	ingest       []string // sstables of a staged job to ingest after the commit (stage.go)
+	rebuildErr   error    // why runJob could not roll back
 }
 
 func (tx *Job) begin(e *Engine) {
@@ -288,7 +472,9 @@ func (tx *Job) begin(e *Engine) {
 }
 
 func (tx *Job) end() {
-	tx.b.Close()
+	if tx.b != nil {
+		tx.b.Close()
+	}
 	tx.b = nil
 	tx.cat = nil
 	tx.pend.reset()

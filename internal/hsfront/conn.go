@@ -62,6 +62,7 @@ type conn struct {
 
 	held *[]byte // read buffer kept while it holds a partial line
 	sess session // open indexes and auth
+	turn turn    // the turn being answered
 	mu   sync.Mutex
 	open int // number of open indexes, for ConnInfo (guarded by mu)
 }
@@ -229,9 +230,35 @@ func (c *conn) handle(buf *[]byte) bool {
 	if hsproto.IsCloseRequest(*buf) {
 		return false
 	}
+	c.beginTurn(buf)
+	for !c.sess.step(c, &c.turn.bs) {
+		c.sess.resume(c, &c.turn.bs, c.s.e.Update(c.s.jobCtx, c.turn.bs.sc.applyFn))
+	}
+	return c.endTurn()
+}
+
+// turn is a connection's turn in progress: the buffer it answers, the
+// output and the batch (see session.batch).
+type turn struct {
+	buf *[]byte
+	out *[]byte
+	bs  batchState
+}
+
+// beginTurn starts answering buf's complete lines (c.sess.step goes on).
+func (c *conn) beginTurn(buf *[]byte) {
 	c.state.Store(stateExec)
-	out := outPool.Get().(*[]byte)
-	consumed, closeAfter := c.sess.batch(c, *buf, out)
+	c.turn.buf = buf
+	c.turn.out = outPool.Get().(*[]byte)
+	c.sess.begin(&c.turn.bs, *buf, c.turn.out)
+}
+
+// endTurn writes the turn's answers, keeps a partial line and reports
+// whether the connection stays open.
+func (c *conn) endTurn() bool {
+	buf, out := c.turn.buf, c.turn.out
+	c.turn.buf, c.turn.out = nil, nil
+	consumed, closeAfter := c.sess.end(&c.turn.bs)
 	rest := (*buf)[consumed:]
 	more := bytes.IndexByte(rest, '\n') >= 0
 	if !more && len(rest) > c.s.cfg.MaxLine {

@@ -26,8 +26,8 @@ type handle struct {
 }
 
 // session is a connection's protocol state: open handles and auth. It is
-// touched only by the connection's goroutine, or by the engine writer while
-// that goroutine waits on its batch.
+// touched only by what serves the connection (its goroutine or its event
+// loop), or by the engine writer while that waits for the batch's run.
 type session struct {
 	s       *Server
 	c       *conn
@@ -145,27 +145,77 @@ const (
 // run, the writer only applies it (writerun.go). Finds run outside the
 // writer, on committed data that holds every earlier run of the batch, so
 // a scan never holds up the writes of other connections.
+//
+// batch is the goroutine transports' form: it waits in Update for each
+// run. A write-port event loop drives the same steps itself (begin, step,
+// resume, end) so that it can hand the writer the runs of all its ready
+// connections at once.
 func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
+	var bs batchState
+	ss.begin(&bs, buf, out)
+	for !ss.step(c, &bs) {
+		ss.resume(c, &bs, ss.s.e.Update(ss.s.jobCtx, bs.sc.applyFn))
+	}
+	return ss.end(&bs)
+}
+
+// batchState is a batch in progress: its scratch, its input and how far
+// it got. Between step and resume its scratch holds a prepared run.
+type batchState struct {
+	sc       *scratch
+	buf      []byte
+	consumed int
+	closed   bool   // the connection must close after the batch
+	count    int    // lines of the prepared run
+	rest     []byte // what follows the prepared run
+}
+
+// begin starts a batch over buf's complete lines, answering into out.
+func (ss *session) begin(bs *batchState, buf []byte, out *[]byte) {
 	sc := scratchPool.Get().(*scratch)
 	sc.out = out
-	defer func() {
-		sc.req.Reset()
-		sc.out, sc.h, sc.parsed, sc.parsedRest = nil, nil, false, nil
-		scratchPool.Put(sc)
-	}()
-	consumed := 0
-	for {
-		n, stop := ss.lines(c, sc, buf[consumed:])
-		consumed += n
+	*bs = batchState{sc: sc, buf: buf}
+}
+
+// step answers lines until the batch is done (true), or until a run of
+// writes is prepared (false): then bs.sc.applyFn must run as a writer job,
+// and resume be called with its result.
+func (ss *session) step(c *conn, bs *batchState) bool {
+	sc := bs.sc
+	for !bs.closed {
+		n, stop := ss.lines(c, sc, bs.buf[bs.consumed:])
+		bs.consumed += n
 		if stop != stopWriter {
-			return consumed, false
+			return true
 		}
-		n, ok := ss.writerRun(c, sc, buf[consumed:])
-		consumed += n
-		if !ok {
-			return consumed, true
+		count, rest, apply := ss.prepareRun(sc, bs.buf[bs.consumed:])
+		bs.count, bs.rest = count, rest
+		if apply {
+			return false
 		}
+		ss.resume(c, bs, nil)
 	}
+	return true
+}
+
+// resume answers the prepared run, err being its job's result.
+func (ss *session) resume(c *conn, bs *batchState, err error) {
+	n, ok := ss.finishRun(c, bs.sc, bs.buf[bs.consumed:], bs.count, bs.rest, err)
+	bs.consumed += n
+	bs.closed = !ok
+	bs.count, bs.rest = 0, nil
+}
+
+// end releases the batch's scratch and returns how many bytes it
+// consumed and whether the connection must close.
+func (ss *session) end(bs *batchState) (int, bool) {
+	sc := bs.sc
+	sc.req.Reset()
+	sc.out, sc.h, sc.parsed, sc.parsedRest = nil, nil, false, nil
+	scratchPool.Put(sc)
+	n, closed := bs.consumed, bs.closed
+	*bs = batchState{}
+	return n, closed
 }
 
 // needsWriter reports whether a parsed request changes rows (insert or a

@@ -1,6 +1,8 @@
 package hsfront
 
 import (
+	"sync/atomic"
+
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsproto"
 )
@@ -8,7 +10,8 @@ import (
 // The write port's runs. A run is the lines of a batch from a line that
 // changes rows up to the next find. It goes through three steps:
 //
-//  1. prepare, on the connection's goroutine: every line is parsed and
+//  1. prepare, on what serves the connection (its goroutine or its
+//     write-port event loop): every line is parsed and
 //     checked, A and P are answered, and each insert or modify is
 //     converted against the catalog the connection sees (handles,
 //     key, filter and value columns in their column types, the row of an
@@ -30,8 +33,9 @@ import (
 const maxRunLines = 1024
 
 // beforeApply, set by the package's tests, runs between preparing a run
-// and handing it to the writer.
-var beforeApply func()
+// and handing it to the writer (atomic: an event loop's goroutine reads
+// it, with no other synchronisation with the test's).
+var beforeApply atomic.Pointer[func()]
 
 // writeOpKind says how a writeOp is answered.
 type writeOpKind uint8
@@ -43,8 +47,8 @@ const (
 )
 
 // writeOp is one line of a run. Its fields are written by the
-// connection's goroutine while preparing and answering, and by the writer
-// goroutine while the connection waits for the job.
+// connection's side (its goroutine or event loop) while preparing and
+// answering, and by the writer goroutine while that side waits for the job.
 type writeOp struct {
 	reqState
 	req     hsproto.Request
@@ -68,21 +72,19 @@ func (sc *scratch) opAt(i int) *writeOp {
 	return sc.run[i]
 }
 
-// writerRun runs the run that starts at the line sc holds parsed, and
-// returns how many bytes of buf it consumed (buf starts with that line).
-// If the group does not commit, every request of the run and every later
-// complete line of buf fail, and ok is false: the connection must close
-// (its handles may have changed in a batch the client will never see
-// answered).
-func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, ok bool) {
+// prepareRun prepares the run that starts at the line sc holds parsed
+// (buf starts with that line): it returns the run's line count, what
+// follows the run, and whether it needs the writer (apply: then
+// sc.applyFn is its job).
+func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, apply bool) {
 	// The first line was parsed by lines; take it over by swapping the
 	// requests, so that each keeps its own slices.
 	first := sc.opAt(0)
 	first.req, sc.req = sc.req, first.req
-	rest := sc.parsedRest
+	rest = sc.parsedRest
 	sc.parsed, sc.parsedRest = false, nil
 	ss.prepare(first, nil)
-	count, apply := 1, first.kind != opAnswered
+	count, apply = 1, first.kind != opAnswered
 	for count < maxRunLines {
 		line, r, more := hsproto.NextLine(rest)
 		if !more {
@@ -101,16 +103,8 @@ func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, ok bool) 
 		apply = apply || op.kind != opAnswered
 		count++
 	}
-	run := sc.run[:count]
-	defer func() {
-		for _, op := range run {
-			op.req.Reset()
-			op.h, op.err = nil, nil
-		}
-	}()
-	consumed := len(buf) - len(rest)
-	if beforeApply != nil {
-		beforeApply()
+	if fn := beforeApply.Load(); fn != nil {
+		(*fn)()
 	}
 	if apply {
 		if sc.applyFn == nil {
@@ -121,11 +115,27 @@ func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, ok bool) 
 			}
 		}
 		sc.runSess, sc.runLen = ss, count
-		err := ss.s.e.Update(ss.s.jobCtx, sc.applyFn)
-		sc.runSess = nil
-		if err != nil {
-			return len(buf) - len(ss.failRun(sc, count, rest)), false
+	}
+	return count, rest, apply
+}
+
+// finishRun answers the count lines of the run prepareRun prepared, err
+// being its job's result, and returns how many bytes of buf (which starts
+// with the run) the run consumed. If the group did not commit, every
+// request of the run and every later complete line of buf fail, and ok is
+// false: the connection must close (its handles may have changed in a
+// batch the client will never see answered).
+func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest []byte, err error) (n int, ok bool) {
+	run := sc.run[:count]
+	sc.runSess = nil
+	defer func() {
+		for _, op := range run {
+			op.req.Reset()
+			op.h, op.err = nil, nil
 		}
+	}()
+	if err != nil {
+		return len(buf) - len(ss.failRun(sc, count, rest)), false
 	}
 	var cnt opCounter
 	cnt.start(ss)
@@ -137,7 +147,7 @@ func (ss *session) writerRun(c *conn, sc *scratch, buf []byte) (n int, ok bool) 
 	}
 	*sc.out = out
 	cnt.flush(c)
-	return consumed, true
+	return len(buf) - len(rest), true
 }
 
 // failRun answers the run's count lines, the line left parsed after it
@@ -164,7 +174,7 @@ func (ss *session) failRun(sc *scratch, count int, rest []byte) []byte {
 }
 
 // prepare checks and converts op's request against the catalog of tx (the
-// published one when tx is nil, on the connection's goroutine).
+// published one when tx is nil, on the connection's side).
 func (ss *session) prepare(op *writeOp, tx *engine.Job) {
 	r := &op.req
 	op.kind, op.ans, op.err = opAnswered, op.ans[:0], nil

@@ -22,7 +22,7 @@ func TestRunConvertedAgainAfterDDL(t *testing.T) {
 	e, s := startTestServer(t, Config{})
 	w := dial(t, s.WriteAddr())
 	w.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "0\t1\n")
-	beforeApply = func() {
+	hook := func() {
 		err := e.Update(context.Background(), func(tx *engine.Job) error {
 			_, err := tx.AlterTable("conf", "tw", &engine.TableDef{
 				Columns: []types.Column{
@@ -39,9 +39,10 @@ func TestRunConvertedAgainAfterDDL(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	t.Cleanup(func() { beforeApply = nil })
+	beforeApply.Store(&hook)
+	t.Cleanup(func() { beforeApply.Store(nil) })
 	w.do("1\t+\t3\t7\tseven\t70\n1\t=\t1\t2\t1\t0\tU\t2\ttwo\t22\n", "0\t1\n", "0\t1\t1\n")
-	beforeApply = nil
+	beforeApply.Store(nil)
 	r := dial(t, s.ReadAddr())
 	r.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "0\t1\n")
 	r.do("1\t=\t1\t7\n", "0\t3\t7\tseven\t70\n")
