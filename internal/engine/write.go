@@ -35,6 +35,7 @@ type batchWriter struct {
 	delta                                  map[*tableRuntime]int64  // row count change per table
 	deltaLog                               []deltaStep              // the changes of delta, in order, for savepoints
 	readOnly                               bool                     // every write fails with ErrReadOnly (a job while the engine is read-only)
+	ahead                                  readAhead                // committed values read ahead for Apply (apply.go)
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -257,6 +258,11 @@ func (w *batchWriter) delRange(start, end []byte) error {
 // get reads key as the batch sees it. The value is valid until the next
 // get.
 func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
+	if w.ahead.on && !w.pend.has(key) {
+		if v, found, ok := w.ahead.get(key); ok {
+			return v, found, nil
+		}
+	}
 	v, found, err := w.rs.ps.get(w.b, key, w.gbuf)
 	w.gbuf = v
 	return v, found, err
