@@ -472,7 +472,8 @@ type committer struct {
 	done    chan struct{}
 	pending sync.WaitGroup
 	mu      sync.Mutex
-	err     error // the first failed batch's
+	err     error           // the first failed batch's
+	buf     []engine.Change // write's, reused
 }
 
 // commitBatch is whole transactions and the position after them.
@@ -537,28 +538,29 @@ func (c *committer) close() error {
 // write applies one batch and its position as one engine job.
 func (c *committer) write(b commitBatch) error {
 	changes, next := b.changes, b.next
+	c.buf = c.buf[:0]
+	for i := range changes {
+		ch := &changes[i]
+		ec := engine.Change{Table: ch.t, Old: ch.old, Row: ch.row}
+		switch ch.kind {
+		case replication.EnumRowsEventTypeInsert:
+			ec.Kind = engine.ChangeInsert
+		case replication.EnumRowsEventTypeUpdate:
+			ec.Kind = engine.ChangeUpdate
+		case replication.EnumRowsEventTypeDelete:
+			ec.Kind = engine.ChangeDelete
+		}
+		c.buf = append(c.buf, ec)
+	}
 	var failed *change
 	err := c.r.e.Update(engine.Privileged(c.ctx), func(tx *engine.Job) error {
-		for i := range changes {
-			ch := &changes[i]
-			var found bool
-			var err error
-			switch ch.kind {
-			case replication.EnumRowsEventTypeInsert:
-				_, err = tx.Insert(ch.t, ch.row)
-				found = true
-			case replication.EnumRowsEventTypeUpdate:
-				found, err = tx.Update(ch.t, ch.old, ch.row)
-			case replication.EnumRowsEventTypeDelete:
-				found, err = tx.Delete(ch.t, ch.old)
-			}
-			if err == nil && !found {
+		n, err := tx.Apply(c.buf)
+		if n < len(changes) {
+			failed = &changes[n]
+			if err == nil {
 				err = errRowMissing
 			}
-			if err != nil {
-				failed = ch
-				return err
-			}
+			return err
 		}
 		return tx.SetReplicaPosition(next.encode())
 	})
