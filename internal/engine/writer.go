@@ -36,6 +36,9 @@ type writer struct {
 	done chan struct{}
 	jobs []*job
 	tx   Job
+	// The records of a batch commit sorts (sortcommit.go).
+	recs  []batchRec
+	order []sortEnt
 
 	onGroup atomic.Pointer[func(GroupStats)]
 }
@@ -189,10 +192,10 @@ func (w *writer) group() {
 			// pend.all; the cache then forgets every key.
 			all := tx.pend.all
 			rc.beginCommit(tx.b, all)
-			err = tx.b.Commit(pebble.Sync)
+			err = w.commit(tx.b)
 			rc.endCommit(tx.b, all, err == nil)
 		} else {
-			err = tx.b.Commit(pebble.Sync)
+			err = w.commit(tx.b)
 		}
 	}
 	if err != nil {
