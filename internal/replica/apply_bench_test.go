@@ -3,7 +3,9 @@ package replica
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	gmysql "github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/replication"
@@ -99,11 +101,15 @@ func benchApplyBacklog(b *testing.B, dur engine.Durability) {
 		},
 		Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}, {Name: "g", Columns: []string{"g"}}}}
 	ctx := context.Background()
+	var cpu time.Duration
+	var writer atomic.Int64
 	for b.Loop() {
 		b.StopTimer()
 		e, t := benchEngine(b, dur, def)
+		e.SetGroupHook(func(g engine.GroupStats) { writer.Add(int64(g.Duration)) })
 		r := &Replica{e: e}
 		a := newApplier(ctx, r, &source{}, position{Flavor: gmysql.MariaDBFlavor}, false)
+		cpu0 := processCPU()
 		b.StartTimer()
 		for k, re := range evs {
 			typ := replication.WRITE_ROWS_EVENTv1
@@ -131,6 +137,7 @@ func benchApplyBacklog(b *testing.B, dur engine.Durability) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
+		cpu += processCPU() - cpu0
 		a.cm.close()
 		if got, err := e.RowCount(t); err != nil || got != int64(benchBacklog/4) {
 			b.Fatalf("%d rows after the backlog (%v), want %d", got, err, benchBacklog/4)
@@ -139,4 +146,6 @@ func benchApplyBacklog(b *testing.B, dur engine.Durability) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(benchBacklog)*float64(b.N)/b.Elapsed().Seconds(), "changes/s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(benchBacklog*b.N), "cpu-ns/change")
+	b.ReportMetric(float64(writer.Load())/float64(benchBacklog*b.N), "writer-ns/change")
 }
