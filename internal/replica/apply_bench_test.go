@@ -149,3 +149,64 @@ func benchApplyBacklog(b *testing.B, dur engine.Durability) {
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(benchBacklog*b.N), "cpu-ns/change")
 	b.ReportMetric(float64(writer.Load())/float64(benchBacklog*b.N), "writer-ns/change")
 }
+
+// benchCopyRows is the rows of one round of BenchmarkCopyLoad.
+const benchCopyRows = 200_000
+
+func BenchmarkCopyLoad(b *testing.B) {
+	def := &engine.TableDef{Name: "t",
+		Columns: []types.Column{
+			{Name: "id", Type: types.Type{Kind: types.Int}},
+			{Name: "g", Type: types.Type{Kind: types.Int}},
+			{Name: "v", Type: benchVarchar(40), Nullable: true},
+			{Name: "d", Type: types.Type{Kind: types.DateTime}, Nullable: true},
+		},
+		Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}, {Name: "g", Columns: []string{"g"}}}}
+	// The values as the binary protocol's rows give them.
+	src := make([][]any, benchCopyRows)
+	for i := range src {
+		id := i + 1
+		src[i] = []any{int64(id), int64(id % 1000), []byte(fmt.Sprintf("value %d", id)),
+			[]byte(fmt.Sprintf("2024-01-%02d %02d:%02d:%02d", 1+id/86400%28, id/3600%24, id/60%60, id%60))}
+	}
+	ctx := context.Background()
+	var cpu time.Duration
+	var writer atomic.Int64
+	for b.Loop() {
+		b.StopTimer()
+		e, t := benchEngine(b, engine.DurabilitySync, def)
+		e.SetGroupHook(func(g engine.GroupStats) { writer.Add(int64(g.Duration)) })
+		cpu0 := processCPU()
+		b.StartTimer()
+		ld := newLoader(ctx, e, func(int) {})
+		var batch []engine.Row
+		for _, vals := range src {
+			row, err := convertRow(t, vals, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if batch = append(batch, row); len(batch) == copyBatchRows {
+				if err := ld.load(t, batch); err != nil {
+					b.Fatal(err)
+				}
+				batch = nil
+			}
+		}
+		if err := ld.load(t, batch); err != nil {
+			b.Fatal(err)
+		}
+		if err := ld.close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		cpu += processCPU() - cpu0
+		if got, err := e.RowCount(t); err != nil || got != benchCopyRows {
+			b.Fatalf("%d rows copied (%v), want %d", got, err, benchCopyRows)
+		}
+		e.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(benchCopyRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(benchCopyRows*b.N), "cpu-ns/row")
+	b.ReportMetric(float64(writer.Load())/float64(benchCopyRows*b.N), "writer-ns/row")
+}
