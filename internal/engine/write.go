@@ -36,6 +36,7 @@ type batchWriter struct {
 	deltaLog                               []deltaStep              // the changes of delta, in order, for savepoints
 	readOnly                               bool                     // every write fails with ErrReadOnly (a job while the engine is read-only)
 	stage                                  *stageStore              // a staged job's store (stage.go): writes and reads go there, not to b
+	ahead                                  readAhead                // committed values read ahead for Apply (apply.go)
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -271,6 +272,11 @@ func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
 		v, found, err := w.stage.get(key, w.gbuf)
 		w.gbuf = v
 		return v, found, err
+	}
+	if w.ahead.on && !w.pend.has(key) {
+		if v, found, ok := w.ahead.get(key); ok {
+			return v, found, nil
+		}
 	}
 	v, found, err := w.rs.ps.get(w.b, key, w.gbuf)
 	w.gbuf = v

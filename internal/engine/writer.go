@@ -65,6 +65,10 @@ type writer struct {
 	free     chan *syncing
 	syncDone chan struct{}
 
+	// The records of a batch commit sorts (sortcommit.go).
+	recs  []batchRec
+	order []sortEnt
+
 	onGroup atomic.Pointer[func(GroupStats)]
 }
 
@@ -379,13 +383,14 @@ func (w *writer) group() (handed bool) {
 }
 
 // commit commits the group's batch; with g (PipelineSync) it returns
-// once the batch is visible, and the syncer waits for its fsync.
+// once the batch is visible, and the syncer waits for its fsync (that
+// batch is not sorted: the syncer waits on the batch itself).
 func (w *writer) commit(g *syncing) error {
 	if g != nil {
 		g.applied = true
 		return w.e.db.ApplyNoSyncWait(w.tx.b, pebble.Sync)
 	}
-	return w.tx.b.Commit(pebble.Sync)
+	return w.commitSorted(w.tx.b)
 }
 
 // runJob runs one job's function between a savepoint and, if it fails, a

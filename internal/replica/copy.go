@@ -613,17 +613,18 @@ func newLoader(ctx context.Context, e *engine.Engine, written func(int)) *loader
 	l := &loader{ch: make(chan loadBatch, 2), done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
+		var cs []engine.Change
 		for b := range l.ch {
 			if l.failed() != nil {
 				continue
 			}
+			cs = cs[:0]
+			for _, row := range b.rows {
+				cs = append(cs, engine.Change{Kind: engine.ChangeInsert, Table: b.t, Row: row})
+			}
 			err := e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
-				for _, row := range b.rows {
-					if _, err := tx.Insert(b.t, row); err != nil {
-						return err
-					}
-				}
-				return nil
+				_, err := tx.Apply(cs)
+				return err
 			})
 			if err == nil {
 				written(len(b.rows))
