@@ -35,6 +35,7 @@ type Metrics struct {
 	descRowCacheHits, descRowCacheMisses, descRowCacheBytes                *prometheus.Desc
 	descFsync, descWALBytes, descDiskBytes                                 *prometheus.Desc
 	descReplRunning, descReplBehind, descReplApplied, descReplErrno        *prometheus.Desc
+	descReplStaged                                                         *prometheus.Desc
 	descCopying, descCopyRows, descCopyEstimate, descCopyRate, descCopyETA *prometheus.Desc
 }
 
@@ -86,6 +87,7 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m.descCopyRate = d("handlerdb_replica_copy_rows_per_second", "Rows per second of the initial copy so far.")
 	m.descCopyETA = d("handlerdb_replica_copy_eta_seconds", "Seconds the running initial copy still needs at its rate (-1: unknown).")
 	m.descReplApplied = d("handlerdb_replica_transactions_applied_total", "Source transactions the replica applied since its stream started.")
+	m.descReplStaged = d("handlerdb_replica_staged_transactions_total", "Source transactions too large to hold in memory, applied as staged jobs (--replica-stage-bytes).")
 	m.descReplErrno = d("handlerdb_replica_last_error", "The MySQL number of the replica thread's last error (0: none), by thread.", "thread")
 	m.descRowsRead = d("handlerdb_rows_read_total", "Rows returned by the engine's finds.")
 	m.descRowsWritten = d("handlerdb_rows_written_total", "Rows inserted, updated or deleted (committed).")
@@ -139,7 +141,7 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused, m.descRefusedPeer, m.descExpired, m.descAuthBackoff,
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
 		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
-		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplErrno,
+		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplStaged, m.descReplErrno,
 		m.descCopying, m.descCopyRows, m.descCopyEstimate, m.descCopyRate, m.descCopyETA} {
 		ch <- d
 	}
@@ -184,6 +186,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		gauge(m.descReplRunning, yes(st.SQL), "sql")
 		gauge(m.descReplBehind, float64(st.SecondsBehind))
 		counter(m.descReplApplied, float64(st.Applied))
+		counter(m.descReplStaged, float64(st.Staged))
 		gauge(m.descReplErrno, float64(st.LastIOErrno), "io")
 		gauge(m.descReplErrno, float64(st.LastSQLErrno), "sql")
 		copying := 0.0

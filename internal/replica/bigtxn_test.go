@@ -117,6 +117,9 @@ func TestBigTransaction(t *testing.T) {
 	if txns != 1 {
 		t.Fatalf("%d staged transactions, want 1", txns)
 	}
+	if st := s.Replica().Stats(); st.Staged != txns {
+		t.Errorf("Stats().Staged (handlerdb_replica_staged_transactions_total) is %d, want %d", st.Staged, txns)
+	}
 	if held <= 0 || held > 1<<20+64<<10 {
 		t.Fatalf("row events held in memory peaked at %d bytes; the threshold is 1 MiB", held)
 	}

@@ -550,6 +550,7 @@ type Stats struct {
 	IO, SQL        string // Replica_IO_Running, Replica_SQL_Running
 	Executed       string // the GTID set applied
 	Applied        uint64 // transactions applied since the stream started
+	Staged         uint64 // transactions applied as staged jobs (bigtxn.go) since the process started
 	LastIOError    string
 	LastSQLError   string
 	SecondsBehind  int64 // Seconds_Behind_Source; -1 for NULL (see StatusExtra)
@@ -576,6 +577,7 @@ func (r *Replica) Stats() Stats {
 		Running: r.cancel != nil, IO: st.io, SQL: st.sql, Executed: st.executed, Applied: st.applied,
 		LastIOError: st.ioErr, LastSQLError: st.sqlErr, LastSQLErrno: st.sqlErrn, LastIOErrno: st.ioErrno,
 		SecondsBehind: behind, SourceServerID: st.sourceServerID, CopyETA: -1,
+		Staged: r.staged.txns.Load(),
 	}
 	if p := st.copy; p != nil {
 		out.Copying, out.CopyRows, out.CopyEstimate, out.CopyRate, out.CopyETA = true, p.rows, p.total, p.rate(), p.eta()
