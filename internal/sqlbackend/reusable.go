@@ -8,24 +8,48 @@ import (
 
 // ReusablePlan reports whether the analyzed plan n of a SELECT may be
 // executed again, by the same session, for another run of the same
-// statement text (sqlfront's plan cache). A plan qualifies when every node
+// statement text (sqlfront's plan cache), and returns the function to call
+// before each execution after the first. A plan qualifies when every node
 // is of a kind whose execution keeps no state in the node (the iterators
-// hold it) and reads only this backend's tables or the dual table, and no
-// expression keeps state between executions or holds a plan of its own:
-//   - subqueries cache their results in the expression, a hash lookup its
-//     hashed rows, CachedResults and a recursive CTE's table their rows,
-//     Max1Row its row;
+// hold it) or a state reset can clear, reads only this backend's tables or
+// the dual table, and no expression keeps state between executions or
+// holds a plan of its own:
+//   - subqueries cache their results in the expression, CachedResults and
+//     a recursive CTE's table their rows, Max1Row its row;
+//   - a hash lookup keeps its hashed rows: reset drops them (the node is
+//     used by one execution at a time, under its own mutex);
 //   - handlerdb_match keeps the table statistics it read at its first row;
 //   - RAND(seed) continues its sequence; a stored function, an assignment
 //     to a user variable act on the session.
 //
-// It is a pure function of n, safe for concurrent use.
-func ReusablePlan(n sql.Node) bool {
+// It is a pure function of n, safe for concurrent use; reset must not run
+// while the plan executes.
+func ReusablePlan(n sql.Node) (reset func(), ok bool) {
+	var hashes []*plan.HashLookup
+	if !reusableNode(n, &hashes) {
+		return nil, false
+	}
+	return func() {
+		for _, h := range hashes {
+			h.Mutex.Lock()
+			h.Lookup = nil
+			h.Mutex.Unlock()
+		}
+	}, true
+}
+
+// reusableNode is ReusablePlan's walk; it adds the hash lookups to hashes.
+func reusableNode(n sql.Node, hashes *[]*plan.HashLookup) bool {
 	switch n := n.(type) {
 	case *plan.Project, *plan.Filter, *plan.Sort, *plan.TopN, *plan.Limit, *plan.Offset,
 		*plan.GroupBy, *plan.Having, *plan.Window, *plan.Distinct, *plan.OrderedDistinct,
 		*plan.JoinNode, *plan.TableAlias, *plan.SubqueryAlias, *plan.SetOp,
 		*plan.StripRowNode, *plan.EmptyTable:
+	case *plan.HashLookup:
+		if n.Mutex == nil {
+			return false
+		}
+		*hashes = append(*hashes, n)
 	case *plan.ResolvedTable:
 		if !reusableTable(n.Table) {
 			return false
@@ -45,7 +69,7 @@ func ReusablePlan(n sql.Node) bool {
 		}
 	}
 	for _, c := range n.Children() {
-		if !ReusablePlan(c) {
+		if !reusableNode(c, hashes) {
 			return false
 		}
 	}

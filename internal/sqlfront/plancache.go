@@ -62,8 +62,9 @@ type planKey struct {
 }
 
 type cachedPlan struct {
-	key  planKey
-	plan sql.Node // nil: the statement's plan cannot be reused
+	key   planKey
+	plan  sql.Node // nil: the statement's plan cannot be reused
+	reset func()   // clears the plan's state before a run (ReusablePlan)
 }
 
 type connPlans struct {
@@ -164,13 +165,14 @@ func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query str
 			sctx.ClearWarnings()
 			return false, nil
 		}
-		if !sqlbackend.ReusablePlan(n) {
+		reset, ok := sqlbackend.ReusablePlan(n)
+		if !ok {
 			n = nil
 		}
 		if len(cp.m) >= planCacheMax {
 			clear(cp.m)
 		}
-		ent = &cachedPlan{key: key, plan: n}
+		ent = &cachedPlan{key: key, plan: n, reset: reset}
 		cp.m[text] = ent
 	} else if ent.plan != nil {
 		h.plans.Hits.Add(1)
@@ -179,11 +181,13 @@ func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query str
 		return false, nil
 	}
 	if h.plans.check.Load() {
+		ent.reset()
 		sctx.ClearWarnings()
 		if err := ext.ComExecuteBound(ctx, c, query, ent.plan, func(*sqltypes.Result, bool) error { return nil }); err != nil {
 			return true, err
 		}
 	}
+	ent.reset()
 	sctx.ClearWarnings()
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_select", 1)

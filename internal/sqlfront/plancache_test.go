@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,24 @@ func TestPlanCache(t *testing.T) {
 	mustExec(t, c, "UPDATE i SET qty = 50 WHERE oid = 1 AND line = 1")
 	check(join, "1|a|1|50", "1|a|2|6")
 	check(join, "1|a|1|50", "1|a|2|6")
+	// A write that does not pass through SQL (HandlerSocket's) leaves
+	// the plans in place: a reused hash join hashes the rows anew.
+	mustExec(t, c, "CREATE TABLE h1 (id INT PRIMARY KEY, k INT)", "CREATE TABLE h2 (id INT PRIMARY KEY, k INT, v VARCHAR(5))",
+		"INSERT INTO h1 VALUES (1,10),(2,20)", "INSERT INTO h2 VALUES (1,10,'x'),(2,30,'y')")
+	const hash = "SELECT /*+ HASH_JOIN(h1,h2) */ h1.id, h2.v FROM h1 JOIN h2 ON h2.k = h1.k ORDER BY h1.id"
+	if plan := strings.Join(queryRows(t, c, "EXPLAIN FORMAT=TREE "+hash), "\n"); !strings.Contains(plan, "HashLookup") {
+		t.Fatalf("no hash join:\n%s", plan)
+	}
+	check(hash, "1|x")
+	hits = pc.Hits.Load()
+	check(hash, "1|x")
+	gen := pc.gen.Load()
+	mustExec(t, c, "UPDATE h1 SET k = 40 WHERE id = 2", "UPDATE h2 SET k = 40 WHERE id = 2")
+	pc.gen.Store(gen)
+	check(hash, "1|x", "2|y")
+	if pc.Hits.Load() != hits+2 {
+		t.Fatalf("hash join: %d hits, want 2", pc.Hits.Load()-hits)
+	}
 	// DDL changes the plan.
 	mustExec(t, c, "ALTER TABLE o ADD COLUMN x INT DEFAULT 9")
 	check("SELECT * FROM o WHERE id = 2", "2|b|9")
