@@ -166,6 +166,7 @@ func (w *writer) group() {
 			continue
 		}
 		sp := tx.savepoint()
+		e.jobsStarted.Add(1)
 		tx.readOnly = !e.mayWrite(j.ctx)
 		jerr := tx.run(j.fn)
 		tx.readOnly = false
@@ -214,6 +215,7 @@ func (w *writer) group() {
 		e.stats.Groups.Add(1)
 		e.stats.GroupJobs.Add(int64(len(w.jobs)))
 	}
+	e.jobsDone.Store(e.jobsStarted.Load())
 	tx.rows = 0
 	clear(tx.delta)
 	clear(tx.deltaLog)
