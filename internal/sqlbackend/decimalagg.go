@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"io"
+	"math"
 	"reflect"
 	"strings"
 
@@ -678,10 +679,15 @@ func exactValue(v interface{}) (decimal.Decimal, error) {
 }
 
 // exactBuffer accumulates one group.
+// Integer values are summed in isum while it does not overflow (a decimal
+// addition per row cost a checksum over CRC32 a fifth of its time); the
+// total is the same decimal, its exponent 0 as an integer's.
 type exactBuffer struct {
 	agg  *exactAgg
 	expr sql.Expression
 	sum  decimal.Decimal
+	isum int64 // integers not yet added to sum
+	ints bool  // isum holds at least one value
 	n    int64
 }
 
@@ -690,6 +696,16 @@ func (b *exactBuffer) Update(ctx *sql.Context, row sql.Row) error {
 	v, err := b.expr.Eval(ctx, row)
 	if err != nil || v == nil {
 		return err
+	}
+	if x, ok := smallInt(v); ok {
+		s := b.isum + x
+		if (x >= 0) != (s >= b.isum) { // overflow: move isum into sum
+			b.sum = b.sum.Add(decimal.NewFromInt(b.isum))
+			s = x
+		}
+		b.isum, b.ints = s, true
+		b.n++
+		return nil
 	}
 	d, err := exactValue(v)
 	if err != nil {
@@ -702,7 +718,36 @@ func (b *exactBuffer) Update(ctx *sql.Context, row sql.Row) error {
 
 // Eval returns the group's SUM or AVG (NULL without values).
 func (b *exactBuffer) Eval(ctx *sql.Context) (interface{}, error) {
-	return b.agg.result(b.sum, b.n), nil
+	sum := b.sum
+	if b.ints {
+		sum = sum.Add(decimal.NewFromInt(b.isum))
+	}
+	return b.agg.result(sum, b.n), nil
+}
+
+// smallInt returns v as an int64 when it is a Go integer that fits.
+func smallInt(v interface{}) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint8:
+		return int64(x), true
+	case uint64:
+		return int64(x), x <= math.MaxInt64
+	}
+	return 0, false
 }
 
 // Dispose implements sql.Disposable.
