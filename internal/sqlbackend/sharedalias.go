@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -24,9 +25,11 @@ const ruleSharedSubqueryAlias analyzer.RuleId = 10381
 // subquery by a reference to the child's alias of the same name and the
 // same expression. It runs last (in OnceAfterAll, after go-mysql-server
 // assigned execution indexes), so the reference gets the child column's
-// position itself; only the top of the plan is changed, where a row holds
-// no outer scope. Only statements whose text has a nested SELECT are
-// looked at.
+// position itself. A row may carry columns of an outer scope before the
+// child's (a derived table's plan is analysed on its own, and its rows
+// are prefixed at execution): rowOffset finds their number from a plain
+// column both projections pass. Only statements whose text has a nested
+// SELECT are looked at.
 func sharedSubqueryAliasRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	p, ok := n.(*plan.Project)
 	if !ok || !scope.IsEmpty() || !nestedSelect(ctx.Query()) {
@@ -37,6 +40,10 @@ func sharedSubqueryAliasRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node,
 		child = s.Child
 	}
 	inner, ok := child.(*plan.Project)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	off, ok := rowOffset(p.Projections, inner.Projections)
 	if !ok {
 		return n, transform.SameTree, nil
 	}
@@ -54,7 +61,7 @@ func sharedSubqueryAliasRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node,
 			if exprs == nil {
 				exprs = slices.Clone(p.Projections)
 			}
-			ref := expression.NewGetField(j, ial.Type(), ial.Name(), ial.IsNullable())
+			ref := expression.NewGetField(j+off, ial.Type(), ial.Name(), ial.IsNullable())
 			exprs[i] = expression.NewAlias(al.Name(), ref).WithId(al.Id()).(sql.Expression)
 			break
 		}
@@ -64,6 +71,31 @@ func sharedSubqueryAliasRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node,
 	}
 	np, err := p.WithExpressions(exprs...)
 	return np, transform.NewTree, err
+}
+
+// rowOffset returns by how many columns the rows reaching outer precede
+// the columns inner projects: the execution index of a plain column of
+// outer minus the position inner projects it at. ok is false when no such
+// column exists or two disagree.
+func rowOffset(outer, inner []sql.Expression) (off int, ok bool) {
+	for _, e := range outer {
+		g, isField := e.(*expression.GetField)
+		if !isField {
+			continue
+		}
+		for j, ie := range inner {
+			ig, isField := ie.(*expression.GetField)
+			if !isField || !strings.EqualFold(ig.Table(), g.Table()) || !strings.EqualFold(ig.Name(), g.Name()) {
+				continue
+			}
+			if ok && g.Index()-j != off {
+				return 0, false
+			}
+			off, ok = g.Index()-j, true
+			break
+		}
+	}
+	return off, ok
 }
 
 // holdsSubquery reports whether e has a subquery in it.

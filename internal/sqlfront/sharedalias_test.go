@@ -39,4 +39,9 @@ func TestSubqueryEvaluatedOnce(t *testing.T) {
 	if got := queryRows(t, c, "SELECT s.name, (SELECT MAX(r.v) FROM r WHERE r.sid = s.id) AS top, (SELECT COUNT(*) FROM r WHERE r.sid = s.id) AS n FROM s ORDER BY s.name"); !slices.Equal(got, []string{"a|4|1", "b|9|2", "c|NULL|0"}) {
 		t.Fatalf("rows %q", got)
 	}
+	// In a derived table, whose rows carry a column of the outer scope
+	// before their own.
+	if got := queryRows(t, c, "SELECT * FROM (SELECT r.v, (SELECT 1 WHERE r.v = 9) AS nine FROM s JOIN r ON r.sid = s.id) d ORDER BY v"); !slices.Equal(got, []string{"4|NULL", "5|NULL", "9|1"}) {
+		t.Fatalf("derived table: rows %q", got)
+	}
 }
