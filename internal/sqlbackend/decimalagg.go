@@ -196,7 +196,64 @@ func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, err
 			retyped[leftIds[i]] = t
 		}
 	}
-	return u.WithChildren(plan.NewProject(side(ls, leftIds), u.Left()), plan.NewProject(side(rs, rightIds), u.Right()))
+	left, err := widenUnionAvgs(u.Left(), leftIds, common)
+	if err != nil {
+		return nil, err
+	}
+	right, err := widenUnionAvgs(u.Right(), rightIds, common)
+	if err != nil {
+		return nil, err
+	}
+	return u.WithChildren(plan.NewProject(side(ls, leftIds), left), plan.NewProject(side(rs, rightIds), right))
+}
+
+// widenUnionAvgs gives each AVG of side n whose column (by id) becomes a
+// DECIMAL of a larger scale in the union the union's scale (unionScale).
+// It does not enter set operations below, whose columns have ids of
+// their own.
+func widenUnionAvgs(n sql.Node, ids []sql.ColumnId, common []sql.Type) (sql.Node, error) {
+	want := map[sql.ColumnId]int32{}
+	p, _ := n.(*plan.Project)
+	for i, t := range common {
+		dt, ok := t.(sql.DecimalType)
+		if !ok {
+			continue
+		}
+		if ids[i] != 0 {
+			want[ids[i]] = int32(dt.Scale())
+		}
+		// The side's projection names the aggregate's column under an
+		// alias of its own.
+		if p != nil && i < len(p.Projections) {
+			if al, ok := p.Projections[i].(*expression.Alias); ok {
+				if ie, ok := al.Child.(sql.IdExpression); ok && ie.Id() != 0 {
+					want[ie.Id()] = int32(dt.Scale())
+				}
+			}
+		}
+	}
+	if len(want) == 0 {
+		return n, nil
+	}
+	out, _, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if _, ok := n.(*plan.SetOp); ok {
+			return n, transform.SameTree, nil
+		}
+		return transform.OneNodeExprsWithNode(n, func(_ sql.Node, e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			a, ok := e.(*exactAgg)
+			if !ok || !a.avg || a.natural {
+				return e, transform.SameTree, nil
+			}
+			sc, ok := want[a.Id()]
+			if !ok || sc <= int32(a.typ.Scale()) {
+				return e, transform.SameTree, nil
+			}
+			na := *a
+			na.unionScale = sc
+			return &na, transform.NewTree, nil
+		})
+	})
+	return out, err
 }
 
 // numericUnionColumns: where the sides' types, as planned (SUM and AVG
@@ -516,6 +573,11 @@ type exactAgg struct {
 	natural  bool  // the argument's type has no scale of its own: keep the values'
 	argScale int32 // the argument's scale, unless natural
 	typ      sql.DecimalType
+	// unionScale, when above typ's scale, is the scale of the UNION
+	// column an AVG's value goes to: the quotient is rounded to it, not
+	// to typ's, as MariaDB converts AVG's exact value to the union's type
+	// (exactSetOp sets it).
+	unionScale int32
 }
 
 var (
@@ -578,6 +640,7 @@ func (a *exactAgg) rewrap(e sql.Expression) sql.Expression {
 		return e
 	}
 	if na, ok := newExactAgg(agg); ok {
+		na.unionScale = a.unionScale
 		return na
 	}
 	return e
@@ -667,7 +730,7 @@ func (a *exactAgg) result(sum decimal.Decimal, n int64) interface{} {
 	// there and 4.9999 here.)
 	frac := (a.argScale+decimalWordDigits-1)/decimalWordDigits*decimalWordDigits + decimalWordDigits
 	q, _ := sum.QuoRem(decimal.NewFromInt(n), frac)
-	return q.Round(int32(a.typ.Scale()))
+	return q.Round(max(int32(a.typ.Scale()), a.unionScale))
 }
 
 // exactValue converts an argument value to a decimal.
