@@ -38,7 +38,6 @@ SELECT grp, GROUP_CONCAT(kind ORDER BY kind, id), GROUP_CONCAT(id ORDER BY kind 
 SELECT CASE kind WHEN 'open' THEN 'o' WHEN 'note' THEN 'n' ELSE 'c' END AS k, COUNT(*) FROM ev GROUP BY k ORDER BY k;
 SELECT grp, MAX(kind), MIN(kind) FROM ev GROUP BY grp HAVING MAX(kind) > 'n' ORDER BY grp;
 SELECT grp, MAX(kind) AS m FROM ev GROUP BY grp ORDER BY m DESC, grp;
--- deviation: a HAVING that names the alias of MAX(enum) compares the ENUM's index with the string (c's 'close' is kept); naming MAX(kind) itself compares labels
 SELECT grp, MAX(kind) AS m FROM ev GROUP BY grp HAVING m > 'n' ORDER BY grp;
 -- Date arithmetic keeps MariaDB's types.
 SELECT id, DATE_ADD(at, INTERVAL 1 DAY), DATE_SUB(at, INTERVAL 1 SECOND), at + INTERVAL 2 HOUR, ADDDATE(at, 3), SUBDATE(at, 3) FROM ev ORDER BY id;
