@@ -63,7 +63,6 @@ WITH RECURSIVE t (k, d, at, lit) AS (
   SELECT k + 1, d + INTERVAL 1 DAY, at + INTERVAL 1 SECOND, lit + INTERVAL 1 YEAR FROM t WHERE k < 3
 )
 SELECT k, d, at, lit, CONCAT(d, ' ', at), DATE_ADD(lit, INTERVAL 1 DAY) FROM t ORDER BY k;
--- deviation: a DATE literal inside an expression is a string to the vitess parser, so DATE '2024-02-29' + INTERVAL 1 DAY is a DATETIME (2024-03-01 00:00:00); a select expression that is one literal is typed (typedLiteral)
 SELECT DATE '2024-02-29', TIMESTAMP '2024-02-29 10:00:00.5', CONCAT(DATE '2024-02-29'), DATE '2024-02-29' + INTERVAL 1 DAY;
 -- Window functions over a grouped query.
 SELECT grp, COUNT(*) AS c, ROW_NUMBER() OVER (ORDER BY COUNT(*) DESC, grp) AS rn FROM ev GROUP BY grp ORDER BY rn;
