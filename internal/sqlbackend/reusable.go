@@ -14,8 +14,10 @@ import (
 // hold it) or a state reset can clear, reads only this backend's tables or
 // the dual table, and no expression keeps state between executions or
 // holds a plan of its own:
-//   - subqueries cache their results in the expression, CachedResults and
-//     a recursive CTE's table their rows, Max1Row its row;
+//   - uncorrelated subqueries cache their results in the expression (a
+//     correlated one, which runs its plan for each row, is reusable if
+//     its plan is), CachedResults and a recursive CTE's table their rows,
+//     Max1Row its row;
 //   - a hash lookup keeps its hashed rows: reset drops them (the node is
 //     used by one execution at a time, under its own mutex);
 //   - handlerdb_match keeps the table statistics it read at its first row;
@@ -63,7 +65,7 @@ func reusableNode(n sql.Node, hashes *[]*plan.HashLookup) bool {
 	}
 	if ex, ok := n.(sql.Expressioner); ok {
 		for _, e := range ex.Expressions() {
-			if !reusableExpr(e) {
+			if !reusableExpr(e, hashes) {
 				return false
 			}
 		}
@@ -95,17 +97,24 @@ func reusableTable(t sql.Table) bool {
 }
 
 // reusableExpr reports whether e and every expression under it keep no
-// state between executions (see ReusablePlan).
-func reusableExpr(e sql.Expression) bool {
+// state between executions (see ReusablePlan); it adds the hash lookups
+// of the plans of correlated subqueries to hashes.
+func reusableExpr(e sql.Expression, hashes *[]*plan.HashLookup) bool {
 	if e == nil {
 		return true
 	}
-	switch e.(type) {
+	switch x := e.(type) {
+	case *plan.Subquery:
+		// A correlated subquery runs its plan for every row and keeps
+		// no results; an uncorrelated one keeps them in the expression.
+		if x.CanCacheResults() || !reusableNode(x.Query, hashes) {
+			return false
+		}
 	case sql.ExpressionWithNodes, *matchFunc, *storedFunc, *assignVar, *function.Rand:
 		return false
 	}
 	for _, c := range e.Children() {
-		if !reusableExpr(c) {
+		if !reusableExpr(c, hashes) {
 			return false
 		}
 	}

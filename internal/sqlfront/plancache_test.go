@@ -54,6 +54,18 @@ func TestPlanCache(t *testing.T) {
 	if pc.Hits.Load() != hits+2 {
 		t.Fatalf("hash join: %d hits, want 2", pc.Hits.Load()-hits)
 	}
+	// A correlated subquery runs its plan per row and keeps nothing: its
+	// plan is reused, and reads the rows of the moment.
+	const corr = "SELECT o.id, (SELECT MAX(i.qty) FROM i WHERE i.oid = o.id) AS top FROM o ORDER BY o.id"
+	check(corr, "1|50", "2|7")
+	hits = pc.Hits.Load()
+	gen = pc.gen.Load()
+	mustExec(t, c, "UPDATE i SET qty = 70 WHERE oid = 2")
+	pc.gen.Store(gen)
+	check(corr, "1|50", "2|70")
+	if pc.Hits.Load() != hits+1 {
+		t.Fatalf("correlated subquery: %d hits, want 1", pc.Hits.Load()-hits)
+	}
 	// DDL changes the plan.
 	mustExec(t, c, "ALTER TABLE o ADD COLUMN x INT DEFAULT 9")
 	check("SELECT * FROM o WHERE id = 2", "2|b|9")
