@@ -18,8 +18,9 @@ import (
 //     correlated one, which runs its plan for each row, is reusable if
 //     its plan is), CachedResults and a recursive CTE's table their rows,
 //     Max1Row its row;
-//   - a hash lookup keeps its hashed rows: reset drops them (the node is
-//     used by one execution at a time, under its own mutex);
+//   - a hash lookup keeps its hashed rows, a memoized subquery
+//     (subquerymemo.go) its answers: reset drops them (the plan is run by
+//     one execution at a time; each node's state is under its mutex);
 //   - handlerdb_match keeps the table statistics it read at its first row;
 //   - RAND(seed) continues its sequence; a stored function, an assignment
 //     to a user variable act on the session.
@@ -27,21 +28,20 @@ import (
 // It is a pure function of n, safe for concurrent use; reset must not run
 // while the plan executes.
 func ReusablePlan(n sql.Node) (reset func(), ok bool) {
-	var hashes []*plan.HashLookup
-	if !reusableNode(n, &hashes) {
+	var resets []func()
+	if !reusableNode(n, &resets) {
 		return nil, false
 	}
 	return func() {
-		for _, h := range hashes {
-			h.Mutex.Lock()
-			h.Lookup = nil
-			h.Mutex.Unlock()
+		for _, r := range resets {
+			r()
 		}
 	}, true
 }
 
-// reusableNode is ReusablePlan's walk; it adds the hash lookups to hashes.
-func reusableNode(n sql.Node, hashes *[]*plan.HashLookup) bool {
+// reusableNode is ReusablePlan's walk; it adds to resets what clears the
+// state of the plan's hash lookups and subquery memos.
+func reusableNode(n sql.Node, resets *[]func()) bool {
 	switch n := n.(type) {
 	case *plan.Project, *plan.Filter, *plan.Sort, *plan.TopN, *plan.Limit, *plan.Offset,
 		*plan.GroupBy, *plan.Having, *plan.Window, *plan.Distinct, *plan.OrderedDistinct,
@@ -51,7 +51,11 @@ func reusableNode(n sql.Node, hashes *[]*plan.HashLookup) bool {
 		if n.Mutex == nil {
 			return false
 		}
-		*hashes = append(*hashes, n)
+		*resets = append(*resets, func() {
+			n.Mutex.Lock()
+			n.Lookup = nil
+			n.Mutex.Unlock()
+		})
 	case *plan.ResolvedTable:
 		if !reusableTable(n.Table) {
 			return false
@@ -65,13 +69,13 @@ func reusableNode(n sql.Node, hashes *[]*plan.HashLookup) bool {
 	}
 	if ex, ok := n.(sql.Expressioner); ok {
 		for _, e := range ex.Expressions() {
-			if !reusableExpr(e, hashes) {
+			if !reusableExpr(e, resets) {
 				return false
 			}
 		}
 	}
 	for _, c := range n.Children() {
-		if !reusableNode(c, hashes) {
+		if !reusableNode(c, resets) {
 			return false
 		}
 	}
@@ -97,24 +101,32 @@ func reusableTable(t sql.Table) bool {
 }
 
 // reusableExpr reports whether e and every expression under it keep no
-// state between executions (see ReusablePlan); it adds the hash lookups
-// of the plans of correlated subqueries to hashes.
-func reusableExpr(e sql.Expression, hashes *[]*plan.HashLookup) bool {
+// state between executions (see ReusablePlan), or state resets can clear;
+// it adds those of the plans of correlated subqueries to resets.
+func reusableExpr(e sql.Expression, resets *[]func()) bool {
 	if e == nil {
 		return true
 	}
 	switch x := e.(type) {
+	case *memoSubquery:
+		if !reusableNode(x.Query, resets) {
+			return false
+		}
+		*resets = append(*resets, x.forget)
+		return true
+	case *scalarSubquery:
+		// A wrapper: its child is the subquery (below).
 	case *plan.Subquery:
 		// A correlated subquery runs its plan for every row and keeps
 		// no results; an uncorrelated one keeps them in the expression.
-		if x.CanCacheResults() || !reusableNode(x.Query, hashes) {
+		if x.CanCacheResults() || !reusableNode(x.Query, resets) {
 			return false
 		}
 	case sql.ExpressionWithNodes, *matchFunc, *storedFunc, *assignVar, *function.Rand:
 		return false
 	}
 	for _, c := range e.Children() {
-		if !reusableExpr(c, hashes) {
+		if !reusableExpr(c, resets) {
 			return false
 		}
 	}

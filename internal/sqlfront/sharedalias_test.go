@@ -45,3 +45,32 @@ func TestSubqueryEvaluatedOnce(t *testing.T) {
 		t.Fatalf("derived table: rows %q", got)
 	}
 }
+
+// TestSubqueryMemo: a correlated subquery answers rows with the same
+// outer values from its memo, and a reused plan forgets the memo of its
+// last run (the rows changed outside SQL in between).
+func TestSubqueryMemo(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE sm", "USE sm",
+		"CREATE TABLE r (id INT PRIMARY KEY, sid INT, v INT, KEY (sid))",
+		"INSERT INTO r VALUES (1,1,5),(2,1,9),(3,2,4),(4,2,6),(5,3,NULL)")
+	const q = "SELECT r.id, (SELECT MAX(r2.v) FROM r r2 WHERE r2.sid = r.sid) AS top FROM r WHERE r.v IS NULL OR r.v < (SELECT MAX(r3.v) FROM r r3 WHERE r3.sid = r.sid) ORDER BY r.id"
+	want := []string{"1|9", "3|6", "5|NULL"}
+	for range 2 {
+		if got := queryRows(t, c, q); !slices.Equal(got, want) {
+			t.Fatalf("rows %q, want %q", got, want)
+		}
+	}
+	pc := &ts.s.mh.plans
+	gen := pc.gen.Load()
+	mustExec(t, c, "UPDATE r SET v = 20 WHERE id = 3")
+	pc.gen.Store(gen)
+	hits := pc.Hits.Load()
+	if got := queryRows(t, c, q); !slices.Equal(got, []string{"1|9", "4|20", "5|NULL"}) {
+		t.Fatalf("after the change: rows %q", got)
+	}
+	if pc.Hits.Load() != hits+1 {
+		t.Fatalf("the plan was not reused")
+	}
+}
