@@ -34,6 +34,12 @@ type Engine struct {
 	db   *pebble.DB
 	cat  atomic.Pointer[Catalog]
 	w    writer
+	// jobsStarted counts the jobs the writer has begun to run, jobsDone
+	// the jobs of every group that has ended (committed or failed): both
+	// written by the writer goroutine only, read by any. A Txn whose
+	// writes were all checked while no job ran replays them unchecked
+	// (Txn.Commit).
+	jobsStarted, jobsDone atomic.Uint64
 	// walFS defers the log's fsyncs in DurabilityOS and DurabilityNone;
 	// nil in DurabilitySync.
 	walFS *deferredSyncFS

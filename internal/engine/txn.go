@@ -25,6 +25,13 @@ type Txn struct {
 	// broken is set when a rollback to a savepoint could not rebuild the
 	// batch: Commit then fails with it.
 	broken error
+	// quiet is set when no writer job was running or unfinished at
+	// Begin; seq is then the engine's jobsStarted of that moment. If the
+	// commit's job is the next job to start, nothing was written since,
+	// so the duplicate-key checks every insert passed at its statement
+	// still hold and the replay skips them.
+	quiet bool
+	seq   uint64
 }
 
 type txnOpKind uint8
@@ -52,7 +59,12 @@ type TxnSavepoint struct {
 
 // Begin starts a transaction.
 func (e *Engine) Begin() *Txn {
-	return &Txn{w: batchWriter{e: e, b: e.db.NewIndexedBatch()}}
+	x := &Txn{w: batchWriter{e: e, b: e.db.NewIndexedBatch()}}
+	// jobsDone == jobsStarted (read in this order): every job begun so
+	// far has ended, so the checks from now on read all it wrote.
+	x.seq = e.jobsStarted.Load()
+	x.quiet = e.jobsDone.Load() == x.seq
+	return x
 }
 
 // Insert is Job.Insert inside the transaction. AUTO_INCREMENT ids are taken
@@ -136,7 +148,12 @@ func (x *Txn) Commit(ctx context.Context) error {
 		return nil
 	}
 	log := x.log
+	quiet, seq := x.quiet, x.seq
 	return x.w.e.Update(ctx, func(tx *Job) error {
+		// This job is the first since Begin: the store is as the
+		// statements checked it (see Txn.quiet).
+		tx.unchecked = quiet && tx.e.jobsStarted.Load() == seq+1
+		defer func() { tx.unchecked = false }()
 		for i := range log {
 			op := &log[i]
 			t := tx.current(op.t)

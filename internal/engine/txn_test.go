@@ -122,3 +122,36 @@ func TestAlterTableRewritesRows(t *testing.T) {
 		t.Fatalf("rows after failed alter: %d", len(got))
 	}
 }
+
+// TestTxnQuietCommit: a transaction begun while no job ran replays its
+// inserts without the duplicate-key checks when its commit is the next
+// job, and with them when another commit came between, even one of a
+// transaction that was quiet too.
+func TestTxnQuietCommit(t *testing.T) {
+	e := openTestEngine(t, "", DurabilitySync)
+	tb := setupPeople(t, e)
+	x1, x2 := e.Begin(), e.Begin()
+	if !x1.quiet || !x2.quiet {
+		t.Fatalf("quiet %v %v, want both (no job running)", x1.quiet, x2.quiet)
+	}
+	for _, x := range []*Txn{x1, x2} {
+		if _, err := x.Insert(tb, row(iv(1), sv("a"), sv("same@x"), null())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := x1.Insert(tb, row(iv(2), sv("b"), sv("b@x"), null())); err != nil {
+		t.Fatal(err)
+	}
+	if err := x1.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := x2.Commit(context.Background()); !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("second commit of the same key: %v", err)
+	}
+	if got := ids(findAll(t, e, tb, &Query{Op: OpGE})); !reflect.DeepEqual(got, []int64{1, 2}) {
+		t.Fatalf("rows %v, want 1 2", got)
+	}
+	if err := e.Check(tb); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -32,11 +32,14 @@ type batchWriter struct {
 	insPK, uniqKey, uniqOld, secKey, secPK []byte
 	dirty                                  map[*tableRuntime]uint32 // tables whose counters moved -> table id
 	rows                                   int64                    // rows written through this batch
-	delta                                  map[*tableRuntime]int64  // row count change per table
-	deltaLog                               []deltaStep              // the changes of delta, in order, for savepoints
-	readOnly                               bool                     // every write fails with ErrReadOnly (a job while the engine is read-only)
-	stage                                  *stageStore              // a staged job's store (stage.go): writes and reads go there, not to b
-	ahead                                  readAhead                // committed values read ahead for Apply (apply.go)
+	// unchecked skips insert's duplicate-key checks: set only while a
+	// Txn's commit replays inserts already checked (Txn.Commit).
+	unchecked bool
+	delta     map[*tableRuntime]int64 // row count change per table
+	deltaLog  []deltaStep             // the changes of delta, in order, for savepoints
+	readOnly  bool                    // every write fails with ErrReadOnly (a job while the engine is read-only)
+	stage     *stageStore             // a staged job's store (stage.go): writes and reads go there, not to b
+	ahead     readAhead               // committed values read ahead for Apply (apply.go)
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -158,12 +161,15 @@ func (w *batchWriter) insert(t *Table, row Row, keepZero bool) (uint64, error) {
 	}
 	pk := primaryKey(w.insPK[:0], t, row, rowID)
 	w.insPK = pk
-	if !t.Primary.Hidden {
+	if !t.Primary.Hidden && !w.unchecked {
 		if err := w.checkAbsent(t, t.Primary, pk); err != nil {
 			return 0, withKey(err, t, t.Primary, row)
 		}
 	}
 	for _, idx := range t.secondaries() {
+		if w.unchecked {
+			break
+		}
 		if err := w.checkUnique(t, idx, row, nil); err != nil {
 			return 0, err
 		}
@@ -336,7 +342,7 @@ func (w *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64) 
 	pkCols := appendPKColumns(w.secPK[:0], t, row, rowID)
 	key := secondaryKey(w.secKey[:0], t, idx, row, pkCols)
 	w.secPK, w.secKey = pkCols, key
-	if idx.Unique && !hasNull(idx, row) {
+	if idx.Unique && !hasNull(idx, row) && !w.unchecked {
 		if err := w.checkAbsent(t, idx, key); err != nil {
 			return withKey(err, t, idx, row)
 		}

@@ -362,6 +362,7 @@ func (w *writer) group() (handed bool) {
 		e.stats.Groups.Add(1)
 		e.stats.GroupJobs.Add(int64(len(w.jobs)))
 	}
+	e.jobsDone.Store(e.jobsStarted.Load())
 	tx.rows = 0
 	clear(tx.delta)
 	clear(tx.deltaLog)
@@ -397,6 +398,7 @@ func (w *writer) commit(g *syncing) error {
 // rollback to it; a rollback that fails sets tx.rebuildErr.
 func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 	sp := tx.savepoint()
+	tx.e.jobsStarted.Add(1)
 	tx.readOnly = !tx.e.mayWrite(ctx)
 	jerr := tx.run(fn)
 	tx.readOnly = false

@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"io"
+	"math"
 	"reflect"
 	"strings"
 
@@ -195,7 +196,64 @@ func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, err
 			retyped[leftIds[i]] = t
 		}
 	}
-	return u.WithChildren(plan.NewProject(side(ls, leftIds), u.Left()), plan.NewProject(side(rs, rightIds), u.Right()))
+	left, err := widenUnionAvgs(u.Left(), leftIds, common)
+	if err != nil {
+		return nil, err
+	}
+	right, err := widenUnionAvgs(u.Right(), rightIds, common)
+	if err != nil {
+		return nil, err
+	}
+	return u.WithChildren(plan.NewProject(side(ls, leftIds), left), plan.NewProject(side(rs, rightIds), right))
+}
+
+// widenUnionAvgs gives each AVG of side n whose column (by id) becomes a
+// DECIMAL of a larger scale in the union the union's scale (unionScale).
+// It does not enter set operations below, whose columns have ids of
+// their own.
+func widenUnionAvgs(n sql.Node, ids []sql.ColumnId, common []sql.Type) (sql.Node, error) {
+	want := map[sql.ColumnId]int32{}
+	p, _ := n.(*plan.Project)
+	for i, t := range common {
+		dt, ok := t.(sql.DecimalType)
+		if !ok {
+			continue
+		}
+		if ids[i] != 0 {
+			want[ids[i]] = int32(dt.Scale())
+		}
+		// The side's projection names the aggregate's column under an
+		// alias of its own.
+		if p != nil && i < len(p.Projections) {
+			if al, ok := p.Projections[i].(*expression.Alias); ok {
+				if ie, ok := al.Child.(sql.IdExpression); ok && ie.Id() != 0 {
+					want[ie.Id()] = int32(dt.Scale())
+				}
+			}
+		}
+	}
+	if len(want) == 0 {
+		return n, nil
+	}
+	out, _, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if _, ok := n.(*plan.SetOp); ok {
+			return n, transform.SameTree, nil
+		}
+		return transform.OneNodeExprsWithNode(n, func(_ sql.Node, e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			a, ok := e.(*exactAgg)
+			if !ok || !a.avg || a.natural {
+				return e, transform.SameTree, nil
+			}
+			sc, ok := want[a.Id()]
+			if !ok || sc <= int32(a.typ.Scale()) {
+				return e, transform.SameTree, nil
+			}
+			na := *a
+			na.unionScale = sc
+			return &na, transform.NewTree, nil
+		})
+	})
+	return out, err
 }
 
 // numericUnionColumns: where the sides' types, as planned (SUM and AVG
@@ -515,6 +573,11 @@ type exactAgg struct {
 	natural  bool  // the argument's type has no scale of its own: keep the values'
 	argScale int32 // the argument's scale, unless natural
 	typ      sql.DecimalType
+	// unionScale, when above typ's scale, is the scale of the UNION
+	// column an AVG's value goes to: the quotient is rounded to it, not
+	// to typ's, as MariaDB converts AVG's exact value to the union's type
+	// (exactSetOp sets it).
+	unionScale int32
 }
 
 var (
@@ -577,6 +640,7 @@ func (a *exactAgg) rewrap(e sql.Expression) sql.Expression {
 		return e
 	}
 	if na, ok := newExactAgg(agg); ok {
+		na.unionScale = a.unionScale
 		return na
 	}
 	return e
@@ -666,7 +730,7 @@ func (a *exactAgg) result(sum decimal.Decimal, n int64) interface{} {
 	// there and 4.9999 here.)
 	frac := (a.argScale+decimalWordDigits-1)/decimalWordDigits*decimalWordDigits + decimalWordDigits
 	q, _ := sum.QuoRem(decimal.NewFromInt(n), frac)
-	return q.Round(int32(a.typ.Scale()))
+	return q.Round(max(int32(a.typ.Scale()), a.unionScale))
 }
 
 // exactValue converts an argument value to a decimal.
@@ -678,10 +742,15 @@ func exactValue(v interface{}) (decimal.Decimal, error) {
 }
 
 // exactBuffer accumulates one group.
+// Integer values are summed in isum while it does not overflow (a decimal
+// addition per row cost a checksum over CRC32 a fifth of its time); the
+// total is the same decimal, its exponent 0 as an integer's.
 type exactBuffer struct {
 	agg  *exactAgg
 	expr sql.Expression
 	sum  decimal.Decimal
+	isum int64 // integers not yet added to sum
+	ints bool  // isum holds at least one value
 	n    int64
 }
 
@@ -690,6 +759,16 @@ func (b *exactBuffer) Update(ctx *sql.Context, row sql.Row) error {
 	v, err := b.expr.Eval(ctx, row)
 	if err != nil || v == nil {
 		return err
+	}
+	if x, ok := smallInt(v); ok {
+		s := b.isum + x
+		if (x >= 0) != (s >= b.isum) { // overflow: move isum into sum
+			b.sum = b.sum.Add(decimal.NewFromInt(b.isum))
+			s = x
+		}
+		b.isum, b.ints = s, true
+		b.n++
+		return nil
 	}
 	d, err := exactValue(v)
 	if err != nil {
@@ -702,7 +781,36 @@ func (b *exactBuffer) Update(ctx *sql.Context, row sql.Row) error {
 
 // Eval returns the group's SUM or AVG (NULL without values).
 func (b *exactBuffer) Eval(ctx *sql.Context) (interface{}, error) {
-	return b.agg.result(b.sum, b.n), nil
+	sum := b.sum
+	if b.ints {
+		sum = sum.Add(decimal.NewFromInt(b.isum))
+	}
+	return b.agg.result(sum, b.n), nil
+}
+
+// smallInt returns v as an int64 when it is a Go integer that fits.
+func smallInt(v interface{}) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint8:
+		return int64(x), true
+	case uint64:
+		return int64(x), x <= math.MaxInt64
+	}
+	return 0, false
 }
 
 // Dispose implements sql.Disposable.

@@ -50,7 +50,10 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule},
 			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule},
-			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule})
+			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule},
+			analyzer.Rule{Id: ruleFastConcat, Apply: fastConcatRule},                   // concatws.go
+			analyzer.Rule{Id: ruleSharedSubqueryAlias, Apply: sharedSubqueryAliasRule}, // sharedalias.go
+			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule})               // subquerymemo.go
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withAssign(withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).

@@ -245,8 +245,48 @@ func temporalTextRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 	if err != nil || len(retyped) == 0 {
 		return n, same, err
 	}
+	// A HAVING that names such a MAX or MIN by its alias compares its
+	// labels too (MariaDB; an ORDER BY of the alias sorts by index).
+	aliases := map[sql.ColumnId]sql.Type{}
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		if al, ok := e.(*expression.Alias); ok && al.Id() != 0 {
+			if ie, ok := al.Child.(sql.IdExpression); ok {
+				if t, ok := retyped[ie.Id()]; ok {
+					aliases[al.Id()] = t
+				}
+			}
+		}
+		return false
+	})
 	n, _, err = retypeColumns(n, retyped)
+	if err != nil || len(aliases) == 0 {
+		return n, transform.NewTree, err
+	}
+	n, _, err = transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if _, ok := n.(*plan.Having); !ok {
+			return n, transform.SameTree, nil
+		}
+		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				return retypeGetField(e, aliases)
+			})
+		})
+	})
 	return n, transform.NewTree, err
+}
+
+// retypeGetField gives a GetField whose column retyped lists that type.
+func retypeGetField(e sql.Expression, retyped map[sql.ColumnId]sql.Type) (sql.Expression, transform.TreeIdentity, error) {
+	x, ok := e.(*expression.GetField)
+	if !ok {
+		return e, transform.SameTree, nil
+	}
+	t, ok := retyped[x.Id()]
+	if !ok || x.Id() == 0 || gtypes.TypesEqual(t, x.Type()) {
+		return e, transform.SameTree, nil
+	}
+	gf := expression.NewGetFieldWithTable(x.Index(), int(x.TableId()), t, x.Database(), x.Table(), x.Name(), x.IsNullable())
+	return gf.WithId(x.Id()), transform.NewTree, nil
 }
 
 // textFuncs are the functions besides stringFuncs whose time arguments

@@ -58,12 +58,19 @@ func reportRewrite(text string, st ast.Statement) error {
 		}
 		return true, nil
 	}, st)
+	var typed map[string]*ast.ConvertType
+	if len(sels) > 0 {
+		typed = typedLiteralValues(text)
+	}
 	for i := len(sels) - 1; i >= 0; i-- {
 		for _, se := range sels[i].SelectExprs {
 			if ae, ok := se.(*ast.AliasedExpr); ok && strings.Contains(ae.InputExpression, sqlbackend.AssignFunction) {
 				ae.InputExpression = unassignText(ae.InputExpression)
 			}
 			typedLiteral(se)
+			if ae, ok := se.(*ast.AliasedExpr); ok && len(typed) > 0 {
+				ae.Expr = typedInside(ae.Expr, typed)
+			}
 		}
 		if err := expandRollup(sels[i]); err != nil {
 			return err
@@ -748,6 +755,72 @@ func unassignText(s string) string {
 // typedLiteralRE matches the text of a DATE or TIMESTAMP literal (with
 // its alias: an aliased expression's text has it).
 var typedLiteralRE = regexp.MustCompile(`(?i)^(DATE|TIMESTAMP)\s*'([^']*)'(?:\s+(?:AS\s+)?\S+)?$`)
+
+// typedInsideRE matches a DATE or TIMESTAMP literal anywhere in a text.
+var typedInsideRE = regexp.MustCompile(`(?i)\b(DATE|TIMESTAMP)\s*'([^'\\]*)'`)
+
+// typedLiteralValues returns the strings the text writes as DATE or
+// TIMESTAMP literals, each with its type, but only those the text writes
+// in no other way (a plain '2024-02-29' or "2024-02-29" elsewhere, or both
+// kinds): the
+// parser gives all of them as the same string value, so only such a value
+// tells its literals apart.
+func typedLiteralValues(text string) map[string]*ast.ConvertType {
+	ms := typedInsideRE.FindAllStringSubmatch(text, -1)
+	if len(ms) == 0 {
+		return nil
+	}
+	count := map[string]int{}
+	kind := map[string]string{}
+	for _, m := range ms {
+		k := strings.ToUpper(m[1])
+		if prev, ok := kind[m[2]]; ok && prev != k {
+			kind[m[2]] = "" // both kinds
+		} else if !ok {
+			kind[m[2]] = k
+		}
+		count[m[2]]++
+	}
+	out := map[string]*ast.ConvertType{}
+	for v, k := range kind {
+		if k == "" || strings.Count(text, "'"+v+"'") != count[v] || strings.Contains(text, `"`+v+`"`) {
+			continue
+		}
+		ct := &ast.ConvertType{Type: "date"}
+		if k == "TIMESTAMP" {
+			ct.Type = "datetime"
+			if dot := strings.IndexByte(v, '.'); dot >= 0 {
+				if n := len(strings.TrimSpace(v[dot+1:])); n > 0 && n <= 6 {
+					ct.Length = ast.NewIntVal([]byte(strconv.Itoa(n)))
+				}
+			}
+		}
+		out[v] = ct
+	}
+	return out
+}
+
+// typedInside makes each string value of e that typed lists (a DATE or
+// TIMESTAMP literal inside an expression) a CAST to its type, as
+// typedLiteral does for a select expression that is one literal.
+func typedInside(e ast.Expr, typed map[string]*ast.ConvertType) ast.Expr {
+	var vals []*ast.SQLVal
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if _, ok := n.(*ast.ConvertExpr); ok {
+			return false, nil // typedLiteral's CAST, or one written
+		}
+		if v, ok := n.(*ast.SQLVal); ok && v.Type == ast.StrVal {
+			if _, ok := typed[string(v.Val)]; ok {
+				vals = append(vals, v)
+			}
+		}
+		return true, nil
+	}, e)
+	for _, v := range vals {
+		e = ast.ReplaceExpr(e, v, &ast.ConvertExpr{Name: "CAST", Expr: v, Type: typed[string(v.Val)]})
+	}
+	return e
+}
 
 // typedLiteral makes a select expression written as a DATE or TIMESTAMP
 // literal a CAST of its string to that type (with as many fractional

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,5 +136,32 @@ func TestTypedLiteral(t *testing.T) {
 	// The string and the expression around a literal stay as they are.
 	if want := "select CAST('2024-01-01' as date), CAST('2024-01-01 10:00:00.25' as datetime(2)) ts, '2024-01-01', '2024-01-01' + interval 1 DAY"; got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestTypedLiteralValues: only values the text writes solely as DATE or
+// TIMESTAMP literals are typed, and a DATE literal inside an expression
+// keeps its type (DATE + INTERVAL is a DATE).
+func TestTypedLiteralValues(t *testing.T) {
+	for text, want := range map[string]string{
+		"SELECT DATE '2024-02-29' + INTERVAL 1 DAY":                          "2024-02-29=date",
+		"SELECT DATE '2024-02-29' + INTERVAL 1 DAY, '2024-02-29'":            "",
+		"SELECT DATE '2024-02-29' + INTERVAL 1 DAY, \"2024-02-29\"":          "",
+		"SELECT DATE '2024-02-29', TIMESTAMP '2024-02-29'":                   "",
+		"SELECT CONCAT(TIMESTAMP '2024-02-29 10:00:00.5'), DATE'2024-01-01'": "2024-01-01=date 2024-02-29 10:00:00.5=datetime",
+	} {
+		var got []string
+		for v, ct := range typedLiteralValues(text) {
+			got = append(got, v+"="+ct.Type)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: got %q, want %q", text, strings.Join(got, " "), want)
+		}
+	}
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	if got := queryRows(t, c, "SELECT DATE '2024-02-29' + INTERVAL 1 DAY, CONCAT(DATE '2024-02-29', '!')"); !slices.Equal(got, []string{"2024-03-01|2024-02-29!"}) {
+		t.Fatalf("rows %q", got)
 	}
 }

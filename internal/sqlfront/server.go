@@ -59,6 +59,9 @@ type Config struct {
 	// go-mysql-server's planner like every other statement, instead of
 	// looking the row up directly (see fastpath.go).
 	NoPointFastPath bool
+	// NoPlanCache analyses every SELECT anew instead of reusing the plan
+	// of the connection's last run of the same text (see plancache.go).
+	NoPlanCache bool
 	// MaxConnections bounds the open connections, as mysqld's
 	// max_connections: one more is answered error 1040 (0: no limit).
 	MaxConnections int
@@ -175,6 +178,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		mh = &mariaHandler{Handler: h, guard: guard}
 		ll.stats = &mh.stats
 		mh.noFast.Store(cfg.NoPointFastPath)
+		mh.noPlanCache.Store(cfg.NoPlanCache)
 		return mh, nil
 	}
 	srv, err := server.NewServerWithHandler(scfg, se, sql.NewContext, sessionBuilder(p), nil, wrap)

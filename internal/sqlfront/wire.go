@@ -33,6 +33,10 @@ type mariaHandler struct {
 	guard  *guardedParser // go-mysql-server's parser (guard.go)
 	points pointSelects   // prepared point selects (fastpath.go)
 	noFast atomic.Bool    // send every statement to go-mysql-server
+	// plans is the plan cache of SELECTs (plancache.go); noPlanCache
+	// turns it off.
+	plans       planCache
+	noPlanCache atomic.Bool
 	// tap, when set (by tests), sees every result of a prepared
 	// statement, with whether the fast path produced it.
 	tap atomic.Pointer[func(fast bool, r *sqltypes.Result)]
@@ -47,7 +51,13 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
 	}
-	err := h.overrun(c, h.Handler.ComQuery(ctx, c, query, reformatting(callback, h.scaledReal, h.warnings(c))))
+	cb := reformatting(callback, h.scaledReal, h.warnings(c))
+	done, err := h.cachedQuery(ctx, c, query, cb)
+	if !done {
+		err = h.Handler.ComQuery(ctx, c, query, cb)
+		h.plans.ran(query)
+	}
+	err = h.overrun(c, err)
 	h.stats.count(query, err)
 	return h.wireError(c, query, err)
 }
@@ -99,6 +109,7 @@ func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 		}
 	}
 	err := h.slowExecute(ctx, c, prepare, callback)
+	h.plans.ran(prepare.PrepareStmt)
 	h.stats.count(prepare.PrepareStmt, err)
 	return h.wireError(c, prepare.PrepareStmt, err)
 }
@@ -148,6 +159,7 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 	if h.guard != nil {
 		h.guard.takeRefused(c.ConnectionID)
 	}
+	h.plans.forget(c.ConnectionID)
 	h.stats.Connections.Add(-1)
 	h.Handler.ConnectionClosed(c)
 }
@@ -162,6 +174,7 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
+	h.plans.gen.Add(1) // the text may hold any statements
 	return rest, h.wireError(c, query, h.overrun(c, err))
 }
 

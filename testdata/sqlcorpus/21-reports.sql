@@ -238,7 +238,6 @@ UNION ALL
 SELECT 'Total', SUM(amount), COUNT(*) FROM payment
 ORDER BY store;
 -- 45. Key figures in one column (a UNION of SUM, AVG and COUNT).
--- deviation: AVG(n) reaches the union already rounded to its own 4 digits (12.024000 for 12.024048): MariaDB converts AVG's exact value to the union's 6
 SELECT 'revenue' AS figure, SUM(amount) AS value FROM payment
 UNION ALL SELECT 'average payment', AVG(amount) FROM payment
 UNION ALL SELECT 'rentals per customer', AVG(n) FROM (SELECT COUNT(*) AS n FROM rental GROUP BY customer_id) t

@@ -1,0 +1,195 @@
+package sqlfront
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// The plan cache keeps, per connection, the analyzed plan of each SELECT
+// text the connection ran, so that running the same text again skips
+// go-mysql-server's parsing and analysis (about three quarters of a small
+// report's time) and only builds and runs the plan's iterators.
+//
+// A plan is looked up by the exact statement text, so no value of one
+// statement can reach another; it is used only when, since it was made,
+//   - the current database is the same,
+//   - the engine's catalog version (every DDL on tables) and the
+//     provider's objects generation (views, triggers, routines) are the
+//     same,
+//   - no statement other than a plain read (SELECT, SHOW, transaction
+//     control, USE) ran on any connection: SET, GRANT, DML and anything
+//     else bump the cache's generation, which drops every plan (settings
+//     the analysis reads, privileges, and the row counts the join planner
+//     costs with).
+//
+// Only texts planCacheable admits are considered (no user variables, no
+// time or random functions, no locking reads, no system schemas), only
+// analyses that raised no warning are kept, and only plans
+// sqlbackend.ReusablePlan passes (no node or expression keeping state
+// between executions). Sessions with temporary tables bypass it.
+
+// planCacheMax bounds the plans kept per connection; a connection that
+// reaches it starts over with an empty cache.
+const planCacheMax = 256
+
+// planCache is the handler's plan cache. gen and conns are safe for
+// concurrent use; a connection's connPlans is used only on the goroutine
+// serving that connection.
+type planCache struct {
+	gen   atomic.Uint64 // bumped by every statement that is not a plain read
+	conns sync.Map      // connection id -> *connPlans
+	// check, when set (by tests), runs every cached plan once more,
+	// discarding its results, before the run that answers: each answer
+	// then comes from a plan executed before.
+	check atomic.Bool
+	// Hits counts the statements answered from a cached plan.
+	Hits atomic.Int64
+}
+
+// planKey is what a cached plan depends on besides its text.
+type planKey struct {
+	db       string
+	cat, obj uint64
+	gen      uint64
+}
+
+type cachedPlan struct {
+	key   planKey
+	plan  sql.Node // nil: the statement's plan cannot be reused
+	reset func()   // clears the plan's state before a run (ReusablePlan)
+}
+
+type connPlans struct {
+	m map[string]*cachedPlan
+}
+
+func (pc *planCache) conn(id uint32) *connPlans {
+	if v, ok := pc.conns.Load(id); ok {
+		return v.(*connPlans)
+	}
+	cp := &connPlans{m: map[string]*cachedPlan{}}
+	pc.conns.Store(id, cp)
+	return cp
+}
+
+// forget drops a closed connection's plans.
+func (pc *planCache) forget(id uint32) { pc.conns.Delete(id) }
+
+// ran notes that query ran outside the cache: unless it is a plain read,
+// every cached plan is dropped.
+func (pc *planCache) ran(query string) {
+	switch firstWord(query) {
+	case "select", "with", "show", "explain", "describe", "desc", "begin", "start", "commit", "rollback", "use", "help":
+		return
+	}
+	pc.gen.Add(1)
+}
+
+// firstWord returns the statement's first keyword in lower case.
+func firstWord(query string) string {
+	q := strings.TrimLeft(query, " \t\r\n(")
+	end := strings.IndexAny(q, " \t\r\n(;")
+	if end < 0 {
+		end = len(q)
+	}
+	if end > 10 {
+		return ""
+	}
+	return strings.ToLower(q[:end])
+}
+
+// planUncacheable lists words whose presence keeps a text out of the
+// cache: what the analysis may fold to a value of the moment (time,
+// randomness, session information, user and system variables), locking
+// and INTO clauses, and reads of the system schemas.
+var planUncacheable = []string{
+	"@", "into", "for update", "share", "found_rows", "row_count", "last_insert_id",
+	"rand", "uuid", "now", "cur", "sysdate", "timestamp", "utc_", "unix_",
+	"information_schema", "performance_schema", "mysql", "sys.", "match", "sleep", "lock",
+	"connection_id", "database", "schema", "user", "version", "benchmark", "nextval", "sql_",
+}
+
+// planCacheable reports whether query's text is a SELECT the cache may
+// keep (see planUncacheable).
+func planCacheable(query string) bool {
+	switch firstWord(query) {
+	case "select", "with":
+	default:
+		return false
+	}
+	for _, w := range planUncacheable {
+		if containsFoldASCII(query, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// cachedQuery runs query from the connection's plan cache when it can;
+// done is false when the statement must take the ordinary path. It runs
+// on c's goroutine.
+func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (done bool, err error) {
+	if h.noPlanCache.Load() || !planCacheable(query) {
+		return false, nil
+	}
+	s := h.srv.Load()
+	ext, ok := h.Handler.(mysql.ExtendedHandler)
+	if s == nil || !ok {
+		return false, nil
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return false, nil
+	}
+	sess := sqlbackend.SessionOf(sctx)
+	if sess == nil || sess.HasTemporaryTables() {
+		return false, nil
+	}
+	key := planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: h.plans.gen.Load()}
+	text := sql.RemoveSpaceAndDelimiter(query, ';')
+	cp := h.plans.conn(c.ConnectionID)
+	ent := cp.m[text]
+	if ent == nil || ent.key != key {
+		sctx.ClearWarnings()
+		n, err := s.engine.AnalyzeQuery(sctx, text)
+		if err != nil || len(sctx.Warnings()) > 0 {
+			// The ordinary path reports the error or the warnings.
+			sctx.ClearWarnings()
+			return false, nil
+		}
+		reset, ok := sqlbackend.ReusablePlan(n)
+		if !ok {
+			n = nil
+		}
+		if len(cp.m) >= planCacheMax {
+			clear(cp.m)
+		}
+		ent = &cachedPlan{key: key, plan: n, reset: reset}
+		cp.m[text] = ent
+	} else if ent.plan != nil {
+		h.plans.Hits.Add(1)
+	}
+	if ent.plan == nil {
+		return false, nil
+	}
+	if h.plans.check.Load() {
+		ent.reset()
+		sctx.ClearWarnings()
+		if err := ext.ComExecuteBound(ctx, c, query, ent.plan, func(*sqltypes.Result, bool) error { return nil }); err != nil {
+			return true, err
+		}
+	}
+	ent.reset()
+	sctx.ClearWarnings()
+	sql.IncrementStatusVariable(sctx, "Questions", 1)
+	sql.IncrementStatusVariable(sctx, "Com_select", 1)
+	return true, ext.ComExecuteBound(ctx, c, query, ent.plan, callback)
+}

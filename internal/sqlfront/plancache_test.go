@@ -1,0 +1,95 @@
+package sqlfront
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPlanCache runs SELECTs twice on one connection and checks that the
+// second run comes from the plan cache with the answer of the data as it
+// is then, and that DDL, DML, SET and a view's change are seen.
+func TestPlanCache(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE pc", "USE pc",
+		"CREATE TABLE o (id INT PRIMARY KEY, st VARCHAR(10))",
+		"CREATE TABLE i (oid INT, line INT, qty INT, PRIMARY KEY (oid, line))",
+		"INSERT INTO o VALUES (1,'a'),(2,'b')",
+		"INSERT INTO i VALUES (1,1,5),(1,2,6),(2,1,7)")
+	pc := &ts.s.mh.plans
+	const join = "SELECT o.id, o.st, i.line, i.qty FROM o JOIN i ON i.oid = o.id WHERE o.id = 1 ORDER BY i.line"
+	check := func(q string, want ...string) {
+		t.Helper()
+		if got := queryRows(t, c, q); !slices.Equal(got, want) {
+			t.Fatalf("%s: got %q, want %q", q, got, want)
+		}
+	}
+	hits := pc.Hits.Load()
+	check(join, "1|a|1|5", "1|a|2|6")
+	check(join, "1|a|1|5", "1|a|2|6")
+	if pc.Hits.Load() != hits+1 {
+		t.Fatalf("second run: %d hits, want 1", pc.Hits.Load()-hits)
+	}
+	// A write through HandlerSocket-like paths does not bump the
+	// generation; the plan still reads the rows of the moment.
+	mustExec(t, c, "UPDATE i SET qty = 50 WHERE oid = 1 AND line = 1")
+	check(join, "1|a|1|50", "1|a|2|6")
+	check(join, "1|a|1|50", "1|a|2|6")
+	// A write that does not pass through SQL (HandlerSocket's) leaves
+	// the plans in place: a reused hash join hashes the rows anew.
+	mustExec(t, c, "CREATE TABLE h1 (id INT PRIMARY KEY, k INT)", "CREATE TABLE h2 (id INT PRIMARY KEY, k INT, v VARCHAR(5))",
+		"INSERT INTO h1 VALUES (1,10),(2,20)", "INSERT INTO h2 VALUES (1,10,'x'),(2,30,'y')")
+	const hash = "SELECT /*+ HASH_JOIN(h1,h2) */ h1.id, h2.v FROM h1 JOIN h2 ON h2.k = h1.k ORDER BY h1.id"
+	if plan := strings.Join(queryRows(t, c, "EXPLAIN FORMAT=TREE "+hash), "\n"); !strings.Contains(plan, "HashLookup") {
+		t.Fatalf("no hash join:\n%s", plan)
+	}
+	check(hash, "1|x")
+	hits = pc.Hits.Load()
+	check(hash, "1|x")
+	gen := pc.gen.Load()
+	mustExec(t, c, "UPDATE h1 SET k = 40 WHERE id = 2", "UPDATE h2 SET k = 40 WHERE id = 2")
+	pc.gen.Store(gen)
+	check(hash, "1|x", "2|y")
+	if pc.Hits.Load() != hits+2 {
+		t.Fatalf("hash join: %d hits, want 2", pc.Hits.Load()-hits)
+	}
+	// A correlated subquery runs its plan per row and keeps nothing: its
+	// plan is reused, and reads the rows of the moment.
+	const corr = "SELECT o.id, (SELECT MAX(i.qty) FROM i WHERE i.oid = o.id) AS top FROM o ORDER BY o.id"
+	check(corr, "1|50", "2|7")
+	hits = pc.Hits.Load()
+	gen = pc.gen.Load()
+	mustExec(t, c, "UPDATE i SET qty = 70 WHERE oid = 2")
+	pc.gen.Store(gen)
+	check(corr, "1|50", "2|70")
+	if pc.Hits.Load() != hits+1 {
+		t.Fatalf("correlated subquery: %d hits, want 1", pc.Hits.Load()-hits)
+	}
+	// DDL changes the plan.
+	mustExec(t, c, "ALTER TABLE o ADD COLUMN x INT DEFAULT 9")
+	check("SELECT * FROM o WHERE id = 2", "2|b|9")
+	mustExec(t, c, "ALTER TABLE o DROP COLUMN x")
+	check("SELECT * FROM o WHERE id = 2", "2|b")
+	// A view redefined.
+	mustExec(t, c, "CREATE VIEW v AS SELECT id FROM o")
+	check("SELECT * FROM v ORDER BY id", "1", "2")
+	mustExec(t, c, "CREATE OR REPLACE VIEW v AS SELECT id * 10 AS id FROM o")
+	check("SELECT * FROM v ORDER BY id", "10", "20")
+	// A setting the analysis applies.
+	check("SELECT id FROM o ORDER BY id", "1", "2")
+	mustExec(t, c, "SET sql_select_limit = 1")
+	check("SELECT id FROM o ORDER BY id", "1")
+	mustExec(t, c, "SET sql_select_limit = DEFAULT")
+	check("SELECT id FROM o ORDER BY id", "1", "2")
+	// Another database of the same text.
+	mustExec(t, c, "CREATE DATABASE pc2", "CREATE TABLE pc2.o (id INT PRIMARY KEY, st VARCHAR(10))", "INSERT INTO pc2.o VALUES (7,'z')", "USE pc2")
+	check("SELECT id FROM o ORDER BY id", "7")
+	// A subquery's plan is not kept (its results are cached in it).
+	hits = pc.Hits.Load()
+	check("SELECT id FROM o WHERE id = (SELECT MAX(id) FROM o)", "7")
+	check("SELECT id FROM o WHERE id = (SELECT MAX(id) FROM o)", "7")
+	if pc.Hits.Load() != hits {
+		t.Fatalf("a subquery's plan was reused")
+	}
+}
