@@ -4,19 +4,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/handlerdb/handlerdb/internal/replica"
 )
 
 // selfCPU is the CPU time (user and system) of the test process, which
 // runs the HandlerDB replica.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func selfCPU() time.Duration { return replica.ProcessCPU() }
 
 // procCPU is the CPU time (user and system) of process pid so far, from
 // /proc (0 when unreadable).
