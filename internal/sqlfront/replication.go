@@ -319,6 +319,12 @@ var sourceOptionTypes = map[string]int{
 // CHANGE MASTER TO statement with SOURCE_LOG_FILE or SOURCE_LOG_POS (ok),
 // returning the statement and its end as replicationFilter does.
 func replicationSource(q string, multi bool) (st *ast.ChangeReplicationSource, end int, ok bool, err error) {
+	// Every statement comes here: its first word settles most of them
+	// before the whole text is read for coordinates.
+	first := newReplScanner(q)
+	if first.next(); !first.isWord("CHANGE") {
+		return nil, 0, false, nil
+	}
 	coords := false
 	for _, w := range codeWords(q) {
 		if u := strings.ToUpper(w.text); w.word && (strings.HasSuffix(u, "_LOG_FILE") || strings.HasSuffix(u, "_LOG_POS")) {
