@@ -61,7 +61,7 @@ func run(args []string) error {
 	if printConfig {
 		return cfg.Print(os.Stdout)
 	}
-	tuneGC(os.Getenv)
+	server.TuneGC(os.Getenv)
 	level := new(slog.LevelVar)
 	l, _ := config.ParseLevel(cfg.LogLevel)
 	level.Set(l)

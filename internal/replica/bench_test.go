@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,12 +14,25 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/server"
 )
 
 // benchEnv runs TestCatchUpSpeed: the number of row changes of the
 // backlog (HANDLERDB_REPLICA_BENCH=1000000). It is a measurement, not a
 // check: run it on an otherwise idle machine.
 const benchEnv = "HANDLERDB_REPLICA_BENCH"
+
+// serverGC gives the test process the collector setting the handlerdb
+// binary runs with (server.TuneGC: GOGC=400 unless the environment sets
+// GOGC), so that the replica measured in this process is the one users
+// run; it is restored when t ends.
+func serverGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	debug.SetGCPercent(prev)
+	if server.TuneGC(os.Getenv) {
+		t.Cleanup(func() { debug.SetGCPercent(prev) })
+	}
+}
 
 // TestCatchUpSpeed measures how fast a replica catches up with a backlog
 // of row changes on the primary: HandlerDB (default durability, sync, or
@@ -33,6 +47,7 @@ func TestCatchUpSpeed(t *testing.T) {
 	if n <= 0 {
 		t.Skipf("set %s=<row changes> to measure the catch-up speed", benchEnv)
 	}
+	serverGC(t)
 	sharedPrimary(t) // skips without mariadbd
 	p, err := startPrimary()
 	if err != nil {
@@ -176,6 +191,7 @@ func TestCopySpeed(t *testing.T) {
 	if n <= 0 {
 		t.Skipf("set %s=<rows> to measure the initial copy", benchEnv)
 	}
+	serverGC(t)
 	for _, bin := range []string{"mariadb-dump", "mariadb"} {
 		if _, err := exec.LookPath(bin); err != nil {
 			t.Skipf("%s is not installed", bin)
