@@ -86,6 +86,9 @@ type Config struct {
 	// SQLPointFastPath serves prepared primary/unique-key point selects
 	// without go-mysql-server's planner (see internal/sqlfront/fastpath.go).
 	SQLPointFastPath bool
+	// SQLPlanCache keeps each SQL connection's analyzed SELECT plans for
+	// the next run of the same text (see internal/sqlfront/plancache.go).
+	SQLPlanCache bool
 	// RowCacheSize bounds the row cache that answers primary-key and
 	// unique-index point lookups; 0 turns it off.
 	RowCacheSize int64
@@ -148,6 +151,7 @@ func Default() Config {
 		CacheSize:               256 << 20,
 		RowCacheSize:            64 << 20,
 		SQLPointFastPath:        true,
+		SQLPlanCache:            true,
 		AdminAddress:            "127.0.0.1:9180",
 		LogLevel:                "info",
 		LogFormat:               "auto",
@@ -256,6 +260,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.RootHost, "root-host", c.RootHost, "host the SQL user root may connect from")
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
 	fs.BoolVar(&c.SQLPointFastPath, "sql-point-fast-path", c.SQLPointFastPath, "serve prepared primary-key point selects without the SQL planner")
+	fs.BoolVar(&c.SQLPlanCache, "sql-plan-cache", c.SQLPlanCache, "reuse a connection's analyzed plan when it runs the same SELECT text again")
 	fs.Int64Var(&c.RowCacheSize, "row-cache-size", c.RowCacheSize, "row cache for point lookups, in bytes (0: off)")
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file holding the bearer token required by POST /backup and /debug/pprof/ (empty: those are refused)")

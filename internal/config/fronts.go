@@ -64,6 +64,7 @@ func (c *Config) SQLConfig() sqlfront.Config {
 		RootHost:        c.RootHost,
 		TLSRequired:     c.TLSRequired,
 		NoPointFastPath: !c.SQLPointFastPath,
+		NoPlanCache:     !c.SQLPlanCache,
 		MaxConnections:  c.MaxConnections,
 		ConnectTimeout:  c.ConnectTimeout,
 		SecureFilePriv:  c.SecureFilePrivDir(),

@@ -31,7 +31,13 @@ func TestFrontOptions(t *testing.T) {
 	if h.Timeout != -1 || h.MaxResponse != -1 || h.LineTimeout != 7*time.Second || h.MaxConns != 10000 || h.MaxConnsPerPeer != 5000 {
 		t.Errorf("hsfront config %+v", h)
 	}
-	if s := c.SQLConfig(); s.MaxConnections != 151 || s.ConnectTimeout != 10*time.Second || s.NoPointFastPath {
+	if s := c.SQLConfig(); s.MaxConnections != 151 || s.ConnectTimeout != 10*time.Second || s.NoPointFastPath || s.NoPlanCache {
 		t.Errorf("sqlfront config %+v", s)
+	}
+	if err := fs.Parse([]string{"--sql-plan-cache=false"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.SQLConfig(); !s.NoPlanCache {
+		t.Errorf("--sql-plan-cache=false: sqlfront config %+v", s)
 	}
 }

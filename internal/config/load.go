@@ -321,6 +321,7 @@ func (c *Config) Print(w io.Writer) error {
 		"cache-size":                             c.CacheSize,
 		"row-cache-size":                         c.RowCacheSize,
 		"sql-point-fast-path":                    c.SQLPointFastPath,
+		"sql-plan-cache":                         c.SQLPlanCache,
 		"admin-address":                          c.AdminAddress,
 		"admin-token":                            c.AdminToken,
 		"admin-token-file":                       c.AdminTokenFile,
