@@ -27,40 +27,30 @@ func TestHSForeignKeys(t *testing.T) {
 		"INSERT INTO c_null VALUES (1, 1), (2, 3)",
 		"INSERT INTO c_restrict VALUES (1, 4)",
 	)
-	steps := []struct{ req, want string }{
-		{"P\t0\tfkhs\tparent\tPRIMARY\tid,v\n", "0\t1\n"},
-		{"P\t1\tfkhs\tc_cascade\tPRIMARY\tid,p\n", "0\t1\n"},
-		{"P\t2\tfkhs\tc_null\tPRIMARY\tid,p\n", "0\t1\n"},
-		{"P\t3\tfkhs\tc_restrict\tPRIMARY\tid,p\n", "0\t1\n"},
-		{"P\t4\tfkhs\ttree\tPRIMARY\tid,up\n", "0\t1\n"},
-		{"P\t5\tfkhs\tplain\tPRIMARY\tid,p\n", "0\t1\n"},
-		{"1\t=\t1\t1\t1\t0\tU\t1\t98\n", "1\t1\t151\n"},
-		{"1\t=\t1\t1\t1\t0\tU\t1\t2\n", "0\t1\t1\n"},
-		{"0\t=\t1\t2\t1\t0\tU\t20\t0\n", "0\t1\t1\n"},
-		{"0\t=\t1\t3\t1\t0\tU\t30\t0\n", "0\t1\t1\n"},
-		{"0\t=\t1\t4\t1\t0\tU\t40\t0\n", "1\t1\t152\n"},
-		{"0\t=\t1\t1\t1\t0\tD\n", "0\t1\t1\n"},
-		{"0\t=\t1\t4\t1\t0\tU\t4\t7\n", "0\t1\t1\n"},
-		{"2\t+\t2\t3\t\x00\n", "0\t1\n"},
-		{"3\t+\t2\t2\t\x00\n", "0\t1\n"},
-		{"4\t+\t2\t1\t\x00\n", "0\t1\n"},
-		{"4\t+\t2\t2\t1\n", "0\t1\n"},
-		{"4\t+\t2\t3\t3\n", "0\t1\n"},
-		{"4\t+\t2\t4\t9\n", "1\t1\t151\n"},
-		{"4\t=\t1\t1\t1\t0\tD\n", "0\t1\t1\n"},
-		{"0\t>\t1\t0\t10\t0\tD\n", "1\t1\t152\n"},
-		{"5\t+\t2\t1\t99\n", "0\t1\n"},
-	}
-	var req strings.Builder
-	for _, st := range steps {
-		req.WriteString(st.req)
-	}
-	got := hsExchange(t, s.HS().WriteAddr(), req.String(), len(steps))
-	for i, st := range steps {
-		if got[i] != st.want {
-			t.Errorf("%q: got %q, want %q", st.req, got[i], st.want)
-		}
-	}
+	hsSteps(t, s.HS().WriteAddr(), []hsStep{
+		{"P\t0\tfkhs\tparent\tPRIMARY\tid,v", "0\t1"},
+		{"P\t1\tfkhs\tc_cascade\tPRIMARY\tid,p", "0\t1"},
+		{"P\t2\tfkhs\tc_null\tPRIMARY\tid,p", "0\t1"},
+		{"P\t3\tfkhs\tc_restrict\tPRIMARY\tid,p", "0\t1"},
+		{"P\t4\tfkhs\ttree\tPRIMARY\tid,up", "0\t1"},
+		{"P\t5\tfkhs\tplain\tPRIMARY\tid,p", "0\t1"},
+		{"1\t=\t1\t1\t1\t0\tU\t1\t98", "1\t1\t151"},
+		{"1\t=\t1\t1\t1\t0\tU\t1\t2", "0\t1\t1"},
+		{"0\t=\t1\t2\t1\t0\tU\t20\t0", "0\t1\t1"},
+		{"0\t=\t1\t3\t1\t0\tU\t30\t0", "0\t1\t1"},
+		{"0\t=\t1\t4\t1\t0\tU\t40\t0", "1\t1\t152"},
+		{"0\t=\t1\t1\t1\t0\tD", "0\t1\t1"},
+		{"0\t=\t1\t4\t1\t0\tU\t4\t7", "0\t1\t1"},
+		{"2\t+\t2\t3\t\x00", "0\t1"},
+		{"3\t+\t2\t2\t\x00", "0\t1"},
+		{"4\t+\t2\t1\t\x00", "0\t1"},
+		{"4\t+\t2\t2\t1", "0\t1"},
+		{"4\t+\t2\t3\t3", "0\t1"},
+		{"4\t+\t2\t4\t9", "1\t1\t151"},
+		{"4\t=\t1\t1\t1\t0\tD", "0\t1\t1"},
+		{"0\t>\t1\t0\t10\t0\tD", "1\t1\t152"},
+		{"5\t+\t2\t1\t99", "0\t1"},
+	})
 	for q, want := range map[string]string{
 		"SELECT id, v FROM parent ORDER BY id":     "4:7 20:0 30:0",
 		"SELECT id, p FROM c_cascade ORDER BY id":  "1:20 2:20",

@@ -313,3 +313,23 @@ func TestBackupDuringWrites(t *testing.T) {
 	}
 	t.Logf("%d inserts acknowledged before the backup, %d rows in it", len(before), len(present))
 }
+
+// hsStep is one HandlerSocket request line and the answer line it must
+// get, both without their newline.
+type hsStep struct{ req, want string }
+
+// hsSteps sends the requests of steps to addr in one write and checks
+// each answer.
+func hsSteps(t *testing.T, addr net.Addr, steps []hsStep) {
+	t.Helper()
+	var req strings.Builder
+	for _, st := range steps {
+		req.WriteString(st.req + "\n")
+	}
+	got := hsExchange(t, addr, req.String(), len(steps))
+	for i, st := range steps {
+		if got[i] != st.want+"\n" {
+			t.Errorf("%q: %q, want %q", st.req, got[i], st.want+"\n")
+		}
+	}
+}

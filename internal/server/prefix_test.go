@@ -1,7 +1,6 @@
 package server
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -21,7 +20,7 @@ func TestHSPrefixIndexes(t *testing.T) {
 		"INSERT INTO s VALUES (1,'xyz1','aa1','q1'),(2,'xy','aa2','q2'),(3,'xzz','ab','r'),(4,'ñañ','ñaña','qq')",
 		"INSERT INTO l VALUES (1,'apfel'),(3,'apf'),(4,'zzz')",
 	)
-	read := []struct{ req, want string }{
+	read := []hsStep{
 		{"P\t0\tpfx\tp\tPRIMARY\tk,v", "0\t1"},
 		{"0\t=\t1\tabcdexx", "0\t2\tabcdefg\t1"},
 		{"0\t=\t1\tABCDEfoo", "0\t2\tabcdefg\t1"},
@@ -51,28 +50,19 @@ func TestHSPrefixIndexes(t *testing.T) {
 		{"P\t4\tpfx\tl\tkv\tid,v", "0\t1"},
 		{"4\t=\t1\tAPFxx\t10", "0\t2\t1\tapfel\t3\tapf"},
 	}
-	check := func(port string, steps []struct{ req, want string }) {
+	check := func(port string, steps []hsStep) {
 		t.Helper()
-		var req strings.Builder
-		for _, st := range steps {
-			req.WriteString(st.req + "\n")
-		}
 		addr := s.HS().ReadAddr()
 		if port == "w" {
 			addr = s.HS().WriteAddr()
 		}
-		got := hsExchange(t, addr, req.String(), len(steps))
-		for i, st := range steps {
-			if got[i] != st.want+"\n" {
-				t.Errorf("%s %q: %q, want %q", port, st.req, got[i], st.want+"\n")
-			}
-		}
+		hsSteps(t, addr, steps)
 	}
 	// Twice: the second time the = finds on unique keys may come from the
 	// row cache.
 	check("r", read)
 	check("r", read)
-	check("w", []struct{ req, want string }{
+	check("w", []hsStep{
 		{"P\t0\tpfx\tp\tPRIMARY\tk,v", "0\t1"},
 		{"0\t+\t2\tabcdezz\t9", "1\t1\t121"},
 		{"0\t+\t2\tabcdf\t9", "0\t1"},
@@ -93,23 +83,13 @@ func TestHSUTF8MB3(t *testing.T) {
 		"CREATE TABLE h (k VARCHAR(10) PRIMARY KEY, v INT) CHARSET=utf8",
 		"INSERT INTO h VALUES ('aé', 1), ('b', 2)",
 	)
-	steps := []struct{ req, want string }{
+	hsSteps(t, s.HS().WriteAddr(), []hsStep{
 		{"P\t0\tmb3\th\tPRIMARY\tk,v", "0\t1"},
 		{"0\t=\t1\tAÉ", "0\t2\taé\t1"},
 		{"0\t+\t2\tx😀y\t3", "0\t1"},
 		{"0\t=\t1\tx?y", "0\t2"},
 		{"0\t>=\t1\t\t10", "0\t2\taé\t1\tb\t2\tx????y\t3"},
-	}
-	var req strings.Builder
-	for _, st := range steps {
-		req.WriteString(st.req + "\n")
-	}
-	got := hsExchange(t, s.HS().WriteAddr(), req.String(), len(steps))
-	for i, st := range steps {
-		if got[i] != st.want+"\n" {
-			t.Errorf("%q: %q, want %q", st.req, got[i], st.want+"\n")
-		}
-	}
+	})
 	var cs string
 	if err := db.QueryRow("SELECT CHARACTER_SET_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'mb3' AND TABLE_NAME = 'h' AND COLUMN_NAME = 'k'").Scan(&cs); err != nil || cs != "utf8mb3" {
 		t.Fatalf("character set of h.k: %q %v", cs, err)

@@ -15,7 +15,7 @@ func TestHSOddDatesOverSQL(t *testing.T) {
 	s := startTest(t, nil)
 	db := sqlDB(t, s, "odd")
 	execAll(t, db, "CREATE TABLE od (id INT PRIMARY KEY, d DATE NULL, dt DATETIME(2) NULL, KEY kd (d))")
-	steps := []struct{ req, want string }{
+	hsSteps(t, s.HS().WriteAddr(), []hsStep{
 		{"P\t0\todd\tod\tPRIMARY\tid,d,dt", "0\t1"},
 		{"0\t+\t3\t1\t2020-00-15\t2020-05-00 10:11:12.5", "0\t1"},
 		{"0\t+\t3\t2\t0000-00-01\t0000-00-01 00:00:00", "0\t1"},
@@ -23,17 +23,7 @@ func TestHSOddDatesOverSQL(t *testing.T) {
 		{"0\t+\t3\t4\t2019-12-31\t2020-00-00 23:59:59.99", "0\t1"},
 		{"0\t+\t3\t5\t0000-00-00\t0000-00-00 00:00:00", "0\t1"},
 		{"0\t=\t1\t1", "0\t3\t1\t2020-00-15\t2020-05-00 10:11:12.50"},
-	}
-	var req strings.Builder
-	for _, st := range steps {
-		req.WriteString(st.req + "\n")
-	}
-	got := hsExchange(t, s.HS().WriteAddr(), req.String(), len(steps))
-	for i, st := range steps {
-		if got[i] != st.want+"\n" {
-			t.Fatalf("%q: %q, want %q", st.req, got[i], st.want+"\n")
-		}
-	}
+	})
 	queries := []struct{ q, want string }{
 		{"SELECT id, d, dt FROM od ORDER BY id",
 			"1 2020-00-15 2020-05-00 10:11:12.50|2 0000-00-01 0000-00-01 00:00:00.00|3 2020-01-01 2020-01-01 00:00:00.00|4 2019-12-31 2020-00-00 23:59:59.99|5 0000-00-00 0000-00-00 00:00:00.00"},
@@ -74,20 +64,10 @@ func TestHSOddDatesOverSQL(t *testing.T) {
 	execAll(t, db, "SET sql_mode = ''", "DELETE FROM od",
 		"INSERT INTO od VALUES (1, '2020-00-15', '2020-05-00 10:11:12.5'), (2, '0000-00-01', '0000-00-01'), (3, '2020-01-01', '2020-01-01'), (4, '2019-12-31', '2020-00-00 23:59:59.99'), (5, '0000-00-00', '0000-00-00')")
 	check()
-	steps = []struct{ req, want string }{
+	hsSteps(t, s.HS().ReadAddr(), []hsStep{
 		{"P\t0\todd\tod\tkd\tid,d,dt", "0\t1"},
 		{"0\t>=\t1\t2020-00-01\t10", "0\t3\t1\t2020-00-15\t2020-05-00 10:11:12.50\t3\t2020-01-01\t2020-01-01 00:00:00.00"},
-	}
-	req.Reset()
-	for _, st := range steps {
-		req.WriteString(st.req + "\n")
-	}
-	got = hsExchange(t, s.HS().ReadAddr(), req.String(), len(steps))
-	for i, st := range steps {
-		if got[i] != st.want+"\n" {
-			t.Errorf("%q: %q, want %q", st.req, got[i], st.want+"\n")
-		}
-	}
+	})
 	// Under NO_ZERO_IN_DATE (strict) such a date is refused with 1292.
 	execAll(t, db, "SET sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_IN_DATE'")
 	if _, err := db.Exec("UPDATE od SET d = '2021-00-01' WHERE id = 3"); err == nil || !strings.Contains(err.Error(), "1292") {
