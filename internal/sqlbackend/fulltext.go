@@ -13,6 +13,7 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -119,32 +120,12 @@ func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 
 // likeSourceMeta returns the SQL attributes of the source table of a
 // CREATE TABLE ... LIKE when it keeps FULLTEXT or SPATIAL indexes, else
-// nil. go-mysql-server's planner has already copied the source's columns
-// and (built) indexes into the plan and keeps no link to the source, so
-// the statement's text names it, as for likePrefixes.
+// nil.
 func likeSourceMeta(ctx *sql.Context, ct *plan.CreateTable) *tableMeta {
-	if ctx == nil || ct.Temporary() || !containsFold(ctx.Query(), "like") {
+	if ct.Temporary() {
 		return nil
 	}
-	var db sql.Database = ct.Db
-	if pd, ok := db.(mysql_db.PrivilegedDatabase); ok {
-		db = pd.Unwrap()
-	}
-	d, ok := db.(*database)
-	if !ok {
-		return nil
-	}
-	st, err := ast.Parse(ctx.Query())
-	ddl, ok := st.(*ast.DDL)
-	if err != nil || !ok || ddl.OptLike == nil || len(ddl.OptLike.LikeTables) != 1 {
-		return nil
-	}
-	lt := ddl.OptLike.LikeTables[0]
-	srcDB := lt.DbQualifier.String()
-	if srcDB == "" {
-		srcDB = ctx.GetCurrentDatabase()
-	}
-	src := d.p.ResolveTable(srcDB, lt.Name.String())
+	d, src := likeSource(ctx, ct)
 	if src == nil {
 		return nil
 	}
@@ -153,6 +134,35 @@ func likeSourceMeta(ctx *sql.Context, ct *plan.CreateTable) *tableMeta {
 		return nil
 	}
 	return m
+}
+
+// likeSource returns the source table of a CREATE TABLE ... LIKE (with
+// the database ct creates in), or nil. go-mysql-server's planner has
+// already copied the source's columns and indexes into the plan and
+// keeps no link to the source, so the statement's text names it.
+func likeSource(ctx *sql.Context, ct *plan.CreateTable) (*database, *engine.Table) {
+	if ctx == nil || !containsFold(ctx.Query(), "like") {
+		return nil, nil
+	}
+	var db sql.Database = ct.Db
+	if pd, ok := db.(mysql_db.PrivilegedDatabase); ok {
+		db = pd.Unwrap()
+	}
+	d, ok := db.(*database)
+	if !ok {
+		return nil, nil
+	}
+	st, err := ast.Parse(ctx.Query())
+	ddl, ok := st.(*ast.DDL)
+	if err != nil || !ok || ddl.OptLike == nil || len(ddl.OptLike.LikeTables) != 1 {
+		return nil, nil
+	}
+	lt := ddl.OptLike.LikeTables[0]
+	srcDB := lt.DbQualifier.String()
+	if srcDB == "" {
+		srcDB = ctx.GetCurrentDatabase()
+	}
+	return d, d.p.ResolveTable(srcDB, lt.Name.String())
 }
 
 // likeKeptIndexes gives CREATE TABLE ... LIKE src the kept indexes of

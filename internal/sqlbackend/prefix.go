@@ -9,11 +9,9 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/information_schema"
-	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
-	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -306,25 +304,7 @@ func prefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, s
 // column names only (and a TEXT or BLOB column then has no length), and
 // keeps no link to src in the plan, so the statement's text names it.
 func likePrefixes(ctx *sql.Context, ct *plan.CreateTable) {
-	var db sql.Database = ct.Db
-	if pd, ok := db.(mysql_db.PrivilegedDatabase); ok {
-		db = pd.Unwrap()
-	}
-	d, ok := db.(*database)
-	if !ok || ctx == nil {
-		return
-	}
-	st, err := ast.Parse(ctx.Query())
-	ddl, ok := st.(*ast.DDL)
-	if err != nil || !ok || ddl.OptLike == nil || len(ddl.OptLike.LikeTables) != 1 {
-		return
-	}
-	lt := ddl.OptLike.LikeTables[0]
-	srcDB := lt.DbQualifier.String()
-	if srcDB == "" {
-		srcDB = ctx.GetCurrentDatabase()
-	}
-	src := d.p.ResolveTable(srcDB, lt.Name.String())
+	_, src := likeSource(ctx, ct)
 	if src == nil {
 		return
 	}
