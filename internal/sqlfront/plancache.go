@@ -157,7 +157,18 @@ func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query str
 	text := sql.RemoveSpaceAndDelimiter(query, ';')
 	cp := h.plans.conn(c.ConnectionID)
 	ent := cp.m[text]
+	if ent != nil && ent.plan == nil && ent.key.db == key.db && ent.key.cat == key.cat && ent.key.obj == key.obj {
+		// A text whose plan could not be kept takes the ordinary path
+		// without a second analysis here: only DDL or a change of
+		// database can change that, not the statements that bump gen.
+		return false, nil
+	}
 	if ent == nil || ent.key != key {
+		if len(cp.m) >= planCacheMax {
+			clear(cp.m)
+		}
+		ent = &cachedPlan{key: key}
+		cp.m[text] = ent
 		sctx.ClearWarnings()
 		n, err := s.engine.AnalyzeQuery(sctx, text)
 		if err != nil || len(sctx.Warnings()) > 0 {
@@ -165,15 +176,9 @@ func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query str
 			sctx.ClearWarnings()
 			return false, nil
 		}
-		reset, ok := sqlbackend.ReusablePlan(n)
-		if !ok {
-			n = nil
+		if reset, ok := sqlbackend.ReusablePlan(n); ok {
+			ent.plan, ent.reset = n, reset
 		}
-		if len(cp.m) >= planCacheMax {
-			clear(cp.m)
-		}
-		ent = &cachedPlan{key: key, plan: n, reset: reset}
-		cp.m[text] = ent
 	} else if ent.plan != nil {
 		h.plans.Hits.Add(1)
 	}
