@@ -215,9 +215,10 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 // queued during that commit are already waiting. Starting the next group
 // at once would split the callers into two cohorts that alternate, each
 // group holding half of them. So after releasing n callers with q jobs
-// queued, the next group waits (at most a quarter of the last commit's
-// duration, so only when commits are slow, i.e. fsync) until it holds
-// q+n jobs. With one caller, or fast commits, it never waits.
+// queued, the next group waits until it holds q+n jobs, at most as long
+// as the last commit took (a caller that is later than that would have
+// waited for a whole commit anyway), and only when commits are slow, i.e.
+// fsync. With one caller, or fast commits, it never waits.
 func (w *writer) run() {
 	defer close(w.done)
 	if w.syncs != nil {
@@ -237,7 +238,7 @@ func (w *writer) run() {
 		}
 		w.drain(max)
 		if want := min(expect, max); len(w.jobs) < want && lastCommit > 20*time.Microsecond {
-			timer.Reset(min(lastCommit/4, 2*time.Millisecond))
+			timer.Reset(min(lastCommit, 2*time.Millisecond))
 		wait:
 			for len(w.jobs) < want {
 				select {
