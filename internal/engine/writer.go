@@ -215,16 +215,22 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 // queued during that commit are already waiting. Starting the next group
 // at once would split the callers into two cohorts that alternate, each
 // group holding half of them. So after releasing n callers with q jobs
-// queued, the next group waits until it holds q+n jobs, at most as long
-// as the last commit took (a caller that is later than that would have
-// waited for a whole commit anyway), and only when commits are slow, i.e.
-// fsync. With one caller, or fast commits, it never waits.
+// queued, the next group waits until it holds q+n jobs, and only when
+// commits are slow. In DurabilitySync (an fsync per commit) it waits at
+// most as long as the last commit took: a caller later than that would
+// have waited for a whole commit anyway. In the other modes a commit is a
+// write(2) and it waits a quarter of that, since there the wait's wake-ups
+// cost more than the groups save. With one caller it never waits.
 func (w *writer) run() {
 	defer close(w.done)
 	if w.syncs != nil {
 		defer func() { close(w.syncs); <-w.syncDone }()
 	}
 	max := w.e.opts.MaxGroupJobs
+	waitDiv := time.Duration(4)
+	if w.e.opts.Durability == DurabilitySync {
+		waitDiv = 1
+	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	expect := 0
@@ -238,7 +244,7 @@ func (w *writer) run() {
 		}
 		w.drain(max)
 		if want := min(expect, max); len(w.jobs) < want && lastCommit > 20*time.Microsecond {
-			timer.Reset(min(lastCommit, 2*time.Millisecond))
+			timer.Reset(min(lastCommit/waitDiv, 2*time.Millisecond))
 		wait:
 			for len(w.jobs) < want {
 				select {
