@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -11,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // fakeBackup creates the directory it is given, as a Pebble checkpoint
@@ -332,5 +337,36 @@ func TestCmdlineMasked(t *testing.T) {
 	_, base = startAdmin(t, &fakeBackup{}, Options{Token: testToken})
 	if _, _, body := call(t, "GET", base+"/debug/pprof/cmdline", testToken); body != "handlerdb\x00--root-password\x00********" {
 		t.Fatalf("cmdline of os.Args: %q", body)
+	}
+}
+
+// TestBatchHistogram: n observations at once land in the bucket whose
+// bound is the first at or above the value, the count is the +Inf
+// bucket's and the sum is n times the value.
+func TestBatchHistogram(t *testing.T) {
+	var h batchHistogram
+	h.observe(3*time.Microsecond, 5)  // le 4e-6
+	h.observe(4*time.Microsecond, 1)  // le 4e-6 (a bound is inclusive)
+	h.observe(20*time.Microsecond, 2) // le 6.4e-5
+	h.observe(time.Hour, 1)           // +Inf only
+	var m dto.Metric
+	if err := h.metric(prometheus.NewDesc("x", "x", nil, nil)).Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	hg := m.GetHistogram()
+	if hg.GetSampleCount() != 9 {
+		t.Errorf("count %d, want 9", hg.GetSampleCount())
+	}
+	if want := (15e-6 + 4e-6 + 40e-6 + 3600); math.Abs(hg.GetSampleSum()-want) > 1e-9 {
+		t.Errorf("sum %v, want %v", hg.GetSampleSum(), want)
+	}
+	want := map[float64]uint64{1e-6: 0, 4e-6: 6, 1.6e-5: 6, 6.4e-5: 8, 2.56e-4: 8}
+	for _, b := range hg.GetBucket() {
+		if w, ok := want[b.GetUpperBound()]; ok && b.GetCumulativeCount() != w {
+			t.Errorf("bucket le %g: %d, want %d", b.GetUpperBound(), b.GetCumulativeCount(), w)
+		}
+	}
+	if last := hg.GetBucket()[len(hg.GetBucket())-1]; last.GetCumulativeCount() != 8 {
+		t.Errorf("last finite bucket %d, want 8 (the hour is above every bound)", last.GetCumulativeCount())
 	}
 }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"sort"
 	"sync/atomic"
 	"time"
 
@@ -22,8 +23,8 @@ type Metrics struct {
 	sql atomic.Pointer[sqlfront.Stats]
 	rep atomic.Pointer[replica.Replica]
 
-	hsLatency   *prometheus.HistogramVec
-	hsObserve   [2][hsfront.NumOps]prometheus.Observer // hsLatency's children, looked up once
+	descLatency *prometheus.Desc
+	hsLatency   [2][hsfront.NumOps]batchHistogram // by port and class
 	groupJobs   prometheus.Histogram
 	groupTime   prometheus.Histogram
 	groupFailed prometheus.Counter
@@ -44,16 +45,9 @@ type Metrics struct {
 // front's counters.
 func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m := &Metrics{e: e}
-	m.hsLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "handlerdb_handlersocket_request_duration_seconds",
-		Help:    "Time to execute one HandlerSocket request (write-port requests include waiting for their group commit).",
-		Buckets: prometheus.ExponentialBuckets(1e-6, 4, 12),
-	}, []string{"port", "op"})
-	for p := range ports {
-		for op := hsfront.Op(0); op < hsfront.NumOps; op++ {
-			m.hsObserve[p][op] = m.hsLatency.WithLabelValues(ports[p], op.String())
-		}
-	}
+	m.descLatency = prometheus.NewDesc("handlerdb_handlersocket_request_duration_seconds",
+		"Time to execute one HandlerSocket request: the requests a connection sent together share the time of their batch equally (write-port requests include waiting for their group commit).",
+		[]string{"port", "op"}, nil)
 	m.groupJobs = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "handlerdb_group_commit_jobs",
 		Help:    "Jobs (write batches and SQL commits) per group commit.",
@@ -102,7 +96,7 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 	m.descFsync = d("handlerdb_pebble_wal_fsync_duration_seconds", "WAL fsync latency.")
 	m.descWALBytes = d("handlerdb_pebble_wal_written_bytes_total", "Bytes written to the write-ahead log.")
 	m.descDiskBytes = d("handlerdb_pebble_disk_usage_bytes", "Bytes the store uses on disk.")
-	reg.MustRegister(m, m.hsLatency, m.groupJobs, m.groupTime, m.groupFailed)
+	reg.MustRegister(m, m.groupJobs, m.groupTime, m.groupFailed)
 	e.SetGroupHook(func(g engine.GroupStats) {
 		m.groupJobs.Observe(float64(g.Jobs))
 		m.groupTime.Observe(g.Duration.Seconds())
@@ -124,9 +118,40 @@ func (m *Metrics) AttachHS(hs *hsfront.Server) { m.hs.Store(hs) }
 
 var ports = [2]string{"read", "write"}
 
-// ObserveHS is the hsfront.Config.Observe hook.
-func (m *Metrics) ObserveHS(write bool, op hsfront.Op, ok bool, d time.Duration) {
-	m.hsObserve[portIndex(write)][op].Observe(d.Seconds())
+// ObserveHS is the hsfront.Config.Observe hook: n requests of class op
+// that took d each.
+func (m *Metrics) ObserveHS(write bool, op hsfront.Op, ok bool, d time.Duration, n int) {
+	m.hsLatency[portIndex(write)][op].observe(d, n)
+}
+
+// latencyBuckets are the upper bounds of the request latency histogram.
+var latencyBuckets = prometheus.ExponentialBuckets(1e-6, 4, 12)
+
+// batchHistogram is a latency histogram over latencyBuckets that takes n
+// equal observations in one call, so that a batch of requests costs one
+// bucket search and two atomic adds. Safe for concurrent use.
+type batchHistogram struct {
+	counts   [13]atomic.Uint64 // per bucket (not cumulative); the last is +Inf
+	sumNanos atomic.Int64
+}
+
+func (h *batchHistogram) observe(d time.Duration, n int) {
+	i := sort.SearchFloat64s(latencyBuckets, d.Seconds()) // the first bound >= d
+	h.counts[i].Add(uint64(n))
+	h.sumNanos.Add(int64(d) * int64(n))
+}
+
+// metric is h as a Prometheus histogram; the count is the buckets' sum,
+// so it always equals the +Inf bucket.
+func (h *batchHistogram) metric(desc *prometheus.Desc, labels ...string) prometheus.Metric {
+	buckets := make(map[float64]uint64, len(latencyBuckets))
+	var cum uint64
+	for i, b := range latencyBuckets {
+		cum += h.counts[i].Load()
+		buckets[b] = cum
+	}
+	cum += h.counts[len(latencyBuckets)].Load()
+	return prometheus.MustNewConstHistogram(desc, cum, float64(h.sumNanos.Load())/1e9, buckets, labels...)
 }
 
 func portIndex(write bool) int {
@@ -142,7 +167,7 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
 		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
 		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplStaged, m.descReplErrno,
-		m.descCopying, m.descCopyRows, m.descCopyEstimate, m.descCopyRate, m.descCopyETA} {
+		m.descCopying, m.descCopyRows, m.descCopyEstimate, m.descCopyRate, m.descCopyETA, m.descLatency} {
 		ch <- d
 	}
 }
@@ -154,6 +179,11 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	for p := range ports {
+		for op := hsfront.Op(0); op < hsfront.NumOps; op++ {
+			ch <- m.hsLatency[p][op].metric(m.descLatency, ports[p], op.String())
+		}
 	}
 	if hs := m.hs.Load(); hs != nil {
 		st := hs.Stats()

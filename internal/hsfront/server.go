@@ -105,10 +105,13 @@ type Config struct {
 	RequireAuth bool
 	// Logger receives connection-level events (debug) and errors.
 	Logger *slog.Logger
-	// Observe, when set, is called after each request with its port,
-	// class, result and duration (for latency histograms). It must be
-	// cheap and safe for concurrent use.
-	Observe func(write bool, op Op, ok bool, d time.Duration)
+	// Observe, when set, is called after each batch of requests (what one
+	// read of a connection brought, or one run of writes), once per class
+	// and result, with the port, the class, the result, each request's
+	// share of the batch's time (a write run's includes its group commit)
+	// and how many requests it stands for (for latency histograms). It must
+	// be cheap and safe for concurrent use.
+	Observe func(write bool, op Op, ok bool, d time.Duration, n int)
 }
 
 // Grants says which tables an authenticated SQL user may open.

@@ -94,6 +94,7 @@ type scratch struct {
 	run        []*writeOp // the write port's current run (writerun.go)
 	runLen     int        // the lines of run in use
 	runSess    *session   // the session whose run applyFn applies
+	runStart   time.Time  // when the run was prepared (with an Observe hook)
 	applyFn    func(*engine.Job) error
 
 	// find state, used by emit
@@ -230,7 +231,7 @@ func needsWriter(r *hsproto.Request) bool {
 func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 	rest := buf
 	var cnt opCounter
-	cnt.start(ss)
+	cnt.start(ss, time.Time{})
 	stop := stopNone
 	for {
 		// Parse unescapes the line in place (an escaped byte may become
@@ -267,37 +268,37 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 
 // opCounter counts a batch's requests by class and result. The server-wide
 // counters are shared by every event loop: they are added once per buffer,
-// not once per request.
+// not once per request. So is the latency hook (Config.Observe): the
+// batch is timed once, and each of its requests is given an equal share
+// of that time, with one call per class and result.
 type opCounter struct {
 	ss      *session
-	observe func(write bool, op Op, ok bool, d time.Duration)
+	observe func(write bool, op Op, ok bool, d time.Duration, n int)
 	t0      time.Time
 	n       int64
 	ops     [NumOps][2]int64
 }
 
-func (k *opCounter) start(ss *session) {
+// start begins a batch that began at t0 (used only with an Observe hook;
+// the zero time asks start to read the clock).
+func (k *opCounter) start(ss *session, t0 time.Time) {
 	k.ss, k.observe = ss, ss.s.cfg.Observe
 	if k.observe != nil {
-		k.t0 = time.Now()
+		if t0.IsZero() {
+			t0 = time.Now()
+		}
+		k.t0 = t0
 	}
 }
 
 // add counts one answered request.
 func (k *opCounter) add(r *hsproto.Request, ok bool) {
-	op := classify(r)
 	res := 0
 	if !ok {
 		res = 1
 	}
-	k.ops[op][res]++
+	k.ops[classify(r)][res]++
 	k.n++
-	if k.observe != nil {
-		// Each request's time runs from the end of the one before.
-		t1 := time.Now()
-		k.observe(k.ss.write, op, ok, t1.Sub(k.t0))
-		k.t0 = t1
-	}
 }
 
 func (k *opCounter) flush(c *conn) {
@@ -307,10 +308,17 @@ func (k *opCounter) flush(c *conn) {
 	c.requests.Add(k.n)
 	st := &k.ss.s.stats
 	st.Requests.Add(k.n)
+	var share time.Duration
+	if k.observe != nil {
+		share = time.Since(k.t0) / time.Duration(k.n)
+	}
 	for op := range k.ops {
 		for res, n := range k.ops[op] {
 			if n > 0 {
 				st.Ops[portIndex(k.ss.write)][op][res].Add(n)
+				if k.observe != nil {
+					k.observe(k.ss.write, Op(op), res == 0, share, int(n))
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package hsfront
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsproto"
@@ -77,6 +78,9 @@ func (sc *scratch) opAt(i int) *writeOp {
 // follows the run, and whether it needs the writer (apply: then
 // sc.applyFn is its job).
 func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, apply bool) {
+	if ss.s.cfg.Observe != nil {
+		sc.runStart = time.Now() // the run's requests are timed with their commit
+	}
 	// The first line was parsed by lines; take it over by swapping the
 	// requests, so that each keeps its own slices.
 	first := sc.opAt(0)
@@ -138,7 +142,7 @@ func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest [
 		return len(buf) - len(ss.failRun(sc, count, rest)), false
 	}
 	var cnt opCounter
-	cnt.start(ss)
+	cnt.start(ss, sc.runStart)
 	out := *sc.out
 	for _, op := range run {
 		start := len(out)
