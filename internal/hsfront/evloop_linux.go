@@ -166,10 +166,18 @@ func (l *evloop) run() {
 		n, werr = unix.EpollWait(l.epfd, events, 0)
 		return n > 0 || (werr != nil && werr != unix.EINTR)
 	}
-	lastSweep := time.Now()
+	every := l.sweepEvery()
+	now := time.Now()
+	lastSweep := now
+	var armed time.Time // the poll's deadline
 	for {
-		// Wake at least once per sweep interval.
-		l.epfile.SetReadDeadline(time.Now().Add(l.sweepEvery()))
+		// Wake at least once per sweep interval. Moving the deadline is a
+		// timer change in the runtime: it is moved only once the one set
+		// is less than half an interval away, not every round.
+		if armed.Sub(now) < every/2 {
+			armed = now.Add(every)
+			l.epfile.SetReadDeadline(armed)
+		}
 		n, werr = 0, nil
 		var err error
 		if len(l.ready) > 0 || len(l.waiting) > 0 {
@@ -225,7 +233,7 @@ func (l *evloop) run() {
 			l.closeAll()
 			return
 		}
-		if now := time.Now(); now.Sub(lastSweep) >= l.sweepEvery() {
+		if now = time.Now(); now.Sub(lastSweep) >= every {
 			lastSweep = now
 			l.sweep(now)
 		}
