@@ -24,8 +24,8 @@ import (
 // which makes the commit visible atomically; so no reader sees an old
 // value after any reader has seen the new one.
 //
-// Eviction is random (Go's map iteration order) once a shard is over its
-// share of the byte budget. Safe for concurrent use.
+// Eviction takes the entries after a pseudo-random slot once a shard is
+// over its share of the byte budget. Safe for concurrent use.
 type rowCache struct {
 	seed     maphash.Seed
 	shards   []cacheShard
@@ -36,12 +36,12 @@ type rowCache struct {
 
 // cacheShard is one lock's worth of the cache. Entries are keyed by the
 // key's 64-bit hash and hold the key itself (after a 2-byte length) and
-// then the value in one allocation, so a lookup probes a map of integers
-// and touches one block of memory. Two keys with the same hash share the
+// then the value in one allocation, so a lookup probes a table of
+// integers (slots.go) and touches one block of memory. Two keys with the same hash share the
 // slot: the entry names its key, so a lookup of the other key misses.
 type cacheShard struct {
 	mu     sync.Mutex
-	m      map[uint64][]byte
+	m      slotTable
 	bytes  int64
 	gen    uint64 // bumped whenever a commit touching the shard ends
 	busy   int32  // commits in flight that touch the shard
@@ -58,11 +58,7 @@ func newRowCache(size int64) *rowCache {
 	for n > 1 && size/int64(n) < 4<<10 {
 		n /= 2
 	}
-	c := &rowCache{seed: maphash.MakeSeed(), shards: make([]cacheShard, n), mask: uint64(n - 1), maxShard: size / int64(n)}
-	for i := range c.shards {
-		c.shards[i].m = map[uint64][]byte{}
-	}
-	return c
+	return &rowCache{seed: maphash.MakeSeed(), shards: make([]cacheShard, n), mask: uint64(n - 1), maxShard: size / int64(n)}
 }
 
 func (c *rowCache) hash(key []byte) (uint64, *cacheShard) {
@@ -83,7 +79,7 @@ func entryValue(e, key []byte) ([]byte, bool) {
 // commit on the shard is in flight.
 func (c *rowCache) get(h uint64, s *cacheShard, key, dst []byte) (v []byte, ok bool, gen uint64, fillable bool) {
 	s.mu.Lock()
-	if cv, hit := entryValue(s.m[h], key); hit {
+	if cv, hit := entryValue(s.m.get(h), key); hit {
 		dst = append(dst[:0], cv...)
 		s.hits++
 		s.mu.Unlock()
@@ -103,7 +99,7 @@ func (c *rowCache) fill(h uint64, s *cacheShard, key, val []byte, gen uint64) {
 	if s.gen != gen || s.busy != 0 {
 		return
 	}
-	if _, taken := s.m[h]; taken {
+	if s.m.find(h) >= 0 {
 		return
 	}
 	c.put(h, s, key, val)
@@ -118,30 +114,33 @@ func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
 		return
 	}
 	n := 2 + len(key) + len(val)
-	if old, ok := s.m[h]; ok {
+	if i := s.m.find(h); i >= 0 {
+		old := s.m.slots[i].e
 		if cap(old) >= n {
 			// Rows rewritten in place usually keep their size class.
 			e := old[:n]
 			e[0], e[1] = byte(len(key)>>8), byte(len(key))
 			copy(e[2+copy(e[2:], key):], val)
-			s.m[h] = e
+			s.m.slots[i].e = e
 			s.bytes += int64(n - len(old))
 			return
 		}
 		s.remove(h)
 	}
-	if s.bytes+need > c.maxShard {
-		for k, e := range s.m {
-			s.bytes -= int64(len(e)) + entryOverhead
-			delete(s.m, k)
-			if s.bytes+need <= c.maxShard {
-				break
-			}
+	// Evict from a slot the new key's hash picks (scrambled, so that it is
+	// not the key's own home), onwards.
+	pick := (h * 0x9e3779b97f4a7c15) >> 32
+	for s.bytes+need > c.maxShard {
+		i := s.m.any(pick)
+		if i < 0 {
+			break
 		}
+		s.bytes -= int64(len(s.m.slots[i].e)) + entryOverhead
+		s.m.delete(i)
 	}
 	e := make([]byte, 2, (n+15)&^15)
 	e[0], e[1] = byte(len(key)>>8), byte(len(key))
-	s.m[h] = append(append(e, key...), val...)
+	s.m.set(h, append(append(e, key...), val...))
 	s.bytes += need
 }
 
@@ -149,16 +148,16 @@ func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
 // s.mu must be held.
 func (s *cacheShard) drop(h uint64, key []byte) bool {
 	s.busy++
-	_, was := entryValue(s.m[h], key)
+	_, was := entryValue(s.m.get(h), key)
 	s.remove(h)
 	return was
 }
 
 // remove empties slot h; s.mu must be held.
 func (s *cacheShard) remove(h uint64) {
-	if e, ok := s.m[h]; ok {
-		s.bytes -= int64(len(e)) + entryOverhead
-		delete(s.m, h)
+	if i := s.m.find(h); i >= 0 {
+		s.bytes -= int64(len(s.m.slots[i].e)) + entryOverhead
+		s.m.delete(i)
 	}
 }
 
@@ -172,7 +171,7 @@ func (c *rowCache) beginCommit(b *pebble.Batch, all bool) {
 		for i := range c.shards {
 			s := &c.shards[i]
 			s.mu.Lock()
-			clear(s.m)
+			s.m.reset()
 			s.bytes = 0
 			s.busy++
 			s.mu.Unlock()
@@ -255,7 +254,7 @@ func (e *Engine) RowCacheStats() RowCacheStats {
 		st.Hits += s.hits
 		st.Misses += s.misses
 		st.Bytes += s.bytes
-		st.Entries += int64(len(s.m))
+		st.Entries += int64(s.m.n)
 		s.mu.Unlock()
 	}
 	return st
