@@ -290,11 +290,9 @@ func (cv *bulkConverter) convert(c int, v *BulkValue) (types.Value, bool) {
 		}
 		return types.NullValue, true
 	}
-	if v.Kind == BulkHex && isNumberKind(&col.Type) {
-		b := lit.([]byte)
-		if len(b) > 8 {
-			return types.Value{}, false
-		}
+	if b, ok := lit.([]byte); ok && len(b) <= 8 && isNumberKind(&col.Type) {
+		// 0x... is a number in a numeric column (a longer one stays
+		// bytes), as storeValue reads it.
 		var u uint64
 		for _, x := range b {
 			u = u<<8 | uint64(x)

@@ -59,11 +59,11 @@ func (h *mariaHandler) bulkInsert(ctx context.Context, c *mysql.Conn, query stri
 	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, auth) != nil {
 		return false, nil
 	}
-	sctx.ClearWarnings()
 	n := s.p.PrepareBulkInsert(sctx, b)
 	if n == nil {
 		return false, nil
 	}
+	sctx.ClearWarnings() // the previous statement's, as the ordinary path clears them
 	h.bulkRows.Add(int64(n.Rows()))
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_insert", 1)
