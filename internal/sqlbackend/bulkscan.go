@@ -183,7 +183,7 @@ func (sc *bulkScanner) peek() byte {
 func (sc *bulkScanner) space() {
 	for sc.i < len(sc.s) {
 		switch sc.s[sc.i] {
-		case ' ', '\t', '\n', '\r', '\f', '\v':
+		case ' ', '\t', '\n', '\r':
 			sc.i++
 		default:
 			return
