@@ -68,6 +68,11 @@ func (h *mariaHandler) bulkInsert(ctx context.Context, c *mysql.Conn, query stri
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_insert", 1)
 	err = ext.ComExecuteBound(ctx, c, query, n, callback)
+	if err == nil {
+		// The handler takes a node it does not know for a SELECT and
+		// sets ROW_COUNT() to -1 when it ends: the insert's count.
+		sctx.SetLastQueryInfoInt(sql.RowCount, int64(n.Rows()))
+	}
 	h.plans.ran(query)
 	return true, err
 }
