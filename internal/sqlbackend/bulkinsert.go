@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func (n *BulkInsertNode) write(ctx *sql.Context) error {
 	for _, r := range n.rows {
 		if _, err := x.Insert(n.t, r); err != nil {
 			sess.rollbackTo(sp)
-			return n.insertError(r, err)
+			return n.insertError(r, err, false)
 		}
 	}
 	return nil
@@ -145,14 +146,21 @@ func (n *BulkInsertNode) writeJob(ctx *sql.Context) error {
 		return err
 	})
 	if err != nil {
-		return n.insertError(failed, err)
+		return n.insertError(failed, err, true)
 	}
 	return nil
 }
 
 // insertError is the statement's error for a failed insert of row, as
-// the editor and go-mysql-server's insert make it.
-func (n *BulkInsertNode) insertError(row engine.Row, err error) error {
+// the editor and go-mysql-server's insert make it (a failed job that is
+// no duplicate key: as the autocommit's commit reports it).
+func (n *BulkInsertNode) insertError(row engine.Row, err error, job bool) error {
+	var dk *engine.DuplicateKeyError
+	if job && !errors.As(err, &dk) {
+		// A failed job (read-only, DDL meanwhile, the commit):
+		// what the transaction's commit reports.
+		return MapError(err)
+	}
 	var sr sql.Row
 	if row != nil {
 		sr = rowToSQL(n.t, n.sch, row)

@@ -409,6 +409,15 @@ func TestBulkInsertErrors(t *testing.T) {
 	bp.countsAfter("INSERT INTO ai VALUES (32,'g'),(31,'h')")
 	bp.countsAfter("INSERT INTO ai VALUES (NULL,'i'),(NULL,'j')")
 	bp.countsAfter("INSERT INTO d VALUES (50,'x50',1),(51,'x51',2),(52,'x52',3)")
+	// A read-only engine (a replica) refuses the write alike.
+	bp.ts.e.SetReadOnly(true)
+	if o := bp.both("INSERT INTO d VALUES (60,'x60',1),(61,'x61',2)"); !strings.HasPrefix(o.err, "1290 ") {
+		t.Fatalf("read-only: %+v", o)
+	}
+	bp.both("BEGIN")
+	bp.both("INSERT INTO d VALUES (62,'x62',1)")
+	bp.both("COMMIT")
+	bp.ts.e.SetReadOnly(false)
 	// Statements the scanner or the converter refuses answer as before.
 	for _, q := range []string{
 		"INSERT INTO d VALUES (30,'a',1),(31,'b')",
