@@ -349,18 +349,17 @@ func literalValue(ctx context.Context, v *BulkValue) (interface{}, bool) {
 		}
 		return f, true
 	case BulkDecimal:
-		lower := strings.ToLower(v.Text)
-		p, s := expression.GetDecimalPrecisionAndScale(lower)
-		dt, err := gtypes.CreateDecimalType(p, s)
-		if err != nil {
+		// The planner makes DECIMAL(p,s) of the literal's digits and
+		// converts the text with it (a literal past DECIMAL's limits
+		// becomes text: the ordinary path's). For digits and a point,
+		// that conversion is the exact parse: no rounding (s is the
+		// text's scale), no bounds to fail (p counts its digits).
+		p, s := expression.GetDecimalPrecisionAndScale(v.Text)
+		if _, err := gtypes.CreateDecimalType(p, s); err != nil {
 			return nil, false
 		}
-		d, _, err := dt.Convert(ctx, lower)
+		dec, err := decimal.NewFromString(v.Text)
 		if err != nil {
-			return nil, false
-		}
-		dec, ok := d.(decimal.Decimal)
-		if !ok {
 			return nil, false
 		}
 		if v.Neg {
