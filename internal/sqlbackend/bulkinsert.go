@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -370,28 +371,25 @@ func literalValue(ctx context.Context, v *BulkValue) (interface{}, bool) {
 	return nil, false
 }
 
-// intLiteral is planbuilder's convertInt: the smallest Go integer type
-// that holds the digits, else a decimal.
+// intLiteral is planbuilder's convertInt: the first of int8, uint8,
+// int16, uint16, int32, uint32, int64 and uint64 that holds the digits,
+// else a decimal (read here with one parse instead of a parse per type).
 func intLiteral(ctx context.Context, s string) (interface{}, bool) {
-	if i, err := strconv.ParseInt(s, 10, 8); err == nil {
-		return int8(i), true
-	}
-	if u, err := strconv.ParseUint(s, 10, 8); err == nil {
-		return uint8(u), true
-	}
-	if i, err := strconv.ParseInt(s, 10, 16); err == nil {
-		return int16(i), true
-	}
-	if u, err := strconv.ParseUint(s, 10, 16); err == nil {
-		return uint16(u), true
-	}
-	if i, err := strconv.ParseInt(s, 10, 32); err == nil {
-		return int32(i), true
-	}
-	if u, err := strconv.ParseUint(s, 10, 32); err == nil {
-		return uint32(u), true
-	}
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		switch {
+		case i >= math.MinInt8 && i <= math.MaxInt8:
+			return int8(i), true
+		case i >= 0 && i <= math.MaxUint8:
+			return uint8(i), true
+		case i >= math.MinInt16 && i <= math.MaxInt16:
+			return int16(i), true
+		case i >= 0 && i <= math.MaxUint16:
+			return uint16(i), true
+		case i >= math.MinInt32 && i <= math.MaxInt32:
+			return int32(i), true
+		case i >= 0 && i <= math.MaxUint32:
+			return uint32(i), true
+		}
 		return i, true
 	}
 	if u, err := strconv.ParseUint(s, 10, 64); err == nil {

@@ -2,7 +2,11 @@ package sqlbackend
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,4 +152,51 @@ func sameLiteral(e sqlparser.Expr, v *BulkValue) bool {
 		}
 	}
 	return false
+}
+
+// TestIntLiteral: the one-parse intLiteral picks the type the planner's
+// cascade of parses picks.
+func TestIntLiteral(t *testing.T) {
+	cascade := func(s string) interface{} {
+		if i, err := strconv.ParseInt(s, 10, 8); err == nil {
+			return int8(i)
+		}
+		if u, err := strconv.ParseUint(s, 10, 8); err == nil {
+			return uint8(u)
+		}
+		if i, err := strconv.ParseInt(s, 10, 16); err == nil {
+			return int16(i)
+		}
+		if u, err := strconv.ParseUint(s, 10, 16); err == nil {
+			return uint16(u)
+		}
+		if i, err := strconv.ParseInt(s, 10, 32); err == nil {
+			return int32(i)
+		}
+		if u, err := strconv.ParseUint(s, 10, 32); err == nil {
+			return uint32(u)
+		}
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return u
+		}
+		return nil
+	}
+	var edges []string
+	for _, e := range []int64{0, 127, 128, 255, 256, 32767, 32768, 65535, 65536, math.MaxInt32, math.MaxInt32 + 1, math.MaxUint32, math.MaxUint32 + 1, math.MaxInt64} {
+		for _, d := range []int64{-1, 0, 1} {
+			if v := e + d; v >= 0 || e == 0 {
+				edges = append(edges, strconv.FormatInt(v, 10), strconv.FormatInt(-v, 10))
+			}
+		}
+	}
+	edges = append(edges, "-9223372036854775808", "9223372036854775808", "18446744073709551615", "007", "-0")
+	for _, s := range edges {
+		got, ok := intLiteral(context.Background(), s)
+		if want := cascade(s); !ok || fmt.Sprintf("%T %v", got, got) != fmt.Sprintf("%T %v", want, want) {
+			t.Errorf("%s: %T %v, the planner's %T %v", s, got, got, want, want)
+		}
+	}
 }
