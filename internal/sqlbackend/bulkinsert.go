@@ -27,7 +27,8 @@ import (
 // go-mysql-server's insert does), valueFromSQL (what the editor does).
 // Anything those would warn about or refuse, and any table where the
 // ordinary path does more than store the row (triggers, CHECK constraints
-// and JSON columns, generated columns, foreign keys it declares, spatial
+// and JSON columns, generated columns, foreign keys it declares (unless
+// foreign_key_checks is 0, as dumps set it), spatial
 // columns, an AUTO_INCREMENT value to generate, a temporary table), makes
 // PrepareBulkInsert decline, and the statement takes the ordinary path,
 // which then reports the errors and warnings as always.
@@ -200,7 +201,9 @@ func (p *Provider) PrepareBulkInsert(ctx *sql.Context, b *BulkInsert) *BulkInser
 		return nil
 	}
 	m, err := p.tableMeta(t.ID)
-	if err != nil || len(m.Checks) > 0 || len(m.JSON) > 0 || len(m.Generated) > 0 || len(m.ForeignKeys) > 0 {
+	if err != nil || len(m.Checks) > 0 || len(m.JSON) > 0 || len(m.Generated) > 0 || (len(m.ForeignKeys) > 0 && fkChecks(ctx)) {
+		// (With foreign_key_checks=0, as dumps set it, go-mysql-server
+		// checks no foreign key of a plain INSERT either.)
 		return nil
 	}
 	// order[j] is the column of the j-th value of a row.
@@ -264,6 +267,16 @@ func (p *Provider) PrepareBulkInsert(ctx *sql.Context, b *BulkInsert) *BulkInser
 		n.insertID = uint64(rows[0][t.AutoInc].I)
 	}
 	return n
+}
+
+// fkChecks reports whether the session's foreign_key_checks is on.
+func fkChecks(ctx *sql.Context) bool {
+	v, err := ctx.GetSessionVariable(ctx, "foreign_key_checks")
+	if err != nil {
+		return true
+	}
+	n, ok := v.(int8)
+	return !ok || n != 0
 }
 
 // isSystemSchema reports whether go-mysql-server, not the engine, serves
