@@ -290,7 +290,8 @@ func isSystemSchema(name string) bool {
 	return false
 }
 
-// bulkConverter converts the literals of one statement for one table.
+// bulkConverter converts the literals of one statement for one table, on
+// the statement's goroutine only.
 type bulkConverter struct {
 	ctx   *sql.Context
 	t     *engine.Table
