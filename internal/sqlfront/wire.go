@@ -33,6 +33,10 @@ type mariaHandler struct {
 	guard  *guardedParser // go-mysql-server's parser (guard.go)
 	points pointSelects   // prepared point selects (fastpath.go)
 	noFast atomic.Bool    // send every statement to go-mysql-server
+	// noBulk turns the bulk insert path off (bulkload.go); bulkRows
+	// counts the rows it stored.
+	noBulk   atomic.Bool
+	bulkRows atomic.Int64
 	// plans is the plan cache of SELECTs (plancache.go); noPlanCache
 	// turns it off.
 	plans       planCache
@@ -52,7 +56,10 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return h.wireError(c, query, h.overrun(c, err))
 	}
 	cb := reformatting(callback, h.scaledReal, h.warnings(c))
-	done, err := h.cachedQuery(ctx, c, query, cb)
+	done, err := h.bulkInsert(ctx, c, query, cb)
+	if !done {
+		done, err = h.cachedQuery(ctx, c, query, cb)
+	}
 	if !done {
 		err = h.Handler.ComQuery(ctx, c, query, cb)
 		h.plans.ran(query)
