@@ -281,6 +281,11 @@ type rangeIter struct {
 	check   []colRange
 	lock    lockMode // the lock each row returned takes (isolation.go)
 	anyOf   [][]colRange
+	// proj is the table copy's projection, if any; keyOnly: its columns
+	// are decoded from the index entries (project.go) unless a row is
+	// locked.
+	proj    *projection
+	keyOnly bool
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -305,11 +310,18 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				if r == nil {
 					continue
 				}
-				return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+				return it.toSQL(r), nil
 			}
 			cur, gen, lock, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {
 				return nil, MapError(err)
+			}
+			if it.keyOnly && lock == lockNone {
+				if err := cur.KeyOnly(); err != nil {
+					_ = cur.Close()
+					it.src.closed(gen)
+					return nil, MapError(err)
+				}
 			}
 			it.cur, it.curGen, it.curRg, it.check, it.lock, it.anyOf = cur, gen, sr.rg, sr.check, lock, sr.anyOf
 		}
@@ -341,7 +353,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				}
 			}
 		}
-		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+		return it.toSQL(r), nil
 	}
 }
 
