@@ -322,6 +322,9 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 					it.src.closed(gen)
 					return nil, MapError(err)
 				}
+				if it.src.sess != nil {
+					it.src.sess.keyOnlyWalks++
+				}
 			}
 			it.cur, it.curGen, it.curRg, it.check, it.lock, it.anyOf = cur, gen, sr.rg, sr.check, lock, sr.anyOf
 		}

@@ -52,6 +52,9 @@ type Session struct {
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
 	functions   []string // the stored functions being evaluated, outermost first (routines.go)
+	// keyOnlyWalks counts the index walks that decoded their rows from
+	// the entries, reading no primary row (project.go).
+	keyOnlyWalks int
 }
 
 type namedSavepoint struct {
