@@ -179,3 +179,16 @@ func tableColumnIds(n sql.Node) []sql.ColumnId {
 	}
 	return out
 }
+
+// CoveringAccess reports whether an index access of the plan reads its
+// rows from the index entries alone (EXPLAIN's "Using index"; a range
+// rechecked on a column the entries do not hold, or a locking read, still
+// reads the rows).
+func CoveringAccess(n *plan.IndexedTableAccess) bool {
+	t := unwrapTable(n.Table)
+	if t == nil || t.proj == nil {
+		return false
+	}
+	idx := t.t.Index(n.Index().ID())
+	return idx != nil && t.proj.coveredBy(idx, nil)
+}
