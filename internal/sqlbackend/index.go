@@ -286,6 +286,9 @@ type rangeIter struct {
 	// locked.
 	proj    *projection
 	keyOnly bool
+	// counted: the walk is counted open in the session's iterator pool
+	// from its first iterator to Close (iterpool.go).
+	counted bool
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -312,14 +315,17 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				}
 				return it.toSQL(r), nil
 			}
+			if !it.counted && it.src.sess != nil {
+				it.src.sess.pool.opened()
+				it.counted = true
+			}
 			cur, gen, lock, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {
 				return nil, MapError(err)
 			}
 			if it.keyOnly && lock == lockNone {
 				if err := cur.KeyOnly(); err != nil {
-					_ = cur.Close()
-					it.src.closed(gen)
+					it.src.release(cur, gen, it.t, it.idx)
 					return nil, MapError(err)
 				}
 				if it.src.sess != nil {
@@ -380,15 +386,18 @@ func rowInRange(r engine.Row, check []colRange) bool {
 
 func (it *rangeIter) closeCur() {
 	if it.cur != nil {
-		_ = it.cur.Close()
+		it.src.release(it.cur, it.curGen, it.t, it.idx)
 		it.cur = nil
-		it.src.closed(it.curGen)
 	}
 }
 
 // Close releases the open engine iterator.
 func (it *rangeIter) Close(*sql.Context) error {
 	it.closeCur()
+	if it.counted {
+		it.counted = false
+		it.src.sess.pool.closed()
+	}
 	it.next = len(it.ranges)
 	return nil
 }
