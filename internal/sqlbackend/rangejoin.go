@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	sqltypes "github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -27,8 +28,9 @@ import (
 // the bounded one. The join still evaluates its whole condition on every
 // row read, so the range only has to hold every row that can match: its
 // bounds are inclusive and cut towards the outside (a DATETIME bound on
-// a DATE column is truncated; FLOAT, DECIMAL, text and odd dates leave
-// that side open).
+// a DATE column is truncated, a DATE upper bound on a DATETIME column
+// takes its whole day; FLOAT, DECIMAL, text and odd dates leave that
+// side open).
 
 const ruleRangeRead analyzer.RuleId = 10400
 
@@ -59,7 +61,9 @@ func rangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			return n, transform.SameTree, nil
 		}
 		switch j.Op {
-		case plan.JoinTypeInner, plan.JoinTypeLeftOuter, plan.JoinTypeLeftOuterExcludeNulls:
+		// (Not a left join that excludes NULLs, whose condition's NULL on
+		// any inner row drops the outer row: it must see every row.)
+		case plan.JoinTypeInner, plan.JoinTypeLeftOuter:
 		default:
 			return n, transform.SameTree, nil
 		}
@@ -269,6 +273,12 @@ func rangeBound(ctx *sql.Context, e sql.Expression, row sql.Row, typ *types.Type
 		tm, ok := v.(time.Time)
 		if !ok {
 			return types.Value{}, boundOpen, nil
+		}
+		if upper && typ.Kind == types.DateTime && e.Type().Type() == sqltypes.Date {
+			// A DATE against a DATETIME: whether the comparison
+			// takes the column's time of day or its date, no row of
+			// a later day matches.
+			tm = tm.AddDate(0, 0, 1).Add(-time.Microsecond)
 		}
 		tv, err := valueFromSQL(ctx, typ, tm, true)
 		if err != nil {

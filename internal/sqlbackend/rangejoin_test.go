@@ -55,6 +55,8 @@ func TestRangeRead(t *testing.T) {
 		{"LEFT JOIN", "ev.at >= bd.lo ; ev.at < bd.hi", "ev.id, ev.at"},
 		{"LEFT JOIN", "ev.at > bd.lo ; ev.at <= bd.hi", "ev.id"},
 		{"LEFT JOIN", "ev.d BETWEEN bd.lo AND bd.hi", "ev.id, ev.d"},
+		{"LEFT JOIN", "ev.at >= bd.dl ; ev.at <= bd.dl + INTERVAL 1 DAY", "ev.id, ev.at"},
+		{"LEFT JOIN", "ev.at < bd.dl ; ev.at > bd.lo", "ev.id, ev.at"},
 		{"JOIN", "ev.d > bd.dl + INTERVAL 1 DAY ; ev.d < bd.hi", "ev.id, ev.d"},
 		{"LEFT JOIN", "bd.lo <= ev.at", "ev.id"},
 		{"JOIN", "ev.n > bd.il ; ev.n <= bd.ih", "ev.id, ev.n, ev.s"},
