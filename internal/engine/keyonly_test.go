@@ -82,6 +82,15 @@ func TestKeyColumns(t *testing.T) {
 			t.Errorf("KeyColumns(%s) = %v, want %v", name, got, cols)
 		}
 	}
+	// Prefix parts, of the index and of the primary key, hold no whole
+	// value.
+	pe := openTestEngine(t, "", DurabilityNone)
+	pt := setupPrefix(t, pe)
+	for _, name := range []string{"w", "b"} {
+		if got := pt.KeyColumns(pt.Index(name)); got != nil {
+			t.Errorf("prefix table: KeyColumns(%s) = %v, want none", name, got)
+		}
+	}
 }
 
 // TestKeyOnlyIterator compares, for every secondary index, forward and
