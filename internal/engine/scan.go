@@ -84,6 +84,10 @@ type Iterator struct {
 	// every level of the store again).
 	pr  pebble.Reader
 	pit *pebble.Iterator
+	// keyOnly: rows are decoded from the entries alone (KeyOnly), their
+	// bytes held in kbuf or the entry.
+	keyOnly bool
+	kbuf    []byte
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
@@ -164,7 +168,7 @@ func InRange(t *Table, idx *Index, rg Range, row Row) bool {
 // Next returns the next row, or io.EOF after the last. The row is valid
 // until the next call of Next or Close. On a secondary index, an entry
 // whose row a commit deleted or changed after the iterator was opened is
-// skipped (see readState.viaPrimary).
+// skipped (see readState.viaPrimary); a KeyOnly iterator reads no row.
 func (x *Iterator) Next() (Row, error) {
 	for {
 		if x.err != nil {
@@ -192,6 +196,11 @@ func (x *Iterator) Next() (Row, error) {
 		if x.idx.Primary {
 			x.row, _, x.err = decodeRow(x.row, x.t, stored)
 			return x.row, x.err
+		}
+		if x.keyOnly {
+			row, err := x.decodeEntry(x.it.Key(), stored)
+			x.err = err
+			return row, err
 		}
 		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
 		if x.pr != nil {

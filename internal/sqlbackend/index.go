@@ -281,6 +281,14 @@ type rangeIter struct {
 	check   []colRange
 	lock    lockMode // the lock each row returned takes (isolation.go)
 	anyOf   [][]colRange
+	// proj is the table copy's projection, if any; keyOnly: its columns
+	// are decoded from the index entries (project.go) unless a row is
+	// locked.
+	proj    *projection
+	keyOnly bool
+	// counted: the walk is counted open in the session's iterator pool
+	// from its first iterator to Close (iterpool.go).
+	counted bool
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -305,11 +313,24 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				if r == nil {
 					continue
 				}
-				return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+				return it.toSQL(r), nil
+			}
+			if !it.counted && it.src.sess != nil {
+				it.src.sess.pool.opened()
+				it.counted = true
 			}
 			cur, gen, lock, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {
 				return nil, MapError(err)
+			}
+			if it.keyOnly && lock == lockNone {
+				if err := cur.KeyOnly(); err != nil {
+					it.src.release(cur, gen, it.t, it.idx)
+					return nil, MapError(err)
+				}
+				if it.src.sess != nil {
+					it.src.sess.keyOnlyWalks++
+				}
 			}
 			it.cur, it.curGen, it.curRg, it.check, it.lock, it.anyOf = cur, gen, sr.rg, sr.check, lock, sr.anyOf
 		}
@@ -341,7 +362,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				}
 			}
 		}
-		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+		return it.toSQL(r), nil
 	}
 }
 
@@ -365,15 +386,18 @@ func rowInRange(r engine.Row, check []colRange) bool {
 
 func (it *rangeIter) closeCur() {
 	if it.cur != nil {
-		_ = it.cur.Close()
+		it.src.release(it.cur, it.curGen, it.t, it.idx)
 		it.cur = nil
-		it.src.closed(it.curGen)
 	}
 }
 
 // Close releases the open engine iterator.
 func (it *rangeIter) Close(*sql.Context) error {
 	it.closeCur()
+	if it.counted {
+		it.counted = false
+		it.src.sess.pool.closed()
+	}
 	it.next = len(it.ranges)
 	return nil
 }

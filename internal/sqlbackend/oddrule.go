@@ -358,9 +358,18 @@ func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 		*plan.Filter, *plan.GroupBy, *plan.Having, *plan.Window, *plan.ResolvedTable, *plan.TableAlias,
 		*plan.IndexedTableAccess, *plan.SubqueryAlias, *plan.SetOp, *plan.JoinNode:
 		sch := n.Schema()
+		ids := tableColumnIds(n)
 		exprs := make([]sql.Expression, len(sch))
 		for i, c := range sch {
-			exprs[i] = expression.NewGetFieldWithTable(i, 0, oddTypeOf(c.Type), c.DatabaseSource, c.Source, c.Name, c.Nullable)
+			gf := expression.NewGetFieldWithTable(i, 0, oddTypeOf(c.Type), c.DatabaseSource, c.Source, c.Name, c.Nullable)
+			if ids != nil {
+				// The column's id, by which go-mysql-server places
+				// it once the plan is inside another (a derived
+				// table whose projection over a projected table was
+				// erased).
+				gf = gf.WithId(ids[i]).(*expression.GetField)
+			}
+			exprs[i] = gf
 		}
 		return plan.NewProject(exprs, n), transform.NewTree
 	}

@@ -64,6 +64,12 @@ func reusableNode(n sql.Node, resets *[]func()) bool {
 		if !reusableTable(n.Table) {
 			return false
 		}
+	case *rangeRead: // rangejoin.go
+		for _, e := range []sql.Expression{n.lo, n.hi} {
+			if e != nil && !reusableExpr(e, resets) {
+				return false
+			}
+		}
 	default:
 		return false
 	}

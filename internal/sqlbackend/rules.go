@@ -53,7 +53,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule},
 			analyzer.Rule{Id: ruleFastConcat, Apply: fastConcatRule},                   // concatws.go
 			analyzer.Rule{Id: ruleSharedSubqueryAlias, Apply: sharedSubqueryAliasRule}, // sharedalias.go
-			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule})               // subquerymemo.go
+			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule},               // subquerymemo.go
+			analyzer.Rule{Id: ruleRangeRead, Apply: rangeReadRule})                     // rangejoin.go
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withAssign(withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).

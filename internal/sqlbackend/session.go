@@ -52,6 +52,10 @@ type Session struct {
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
 	functions   []string // the stored functions being evaluated, outermost first (routines.go)
+	// keyOnlyWalks counts the index walks that decoded their rows from
+	// the entries, reading no primary row (project.go).
+	keyOnlyWalks int
+	pool         iterPool // iterators of committed data to reuse (iterpool.go)
 }
 
 type namedSavepoint struct {
@@ -225,6 +229,7 @@ func (s *Session) statementEnd() {
 // autocommit statement took are released even when the statement failed
 // (go-mysql-server then leaves its transaction behind).
 func (s *Session) CommandEnd() {
+	s.pool.flush()
 	if s.autoLocks && s.stmtRefs == 0 && s.openIters == 0 {
 		s.dropTxn()
 	}
@@ -233,6 +238,7 @@ func (s *Session) CommandEnd() {
 // SessionEnd rolls back whatever the closing connection left uncommitted
 // and drops its temporary tables.
 func (s *Session) SessionEnd() {
+	s.pool.flush()
 	s.dropTxn()
 	s.dropTemporaries()
 }
@@ -327,6 +333,10 @@ type source struct {
 	// too, over the newest commits (never the snapshot, and without
 	// locks): foreign key checks and actions read that way (see fk.go).
 	own bool
+	// pooled: the iterator open returned last may go back to the
+	// session's pool (iterpool.go), with the quiet point mark.
+	pooled bool
+	mark   uint64
 }
 
 func newSource(ctx *sql.Context, e *engine.Engine) *source {
@@ -337,6 +347,11 @@ func newSource(ctx *sql.Context, e *engine.Engine) *source {
 // it reads no batch of the transaction), which closed needs, and the lock
 // to take on each row it returns.
 func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, reverse bool) (*engine.Iterator, uint64, lockMode, error) {
+	s.pooled = false
+	return s.openIter(t, idx, rg, reverse)
+}
+
+func (s *source) openIter(t *engine.Table, idx *engine.Index, rg engine.Range, reverse bool) (*engine.Iterator, uint64, lockMode, error) {
 	if s.sess == nil {
 		it, err := s.e.NewIterator(t, idx, rg, reverse)
 		return it, 0, lockNone, err
@@ -383,7 +398,13 @@ func (s *source) open(t *engine.Table, idx *engine.Index, rg engine.Range, rever
 		s.sess.openIters++
 		return it, s.sess.gen, lock, nil
 	}
+	if it, mark := s.sess.pool.take(s.e, t, idx, rg, reverse); it != nil {
+		s.pooled, s.mark = true, mark
+		return it, 0, lock, nil
+	}
+	mark, quiet := s.e.QuietPoint()
 	it, err := s.e.NewIterator(t, idx, rg, reverse)
+	s.pooled, s.mark = quiet && err == nil, mark
 	return it, 0, lock, err
 }
 
@@ -434,6 +455,18 @@ func (s *source) reread(t *engine.Table, row engine.Row, gen uint64) (engine.Row
 		err = s.e.Find(t, q, fn)
 	}
 	return out, err
+}
+
+// release closes (or pools) the iterator open returned last, over idx of
+// t on generation gen.
+func (s *source) release(it *engine.Iterator, gen uint64, t *engine.Table, idx *engine.Index) {
+	if s.pooled && s.sess != nil {
+		s.sess.pool.put(pooledIter{it: it, t: t, idx: idx, mark: s.mark})
+	} else {
+		_ = it.Close()
+	}
+	s.pooled = false
+	s.closed(gen)
 }
 
 // closed records that an iterator opened by open on generation gen was

@@ -31,6 +31,9 @@ type table struct {
 	// oddSch is set on the copy an UPDATE writes through: the schema
 	// with oddType for its dates (oddrule.go).
 	oddSch sql.Schema
+	// proj is set on the copy WithProjections returns (project.go): the
+	// columns its rows hold, in order.
+	proj *projection
 }
 
 var (
@@ -50,7 +53,9 @@ var (
 	_ sql.IndexAlterableTable      = (*table)(nil)
 	_ sql.PrimaryKeyAlterableTable = (*table)(nil)
 	_ sql.TemporaryTable           = (*table)(nil)
+	_ sql.ProjectedTable           = (*table)(nil)
 	_ sql.IndexedTable             = (*indexedTable)(nil)
+	_ sql.ProjectedTable           = (*indexedTable)(nil)
 )
 
 func newTable(d *database, t *engine.Table) *table {
@@ -66,8 +71,19 @@ func (t *table) String() string { return sqlName(t.t) }
 // Database is the name of the table's database.
 func (t *table) Database() string { return t.db.name }
 
-// Schema is the table's columns.
+// Schema is the table's columns (those of its projection, if any).
 func (t *table) Schema() sql.Schema {
+	if t.proj != nil {
+		if t.oddSch == nil && !t.exactCompare {
+			return t.proj.sch
+		}
+		return t.proj.of(t.fullSchema())
+	}
+	return t.fullSchema()
+}
+
+// fullSchema is the schema of every column.
+func (t *table) fullSchema() sql.Schema {
 	switch {
 	case t.oddSch != nil && t.exactCompare:
 		return exactTextSchema(t.oddSch)
@@ -117,7 +133,7 @@ func (t *table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 
 // PartitionRows returns the rows of a partition.
 func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
-	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary}
+	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary, proj: t.proj}
 	it.src.own = t.fkReads
 	part, _ := p.(partition)
 	if part.lookup == nil {
@@ -149,6 +165,7 @@ func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 	if idx.Prefix != nil && len(it.ranges) > 1 {
 		it.ranges = mergePrefixRanges(t.t, idx, it.ranges, it.reverse)
 	}
+	it.keyOnly = t.proj.coveredBy(idx, it.ranges)
 	return it, nil
 }
 
@@ -326,7 +343,9 @@ func (t *table) Truncate(ctx *sql.Context) (int, error) {
 func (t *table) deleteAll(ctx *sql.Context) (int, error) {
 	ed := t.newEditor(ctx)
 	ed.StatementBegin(ctx)
-	it, err := t.PartitionRows(ctx, partition{})
+	whole := *t
+	whole.proj = nil // the editor deletes whole rows
+	it, err := whole.PartitionRows(ctx, partition{})
 	if err != nil {
 		return 0, err
 	}

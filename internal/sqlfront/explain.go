@@ -10,6 +10,8 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // EXPLAIN is answered here rather than by go-mysql-server, whose plain
@@ -77,6 +79,9 @@ type explainRow struct {
 	table, typ, key string
 	rows            int64 // -1: unknown
 	where, filesort bool
+	// covering: the index entries alone are read ("Using index");
+	// perRecord: the range is computed for each joined row.
+	covering, perRecord bool
 }
 
 // explainTable describes the table reads of a plan in MariaDB's columns.
@@ -85,6 +90,14 @@ func explainTable(ctx *sql.Context, n sql.Node) *sqltypes.Result {
 	var walk func(n sql.Node, alias string, where bool)
 	sorted := false
 	walk = func(n sql.Node, alias string, where bool) {
+		if name, key, ok := sqlbackend.RangeChecked(n); ok {
+			r := &explainRow{table: name, typ: "range", key: key, rows: -1, where: where, perRecord: true}
+			if alias != "" {
+				r.table = alias
+			}
+			rows = append(rows, r)
+			return
+		}
 		switch n := n.(type) {
 		case *plan.Filter:
 			walk(n.Child, alias, true)
@@ -103,6 +116,7 @@ func explainTable(ctx *sql.Context, n sql.Node) *sqltypes.Result {
 			if r.typ == "const" || r.typ == "eq_ref" {
 				r.rows = 1
 			}
+			r.covering = sqlbackend.CoveringAccess(n)
 			rows = append(rows, r)
 			return
 		case *plan.ResolvedTable:
@@ -155,6 +169,12 @@ func explainTable(ctx *sql.Context, n sql.Node) *sqltypes.Result {
 		var extra []string
 		if r.where {
 			extra = append(extra, "Using where")
+		}
+		if r.covering {
+			extra = append(extra, "Using index")
+		}
+		if r.perRecord {
+			extra = append(extra, "Range checked for each record")
 		}
 		if r.filesort {
 			extra = append(extra, "Using filesort")

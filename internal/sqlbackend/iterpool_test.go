@@ -1,0 +1,123 @@
+package sqlbackend
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// TestIterPoolReuse runs lookup joins whose inner walks reuse pooled
+// iterators, and checks their answers against the same joins read in a
+// REPEATABLE READ snapshot (which never pools); a commit by another
+// session between two statements is seen by the second.
+func TestIterPoolReuse(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE cu (id INT PRIMARY KEY, name VARCHAR(20))",
+		"CREATE TABLE re (id INT PRIMARY KEY, cu INT, at DATE, KEY kcu (cu))")
+	var rows []string
+	for i := 1; i <= 60; i++ {
+		rows = append(rows, fmt.Sprintf("(%d, 'c%d')", i, i))
+	}
+	b.mustExec(t, ctx, "INSERT INTO cu VALUES "+strings.Join(rows, ", "))
+	rows = rows[:0]
+	for i := 1; i <= 400; i++ {
+		rows = append(rows, fmt.Sprintf("(%d, %d, '2024-01-%02d')", i, 1+i%53, 1+i%28))
+	}
+	b.mustExec(t, ctx, "INSERT INTO re VALUES "+strings.Join(rows, ", "))
+	queries := []string{
+		"SELECT cu.id FROM cu LEFT JOIN re ON re.cu = cu.id WHERE re.id IS NULL ORDER BY cu.id",
+		"SELECT cu.id, COUNT(re.id), MAX(re.at) FROM cu LEFT JOIN re ON re.cu = cu.id GROUP BY cu.id ORDER BY cu.id",
+		"SELECT id, at FROM re WHERE cu IN (3, 9, 27, 40) ORDER BY id",
+	}
+	sess := SessionOf(ctx)
+	check := func(label string) []string {
+		t.Helper()
+		var first []string
+		for _, q := range queries {
+			before := sess.pool.reused
+			got, err := b.query(ctx, q)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", label, q, err)
+			}
+			if sess.pool.reused == before {
+				t.Fatalf("%s: %s: no pooled iterator reused", label, q)
+			}
+			if len(sess.pool.free) != 0 || sess.pool.open != 0 {
+				t.Fatalf("%s: %s: %d pooled, %d open after the statement", label, q, len(sess.pool.free), sess.pool.open)
+			}
+			b.mustExec(t, ctx, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
+			want, err := b.query(ctx, q)
+			b.mustExec(t, ctx, "COMMIT")
+			if err != nil || len(want) == 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("%s: %s:\n got %q\nwant %q (%v)", label, q, got, want, err)
+			}
+			if first == nil {
+				first = got
+			}
+		}
+		return first
+	}
+	b.mustExec(t, ctx, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+	never := check("before")
+	other := b.session()
+	b.mustExec(t, other, "USE d", "INSERT INTO re VALUES (1000, "+strings.TrimSpace(never[0])+", '2024-02-01')", "DELETE FROM re WHERE cu = 5")
+	after := check("after")
+	if strings.Join(after, ",") == strings.Join(never, ",") {
+		t.Fatalf("another session's commit not seen: %q", after)
+	}
+}
+
+// TestIterPoolStale checks that a pooled iterator is not reused once the
+// store has changed since it was opened.
+func TestIterPoolStale(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d", "CREATE TABLE k (id INT PRIMARY KEY, v INT, KEY kv (v))",
+		"INSERT INTO k VALUES (1, 10), (2, 20)")
+	tb, err := b.e.Catalog().Table("d", "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := tb.Index("kv")
+	var p iterPool
+	open := func() pooledIter {
+		mark, quiet := b.e.QuietPoint()
+		if !quiet {
+			t.Fatal("writer busy")
+		}
+		it, err := b.e.NewIterator(tb, idx, engine.Range{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pooledIter{it: it, t: tb, idx: idx, mark: mark}
+	}
+	p.put(open())
+	rg := engine.Range{Lower: []types.Value{{I: 20}}, Upper: []types.Value{{I: 20}}}
+	it, mark := p.take(b.e, tb, idx, rg, false)
+	if it == nil {
+		t.Fatal("no reuse of an unchanged store")
+	}
+	r, err := it.Next()
+	if err != nil || r[0].I != 2 {
+		t.Fatalf("reset iterator read %v, %v", r, err)
+	}
+	p.put(pooledIter{it: it, t: tb, idx: idx, mark: mark})
+	if err := b.e.Update(context.Background(), func(tx *engine.Job) error {
+		_, err := tx.Insert(tb, engine.Row{{I: 3}, {I: 20}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if it, _ := p.take(b.e, tb, idx, rg, false); it != nil {
+		t.Fatal("a pooled iterator reused after a commit")
+	}
+	if len(p.free) != 0 {
+		t.Fatal("the stale iterator stayed in the pool")
+	}
+}
