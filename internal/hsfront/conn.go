@@ -191,9 +191,16 @@ func (c *conn) serve(fresh bool) {
 			c.t.setReadDeadline(deadline)
 		}
 		buf, err := c.t.read(c.held)
-		if probe && errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
-			go c.serve(true)
-			return
+		if errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
+			if probe {
+				go c.serve(true)
+				return
+			}
+			if d := c.deadline(); d.IsZero() || time.Now().Before(d) {
+				// A deadline armed lazily (rawTransport) ended the
+				// read before the connection's own.
+				continue
+			}
 		}
 		if err != nil {
 			c.countExpired(err)

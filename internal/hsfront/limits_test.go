@@ -104,3 +104,28 @@ func TestShutdownAnswersInFlight(t *testing.T) {
 func itoa(i int) string {
 	return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
 }
+
+// TestIdleTimeoutFromLastRequest: on a goroutine per connection, where
+// the read deadline is moved lazily, the idle timeout still runs from the
+// last answered request: a request soon after the previous one does not
+// move the deadline set on the socket, which then ends the read early,
+// and the connection must stay until its own deadline.
+func TestIdleTimeoutFromLastRequest(t *testing.T) {
+	const timeout = 400 * time.Millisecond
+	_, s := startTestServer(t, Config{Timeout: timeout, NoEventLoop: true})
+	c := dial(t, s.ReadAddr())
+	c.do("P\t1\tconf\ttw\tPRIMARY\tk\n", "0\t1\n")
+	time.Sleep(timeout / 10) // under an eighth of the timeout after the first
+	c.do("1\t=\t1\t2\n", "0\t1\t2\n")
+	last := time.Now()
+	c.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.r.ReadByte(); err != io.EOF {
+		t.Fatalf("idle connection: %v, want EOF", err)
+	}
+	if d := time.Since(last); d < timeout-10*time.Millisecond || d > 3*time.Second {
+		t.Fatalf("closed %v after its last request, want %v", d, timeout)
+	}
+	if n := s.Stats().Expired.Load(); n != 1 {
+		t.Fatalf("expired %d, want 1", n)
+	}
+}

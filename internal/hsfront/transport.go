@@ -47,6 +47,24 @@ type rawTransport struct {
 	nc      *net.TCPConn
 	rc      syscall.RawConn
 	timeout time.Duration // write deadline (0: none)
+	// The deadlines set on nc. Setting one is a runtime timer change, so
+	// they are moved later only once they lag what is asked by over an
+	// eighth of the time left (see lazyDeadline): a read may then end
+	// early, which serve takes as a wake-up and not as the deadline.
+	rd, wd time.Time
+}
+
+// lazyDeadline reports whether a deadline set at armed must move to want
+// (zero: none): when it is later, or none is set, or armed is earlier
+// than want by over an eighth of the time left until want.
+func lazyDeadline(armed, want, now time.Time) bool {
+	switch {
+	case want.IsZero() || armed.IsZero():
+		return !want.Equal(armed)
+	case want.Before(armed):
+		return true
+	}
+	return want.Sub(armed) > want.Sub(now)/8
 }
 
 func (t *rawTransport) read(held *[]byte) (*[]byte, error) {
@@ -87,12 +105,23 @@ func readResult(buf, held *[]byte, n int, err error) (*[]byte, error) {
 }
 
 func (t *rawTransport) write(out []byte) bool {
-	setWriteDeadline(t.nc, t.timeout)
+	if t.timeout > 0 {
+		now := time.Now()
+		if want := now.Add(t.timeout); lazyDeadline(t.wd, want, now) {
+			t.nc.SetWriteDeadline(want)
+			t.wd = want
+		}
+	}
 	_, err := t.nc.Write(out)
 	return err == nil
 }
 
-func (t *rawTransport) setReadDeadline(d time.Time) { t.nc.SetReadDeadline(d) }
+func (t *rawTransport) setReadDeadline(d time.Time) {
+	if lazyDeadline(t.rd, d, time.Now()) {
+		t.nc.SetReadDeadline(d)
+		t.rd = d
+	}
+}
 func (t *rawTransport) parks() bool                 { return true }
 func (t *rawTransport) close()                      { t.nc.Close() }
 
