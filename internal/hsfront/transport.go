@@ -122,8 +122,8 @@ func (t *rawTransport) setReadDeadline(d time.Time) {
 		t.rd = d
 	}
 }
-func (t *rawTransport) parks() bool                 { return true }
-func (t *rawTransport) close()                      { t.nc.Close() }
+func (t *rawTransport) parks() bool { return true }
+func (t *rawTransport) close()      { t.nc.Close() }
 
 // tlsTransport is a TLS connection served by a goroutine.
 type tlsTransport struct {
