@@ -281,6 +281,7 @@ type rangeIter struct {
 	check   []colRange
 	lock    lockMode // the lock each row returned takes (isolation.go)
 	anyOf   [][]colRange
+	proj    []int // the columns returned (nil: all; see table.WithProjections)
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -305,7 +306,7 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				if r == nil {
 					continue
 				}
-				return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+				return it.row(r), nil
 			}
 			cur, gen, lock, err := it.src.open(it.t, it.idx, sr.rg, it.reverse)
 			if err != nil {
@@ -341,8 +342,23 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 				}
 			}
 		}
-		return rowToSQL(it.t, it.ts.sch.Schema, r), nil
+		return it.row(r), nil
 	}
+}
+
+// row converts r for go-mysql-server: the projected columns, or all.
+func (it *rangeIter) row(r engine.Row) sql.Row {
+	if it.proj == nil {
+		return rowToSQL(it.t, it.ts.sch.Schema, r)
+	}
+	if len(it.proj) == 0 {
+		return sql.Row{}
+	}
+	out := make(sql.Row, len(it.proj))
+	for i, c := range it.proj {
+		out[i] = ValueToSQL(&it.t.Columns[c].Type, r[c])
+	}
+	return out
 }
 
 func rowInAny(r engine.Row, anyOf [][]colRange) bool {

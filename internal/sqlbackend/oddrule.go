@@ -358,13 +358,51 @@ func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 		*plan.Filter, *plan.GroupBy, *plan.Having, *plan.Window, *plan.ResolvedTable, *plan.TableAlias,
 		*plan.IndexedTableAccess, *plan.SubqueryAlias, *plan.SetOp, *plan.JoinNode:
 		sch := n.Schema()
+		ids := tableColumnIds(n, sch)
 		exprs := make([]sql.Expression, len(sch))
 		for i, c := range sch {
-			exprs[i] = expression.NewGetFieldWithTable(i, 0, oddTypeOf(c.Type), c.DatabaseSource, c.Source, c.Name, c.Nullable)
+			gf := expression.NewGetFieldWithTable(i, 0, oddTypeOf(c.Type), c.DatabaseSource, c.Source, c.Name, c.Nullable)
+			if ids != nil {
+				gf = gf.WithId(ids[i]).(*expression.GetField)
+			}
+			exprs[i] = gf
 		}
 		return plan.NewProject(exprs, n), transform.NewTree
 	}
 	return n, transform.SameTree
+}
+
+// tableColumnIds returns the column ids of the rows a table read n
+// (possibly aliased) returns, whose schema is sch, as go-mysql-server's
+// execution indexes find them: a projected table's columns keep the ids
+// of their places in the whole table. It is nil for other nodes (the
+// GetFields over them are then found by name).
+func tableColumnIds(n sql.Node, sch sql.Schema) []sql.ColumnId {
+	if ta, ok := n.(*plan.TableAlias); ok {
+		n = ta.Child
+	}
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return nil
+	}
+	cols := rt.Columns()
+	first, ok := cols.Next(1)
+	if !ok {
+		return nil
+	}
+	full := sch
+	if pkt, ok := rt.UnderlyingTable().(sql.PrimaryKeyTable); ok {
+		full = pkt.PrimaryKeySchema().Schema
+	}
+	ids := make([]sql.ColumnId, len(sch))
+	for i, c := range sch {
+		ord := full.IndexOfColName(c.Name)
+		if ord < 0 {
+			return nil
+		}
+		ids[i] = first + sql.ColumnId(ord)
+	}
+	return ids
 }
 
 // oddOp is what an oddExpr computes for OddDate operands.

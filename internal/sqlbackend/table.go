@@ -31,6 +31,11 @@ type table struct {
 	// oddSch is set on the copy an UPDATE writes through: the schema
 	// with oddType for its dates (oddrule.go).
 	oddSch sql.Schema
+	// proj, when not nil, is the columns a read returns, by position in
+	// the table, and projSch their schema (see WithProjections).
+	proj      []int
+	projNames []string
+	projSch   sql.Schema
 }
 
 var (
@@ -50,6 +55,7 @@ var (
 	_ sql.IndexAlterableTable      = (*table)(nil)
 	_ sql.PrimaryKeyAlterableTable = (*table)(nil)
 	_ sql.TemporaryTable           = (*table)(nil)
+	_ sql.ProjectedTable           = (*table)(nil)
 	_ sql.IndexedTable             = (*indexedTable)(nil)
 )
 
@@ -66,8 +72,25 @@ func (t *table) String() string { return sqlName(t.t) }
 // Database is the name of the table's database.
 func (t *table) Database() string { return t.db.name }
 
-// Schema is the table's columns.
+// Schema is the table's columns, or those of its projection.
 func (t *table) Schema() sql.Schema {
+	if t.proj != nil {
+		if t.oddSch == nil && !t.exactCompare {
+			return t.projSch
+		}
+		full := t.fullSchema()
+		out := make(sql.Schema, len(t.proj))
+		for i, c := range t.proj {
+			out[i] = full[c]
+		}
+		return out
+	}
+	return t.fullSchema()
+}
+
+// fullSchema is the table's columns, as the copy an UPDATE writes through
+// or compares with has them.
+func (t *table) fullSchema() sql.Schema {
 	switch {
 	case t.oddSch != nil && t.exactCompare:
 		return exactTextSchema(t.oddSch)
@@ -78,6 +101,52 @@ func (t *table) Schema() sql.Schema {
 	}
 	return t.ts.sch.Schema
 }
+
+// WithProjections returns a copy of the table whose reads return only the
+// named columns, in the table's order (go-mysql-server's pruneTables
+// asks for the columns a single-table read uses; a COUNT(*) uses none).
+// A read then converts only those columns for go-mysql-server. A table
+// with generated columns, a table an UPDATE writes through or compares
+// with, the copy a foreign key editor reads and a table ADD COLUMN just
+// changed are returned as they are (their rows are whole rows). The
+// names replace those of an earlier projection. Like the table, the copy
+// is immutable.
+func (t *table) WithProjections(colNames []string) sql.Table {
+	if t.oddSch != nil || t.exactCompare || t.fkReads || t.columnAdded {
+		return t
+	}
+	full := t.ts.sch.Schema
+	for _, c := range full {
+		if c.Generated != nil {
+			return t
+		}
+	}
+	proj := make([]int, 0, len(colNames))
+	for i, c := range full {
+		for _, n := range colNames {
+			if strings.EqualFold(n, c.Name) {
+				proj = append(proj, i)
+				break
+			}
+		}
+	}
+	c := *t
+	if len(proj) == len(full) {
+		c.proj, c.projNames, c.projSch = nil, nil, nil
+		return &c
+	}
+	c.proj = proj
+	c.projNames = make([]string, len(proj))
+	c.projSch = make(sql.Schema, len(proj))
+	for i, col := range proj {
+		c.projNames[i] = full[col].Name
+		c.projSch[i] = full[col]
+	}
+	return &c
+}
+
+// Projections is the names of the columns a read returns, nil for all.
+func (t *table) Projections() []string { return t.projNames }
 
 // PrimaryKeySchema is the table's columns with the primary key's.
 func (t *table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.ts.sch }
@@ -117,7 +186,7 @@ func (t *table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 
 // PartitionRows returns the rows of a partition.
 func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
-	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary}
+	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary, proj: t.proj}
 	it.src.own = t.fkReads
 	part, _ := p.(partition)
 	if part.lookup == nil {
