@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"github.com/shopspring/decimal"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -43,5 +44,20 @@ func TestProjectedReads(t *testing.T) {
 	})
 	if !found || len(proj) != 1 || proj[0] != "amount" {
 		t.Fatalf("%s reads %v (found %v), want [amount]:\n%s", q, proj, found, sql.DebugString(n))
+	}
+}
+
+// TestStoredDecimal: the stored text of a DECIMAL reads as the decimal
+// NewFromString gives (value and exponent), short or long.
+func TestStoredDecimal(t *testing.T) {
+	for _, s := range []string{"0", "12.50", "-0.50", "-12", "0.000", "999999999999999999", "1234567890123456789.5", "-98765432109876543210", "5.", "7"} {
+		want, err := decimal.NewFromString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := storedDecimal([]byte(s))
+		if got.Cmp(want) != 0 || got.Exponent() != want.Exponent() || got.String() != want.String() {
+			t.Errorf("%q: got %s (exp %d), want %s (exp %d)", s, got, got.Exponent(), want, want.Exponent())
+		}
 	}
 }

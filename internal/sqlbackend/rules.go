@@ -94,7 +94,9 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]},
 				gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
-				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil})).
+				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},
+				gatedRule{analyzer.Rule{Id: ruleTimeLiterals, Apply: timeLiteralsRule}, nil},         // fastcmp.go
+				gatedRule{analyzer.Rule{Id: ruleDecimalExtremes, Apply: decimalExtremesRule}, nil})). // fastcmp.go
 		Build())))) // withAssign: uservar.go
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {

@@ -1,0 +1,87 @@
+package sqlbackend
+
+import (
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"strings"
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// TestTimeLiterals: text compared with a date or time column is
+// converted once, and answers as before: a DATE compared with a time of
+// day after midnight, a DATETIME with a date, text that is no ISO date
+// (left to go-mysql-server), the literal on the left.
+func TestTimeLiterals(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE ev (id INT PRIMARY KEY, day DATE, at DATETIME, ts TIMESTAMP NULL)",
+		"INSERT INTO ev VALUES (1, '2024-03-01', '2024-03-01 00:00:00', '2024-03-01 10:00:00'), (2, '2024-02-29', '2024-03-01 12:30:00', NULL), (3, NULL, '2024-04-01 00:00:00', '2024-04-01 00:00:00')")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE at >= '2024-03-01' AND at < '2024-04-01' ORDER BY id", "1", "2")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE day = '2024-03-01' ORDER BY id", "1")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE day < '2024-03-01 00:00:01' ORDER BY id", "1", "2")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE '2024-03-01 12:30:00' <= at ORDER BY id", "2", "3")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE ts > '2024-03-01 09:59:59.5' ORDER BY id", "1", "3")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE at <=> '2024-04-01 00:00:00' ORDER BY id", "3")
+	b.expectRows(t, ctx, "SELECT id FROM ev WHERE at > '2024/03/01 06:00' ORDER BY id", "2", "3")
+	b.expectRows(t, ctx, "SELECT at = '2024-03-01', day >= '2024-02-29', at = '2024-03-01 12:30' FROM ev WHERE id = 2", "false|true|true")
+
+	q := "SELECT id FROM ev WHERE at >= '2024-03-01'"
+	n, err := b.se.AnalyzeQuery(ctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sql.DebugString(n); !strings.Contains(s, "'2024-03-01'") {
+		t.Fatalf("the literal does not print as written:\n%s", s)
+	}
+	found := false
+	for _, e := range collectExprs(n) {
+		if _, ok := e.(*isoTimeLiteral); ok {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("%s: no converted literal in the plan:\n%s", q, sql.DebugString(n))
+	}
+}
+
+// TestDecimalExtremes: grouped MIN and MAX of DECIMAL, with NULLs,
+// negative values, an expression and a window (go-mysql-server's). Values
+// print with %v: a decimal without its trailing zeros.
+func TestDecimalExtremes(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE p (id INT PRIMARY KEY, g INT, amount DECIMAL(6,2) NULL)",
+		"INSERT INTO p VALUES (1, 1, 2.50), (2, 1, -3.25), (3, 1, 10.00), (4, 2, NULL), (5, 2, 0.99), (6, 3, NULL), (7, 1, 9.99)")
+	b.expectRows(t, ctx, "SELECT g, MIN(amount), MAX(amount), MIN(amount * 2) FROM p GROUP BY g ORDER BY g",
+		"1|-3.25|10|-6.5", "2|0.99|0.99|1.98", "3|NULL|NULL|NULL")
+	b.expectRows(t, ctx, "SELECT MIN(amount), MAX(amount) FROM p", "-3.25|10")
+	b.expectRows(t, ctx, "SELECT id, MAX(amount) OVER (PARTITION BY g) FROM p WHERE g = 1 ORDER BY id", "1|10", "2|10", "3|10", "7|10")
+
+	q := "SELECT g, MAX(amount) FROM p GROUP BY g"
+	n, err := b.se.AnalyzeQuery(ctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range collectExprs(n) {
+		if _, ok := e.(*decimalExtreme); ok {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("%s: MAX was not replaced:\n%s", q, sql.DebugString(n))
+	}
+}
+
+// collectExprs returns every expression of the plan.
+func collectExprs(n sql.Node) []sql.Expression {
+	var out []sql.Expression
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		out = append(out, e)
+		return true
+	})
+	return out
+}
