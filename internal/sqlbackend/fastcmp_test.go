@@ -1,6 +1,8 @@
 package sqlbackend
 
 import (
+	"fmt"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"strings"
 	"testing"
@@ -84,4 +86,44 @@ func collectExprs(n sql.Node) []sql.Expression {
 		return true
 	})
 	return out
+}
+
+// TestISOSortKeys: a sort and a window ordered by text of a date type
+// (DATE() through a derived table) order as before, and the keys reach
+// the sort as isoDate.
+func TestISOSortKeys(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE r (id INT PRIMARY KEY, at DATETIME NULL)",
+		"INSERT INTO r VALUES (1, '2024-02-10 10:00:00'), (2, '2024-01-31 23:00:00'), (3, '2024-02-10 08:00:00'), (4, NULL), (5, '2023-12-31 00:00:00'), (6, '2024-01-02 00:00:00')")
+	q := "SELECT day, n, ROW_NUMBER() OVER (PARTITION BY YEAR(day) ORDER BY day DESC) AS rn FROM (SELECT DATE(at) AS day, COUNT(*) AS n FROM r GROUP BY DATE(at)) t ORDER BY day"
+	b.expectRows(t, ctx, q, "NULL|1|1", "2023-12-31|1|1", "2024-01-02|1|3", "2024-01-31|1|2", "2024-02-10|2|1")
+	b.expectRows(t, ctx, "SELECT DATE(at) AS d FROM r WHERE id <> 4 ORDER BY d DESC, id LIMIT 3", "2024-02-10", "2024-02-10", "2024-01-31")
+	n, err := b.se.AnalyzeQuery(ctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorts := 0
+	transform.Inspect(n, func(n sql.Node) bool {
+		if s, ok := n.(*plan.Sort); ok {
+			for _, f := range s.SortFields {
+				if strings.Contains(fmt.Sprintf("%T", unwrapOdd(f.Column)), "isoDate") {
+					sorts++
+				}
+			}
+		}
+		return true
+	})
+	if sorts == 0 {
+		t.Fatalf("no isoDate sort key:\n%s", sql.DebugString(n))
+	}
+}
+
+// unwrapOdd returns the expression an oddOut wraps (oddrule.go).
+func unwrapOdd(e sql.Expression) sql.Expression {
+	if o, ok := e.(*oddOut); ok {
+		return o.child
+	}
+	return e
 }
