@@ -592,15 +592,53 @@ func appendTemporal(b []byte, tm time.Time, typ sql.DatetimeType) []byte {
 		}
 		return b
 	}
-	if date {
-		return tm.AppendFormat(b, "2006-01-02")
+	y, mo, d := tm.Date()
+	if y < 0 || y > 9999 {
+		if date {
+			return tm.AppendFormat(b, "2006-01-02")
+		}
+		b = tm.AppendFormat(b, "2006-01-02 15:04:05")
+		if p := typ.Precision(); p > 0 {
+			frac := tm.AppendFormat(nil, ".000000")
+			b = append(b, frac[:p+1]...)
+		}
+		return b
 	}
-	b = tm.AppendFormat(b, "2006-01-02 15:04:05")
+	// The digits by hand: time.Format reads its layout for every value.
+	b = appendDigits(b, y, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(mo), 2)
+	b = append(b, '-')
+	b = appendDigits(b, d, 2)
+	if date {
+		return b
+	}
+	h, mi, s := tm.Clock()
+	b = append(b, ' ')
+	b = appendDigits(b, h, 2)
+	b = append(b, ':')
+	b = appendDigits(b, mi, 2)
+	b = append(b, ':')
+	b = appendDigits(b, s, 2)
 	if p := typ.Precision(); p > 0 {
-		frac := tm.AppendFormat(nil, ".000000")
-		b = append(b, frac[:p+1]...)
+		var frac [7]byte
+		f := append(frac[:0], '.')
+		f = appendDigits(f, tm.Nanosecond()/1000, 6)
+		b = append(b, f[:p+1]...)
 	}
 	return b
+}
+
+// appendDigits appends n (0 <= n) in at least width digits, zero-padded.
+func appendDigits(b []byte, n, width int) []byte {
+	var tmp [20]byte
+	i := len(tmp)
+	for n > 0 || len(tmp)-i < width {
+		i--
+		tmp[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, tmp[i:]...)
 }
 
 // cteTimeTypesRule: go-mysql-server types a recursive CTE's columns as

@@ -130,6 +130,37 @@ func storedDecimal(b []byte) decimal.Decimal {
 	return d
 }
 
+// appendDecimal appends d as d.StringFixed(-d.Exponent()) prints it (the
+// text go-mysql-server converts a decimal to), without the big.Int
+// printing when the coefficient has at most 15 digits.
+func appendDecimal(b []byte, d decimal.Decimal) []byte {
+	exp := d.Exponent()
+	if exp > 0 || exp < -30 || d.NumDigits() > 15 {
+		return append(b, d.StringFixed(-exp)...)
+	}
+	n := d.CoefficientInt64()
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	var tmp [20]byte
+	digits := strconv.AppendInt(tmp[:0], n, 10)
+	scale := int(-exp)
+	if scale == 0 {
+		return append(b, digits...)
+	}
+	if len(digits) <= scale {
+		b = append(b, '0', '.')
+		for i := len(digits); i < scale; i++ {
+			b = append(b, '0')
+		}
+		return append(b, digits...)
+	}
+	b = append(b, digits[:len(digits)-scale]...)
+	b = append(b, '.')
+	return append(b, digits[len(digits)-scale:]...)
+}
+
 // unpackTime turns a packed date-time into a time.Time. Zero dates, which
 // time.Time cannot hold, become go-mysql-server's zero time; a zero month
 // or day of a partial date becomes 1 (dateValue gives those an OddDate).

@@ -1,8 +1,11 @@
 package sqlbackend
 
 import (
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 	"testing"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -58,6 +61,39 @@ func TestStoredDecimal(t *testing.T) {
 		got := storedDecimal([]byte(s))
 		if got.Cmp(want) != 0 || got.Exponent() != want.Exponent() || got.String() != want.String() {
 			t.Errorf("%q: got %s (exp %d), want %s (exp %d)", s, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+}
+
+// TestAppendDecimal: appendDecimal prints as StringFixed of the decimal's
+// own scale.
+func TestAppendDecimal(t *testing.T) {
+	for _, s := range []string{"0", "0.00", "12.50", "-0.05", "-12", "100", "999999999999999.9", "1234567890123456789.5", "0.000001", "-7.1"} {
+		d, err := decimal.NewFromString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []decimal.Decimal{d, d.Mul(decimal.New(1, 3)), decimal.New(d.CoefficientInt64(), 2)} {
+			if got, want := string(appendDecimal([]byte("x"), v)), "x"+v.StringFixed(-v.Exponent()); got != want {
+				t.Errorf("%s (exp %d): got %q, want %q", v, v.Exponent(), got, want)
+			}
+		}
+	}
+}
+
+// TestAppendTemporal: the digits written by hand are time.Format's.
+func TestAppendTemporal(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(1, 1, 1, 1, 2, 3, 4000, time.UTC), time.Date(9999, 12, 31, 8, 5, 0, 120000000, time.UTC),
+	} {
+		for _, c := range []struct {
+			typ    sql.DatetimeType
+			layout string
+		}{{gtypes.Date, "2006-01-02"}, {gtypes.Datetime, "2006-01-02 15:04:05"}, {gtypes.MustCreateDatetimeType(sqltypes.Datetime, 3), "2006-01-02 15:04:05.000"}, {gtypes.DatetimeMaxPrecision, "2006-01-02 15:04:05.000000"}} {
+			if got, want := string(appendTemporal(nil, tm, c.typ)), tm.Format(c.layout); got != want {
+				t.Errorf("%v as %s: got %q, want %q", tm, c.typ, got, want)
+			}
 		}
 	}
 }
