@@ -536,6 +536,9 @@ func exactDigits(t sql.Type) (precision, scale int, ok bool) {
 // MySQL (CASE WHEN ... THEN DECIMAL(6,2) ELSE 0 END is DECIMAL(6,2));
 // go-mysql-server types any CASE mixing a decimal as DECIMAL(65,10).
 func argDigits(e sql.Expression) (precision, scale int, ok bool) {
+	if fc, ok := e.(*fastCase); ok { // fastcmp.go
+		e = fc.Case
+	}
 	c, isCase := e.(*expression.Case)
 	if !isCase {
 		return exactDigits(e.Type())

@@ -127,3 +127,43 @@ func unwrapOdd(e sql.Expression) sql.Expression {
 	}
 	return e
 }
+
+// TestFastCases: CASE (searched and simple, DECIMAL and text results, a
+// literal ELSE, no ELSE) and DECIMAL compared with literals answer as
+// before, the literal on either side, NULLs too; the plan holds the
+// replacements.
+func TestFastCases(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE p (id INT PRIMARY KEY, m ENUM('cash','card') NOT NULL, amount DECIMAL(6,2) NULL)",
+		"INSERT INTO p VALUES (1, 'cash', 2.50), (2, 'card', 5.00), (3, 'card', 10.25), (4, 'cash', NULL), (5, 'card', -1.00)")
+	b.expectRows(t, ctx, "SELECT SUM(CASE WHEN m = 'cash' THEN amount ELSE 0 END), SUM(CASE m WHEN 'card' THEN amount END), COUNT(CASE WHEN amount > 5 THEN 1 END) FROM p",
+		"2.5|14.25|1")
+	b.expectRows(t, ctx, "SELECT id, CASE WHEN amount >= 5 THEN 'big' WHEN amount < 0 THEN 'neg' ELSE 'small' END, CASE m WHEN 'cash' THEN amount * 2 ELSE 1.5 END FROM p ORDER BY id",
+		"1|small|5", "2|big|1.5", "3|big|1.5", "4|small|NULL", "5|neg|1.5")
+	b.expectRows(t, ctx, "SELECT id FROM p WHERE amount = 5 OR 10.25 <= amount OR amount < -0.5 ORDER BY id", "2", "3", "5")
+	b.expectRows(t, ctx, "SELECT id, amount > 2.5, 3 > amount FROM p ORDER BY id",
+		"1|false|true", "2|true|false", "3|true|false", "4|NULL|NULL", "5|false|true")
+
+	q := "SELECT SUM(CASE WHEN m = 'cash' THEN amount ELSE 0 END), COUNT(CASE WHEN amount > 5 THEN 1 END) FROM p"
+	n, err := b.se.AnalyzeQuery(ctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases, cmps int
+	for _, e := range collectExprs(n) {
+		transform.InspectExpr(e, func(e sql.Expression) bool {
+			switch e.(type) {
+			case *fastCase:
+				cases++
+			case *decimalCmp:
+				cmps++
+			}
+			return false
+		})
+	}
+	if cases == 0 || cmps == 0 {
+		t.Fatalf("%d fastCase and %d decimalCmp, want some of each:\n%s", cases, cmps, sql.DebugString(n))
+	}
+}
