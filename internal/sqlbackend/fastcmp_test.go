@@ -167,3 +167,23 @@ func TestFastCases(t *testing.T) {
 		t.Fatalf("%d fastCase and %d decimalCmp, want some of each:\n%s", cases, cmps, sql.DebugString(n))
 	}
 }
+
+// TestExactSumCoefficients: SUM and AVG of DECIMAL summed as
+// coefficients give the exact decimal: one scale, two scales in one
+// expression, values too long for the shortcut, and a sum that would
+// overflow int64.
+func TestExactSumCoefficients(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.session()
+	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE p (id INT PRIMARY KEY, a DECIMAL(6,2), c DECIMAL(8,3), big DECIMAL(30,2))",
+		"INSERT INTO p VALUES (1, 1.25, 0.001, 9999999999999999999999999999.99), (2, -0.50, 2.5, 1), (3, NULL, NULL, NULL), (4, 100.00, -1, 0.01)",
+		"CREATE TABLE q (id INT PRIMARY KEY, v DECIMAL(18,0))",
+		"INSERT INTO q VALUES (1, 999999999999999), (2, 999999999999999), (3, -5)")
+	for i := 0; i < 12; i++ {
+		b.mustExec(t, ctx, fmt.Sprintf("INSERT INTO q SELECT id + %d, v FROM q WHERE id <= 3", 3*(i+1)))
+	}
+	b.expectRows(t, ctx, "SELECT SUM(a), SUM(c), SUM(big), AVG(a), SUM(IF(id = 2, a, c)) FROM p",
+		"100.75|1.501|10000000000000000000000000001|33.583333|-1.5")
+	b.expectRows(t, ctx, "SELECT COUNT(*), SUM(v) FROM q", "39|25999999999999909")
+}
