@@ -373,7 +373,7 @@ func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 }
 
 // tableColumnIds returns the column ids of the rows a table read n
-// (possibly aliased) returns, whose schema is sch, as go-mysql-server's
+// (possibly aliased, possibly through an index) returns, whose schema is sch, as go-mysql-server's
 // execution indexes find them: a projected table's columns keep the ids
 // of their places in the whole table. It is nil for other nodes (the
 // GetFields over them are then found by name).
@@ -381,17 +381,22 @@ func tableColumnIds(n sql.Node, sch sql.Schema) []sql.ColumnId {
 	if ta, ok := n.(*plan.TableAlias); ok {
 		n = ta.Child
 	}
-	rt, ok := n.(*plan.ResolvedTable)
-	if !ok {
+	var cols sql.ColSet
+	var under sql.Table
+	switch x := n.(type) {
+	case *plan.ResolvedTable:
+		cols, under = x.Columns(), x.UnderlyingTable()
+	case *plan.IndexedTableAccess:
+		cols, under = x.Columns(), x.UnderlyingTable()
+	default:
 		return nil
 	}
-	cols := rt.Columns()
 	first, ok := cols.Next(1)
 	if !ok {
 		return nil
 	}
 	full := sch
-	if pkt, ok := rt.UnderlyingTable().(sql.PrimaryKeyTable); ok {
+	if pkt, ok := under.(sql.PrimaryKeyTable); ok {
 		full = pkt.PrimaryKeySchema().Schema
 	}
 	ids := make([]sql.ColumnId, len(sch))

@@ -68,7 +68,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleCTETimeTypes, Apply: cteTimeTypesRule}, // temporal.go
 			analyzer.Rule{Id: ruleTemporalTypes, Apply: temporalTypesRule},
 			analyzer.Rule{Id: ruleTemporalText, Apply: temporalTextRule},
-			analyzer.Rule{Id: ruleJSONPaths, Apply: jsonPathsRule}, // jsonpath.go
+			analyzer.Rule{Id: ruleJSONPaths, Apply: jsonPathsRule},     // jsonpath.go
+			analyzer.Rule{Id: ruleViewFilters, Apply: viewFiltersRule}, // viewfilter.go
 			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
 		// Prefix indexes: see prefix.go. The two wrappers keep
