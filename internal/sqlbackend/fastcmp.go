@@ -2,15 +2,19 @@ package sqlbackend
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // Comparisons that go-mysql-server makes expensive per row.
@@ -360,6 +364,16 @@ func fastCasesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 				switch x := e.(type) {
 				case *expression.Case:
 					return newFastCase(x), transform.NewTree, nil
+				case *function.DateFormat:
+					if f, ok := newFastDateFormat(x); ok {
+						return f, transform.NewTree, nil
+					}
+				case *oddExpr:
+					if df, ok := x.Expression.(*function.DateFormat); ok && x.op == oddFormat {
+						if f, ok := newFastDateFormat(df); ok {
+							return &oddExpr{Expression: f, op: x.op}, transform.NewTree, nil
+						}
+					}
 				case *expression.GreaterThan, *expression.GreaterThanOrEqual, *expression.LessThan,
 					*expression.LessThanOrEqual, *expression.Equals:
 					if d, ok := newDecimalCmp(e); ok {
@@ -560,6 +574,89 @@ func (d *decimalCmp) WithChildren(children ...sql.Expression) (sql.Expression, e
 	}
 	if nd, ok := newDecimalCmp(e); ok {
 		return nd, nil
+	}
+	return e, nil
+}
+
+// fastDateFormat is DATE_FORMAT with a constant format whose specifiers
+// formatOddDate knows (oddate.go, MariaDB's words and digits): a
+// date-time value is written by that formatter; go-mysql-server's
+// compiled the format anew for every row (a third of a report that
+// groups rentals by weekday). Any other value (text, the zero date, an
+// OddDate, which oddExpr handles) goes to go-mysql-server's DATE_FORMAT.
+// fastCasesRule installs it, also inside the oddExpr that wraps a
+// DATE_FORMAT of a date. Immutable, safe for concurrent use.
+type fastDateFormat struct {
+	*function.DateFormat
+	format string
+}
+
+// newFastDateFormat returns the replacement of f, if its format is a
+// text literal without week specifiers.
+func newFastDateFormat(f *function.DateFormat) (*fastDateFormat, bool) {
+	ch := f.Children()
+	if len(ch) != 2 {
+		return nil, false
+	}
+	lit, ok := ch[1].(*expression.Literal)
+	if !ok {
+		return nil, false
+	}
+	s, ok := lit.Value().(string)
+	if !ok {
+		return nil, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' {
+			i++
+			if i == len(s) {
+				return nil, false // a lone % at the end: go-mysql-server's error
+			}
+			switch s[i] {
+			case 'U', 'u', 'V', 'v', 'X', 'x':
+				return nil, false
+			}
+		}
+	}
+	return &fastDateFormat{DateFormat: f, format: s}, true
+}
+
+// Eval formats a date-time value; anything else goes to go-mysql-server.
+func (f *fastDateFormat) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := f.Children()[0].Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil
+	}
+	tm, ok := v.(time.Time)
+	if !ok || tm.Equal(zeroTime) {
+		return f.DateFormat.Eval(ctx, row)
+	}
+	tm = tm.UTC()
+	y, mo, d := tm.Date()
+	h, mi, s := tm.Clock()
+	if y < 1 || y > 9999 {
+		return f.DateFormat.Eval(ctx, row)
+	}
+	out, ok := formatOddDate(OddDate{P: types.PackDateTime(y, int(mo), d, h, mi, s, tm.Nanosecond()/1000)}, f.format)
+	if !ok {
+		return f.DateFormat.Eval(ctx, row)
+	}
+	return out, nil
+}
+
+// WithChildren keeps the replacement when it still applies.
+func (f *fastDateFormat) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := f.DateFormat.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if df, ok := e.(*function.DateFormat); ok {
+		if nf, ok := newFastDateFormat(df); ok {
+			return nf, nil
+		}
 	}
 	return e, nil
 }

@@ -2,10 +2,14 @@ package sqlbackend
 
 import (
 	"fmt"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 )
@@ -186,4 +190,63 @@ func TestExactSumCoefficients(t *testing.T) {
 	b.expectRows(t, ctx, "SELECT SUM(a), SUM(c), SUM(big), AVG(a), SUM(IF(id = 2, a, c)) FROM p",
 		"100.75|1.501|10000000000000000000000000001|33.583333|-1.5")
 	b.expectRows(t, ctx, "SELECT COUNT(*), SUM(v) FROM q", "39|25999999999999909")
+}
+
+// TestFastDateFormat: the formatter gives go-mysql-server's text for
+// date-times of every weekday and month, midnight and noon, the
+// specifiers the reports use and the others it takes; and the rule puts
+// it in the plan, also under the oddExpr of a date column.
+func TestFastDateFormat(t *testing.T) {
+	ctx := sql.NewEmptyContext()
+	formats := []string{"%Y-%m", "%W", "%a %b %e %Y", "%M %D, %y", "%H:%i:%s", "%k %l %h %I %p", "%r", "%T", "%j", "%c/%d", "%f", "%w", "%%Y 100%%", "plain", "%S%Z"}
+	start := time.Date(2023, 12, 25, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 400; i++ {
+		tm := start.Add(time.Duration(i) * (31*time.Hour + 7*time.Minute + 13*time.Second + 250*time.Millisecond))
+		for _, f := range formats {
+			df := function.NewDateFormat(expression.NewLiteral(tm, gtypes.DatetimeMaxPrecision), expression.NewLiteral(f, gtypes.LongText)).(*function.DateFormat)
+			want, err := df.Eval(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ff, ok := newFastDateFormat(df)
+			if !ok {
+				t.Fatalf("%q not taken", f)
+			}
+			got, err := ff.Eval(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%v %q: got %q, go-mysql-server %q", tm, f, got, want)
+			}
+		}
+	}
+	if _, ok := newFastDateFormat(function.NewDateFormat(expression.NewLiteral(start, gtypes.Datetime), expression.NewLiteral("%U", gtypes.LongText)).(*function.DateFormat)); ok {
+		t.Error("the week specifier U was taken")
+	}
+
+	b := newTestBackend(t)
+	sctx := b.session()
+	b.mustExec(t, sctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE r (id INT PRIMARY KEY, at DATETIME NULL, d DATE NULL)",
+		"INSERT INTO r VALUES (1, '2024-02-29 13:05:09', '2024-02-29'), (2, NULL, '0000-00-00'), (3, '2024-03-03 00:00:00', NULL)")
+	b.expectRows(t, sctx, "SELECT id, DATE_FORMAT(at, '%W %Y-%m-%d %r'), DATE_FORMAT(d, '%a %M %e') FROM r ORDER BY id",
+		"1|Thursday 2024-02-29 01:05:09 PM|Thu February 29", "2|NULL|NULL", "3|Sunday 2024-03-03 12:00:00 AM|NULL")
+	q := "SELECT DATE_FORMAT(at, '%W') FROM r"
+	n, err := b.se.AnalyzeQuery(sctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range collectExprs(n) {
+		if o, ok := e.(*oddExpr); ok {
+			_, found = o.Expression.(*fastDateFormat)
+		}
+		if _, ok := e.(*fastDateFormat); ok {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no fastDateFormat:\n%s", sql.DebugString(n))
+	}
 }
