@@ -574,7 +574,8 @@ func (t *temporalText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	if !ok {
 		return v, nil
 	}
-	return string(appendTemporal(nil, tm, t.typ)), nil
+	var buf [32]byte
+	return string(appendTemporal(buf[:0], tm, t.typ)), nil
 }
 
 // appendTemporal appends tm as MariaDB prints a value of type typ: the
@@ -631,6 +632,12 @@ func appendTemporal(b []byte, tm time.Time, typ sql.DatetimeType) []byte {
 
 // appendDigits appends n (0 <= n) in at least width digits, zero-padded.
 func appendDigits(b []byte, n, width int) []byte {
+	switch {
+	case width == 2 && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	case width == 4 && n < 10000:
+		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+	}
 	var tmp [20]byte
 	i := len(tmp)
 	for n > 0 || len(tmp)-i < width {
