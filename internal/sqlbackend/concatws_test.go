@@ -68,3 +68,27 @@ func TestExactSumIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestConcatWSValues: concatWS gives go-mysql-server's CONCAT_WS text for
+// text, invalid UTF-8 text (the same error), decimals, integers and
+// NULLs.
+func TestConcatWSValues(t *testing.T) {
+	ctx := sql.NewEmptyContext()
+	lit := func(v interface{}, typ sql.Type) sql.Expression { return expression.NewLiteral(v, typ) }
+	cases := [][]sql.Expression{
+		{lit("#", gtypes.LongText), lit("abc", gtypes.LongText), lit(nil, gtypes.Null), lit(decimal.New(-5, -2), gtypes.MustCreateDecimalType(6, 2)), lit(int32(42), gtypes.Int32)},
+		{lit(", ", gtypes.LongText), lit("\xff\xfe", gtypes.LongText), lit("x", gtypes.LongText)},
+		{lit("-", gtypes.LongText), lit(decimal.New(123456789, -4), gtypes.MustCreateDecimalType(20, 4)), lit("日本", gtypes.LongText)},
+	}
+	for _, args := range cases {
+		orig, err := function.NewConcatWithSeparator(args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := orig.Eval(ctx, nil)
+		got, gerr := (&concatWS{orig.(*function.ConcatWithSeparator)}).Eval(ctx, nil)
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Errorf("%v: got %q, %v; go-mysql-server %q, %v", args, got, gerr, want, werr)
+		}
+	}
+}

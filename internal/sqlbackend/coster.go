@@ -1,8 +1,11 @@
 package sqlbackend
 
 import (
+	"math"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/memo"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 )
 
 // coster is go-mysql-server's join coster with the price of reading a
@@ -14,6 +17,8 @@ import (
 // one random read per row of each side scanned through a secondary index
 // (the factor go-mysql-server gives a lookup's random read).
 //
+// It also adds lookupOverhead per left row to a lookup join.
+//
 // It holds no state: safe for concurrent use.
 type coster struct {
 	memo.Coster
@@ -23,12 +28,44 @@ type coster struct {
 // randIOCostFactor.
 const randRead = 1.3
 
+// lookupOverhead is what a lookup join pays per row of its left side
+// beyond go-mysql-server's estimate, in its units (a row read in
+// sequence is 1): each lookup builds the right side's plan node, an
+// index lookup and an engine read anew (about 3 µs, a sequential row
+// about 0.5 µs here). Without it, a join of 5,848 payments to their
+// 6,000 rentals by primary key made 5,848 lookups where a merge join
+// reads both tables once (report 12: 63 -> 43 ms of CPU). It is added
+// only when the left side reads whole tables (wholeTable): a lookup
+// from the rows of a filter or an index lookup keeps its plan.
+const lookupOverhead = 3.0
+
+// wholeTable reports whether r reads whole tables, unfiltered, or joins
+// of them: a left side of a lookup join whose row count is known (an
+// index lookup or a filter has no selectivity estimate here, and its
+// rows may be few).
+func wholeTable(r memo.RelExpr) bool {
+	switch x := r.(type) {
+	case *memo.TableScan:
+		return true
+	case *memo.TableAlias:
+		_, ok := x.Table.Child.(*plan.ResolvedTable)
+		return ok
+	case memo.JoinRel:
+		jp := x.JoinPrivate()
+		return jp.Left != nil && jp.Right != nil && wholeTable(jp.Left.Best) && wholeTable(jp.Right.Best)
+	}
+	return false
+}
+
 // EstimateCost is go-mysql-server's estimate plus the primary-index reads
-// of a merge join's secondary-index scans.
+// of a merge join's secondary-index scans and a lookup join's overhead.
 func (c coster) EstimateCost(ctx *sql.Context, n memo.RelExpr, s sql.StatsProvider) (float64, error) {
 	cost, err := c.Coster.EstimateCost(ctx, n, s)
 	if err != nil {
 		return cost, err
+	}
+	if lj, ok := n.(*memo.LookupJoin); ok && wholeTable(lj.Left.Best) {
+		cost += lookupOverhead * math.Max(1, float64(lj.Left.RelProps.GetStats().RowCount()))
 	}
 	if m, ok := n.(*memo.MergeJoin); ok {
 		for _, scan := range []*memo.IndexScan{m.InnerScan, m.OuterScan} {

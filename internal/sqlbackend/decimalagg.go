@@ -536,6 +536,9 @@ func exactDigits(t sql.Type) (precision, scale int, ok bool) {
 // MySQL (CASE WHEN ... THEN DECIMAL(6,2) ELSE 0 END is DECIMAL(6,2));
 // go-mysql-server types any CASE mixing a decimal as DECIMAL(65,10).
 func argDigits(e sql.Expression) (precision, scale int, ok bool) {
+	if fc, ok := e.(*fastCase); ok { // fastcmp.go
+		e = fc.Case
+	}
 	c, isCase := e.(*expression.Case)
 	if !isCase {
 		return exactDigits(e.Type())
@@ -745,12 +748,21 @@ func exactValue(v interface{}) (decimal.Decimal, error) {
 // Integer values are summed in isum while it does not overflow (a decimal
 // addition per row cost a checksum over CRC32 a fifth of its time); the
 // total is the same decimal, its exponent 0 as an integer's.
+//
+// In the same way, decimals of one exponent whose coefficients have at
+// most 15 digits (a DECIMAL column's values) are summed as coefficients
+// in dsum while it does not overflow; decimal.New(dsum, dexp) is their
+// exact sum, and the exponent of the total is the smallest, as with
+// Add.
 type exactBuffer struct {
 	agg  *exactAgg
 	expr sql.Expression
 	sum  decimal.Decimal
 	isum int64 // integers not yet added to sum
 	ints bool  // isum holds at least one value
+	dsum int64 // coefficients of exponent dexp not yet added to sum
+	dexp int32
+	decs bool // dsum holds at least one value
 	n    int64
 }
 
@@ -774,8 +786,16 @@ func (b *exactBuffer) Update(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
-	b.sum = b.sum.Add(d)
 	b.n++
+	if (!b.decs || d.Exponent() == b.dexp) && d.NumDigits() <= 15 {
+		x := d.CoefficientInt64()
+		s := b.dsum + x
+		if (x >= 0) == (s >= b.dsum) {
+			b.dsum, b.dexp, b.decs = s, d.Exponent(), true
+			return nil
+		}
+	}
+	b.sum = b.sum.Add(d)
 	return nil
 }
 
@@ -784,6 +804,9 @@ func (b *exactBuffer) Eval(ctx *sql.Context) (interface{}, error) {
 	sum := b.sum
 	if b.ints {
 		sum = sum.Add(decimal.NewFromInt(b.isum))
+	}
+	if b.decs {
+		sum = sum.Add(decimal.New(b.dsum, b.dexp))
 	}
 	return b.agg.result(sum, b.n), nil
 }

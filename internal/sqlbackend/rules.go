@@ -52,6 +52,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule},
 			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule},
 			analyzer.Rule{Id: ruleFastConcat, Apply: fastConcatRule},                   // concatws.go
+			analyzer.Rule{Id: ruleFastCases, Apply: fastCasesRule},                     // fastcmp.go
 			analyzer.Rule{Id: ruleSharedSubqueryAlias, Apply: sharedSubqueryAliasRule}, // sharedalias.go
 			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule},               // subquerymemo.go
 			analyzer.Rule{Id: ruleRangeRead, Apply: rangeReadRule})                     // rangejoin.go
@@ -68,7 +69,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleCTETimeTypes, Apply: cteTimeTypesRule}, // temporal.go
 			analyzer.Rule{Id: ruleTemporalTypes, Apply: temporalTypesRule},
 			analyzer.Rule{Id: ruleTemporalText, Apply: temporalTextRule},
-			analyzer.Rule{Id: ruleJSONPaths, Apply: jsonPathsRule}, // jsonpath.go
+			analyzer.Rule{Id: ruleJSONPaths, Apply: jsonPathsRule},     // jsonpath.go
+			analyzer.Rule{Id: ruleViewFilters, Apply: viewFiltersRule}, // viewfilter.go
 			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
 		// Prefix indexes: see prefix.go. The two wrappers keep
@@ -95,7 +97,10 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]},
 				gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
-				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil})).
+				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},
+				gatedRule{analyzer.Rule{Id: ruleTimeLiterals, Apply: timeLiteralsRule}, nil},       // fastcmp.go
+				gatedRule{analyzer.Rule{Id: ruleDecimalExtremes, Apply: decimalExtremesRule}, nil}, // fastcmp.go
+				gatedRule{analyzer.Rule{Id: ruleISOSortKeys, Apply: isoSortKeysRule}, nil})).       // fastcmp.go
 		Build())))) // withAssign: uservar.go
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {

@@ -574,7 +574,8 @@ func (t *temporalText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	if !ok {
 		return v, nil
 	}
-	return string(appendTemporal(nil, tm, t.typ)), nil
+	var buf [32]byte
+	return string(appendTemporal(buf[:0], tm, t.typ)), nil
 }
 
 // appendTemporal appends tm as MariaDB prints a value of type typ: the
@@ -592,15 +593,59 @@ func appendTemporal(b []byte, tm time.Time, typ sql.DatetimeType) []byte {
 		}
 		return b
 	}
-	if date {
-		return tm.AppendFormat(b, "2006-01-02")
+	y, mo, d := tm.Date()
+	if y < 0 || y > 9999 {
+		if date {
+			return tm.AppendFormat(b, "2006-01-02")
+		}
+		b = tm.AppendFormat(b, "2006-01-02 15:04:05")
+		if p := typ.Precision(); p > 0 {
+			frac := tm.AppendFormat(nil, ".000000")
+			b = append(b, frac[:p+1]...)
+		}
+		return b
 	}
-	b = tm.AppendFormat(b, "2006-01-02 15:04:05")
+	// The digits by hand: time.Format reads its layout for every value.
+	b = appendDigits(b, y, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(mo), 2)
+	b = append(b, '-')
+	b = appendDigits(b, d, 2)
+	if date {
+		return b
+	}
+	h, mi, s := tm.Clock()
+	b = append(b, ' ')
+	b = appendDigits(b, h, 2)
+	b = append(b, ':')
+	b = appendDigits(b, mi, 2)
+	b = append(b, ':')
+	b = appendDigits(b, s, 2)
 	if p := typ.Precision(); p > 0 {
-		frac := tm.AppendFormat(nil, ".000000")
-		b = append(b, frac[:p+1]...)
+		var frac [7]byte
+		f := append(frac[:0], '.')
+		f = appendDigits(f, tm.Nanosecond()/1000, 6)
+		b = append(b, f[:p+1]...)
 	}
 	return b
+}
+
+// appendDigits appends n (0 <= n) in at least width digits, zero-padded.
+func appendDigits(b []byte, n, width int) []byte {
+	switch {
+	case width == 2 && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	case width == 4 && n < 10000:
+		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+	}
+	var tmp [20]byte
+	i := len(tmp)
+	for n > 0 || len(tmp)-i < width {
+		i--
+		tmp[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, tmp[i:]...)
 }
 
 // cteTimeTypesRule: go-mysql-server types a recursive CTE's columns as
