@@ -338,6 +338,10 @@ type LoadDataNode struct {
 	rowLine  []int // the line (row number of messages) of each row
 	conds    []loadCond
 	failure  error // the statement's error, found converting
+	// moreErrors are the failing row's errors after failure;
+	// failedConverting is set when the statement fails with failure.
+	moreErrors       []loadCond
+	failedConverting bool
 	affected int
 }
 
@@ -407,7 +411,7 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 		return nil
 	}
 	t := d.engineTable(ls.Table)
-	if t == nil || len(ls.Columns) != 0 && len(ls.Columns) != len(t.Columns) {
+	if t == nil || len(ls.Columns) > len(t.Columns) {
 		return nil
 	}
 	if trig, err := d.GetTriggers(ctx); err != nil || len(trig) > 0 {
@@ -423,13 +427,15 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 			return nil
 		}
 	}
-	order := make([]int, len(t.Columns))
+	var order []int
+	seen := make([]bool, len(t.Columns))
 	if ls.Columns == nil {
+		order = make([]int, len(t.Columns))
 		for j := range order {
 			order[j] = j
 		}
 	} else {
-		seen := make([]bool, len(t.Columns))
+		order = make([]int, len(ls.Columns))
 		for j, name := range ls.Columns {
 			c := t.Column(name)
 			if c < 0 {
@@ -445,6 +451,12 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 			}
 			seen[c] = true
 			order[j] = c
+		}
+		for i := range t.Columns {
+			if c := &t.Columns[i]; !seen[i] && c.Default == nil && !c.Nullable {
+				// No default to store (1364): the ordinary path.
+				return nil
+			}
 		}
 	}
 	if ls.Replace {
@@ -485,13 +497,14 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 	n := &LoadDataNode{p: p, t: t, sch: newTable(d, t).Schema(), replace: ls.Replace}
 	ignore := ls.Ignore || ls.Local && !ls.Replace
 	n.ignore = ignore
-	n.convert(ctx, data, ls, order, ignore)
+	n.convert(ctx, data, ls, order, seen, ignore)
 	return n
 }
 
 // convert reads every line of data and converts it into n.rows, recording
 // the conditions met, or the statement's error in n.failure.
-func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement, order []int, ignore bool) {
+// A column the list leaves out (listed[c] false) gets its default.
+func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement, order []int, listed []bool, ignore bool) {
 	t := n.t
 	mode := sessionMode(ctx)
 	strict := mode.strict && !ignore
@@ -512,13 +525,30 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 		}
 		row := vals[:width:width]
 		vals = vals[width:]
+		if ls.Columns != nil {
+			for c := range t.Columns {
+				if !listed[c] {
+					if d := t.Columns[c].Default; d != nil {
+						row[c] = *d
+					} else {
+						row[c] = types.NullValue
+					}
+				}
+			}
+		}
+		fieldsFailed := false
 		for j, c := range order {
 			col := &t.Columns[c]
+			if j == len(r.fields) {
+				fieldsFailed = n.failure != nil
+			}
 			if j >= len(r.fields) {
-				// A short line: what MariaDB's reset() leaves.
-				if !n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooFewRecords, line)) {
-					return
+				// A short line: what MariaDB's reset() leaves (after an
+				// error in a field, MariaDB raises no more).
+				if fieldsFailed {
+					break
 				}
+				n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooFewRecords, line))
 				if col.Default == nil && col.Nullable {
 					row[c] = types.NullValue
 				} else {
@@ -531,9 +561,7 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 					row[c] = types.NullValue
 					continue
 				}
-				if !n.cond(strict, line, "Warning", errtable.SQLError(erWarnNullToNotnull, col.Name, line)) {
-					return
-				}
+				n.cond(strict, line, "Warning", errtable.SQLError(erWarnNullToNotnull, col.Name, line))
 				row[c] = typesImplicit(col)
 				continue
 			}
@@ -548,9 +576,13 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 				if sc.note {
 					level = "Note"
 				}
-				if !n.cond((strict || sc.always) && !sc.note, line, level, e) {
-					return
+				n.cond((strict || sc.always) && !sc.note, line, level, e)
+				if n.failure != nil {
+					continue
 				}
+			}
+			if n.failure != nil {
+				continue
 			}
 			if out == nil {
 				n.failure = fmt.Errorf("sqlbackend: LOAD DATA: no value for column %s at row %d", col.Name, line)
@@ -568,26 +600,48 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 			}
 			row[c] = v
 		}
-		if len(r.fields) > len(order) {
-			if !n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooManyRecords, line)) {
-				return
-			}
+		if len(r.fields) > len(order) && n.failure == nil {
+			n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooManyRecords, line))
+		}
+		if n.failure != nil {
+			// MariaDB raises every condition of the failing row.
+			return
 		}
 		n.rows = append(n.rows, row)
 		n.rowLine = append(n.rowLine, line)
 	}
 }
 
-// cond records condition e of line; when it is an error (fail), it is
-// the statement's and cond returns false.
-func (n *LoadDataNode) cond(fail bool, line int, level string, e error) bool {
-	if fail {
+// cond records condition e of line. When it is an error (fail), the
+// first is the statement's error and the next (of the same row) are
+// listed after it.
+func (n *LoadDataNode) cond(fail bool, line int, level string, e error) {
+	if fail && n.failure == nil {
 		n.failure = e
-		return false
+		return
 	}
 	se := sql.CastSQLError(e)
-	n.conds = append(n.conds, loadCond{row: line, level: level, err: &sqlError{num: se.Num, message: se.Message}})
-	return true
+	c := loadCond{row: line, level: level, err: &sqlError{num: se.Num, message: se.Message}}
+	if fail || n.failure != nil {
+		c.level = "Error"
+		n.moreErrors = append(n.moreErrors, c)
+		return
+	}
+	n.conds = append(n.conds, c)
+}
+
+// MoreErrors returns the errors the failing row raised after the
+// statement's error, which SHOW WARNINGS lists after it, when the
+// statement failed with that error.
+func (n *LoadDataNode) MoreErrors() []*sql.Warning {
+	if !n.failedConverting {
+		return nil
+	}
+	var out []*sql.Warning
+	for _, c := range n.moreErrors {
+		out = append(out, &sql.Warning{Level: c.level, Code: c.err.num, Message: c.err.message})
+	}
+	return out
 }
 
 // typesImplicit is the implicit default of col (0, '', the zero date).
@@ -694,6 +748,7 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 			}
 		}
 		n.raise(ctx, n.conds)
+		n.failedConverting = true
 		return nil, n.failure
 	}
 	var (

@@ -75,6 +75,16 @@ func (h *mariaHandler) loadData(ctx context.Context, c *mysql.Conn, query string
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_load", 1)
 	err = ext.ComExecuteBound(ctx, c, query, n, callback)
+	if more := n.MoreErrors(); err != nil && len(more) > 0 {
+		// SHOW WARNINGS lists the statement's error, then the failing
+		// line's other errors.
+		se := sql.CastSQLError(err)
+		sctx.Session.Warn(&sql.Warning{Level: "Error", Code: se.Num, Message: se.Message})
+		for _, w := range more {
+			sctx.Session.Warn(w)
+		}
+		err = &listedError{err: err}
+	}
 	if err == nil {
 		// As for the bulk insert: the handler takes the node for a
 		// SELECT and sets ROW_COUNT() to -1.
