@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -342,12 +343,13 @@ type LoadDataNode struct {
 	// failedConverting is set when the statement fails with failure.
 	moreErrors       []loadCond
 	failedConverting bool
+	conv             *loadConverter
 	affected int
 }
 
 var _ sql.ExecSourceRel = (*LoadDataNode)(nil)
 
-// Rows returns the number of converted rows the node stores (at most).
+// Rows returns the number of rows the node has converted.
 func (n *LoadDataNode) Rows() int { return len(n.rows) }
 
 // Affected returns the statement's affected rows once it has run.
@@ -497,34 +499,69 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 	n := &LoadDataNode{p: p, t: t, sch: newTable(d, t).Schema(), replace: ls.Replace}
 	ignore := ls.Ignore || ls.Local && !ls.Replace
 	n.ignore = ignore
-	n.convert(ctx, data, ls, order, seen, ignore)
+	n.conv = n.newConverter(ctx, data, ls, order, seen, ignore)
 	return n
 }
 
-// convert reads every line of data and converts it into n.rows, recording
-// the conditions met, or the statement's error in n.failure.
-// A column the list leaves out (listed[c] false) gets its default.
-func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement, order []int, listed []bool, ignore bool) {
-	t := n.t
+// loadConverter converts the lines of a load's file, a chunk at a time,
+// on the statement's goroutine.
+type loadConverter struct {
+	ctx      *sql.Context
+	ls       *LoadStatement
+	order    []int
+	listed   []bool
+	strict   bool
+	m        storeMode
+	sqlTypes []sql.Type
+	r        *loadReader
+	vals     []types.Value
+	line     int
+	done     bool
+}
+
+func (n *LoadDataNode) newConverter(ctx *sql.Context, data []byte, ls *LoadStatement, order []int, listed []bool, ignore bool) *loadConverter {
 	mode := sessionMode(ctx)
-	strict := mode.strict && !ignore
-	m := mode
-	m.strict = strict
-	sqlTypes := n.p.ColumnTypes(t)
-	r := &loadReader{data: data, f: &ls.Format}
-	for i := int64(0); i < ls.IgnoreLines && r.next(); i++ {
+	cv := &loadConverter{ctx: ctx, ls: ls, order: order, listed: listed, strict: mode.strict && !ignore, m: mode,
+		sqlTypes: n.p.ColumnTypes(n.t), r: &loadReader{data: data, f: &ls.Format}}
+	cv.m.strict = cv.strict
+	for i := int64(0); i < ls.IgnoreLines && cv.r.next(); i++ {
 	}
-	width := len(t.Columns)
-	var vals []types.Value
-	line := 0
-	for r.next() {
-		line++
-		n.records++
-		if len(vals) < width {
-			vals = make([]types.Value, width*loadChunk)
+	return cv
+}
+
+// convertAll converts every line.
+func (n *LoadDataNode) convertAll() {
+	if n.conv != nil {
+		for n.convert(math.MaxInt) {
 		}
-		row := vals[:width:width]
-		vals = vals[width:]
+	}
+}
+
+// convert reads up to max more lines and converts them into n.rows,
+// recording the conditions met, or the statement's error in n.failure;
+// it returns false once every line is read or a line failed. A column
+// the list leaves out (listed[c] false) gets its default.
+func (n *LoadDataNode) convert(max int) bool {
+	cv := n.conv
+	if cv.done || n.failure != nil {
+		return false
+	}
+	t := n.t
+	ctx, ls, order, listed, strict, m, sqlTypes, r := cv.ctx, cv.ls, cv.order, cv.listed, cv.strict, cv.m, cv.sqlTypes, cv.r
+	width := len(t.Columns)
+	for k := 0; k < max; k++ {
+		if !r.next() {
+			cv.done = true
+			return false
+		}
+		cv.line++
+		line := cv.line
+		n.records++
+		if len(cv.vals) < width {
+			cv.vals = make([]types.Value, width*loadChunk)
+		}
+		row := cv.vals[:width:width]
+		cv.vals = cv.vals[width:]
 		if ls.Columns != nil {
 			for c := range t.Columns {
 				if !listed[c] {
@@ -566,7 +603,15 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 				continue
 			}
 			text := string(r.fields[j])
-			out, sc := storeConvert(ctx, &col.Type, text, m)
+			var in interface{} = text
+			if col.Type.IsInteger() {
+				if i, ok := plainInt(r.fields[j]); ok {
+					// What the text's conversion gives, without a
+					// decimal (TestLoadDataVectors compares them).
+					in = i
+				}
+			}
+			out, sc := storeConvert(ctx, &col.Type, in, m)
 			if sc.code != 0 {
 				if sc.code == erDataTooLong && !strict {
 					sc.code = erDataTruncated
@@ -586,17 +631,17 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 			}
 			if out == nil {
 				n.failure = fmt.Errorf("sqlbackend: LOAD DATA: no value for column %s at row %d", col.Name, line)
-				return
+				return false
 			}
 			conv, _, err := sqlTypes[c].Convert(ctx, out)
 			if err != nil {
 				n.failure = err
-				return
+				return false
 			}
 			v, err := valueFromSQL(ctx, &col.Type, conv, false)
 			if err != nil {
 				n.failure = err
-				return
+				return false
 			}
 			row[c] = v
 		}
@@ -605,11 +650,12 @@ func (n *LoadDataNode) convert(ctx *sql.Context, data []byte, ls *LoadStatement,
 		}
 		if n.failure != nil {
 			// MariaDB raises every condition of the failing row.
-			return
+			return false
 		}
 		n.rows = append(n.rows, row)
 		n.rowLine = append(n.rowLine, line)
 	}
+	return true
 }
 
 // cond records condition e of line. When it is an error (fail), the
@@ -642,6 +688,29 @@ func (n *LoadDataNode) MoreErrors() []*sql.Warning {
 		out = append(out, &sql.Warning{Level: c.level, Code: c.err.num, Message: c.err.message})
 	}
 	return out
+}
+
+// plainInt reads b when it is an optional minus sign and 1 to 18
+// digits.
+func plainInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var i int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		i = i*10 + int64(c-'0')
+	}
+	if neg {
+		i = -i
+	}
+	return i, true
 }
 
 // typesImplicit is the implicit default of col (0, '', the zero date).
@@ -738,11 +807,15 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		return nil, sql.ErrReadOnlyTransaction.New()
 	}
 	jobs := loadAsJobs(ctx, sess)
+	if jobs && !n.replace && n.conv != nil {
+		return n.runPipelined(ctx)
+	}
+	n.convertAll()
 	if n.failure != nil {
 		// MariaDB stores the rows before the failing line first: a
 		// duplicate key among them is the statement's error.
 		if !n.ignore && !n.replace && len(n.rows) > 0 {
-			if err, at := n.probe(ctx, sess, jobs); err != nil {
+			if err, at := n.probe(ctx, sess, jobs, 0); err != nil {
 				n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
 				return nil, err
 			}
@@ -771,13 +844,111 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		n.raise(ctx, conds)
 		return nil, err
 	}
+	return n.ok(ctx, res), nil
+}
+
+// ok raises the statement's conditions and returns its OK result.
+func (n *LoadDataNode) ok(ctx *sql.Context, res writeResult) sql.RowIter {
 	conds := mergeConds(n.conds, res.dups)
 	n.raise(ctx, conds)
 	n.affected = res.inserted + res.deleted
 	ctx.SetLastQueryInfoInt(sql.RowCount, int64(n.affected))
 	info := loadInfo(fmt.Sprintf("Records: %d  Deleted: %d  Skipped: %d  Warnings: %d", n.records, res.deleted, res.skipped, len(conds)))
 	ok := gtypes.OkResult{RowsAffected: uint64(n.affected), Info: info}
-	return sql.RowsToRowIter(sql.NewRow(ok)), nil
+	return sql.RowsToRowIter(sql.NewRow(ok))
+}
+
+// loadJob is one chunk's writer job run on its own goroutine, so that
+// the statement's goroutine converts the next chunk meanwhile; done is
+// closed when it has committed or failed, and only then are res, err and
+// at read.
+type loadJob struct {
+	start, end int
+	done       chan struct{}
+	res        writeResult
+	err        error
+	at         int
+}
+
+// runPipelined converts and stores the rows a chunk at a time, each
+// chunk's job running while the next chunk is converted (under
+// autocommit, not REPLACE). When a line fails to convert, the rows
+// before it are checked for duplicates (a job rolled back), then the
+// chunks stored are deleted again (see undo), and the statement fails.
+func (n *LoadDataNode) runPipelined(ctx *sql.Context) (sql.RowIter, error) {
+	var total writeResult
+	var p *loadJob
+	start := 0
+	for {
+		more := n.convert(loadChunk)
+		if p != nil {
+			<-p.done
+			if p.err != nil {
+				return nil, n.chunkFailed(ctx, p)
+			}
+			total.add(&p.res)
+			p = nil
+		}
+		end := len(n.rows)
+		if n.failure != nil {
+			if !n.ignore && end > start {
+				if err, at := n.probe(ctx, nil, true, start); err != nil {
+					n.undoPlain(ctx, start)
+					n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
+					return nil, err
+				}
+			}
+			n.undoPlain(ctx, start)
+			n.raise(ctx, n.conds)
+			n.failedConverting = true
+			return nil, n.failure
+		}
+		if end > start {
+			p = &loadJob{start: start, end: end, done: make(chan struct{})}
+			go n.runJob(ctx, p)
+			start = end
+		}
+		if !more && p == nil {
+			return n.ok(ctx, total), nil
+		}
+	}
+}
+
+// runJob stores p's chunk as one writer job; it runs on its own
+// goroutine and closes p.done.
+func (n *LoadDataNode) runJob(ctx *sql.Context, p *loadJob) {
+	defer close(p.done)
+	p.at = -1
+	p.err = n.p.e.Update(ctx, func(job *engine.Job) error {
+		p.res = writeResult{}
+		if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
+			return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
+		}
+		var err error
+		p.at, err = n.applyChunk(job, p.start, p.end, &p.res)
+		return err
+	})
+}
+
+// chunkFailed undoes a plain load's earlier chunks after p failed and
+// returns the statement's error, its conditions raised.
+func (n *LoadDataNode) chunkFailed(ctx *sql.Context, p *loadJob) error {
+	n.undoPlain(ctx, p.start)
+	var dk *engine.DuplicateKeyError
+	if p.at < 0 || !errors.As(p.err, &dk) {
+		n.raise(ctx, n.conds)
+		return MapError(p.err)
+	}
+	n.raise(ctx, condsTo(n.conds, n.rowLine[p.at]))
+	return n.insertError(p.at, p.err)
+}
+
+// undoPlain deletes rows [0, stored) that earlier jobs of a plain load
+// stored (with IGNORE, the stored rows stay).
+func (n *LoadDataNode) undoPlain(ctx *sql.Context, stored int) {
+	if stored > 0 && !n.ignore && !n.replace {
+		n.undo(ctx, stored)
+	}
 }
 
 // raise adds the conditions to the session's warnings, in order.
@@ -829,7 +1000,7 @@ var errProbed = errors.New("sqlbackend: probe")
 // job it rolls back (or after a savepoint of the transaction, rolled
 // back to), and returns the statement's error for a duplicate key among
 // them, with the row's index.
-func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool) (error, int) {
+func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool, from int) (error, int) {
 	if !jobs {
 		x, err := sess.writeTxn()
 		if err != nil {
@@ -848,7 +1019,7 @@ func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool) (error,
 	var failure error
 	_ = n.p.e.Update(ctx, func(job *engine.Job) error {
 		var res writeResult
-		i, err := n.applyChunk(job, 0, len(n.rows), &res)
+		i, err := n.applyChunk(job, from, len(n.rows), &res)
 		if err != nil {
 			at, failure = i, err
 		}

@@ -71,10 +71,10 @@ func (h *mariaHandler) loadData(ctx context.Context, c *mysql.Conn, query string
 	if n == nil {
 		return false, nil
 	}
-	h.loadRows.Add(int64(n.Rows()))
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_load", 1)
 	err = ext.ComExecuteBound(ctx, c, query, n, callback)
+	h.loadRows.Add(int64(n.Rows()))
 	if more := n.MoreErrors(); err != nil && len(more) > 0 {
 		// SHOW WARNINGS lists the statement's error, then the failing
 		// line's other errors.

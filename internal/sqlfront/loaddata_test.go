@@ -162,7 +162,22 @@ func loadDataFiles() map[string]string {
 	for i := 1; i <= 100; i++ {
 		fmt.Fprintf(&bigdup, "%d\tr%d\t%d\n", i*7, i, -i)
 	}
+	var bad, baddup strings.Builder
+	for i := 1; i <= 6000; i++ {
+		x := fmt.Sprint(i)
+		if i == 5000 {
+			x = "x1"
+		}
+		fmt.Fprintf(&bad, "%d\tb%d\t%s\n", i, i, x)
+		id := i
+		if i == 4500 {
+			id = 3
+		}
+		fmt.Fprintf(&baddup, "%d\tb%d\t%s\n", id, i, x)
+	}
 	return map[string]string{
+		"bad.tsv":    bad.String(),
+		"baddup.tsv": baddup.String(),
 		"f1.tsv":     "1\ta\t1.5\n2\tb\n3\tc\t3\textra\n4\t\\N\t\\N\n5\tx\\ty\t\n1\tdup\t0\n",
 		"f2.tsv":     "1\ta\t1.5\n2\tb\n3\tc\t3\textra\n4\t\\N\t\\N\n5\tx\\ty\t\n6\t\\\\\\0\\Z\\b\\r\\n\t-0.004\n7\t\\Nx\t\\N\n\n8",
 		"g.tsv":      "h1\th2\n1\ta\t5\n2\n3\tc\t7\tx\n4\t\\N\t\\N\n",

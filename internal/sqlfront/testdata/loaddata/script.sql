@@ -93,3 +93,16 @@ SELECT COUNT(*) FROM big;
 LOAD DATA INFILE '@DIR@/bigdup.tsv' REPLACE INTO TABLE big;
 SHOW WARNINGS;
 SELECT COUNT(*), SUM(id), SUM(x), MIN(v), MAX(v) FROM big;
+-- A line that fails in strict mode after several chunks leaves nothing;
+-- a duplicate before it is the error.
+DELETE FROM big;
+LOAD DATA INFILE '@DIR@/bad.tsv' INTO TABLE big;
+SHOW WARNINGS;
+SELECT COUNT(*) FROM big;
+LOAD DATA INFILE '@DIR@/baddup.tsv' INTO TABLE big;
+SHOW WARNINGS;
+SELECT COUNT(*) FROM big;
+SET sql_mode = '';
+LOAD DATA INFILE '@DIR@/bad.tsv' INTO TABLE big;
+SHOW WARNINGS;
+SELECT COUNT(*), SUM(x) FROM big;
