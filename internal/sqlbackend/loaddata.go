@@ -190,9 +190,9 @@ type loadReader struct {
 	data   []byte
 	pos    int
 	f      *LoadFormat
-	buf    []byte  // the row's field bytes
-	ends   []int   // end of each field in buf
-	nulls  []bool  // each field is NULL
+	buf    []byte   // the row's field bytes
+	ends   []int    // end of each field in buf
+	nulls  []bool   // each field is NULL
 	fields [][]byte // the row's fields, into buf
 }
 
@@ -329,22 +329,22 @@ type sqlError struct {
 // DATA for one version of one table. It serves one execution on the
 // session's goroutine and is not safe for concurrent use.
 type LoadDataNode struct {
-	p        *Provider
-	t        *engine.Table
-	sch      sql.Schema
-	ignore   bool // duplicates skipped
-	replace  bool
-	records  int
-	rows     []engine.Row
-	rowLine  []int // the line (row number of messages) of each row
-	conds    []loadCond
-	failure  error // the statement's error, found converting
+	p       *Provider
+	t       *engine.Table
+	sch     sql.Schema
+	ignore  bool // duplicates skipped
+	replace bool
+	records int
+	rows    []engine.Row
+	rowLine []int // the line (row number of messages) of each row
+	conds   []loadCond
+	failure error // the statement's error, found converting
 	// moreErrors are the failing row's errors after failure;
 	// failedConverting is set when the statement fails with failure.
 	moreErrors       []loadCond
 	failedConverting bool
 	conv             *loadConverter
-	affected int
+	affected         int
 }
 
 var _ sql.ExecSourceRel = (*LoadDataNode)(nil)
@@ -713,7 +713,7 @@ func plainInt(b []byte) (int64, bool) {
 	return i, true
 }
 
-// typesImplicit is the implicit default of col (0, '', the zero date).
+// typesImplicit is the implicit default of col (0, ”, the zero date).
 func typesImplicit(col *types.Column) types.Value {
 	return types.ImplicitDefault(&col.Type)
 }
