@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -274,7 +275,7 @@ func (r *loadReader) next() bool {
 				r.pos++
 				continue
 			}
-			if !enclosed {
+			if !enclosed && (c == f.FieldTerm[0] || c == f.LineTerm[0]) {
 				rest := d[r.pos:]
 				if startsWith(rest, f.FieldTerm) {
 					r.pos += len(f.FieldTerm)
@@ -604,11 +605,17 @@ func (n *LoadDataNode) convert(max int) bool {
 			}
 			text := string(r.fields[j])
 			var in interface{} = text
-			if col.Type.IsInteger() {
+			// Plain numbers are read without a text scan: what the
+			// text's conversion gives (TestLoadDataVectors compares
+			// them).
+			switch {
+			case col.Type.IsInteger():
 				if i, ok := plainInt(r.fields[j]); ok {
-					// What the text's conversion gives, without a
-					// decimal (TestLoadDataVectors compares them).
 					in = i
+				}
+			case col.Type.Kind == types.Decimal:
+				if d, ok := plainDecimal(r.fields[j]); ok {
+					in = d
 				}
 			}
 			out, sc := storeConvert(ctx, &col.Type, in, m)
@@ -711,6 +718,38 @@ func plainInt(b []byte) (int64, bool) {
 		i = -i
 	}
 	return i, true
+}
+
+// plainDecimal reads b when it is an optional minus sign, digits and
+// optionally a point and more digits, 18 digits at most.
+func plainDecimal(b []byte) (decimal.Decimal, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var i int64
+	digits, frac := 0, -1
+	for k, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			i = i*10 + int64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0 && k > 0 && k < len(b)-1:
+			frac = 0
+		default:
+			return decimal.Decimal{}, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return decimal.Decimal{}, false
+	}
+	if neg {
+		i = -i
+	}
+	return decimal.New(i, -int32(max(frac, 0))), true
 }
 
 // typesImplicit is the implicit default of col (0, ”, the zero date).
