@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"context"
+	gosql "database/sql"
 	"fmt"
 	"net"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // loadField writes one value as LOAD DATA's default format reads it
@@ -289,4 +292,59 @@ func TestLoadDataMariaDB(t *testing.T) {
 	if ts.s.mh.loadRows.Load() < 20000 {
 		t.Fatalf("the bulk load path converted only %d rows", ts.s.mh.loadRows.Load())
 	}
+}
+
+// TestLoadDataPrivileges: a server file needs FILE and a LOCAL one only
+// INSERT, as in MariaDB; a statement refused leaves the bulk load path
+// to the ordinary path's refusal.
+func TestLoadDataPrivileges(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	mustExec(t, root, "CREATE DATABASE lp", "CREATE TABLE lp.t (k INT PRIMARY KEY, v VARCHAR(5))",
+		"SET GLOBAL local_infile = 1",
+		"CREATE USER 'ins'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT, INSERT ON lp.* TO 'ins'@'%'",
+		"CREATE USER 'ro'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT ON lp.* TO 'ro'@'%'")
+	path := filepath.Join(ts.dir, "files", "p.tsv")
+	if err := os.WriteFile(path, []byte("1\ta\n2\tb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mysql.RegisterLocalFile(path)
+	defer mysql.DeregisterLocalFile(path)
+	open := func(user string) *gosql.DB {
+		d, err := gosql.Open("mysql", ts.dsn(user, "pw", "lp"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return d
+	}
+	mh := ts.s.mh
+	loaded := func(d *gosql.DB, q string) (int64, error) {
+		before := mh.loadRows.Load()
+		_, err := d.Exec(q)
+		return mh.loadRows.Load() - before, err
+	}
+	ins, ro := open("ins"), open("ro")
+	n, err := loaded(ins, "LOAD DATA LOCAL INFILE '"+path+"' INTO TABLE t")
+	if err != nil || n != 2 {
+		t.Fatalf("LOCAL with INSERT: %d rows, %v", n, err)
+	}
+	n, err = loaded(ins, "LOAD DATA INFILE '"+path+"' INTO TABLE t")
+	if err == nil || n != 0 {
+		t.Fatalf("a server file without FILE: %d rows, %v", n, err)
+	}
+	n, err = loaded(ro, "LOAD DATA LOCAL INFILE '"+path+"' INTO TABLE t")
+	if err == nil || n != 0 {
+		t.Fatalf("LOCAL without INSERT: %d rows, %v", n, err)
+	}
+	expectRows(t, root, "SELECT COUNT(*) FROM lp.t", "2")
+	// Outside secure_file_priv, root's load is the ordinary path's.
+	outside := filepath.Join(t.TempDir(), "o.tsv")
+	if err := os.WriteFile(outside, []byte("9\tz\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.ExecContext(context.Background(), "LOAD DATA INFILE '"+outside+"' INTO TABLE lp.t"); err == nil {
+		t.Fatal("a file outside secure_file_priv was loaded")
+	}
+	expectRows(t, root, "SELECT COUNT(*) FROM lp.t", "2")
 }
