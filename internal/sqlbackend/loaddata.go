@@ -47,20 +47,25 @@ import (
 // ordinary path does more than store rows (as PrepareBulkInsert: triggers,
 // checks, JSON, generated or spatial columns, checked foreign keys), an
 // AUTO_INCREMENT, TIMESTAMP or DEFAULT CURRENT_TIMESTAMP column, a
-// temporary table, a column list that does not name every column, REPLACE
-// inside a transaction, and a server file outside secure_file_priv or
-// that cannot be read. It reads the whole file before any write (a LOCAL
-// file is sent by the client once, so once it is read the statement
-// stays on this path).
+// temporary table, a column left out of the column list without a
+// default, REPLACE inside a transaction, and a server file outside
+// secure_file_priv or that cannot be read. It reads the whole file into
+// memory before the statement runs (a LOCAL file is sent by the client
+// once, so once it is read the statement stays on this path).
 //
-// Under autocommit with no engine transaction the rows are stored by
-// writer jobs of loadChunk rows; the jobs commit one by one, so a
-// concurrent reader may see the first chunks of a load before the last
-// is stored (InnoDB shows none until the statement ends). When a
-// duplicate key fails a chunk of a plain LOAD, the chunks already stored
-// are deleted by one more job, and the table is as before the statement.
-// Inside a transaction the rows go to the session's engine.Txn after a
-// savepoint, as the bulk insert does.
+// Under autocommit with no engine transaction (and not REPLACE) the node
+// converts a chunk of loadChunk rows, hands it to a goroutine that stores
+// it as one writer job, and converts the next meanwhile. The jobs commit
+// one by one, so a concurrent reader may see the first chunks of a load
+// before the last is stored (InnoDB shows none until the statement
+// ends). When a duplicate key or a line that fails (strict) stops a plain
+// LOAD after chunks were stored, the chunks are deleted by one more job
+// and the table is as before the statement (unless another session
+// changed those rows meanwhile); with IGNORE, only an engine failure
+// (read-only, DDL meanwhile) stops a load, and the chunks stored stay.
+// REPLACE converts every line first, then stores the chunks. Inside a
+// transaction every line is converted first and the rows go to the
+// session's engine.Txn after a savepoint, as the bulk insert does.
 
 // loadChunk is the number of rows one writer job of a load stores.
 const loadChunk = 2048
@@ -326,9 +331,11 @@ type sqlError struct {
 	message string
 }
 
-// LoadDataNode is a prepared bulk load: the converted rows of one LOAD
-// DATA for one version of one table. It serves one execution on the
-// session's goroutine and is not safe for concurrent use.
+// LoadDataNode is a prepared bulk load: the file of one LOAD DATA for one
+// version of one table, and the rows converted from it. It serves one
+// execution on the session's goroutine and is not safe for concurrent
+// use; the goroutine of one chunk's job (runJob) meanwhile reads that
+// chunk's rows, which no longer change, and writes only its loadJob.
 type LoadDataNode struct {
 	p       *Provider
 	t       *engine.Table
@@ -386,8 +393,8 @@ type loadInfo string
 
 func (s loadInfo) String() string { return string(s) }
 
-// PrepareLoadData reads and converts the file of ls for the session of
-// ctx into a node to run, or returns nil when the statement must take
+// PrepareLoadData reads the file of ls for the session of ctx into a node
+// to run (which converts it), or returns nil when the statement must take
 // the ordinary path (see the file comment). For LOCAL, the client sends
 // the file while it runs; a nil return comes before that.
 func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDataNode {
