@@ -222,6 +222,12 @@ func (r *loadReader) next() bool {
 	field:
 		for {
 			if r.pos >= len(d) {
+				if enclosed {
+					// Not closed at the end of the file: MariaDB keeps
+					// the opening character.
+					r.buf = append(r.buf[:start+1], r.buf[start:]...)
+					r.buf[start] = f.Enclosed
+				}
 				endLine = true
 				break
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -73,8 +74,18 @@ func (h *mariaHandler) loadData(ctx context.Context, c *mysql.Conn, query string
 	}
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_load", 1)
-	err = ext.ComExecuteBound(ctx, c, query, n, callback)
-	h.loadRows.Add(int64(n.Rows()))
+	counted := false
+	count := func() {
+		if !counted {
+			counted = true
+			h.loadRows.Add(int64(n.Rows()))
+		}
+	}
+	err = ext.ComExecuteBound(ctx, c, query, n, func(r *sqltypes.Result, more bool) error {
+		count() // before the client has the answer
+		return callback(r, more)
+	})
+	count()
 	if more := n.MoreErrors(); err != nil && len(more) > 0 {
 		// SHOW WARNINGS lists the statement's error, then the failing
 		// line's other errors.

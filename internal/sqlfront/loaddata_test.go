@@ -179,6 +179,11 @@ func loadDataFiles() map[string]string {
 		fmt.Fprintf(&baddup, "%d\tb%d\t%s\n", id, i, x)
 	}
 	return map[string]string{
+		"q.csv":      "1|'a''b'|'x\\'y'\n2|'open\n3|c|'d'\n",
+		"qq.csv":     "1,\"a\"\"b\",\"c\\\"\n2,\"\",\"\"\"\"\n",
+		"multi.txt":  "1||a||b##2||||##3||c\\||d##\n##",
+		"empty.tsv":  "",
+		"types.tsv":  "1\t\xff\xfe\t\xff\x00\tb\tx,z\t2024-02-30\n2\tok\t\\N\td\tw\t2024-13-01\n3\t\t\t\t\t\n",
 		"bad.tsv":    bad.String(),
 		"baddup.tsv": baddup.String(),
 		"f1.tsv":     "1\ta\t1.5\n2\tb\n3\tc\t3\textra\n4\t\\N\t\\N\n5\tx\\ty\t\n1\tdup\t0\n",
