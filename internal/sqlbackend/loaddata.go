@@ -915,11 +915,13 @@ func (n *LoadDataNode) ok(ctx *sql.Context, res writeResult) sql.RowIter {
 // closed when it has committed or failed, and only then are res, err and
 // at read.
 type loadJob struct {
-	start, end int
-	done       chan struct{}
-	res        writeResult
-	err        error
-	at         int
+	start int
+	rows  []engine.Row // the chunk's rows and their lines, taken on the statement's goroutine
+	lines []int
+	done  chan struct{}
+	res   writeResult
+	err   error
+	at    int
 }
 
 // runPipelined converts and stores the rows a chunk at a time, each
@@ -956,7 +958,7 @@ func (n *LoadDataNode) runPipelined(ctx *sql.Context) (sql.RowIter, error) {
 			return nil, n.failure
 		}
 		if end > start {
-			p = &loadJob{start: start, end: end, done: make(chan struct{})}
+			p = &loadJob{start: start, rows: n.rows[start:end], lines: n.rowLine[start:end], done: make(chan struct{})}
 			go n.runJob(ctx, p)
 			start = end
 		}
@@ -977,7 +979,7 @@ func (n *LoadDataNode) runJob(ctx *sql.Context, p *loadJob) {
 			return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
 		}
 		var err error
-		p.at, err = n.applyChunk(job, p.start, p.end, &p.res)
+		p.at, err = n.applyRows(job, p.rows, p.lines, p.start, &p.res)
 		return err
 	})
 }
@@ -1139,9 +1141,17 @@ func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, error, int) {
 // applyChunk stores rows [start, end) in job; it returns the index of
 // the row that failed, with the error.
 func (n *LoadDataNode) applyChunk(job *engine.Job, start, end int, res *writeResult) (int, error) {
-	cs := make([]engine.Change, end-start)
+	return n.applyRows(job, n.rows[start:end], n.rowLine[start:end], start, res)
+}
+
+// applyRows stores rows (read from files lines, the first the start-th
+// row of the load) in job; it returns the index in the load of the row
+// that failed, with the error. It reads nothing else of n that changes,
+// so it may run while the statement's goroutine converts more rows.
+func (n *LoadDataNode) applyRows(job *engine.Job, rows []engine.Row, lines []int, start int, res *writeResult) (int, error) {
+	cs := make([]engine.Change, len(rows))
 	for i := range cs {
-		cs[i] = engine.Change{Kind: engine.ChangeInsert, Table: n.t, Row: n.rows[start+i]}
+		cs[i] = engine.Change{Kind: engine.ChangeInsert, Table: n.t, Row: rows[i]}
 	}
 	for i := 0; i < len(cs); {
 		done, err := job.Apply(cs[i:])
@@ -1157,11 +1167,11 @@ func (n *LoadDataNode) applyChunk(job *engine.Job, start, end int, res *writeRes
 		}
 		switch {
 		case n.replace && dk.Index == "PRIMARY":
-			if dk.Existing != nil && sameRow(dk.Existing, n.rows[r]) {
+			if dk.Existing != nil && sameRow(dk.Existing, rows[i]) {
 				// MariaDB's update finds the record the same: one row.
 				res.inserted++
 			} else {
-				if _, err := job.Update(n.t, n.rows[r], n.rows[r]); err != nil {
+				if _, err := job.Update(n.t, rows[i], rows[i]); err != nil {
 					return r, err
 				}
 				res.inserted++
@@ -1169,7 +1179,7 @@ func (n *LoadDataNode) applyChunk(job *engine.Job, start, end int, res *writeRes
 			}
 		case n.ignore:
 			res.skipped++
-			res.dups = append(res.dups, loadCond{row: n.rowLine[r], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+			res.dups = append(res.dups, loadCond{row: lines[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
 		default:
 			return r, err
 		}
