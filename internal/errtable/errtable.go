@@ -304,6 +304,10 @@ var mysqlErrors = map[int]MySQLError{
 	1252: {"ER_SPATIAL_CANT_HAVE_NULL", "42000", "All parts of a SPATIAL index must be NOT NULL"},
 	1416: {"ER_CANT_CREATE_GEOMETRY_OBJECT", "22003", "Cannot get geometry object from data you send to the GEOMETRY field"},
 	1210: {"ER_WRONG_ARGUMENTS", "HY000", "Incorrect arguments to %s"},
+	// LOAD DATA (sqlbackend/loaddata.go).
+	1261: {"ER_WARN_TOO_FEW_RECORDS", "01000", "Row %d doesn't contain data for all columns"},
+	1262: {"ER_WARN_TOO_MANY_RECORDS", "01000", "Row %d was truncated; it contained more data than there were input columns"},
+	1263: {"ER_WARN_NULL_TO_NOTNULL", "22004", "Column set to default value; NULL supplied to NOT NULL column '%s' at row %d"},
 }
 
 // DupEntry prints a duplicate key as MariaDB's 1062 does: the values

@@ -28,8 +28,10 @@
 // Session.HasEngineTxn, Session.HasTemporaryTables, Provider.ResolveTable
 // and Provider.ColumnTypes, ValueToSQL, SQLType, SQLCollation and
 // IsHelperIndex for the point fast path and error wording; MapError and
-// IdentifierError for errors. The rest implements go-mysql-server's
-// interfaces.
+// IdentifierError for errors; ScanBulkInsert and Provider.PrepareBulkInsert
+// for the bulk insert path, LoadStatementOf and Provider.PrepareLoadData
+// (LoadDataNode.Rows, Affected, MoreErrors) for the bulk load path. The
+// rest implements go-mysql-server's interfaces.
 //
 // Rows written over SQL go through the engine's writer like every other
 // write: under autocommit a statement's writes are committed (Session's

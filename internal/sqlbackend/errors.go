@@ -83,6 +83,11 @@ func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
 	if dk.Existing != nil {
 		existing = rowToSQL(t, sch, dk.Existing)
 	}
+	return sql.NewUniqueKeyErr(dupKeyMessage(t, dk), dk.Index == "PRIMARY", existing)
+}
+
+// dupKeyMessage is MariaDB's message of 1062 for dk in table t.
+func dupKeyMessage(t *engine.Table, dk *engine.DuplicateKeyError) string {
 	named := *dk // the key as the write gave it, else the existing row's
 	if idx := t.Index(dk.Index); named.Key == nil && idx != nil && dk.Existing != nil {
 		for _, c := range idx.Columns {
@@ -90,6 +95,5 @@ func dupKeyError(t *engine.Table, sch sql.Schema, err error) error {
 			named.KeyTypes = append(named.KeyTypes, t.Columns[c].Type)
 		}
 	}
-	msg := errtable.Lookup(dk).SQLError(&named).Message
-	return sql.NewUniqueKeyErr(msg, dk.Index == "PRIMARY", existing)
+	return errtable.Lookup(dk).SQLError(&named).Message
 }

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -383,6 +384,11 @@ func (h *mariaHandler) wireError(c *mysql.Conn, query string, err error) error {
 		return nil
 	}
 	x := &errContext{h: h, c: c, query: query}
+	var listed *listedError
+	if errors.As(err, &listed) {
+		// The statement has put its error among its warnings itself.
+		return x.translate(listed.err)
+	}
 	out := x.translate(err)
 	if se, ok := out.(*mysql.SQLError); ok {
 		// As in MariaDB, SHOW WARNINGS after a failed statement lists its
@@ -393,6 +399,14 @@ func (h *mariaHandler) wireError(c *mysql.Conn, query string, err error) error {
 	}
 	return out
 }
+
+// listedError is a statement's error that the statement has already
+// added to the session's warnings, where SHOW WARNINGS lists it (before
+// further errors of the statement: a LOAD DATA's failing line).
+type listedError struct{ err error }
+
+func (e *listedError) Error() string { return e.err.Error() }
+func (e *listedError) Unwrap() error { return e.err }
 
 // ComInitDB selects a database (COM_INIT_DB, and the database a client
 // names at login), reporting failures as MariaDB does. It also lifts the

@@ -33,10 +33,12 @@ type mariaHandler struct {
 	guard  *guardedParser // go-mysql-server's parser (guard.go)
 	points pointSelects   // prepared point selects (fastpath.go)
 	noFast atomic.Bool    // send every statement to go-mysql-server
-	// noBulk turns the bulk insert path off (bulkload.go); bulkRows
-	// counts the rows it stored.
+	// noBulk turns the bulk insert and bulk load paths off
+	// (bulkload.go, loaddata.go); bulkRows and loadRows count the rows
+	// they converted.
 	noBulk   atomic.Bool
 	bulkRows atomic.Int64
+	loadRows atomic.Int64
 	// plans is the plan cache of SELECTs (plancache.go); noPlanCache
 	// turns it off.
 	plans       planCache
@@ -57,6 +59,9 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	}
 	cb := reformatting(callback, h.scaledReal, h.warnings(c))
 	done, err := h.bulkInsert(ctx, c, query, cb)
+	if !done {
+		done, err = h.loadData(ctx, c, query, cb)
+	}
 	if !done {
 		done, err = h.cachedQuery(ctx, c, query, cb)
 	}
@@ -180,7 +185,13 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.explain(ctx, c, query, callback); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
-	rest, err := h.Handler.ComMultiQuery(ctx, c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
+	cb := reformatting(callback, h.scaledReal, h.warnings(c))
+	if done, err := h.loadData(ctx, c, query, cb); done {
+		// (loadData takes only a text of one statement.)
+		h.plans.gen.Add(1)
+		return "", h.wireError(c, query, h.overrun(c, err))
+	}
+	rest, err := h.Handler.ComMultiQuery(ctx, c, query, cb)
 	h.plans.gen.Add(1) // the text may hold any statements
 	return rest, h.wireError(c, query, h.overrun(c, err))
 }

@@ -1,0 +1,1247 @@
+package sqlbackend
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// The bulk load: LOAD DATA [LOCAL] INFILE of a delimited text file,
+// stored without go-mysql-server's per-row insert, in writer jobs of
+// loadChunk rows each. The file is read as MariaDB's reader reads it
+// (readLoadRow: FIELDS TERMINATED BY, [OPTIONALLY] ENCLOSED BY, ESCAPED
+// BY, LINES TERMINATED BY, IGNORE n LINES, \N and, with an enclosing
+// character, an unenclosed NULL as NULL). Each field goes through the
+// conversions of the ordinary path, in its order (storeConvert under the
+// session's sql_mode, the column type's Convert, valueFromSQL), and the
+// conditions MariaDB's LOAD DATA raises are raised as it raises them: a
+// short line (1261 for each missing column, which gets NULL when its
+// default is NULL and its type's implicit value otherwise), a long one
+// (1262), \N into a NOT NULL column (1263, the implicit value), a value
+// the column does not hold (1366, 1265, ... with the line as the row);
+// warnings under a non-strict sql_mode, with IGNORE, or with LOCAL
+// without REPLACE (MariaDB's LOCAL implies IGNORE), otherwise the first
+// is the statement's error and nothing is stored. A duplicate key is the
+// statement's error (nothing stored), is skipped with a 1062 warning
+// (IGNORE, LOCAL), or replaces the row it meets (REPLACE: a table whose
+// only unique key is its primary key).
+//
+// PrepareLoadData declines (nil: go-mysql-server's LOAD DATA runs) a
+// statement with a SET clause, user variables, LINES STARTING BY, a
+// partition, a character set other than utf8mb4/utf8mb3, terminators
+// that are not ASCII or where one starts the other, a table where the
+// ordinary path does more than store rows (as PrepareBulkInsert: triggers,
+// checks, JSON, generated or spatial columns, checked foreign keys), an
+// AUTO_INCREMENT, TIMESTAMP or DEFAULT CURRENT_TIMESTAMP column, a
+// temporary table, a column left out of the column list without a
+// default, REPLACE inside a transaction, and a server file outside
+// secure_file_priv or that cannot be read. It reads the whole file into
+// memory before the statement runs (a LOCAL file is sent by the client
+// once, so once it is read the statement stays on this path).
+//
+// Under autocommit with no engine transaction (and not REPLACE) the node
+// converts a chunk of loadChunk rows, hands it to a goroutine that stores
+// it as one writer job, and converts the next meanwhile. The jobs commit
+// one by one, so a concurrent reader may see the first chunks of a load
+// before the last is stored (InnoDB shows none until the statement
+// ends). When a duplicate key or a line that fails (strict) stops a plain
+// LOAD after chunks were stored, the chunks are deleted by one more job
+// and the table is as before the statement (unless another session
+// changed those rows meanwhile); with IGNORE, only an engine failure
+// (read-only, DDL meanwhile) stops a load, and the chunks stored stay.
+// REPLACE converts every line first, then stores the chunks. Inside a
+// transaction every line is converted first and the rows go to the
+// session's engine.Txn after a savepoint, as the bulk insert does.
+
+// loadChunk is the number of rows one writer job of a load stores.
+const loadChunk = 2048
+
+// MariaDB's LOAD DATA conditions.
+const (
+	erWarnTooFewRecords  = 1261
+	erWarnTooManyRecords = 1262
+	erWarnNullToNotnull  = 1263
+	erDupEntry           = 1062
+)
+
+// LoadFormat is the FIELDS and LINES clause of a LOAD DATA.
+type LoadFormat struct {
+	FieldTerm, LineTerm string
+	Enclosed, Escaped   byte // 0: none
+	HasEnclosed         bool
+	HasEscaped          bool
+}
+
+// LoadStatement is a LOAD DATA the bulk load may serve.
+type LoadStatement struct {
+	Local           bool
+	File            string
+	DB, Table       string
+	Columns         []string // nil: every column in table order
+	Ignore, Replace bool
+	IgnoreLines     int64
+	Format          LoadFormat
+	Auth            ast.AuthInformation
+}
+
+// LoadStatementOf returns the bulk load's reading of a parsed LOAD DATA,
+// or nil when it has a clause the bulk load leaves to go-mysql-server. It
+// is a pure function of the statement.
+func LoadStatementOf(l *ast.Load) *LoadStatement {
+	if l == nil || len(l.Partition) > 0 || len(l.SetExprs) > 0 {
+		return nil
+	}
+	switch strings.ToLower(l.Charset) {
+	case "", "utf8mb4", "utf8mb3", "utf8":
+	default:
+		return nil
+	}
+	ls := &LoadStatement{
+		Local: bool(l.Local), File: l.Infile,
+		DB: l.Table.DbQualifier.String(), Table: l.Table.Name.String(),
+		Format: LoadFormat{FieldTerm: "\t", LineTerm: "\n", Escaped: '\\', HasEscaped: true},
+		Auth:   l.Auth,
+	}
+	switch l.IgnoreOrReplace {
+	case ast.IgnoreStr:
+		ls.Ignore = true
+	case ast.ReplaceStr:
+		ls.Replace = true
+	case "":
+	default:
+		return nil
+	}
+	if l.IgnoreNum != nil {
+		var n int64
+		if _, err := fmt.Sscan(string(l.IgnoreNum.Val), &n); err != nil || n < 0 {
+			return nil
+		}
+		ls.IgnoreLines = n
+	}
+	for _, c := range l.Columns {
+		name := c.String()
+		if strings.HasPrefix(name, "@") {
+			return nil
+		}
+		ls.Columns = append(ls.Columns, name)
+	}
+	if f := l.Fields; f != nil {
+		if f.TerminatedBy != nil {
+			ls.Format.FieldTerm = string(f.TerminatedBy.Val)
+		}
+		if f.EnclosedBy != nil {
+			d := f.EnclosedBy.Delim.Val
+			if len(d) > 1 {
+				return nil
+			}
+			if len(d) == 1 {
+				ls.Format.Enclosed, ls.Format.HasEnclosed = d[0], true
+			}
+		}
+		if f.EscapedBy != nil {
+			d := f.EscapedBy.Val
+			if len(d) > 1 {
+				return nil
+			}
+			ls.Format.Escaped, ls.Format.HasEscaped = 0, len(d) == 1
+			if len(d) == 1 {
+				ls.Format.Escaped = d[0]
+			}
+		}
+	}
+	if ln := l.Lines; ln != nil {
+		if ln.StartingBy != nil && len(ln.StartingBy.Val) > 0 {
+			return nil
+		}
+		if ln.TerminatedBy != nil {
+			ls.Format.LineTerm = string(ln.TerminatedBy.Val)
+		}
+	}
+	f := &ls.Format
+	if f.FieldTerm == "" || f.LineTerm == "" || !ascii(f.FieldTerm) || !ascii(f.LineTerm) ||
+		strings.HasPrefix(f.FieldTerm, f.LineTerm) || strings.HasPrefix(f.LineTerm, f.FieldTerm) ||
+		f.HasEnclosed && f.Enclosed >= 0x80 || f.HasEscaped && f.Escaped >= 0x80 {
+		// (Empty terminators are the fixed-width format.)
+		return nil
+	}
+	return ls
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// loadReader reads the rows of a LOAD DATA file held in memory. It
+// belongs to one statement's goroutine.
+type loadReader struct {
+	data   []byte
+	pos    int
+	f      *LoadFormat
+	buf    []byte   // the row's field bytes
+	ends   []int    // end of each field in buf
+	nulls  []bool   // each field is NULL
+	fields [][]byte // the row's fields, into buf
+}
+
+// next reads one line into r.fields and r.nulls; false at the end of the
+// data.
+func (r *loadReader) next() bool {
+	if r.pos >= len(r.data) {
+		return false
+	}
+	r.buf, r.ends, r.nulls = r.buf[:0], r.ends[:0], r.nulls[:0]
+	f := r.f
+	d := r.data
+	for {
+		enclosed := f.HasEnclosed && r.pos < len(d) && d[r.pos] == f.Enclosed
+		if enclosed {
+			r.pos++
+		}
+		start := len(r.buf)
+		foundNull := false
+		endLine := false
+	field:
+		for {
+			if r.pos >= len(d) {
+				if enclosed {
+					// Not closed at the end of the file: MariaDB keeps
+					// the opening character.
+					r.buf = append(r.buf[:start+1], r.buf[start:]...)
+					r.buf[start] = f.Enclosed
+				}
+				endLine = true
+				break
+			}
+			c := d[r.pos]
+			if f.HasEscaped && c == f.Escaped {
+				if r.pos+1 >= len(d) {
+					r.buf = append(r.buf, c)
+					r.pos++
+					continue
+				}
+				e := d[r.pos+1]
+				if f.Escaped != f.Enclosed || !f.HasEnclosed || e == f.Escaped {
+					r.pos += 2
+					switch e {
+					case 'n':
+						e = '\n'
+					case 't':
+						e = '\t'
+					case 'r':
+						e = '\r'
+					case 'b':
+						e = '\b'
+					case '0':
+						e = 0
+					case 'Z':
+						e = 26
+					case 'N':
+						foundNull = true
+					}
+					r.buf = append(r.buf, e)
+					continue
+				}
+				// The escape is the enclosing character: a quote.
+			}
+			if enclosed && c == f.Enclosed {
+				if r.pos+1 < len(d) && d[r.pos+1] == f.Enclosed {
+					r.buf = append(r.buf, c)
+					r.pos += 2
+					continue
+				}
+				rest := d[r.pos+1:]
+				switch {
+				case len(rest) == 0:
+					r.pos++
+					endLine = true
+					break field
+				case startsWith(rest, f.FieldTerm):
+					r.pos += 1 + len(f.FieldTerm)
+					break field
+				case startsWith(rest, f.LineTerm):
+					r.pos += 1 + len(f.LineTerm)
+					endLine = true
+					break field
+				}
+				r.buf = append(r.buf, c)
+				r.pos++
+				continue
+			}
+			if !enclosed && (c == f.FieldTerm[0] || c == f.LineTerm[0]) {
+				rest := d[r.pos:]
+				if startsWith(rest, f.FieldTerm) {
+					r.pos += len(f.FieldTerm)
+					break
+				}
+				if startsWith(rest, f.LineTerm) {
+					r.pos += len(f.LineTerm)
+					endLine = true
+					break
+				}
+			}
+			r.buf = append(r.buf, c)
+			r.pos++
+		}
+		n := len(r.buf) - start
+		null := n == 1 && foundNull ||
+			!enclosed && f.HasEnclosed && n == 4 && string(r.buf[start:]) == "NULL"
+		r.ends = append(r.ends, len(r.buf))
+		r.nulls = append(r.nulls, null)
+		if endLine {
+			break
+		}
+	}
+	r.fields = r.fields[:0]
+	start := 0
+	for _, e := range r.ends {
+		r.fields = append(r.fields, r.buf[start:e:e])
+		start = e
+	}
+	return true
+}
+
+func startsWith(b []byte, s string) bool {
+	return len(b) >= len(s) && string(b[:len(s)]) == s
+}
+
+// loadCond is a condition of a load, raised in row order after the rows
+// are stored.
+type loadCond struct {
+	row   int
+	level string
+	err   *sqlError
+}
+
+// sqlError is a condition's number and message.
+type sqlError struct {
+	num     int
+	message string
+}
+
+// LoadDataNode is a prepared bulk load: the file of one LOAD DATA for one
+// version of one table, and the rows converted from it. It serves one
+// execution on the session's goroutine and is not safe for concurrent
+// use; the goroutine of one chunk's job (runJob) meanwhile reads that
+// chunk's rows, which no longer change, and writes only its loadJob.
+type LoadDataNode struct {
+	p       *Provider
+	t       *engine.Table
+	sch     sql.Schema
+	ignore  bool // duplicates skipped
+	replace bool
+	records int
+	rows    []engine.Row
+	rowLine []int // the line (row number of messages) of each row
+	conds   []loadCond
+	failure error // the statement's error, found converting
+	// moreErrors are the failing row's errors after failure;
+	// failedConverting is set when the statement fails with failure.
+	moreErrors       []loadCond
+	failedConverting bool
+	conv             *loadConverter
+	affected         int
+}
+
+var _ sql.ExecSourceRel = (*LoadDataNode)(nil)
+
+// Rows returns the number of rows the node has converted.
+func (n *LoadDataNode) Rows() int { return len(n.rows) }
+
+// Affected returns the statement's affected rows once it has run.
+func (n *LoadDataNode) Affected() int { return n.affected }
+
+// Resolved is true: the node is built resolved.
+func (n *LoadDataNode) Resolved() bool { return true }
+
+// String names the node in plans and logs.
+func (n *LoadDataNode) String() string {
+	return fmt.Sprintf("BulkLoad(%s.%s, %d rows)", n.t.DB, n.t.Name, len(n.rows))
+}
+
+// Schema is the OK result's.
+func (n *LoadDataNode) Schema() sql.Schema { return gtypes.OkResultSchema }
+
+// Children is none.
+func (n *LoadDataNode) Children() []sql.Node { return nil }
+
+// WithChildren accepts no children.
+func (n *LoadDataNode) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 0)
+	}
+	return n, nil
+}
+
+// IsReadOnly is false: the node writes.
+func (n *LoadDataNode) IsReadOnly() bool { return false }
+
+// loadInfo is the OK packet's info line.
+type loadInfo string
+
+func (s loadInfo) String() string { return string(s) }
+
+// PrepareLoadData reads the file of ls for the session of ctx into a node
+// to run (which converts it), or returns nil when the statement must take
+// the ordinary path (see the file comment). For LOCAL, the client sends
+// the file while it runs; a nil return comes before that.
+func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDataNode {
+	sess := SessionOf(ctx)
+	if sess == nil || sess.HasTemporaryTables() || ls == nil {
+		return nil
+	}
+	if !loadCharsetOK(ctx) {
+		return nil
+	}
+	dbName := ls.DB
+	if dbName == "" {
+		dbName = ctx.GetCurrentDatabase()
+	}
+	if dbName == "" || isSystemSchema(dbName) || engine.IsHidden(ls.Table) {
+		return nil
+	}
+	sdb, err := p.Database(ctx, dbName)
+	if err != nil {
+		return nil
+	}
+	d, ok := sdb.(*database)
+	if !ok {
+		return nil
+	}
+	t := d.engineTable(ls.Table)
+	if t == nil || len(ls.Columns) > len(t.Columns) {
+		return nil
+	}
+	if trig, err := d.GetTriggers(ctx); err != nil || len(trig) > 0 {
+		return nil
+	}
+	m, err := p.tableMeta(t.ID)
+	if err != nil || len(m.Checks) > 0 || len(m.JSON) > 0 || len(m.Generated) > 0 || (len(m.ForeignKeys) > 0 && fkChecks(ctx)) {
+		return nil
+	}
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if c.AutoIncrement || c.DefaultCurrentTimestamp || c.Type.Kind == types.Geometry || c.Type.Kind == types.Timestamp {
+			return nil
+		}
+	}
+	var order []int
+	seen := make([]bool, len(t.Columns))
+	if ls.Columns == nil {
+		order = make([]int, len(t.Columns))
+		for j := range order {
+			order[j] = j
+		}
+	} else {
+		order = make([]int, len(ls.Columns))
+		for j, name := range ls.Columns {
+			c := t.Column(name)
+			if c < 0 {
+				for i := range t.Columns {
+					if strings.EqualFold(t.Columns[i].Name, name) {
+						c = i
+						break
+					}
+				}
+			}
+			if c < 0 || seen[c] {
+				return nil
+			}
+			seen[c] = true
+			order[j] = c
+		}
+		for i := range t.Columns {
+			if c := &t.Columns[i]; !seen[i] && c.Default == nil && !c.Nullable {
+				// No default to store (1364): the ordinary path.
+				return nil
+			}
+		}
+	}
+	if ls.Replace {
+		if t.Primary.Hidden {
+			return nil
+		}
+		for _, idx := range t.Indexes {
+			if idx != t.Primary && idx.Unique {
+				return nil
+			}
+		}
+		if !loadAsJobs(ctx, sess) {
+			return nil
+		}
+	}
+	var data []byte
+	if ls.Local {
+		if v, ok := globalInt(ctx, "local_infile"); !ok || v == 0 {
+			return nil
+		}
+		rc, err := ctx.LoadInfile(ls.File)
+		if err != nil {
+			return &LoadDataNode{p: p, t: t, failure: err}
+		}
+		data, err = io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return &LoadDataNode{p: p, t: t, failure: err}
+		}
+	} else {
+		if !underSecureFilePriv(ls.File) {
+			return nil
+		}
+		if data, err = os.ReadFile(ls.File); err != nil {
+			return nil
+		}
+	}
+	n := &LoadDataNode{p: p, t: t, sch: newTable(d, t).Schema(), replace: ls.Replace}
+	ignore := ls.Ignore || ls.Local && !ls.Replace
+	n.ignore = ignore
+	n.conv = n.newConverter(ctx, data, ls, order, seen, ignore)
+	return n
+}
+
+// loadConverter converts the lines of a load's file, a chunk at a time,
+// on the statement's goroutine.
+type loadConverter struct {
+	ctx      *sql.Context
+	ls       *LoadStatement
+	order    []int
+	listed   []bool
+	strict   bool
+	m        storeMode
+	sqlTypes []sql.Type
+	r        *loadReader
+	vals     []types.Value
+	line     int
+	done     bool
+}
+
+func (n *LoadDataNode) newConverter(ctx *sql.Context, data []byte, ls *LoadStatement, order []int, listed []bool, ignore bool) *loadConverter {
+	mode := sessionMode(ctx)
+	cv := &loadConverter{ctx: ctx, ls: ls, order: order, listed: listed, strict: mode.strict && !ignore, m: mode,
+		sqlTypes: n.p.ColumnTypes(n.t), r: &loadReader{data: data, f: &ls.Format}}
+	cv.m.strict = cv.strict
+	for i := int64(0); i < ls.IgnoreLines && cv.r.next(); i++ {
+	}
+	return cv
+}
+
+// convertAll converts every line.
+func (n *LoadDataNode) convertAll() {
+	if n.conv != nil {
+		for n.convert(math.MaxInt) {
+		}
+	}
+}
+
+// convert reads up to max more lines and converts them into n.rows,
+// recording the conditions met, or the statement's error in n.failure;
+// it returns false once every line is read or a line failed. A column
+// the list leaves out (listed[c] false) gets its default.
+func (n *LoadDataNode) convert(max int) bool {
+	cv := n.conv
+	if cv.done || n.failure != nil {
+		return false
+	}
+	t := n.t
+	ctx, ls, order, listed, strict, m, sqlTypes, r := cv.ctx, cv.ls, cv.order, cv.listed, cv.strict, cv.m, cv.sqlTypes, cv.r
+	width := len(t.Columns)
+	for k := 0; k < max; k++ {
+		if !r.next() {
+			cv.done = true
+			return false
+		}
+		cv.line++
+		line := cv.line
+		n.records++
+		if len(cv.vals) < width {
+			cv.vals = make([]types.Value, width*loadChunk)
+		}
+		row := cv.vals[:width:width]
+		cv.vals = cv.vals[width:]
+		if ls.Columns != nil {
+			for c := range t.Columns {
+				if !listed[c] {
+					if d := t.Columns[c].Default; d != nil {
+						row[c] = *d
+					} else {
+						row[c] = types.NullValue
+					}
+				}
+			}
+		}
+		fieldsFailed := false
+		for j, c := range order {
+			col := &t.Columns[c]
+			if j == len(r.fields) {
+				fieldsFailed = n.failure != nil
+			}
+			if j >= len(r.fields) {
+				// A short line: what MariaDB's reset() leaves (after an
+				// error in a field, MariaDB raises no more).
+				if fieldsFailed {
+					break
+				}
+				n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooFewRecords, line))
+				if col.Default == nil && col.Nullable {
+					row[c] = types.NullValue
+				} else {
+					row[c] = typesImplicit(col)
+				}
+				continue
+			}
+			if r.nulls[j] {
+				if col.Nullable {
+					row[c] = types.NullValue
+					continue
+				}
+				n.cond(strict, line, "Warning", errtable.SQLError(erWarnNullToNotnull, col.Name, line))
+				row[c] = typesImplicit(col)
+				continue
+			}
+			text := string(r.fields[j])
+			var in interface{} = text
+			// Plain numbers are read without a text scan: what the
+			// text's conversion gives (TestLoadDataVectors compares
+			// them).
+			switch {
+			case col.Type.IsInteger():
+				if i, ok := plainInt(r.fields[j]); ok {
+					in = i
+				}
+			case col.Type.Kind == types.Decimal:
+				if d, ok := plainDecimal(r.fields[j]); ok {
+					in = d
+				}
+			}
+			out, sc := storeConvert(ctx, &col.Type, in, m)
+			if sc.code != 0 {
+				if sc.code == erDataTooLong && !strict {
+					sc.code = erDataTruncated
+				}
+				e := loadCondError(t, c, sc, text, line)
+				level := "Warning"
+				if sc.note {
+					level = "Note"
+				}
+				n.cond((strict || sc.always) && !sc.note, line, level, e)
+				if n.failure != nil {
+					continue
+				}
+			}
+			if n.failure != nil {
+				continue
+			}
+			if out == nil {
+				n.failure = fmt.Errorf("sqlbackend: LOAD DATA: no value for column %s at row %d", col.Name, line)
+				return false
+			}
+			conv, _, err := sqlTypes[c].Convert(ctx, out)
+			if err != nil {
+				n.failure = err
+				return false
+			}
+			v, err := valueFromSQL(ctx, &col.Type, conv, false)
+			if err != nil {
+				n.failure = err
+				return false
+			}
+			row[c] = v
+		}
+		if len(r.fields) > len(order) && n.failure == nil {
+			n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooManyRecords, line))
+		}
+		if n.failure != nil {
+			// MariaDB raises every condition of the failing row.
+			return false
+		}
+		n.rows = append(n.rows, row)
+		n.rowLine = append(n.rowLine, line)
+	}
+	return true
+}
+
+// cond records condition e of line. When it is an error (fail), the
+// first is the statement's error and the next (of the same row) are
+// listed after it.
+func (n *LoadDataNode) cond(fail bool, line int, level string, e error) {
+	if fail && n.failure == nil {
+		n.failure = e
+		return
+	}
+	se := sql.CastSQLError(e)
+	c := loadCond{row: line, level: level, err: &sqlError{num: se.Num, message: se.Message}}
+	if fail || n.failure != nil {
+		c.level = "Error"
+		n.moreErrors = append(n.moreErrors, c)
+		return
+	}
+	n.conds = append(n.conds, c)
+}
+
+// MoreErrors returns the errors the failing row raised after the
+// statement's error, which SHOW WARNINGS lists after it, when the
+// statement failed with that error.
+func (n *LoadDataNode) MoreErrors() []*sql.Warning {
+	if !n.failedConverting {
+		return nil
+	}
+	var out []*sql.Warning
+	for _, c := range n.moreErrors {
+		out = append(out, &sql.Warning{Level: c.level, Code: c.err.num, Message: c.err.message})
+	}
+	return out
+}
+
+// plainInt reads b when it is an optional minus sign and 1 to 18
+// digits.
+func plainInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var i int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		i = i*10 + int64(c-'0')
+	}
+	if neg {
+		i = -i
+	}
+	return i, true
+}
+
+// plainDecimal reads b when it is an optional minus sign, digits and
+// optionally a point and more digits, 18 digits at most.
+func plainDecimal(b []byte) (decimal.Decimal, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var i int64
+	digits, frac := 0, -1
+	for k, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			i = i*10 + int64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0 && k > 0 && k < len(b)-1:
+			frac = 0
+		default:
+			return decimal.Decimal{}, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return decimal.Decimal{}, false
+	}
+	if neg {
+		i = -i
+	}
+	return decimal.New(i, -int32(max(frac, 0))), true
+}
+
+// typesImplicit is the implicit default of col (0, ”, the zero date).
+func typesImplicit(col *types.Column) types.Value {
+	return types.ImplicitDefault(&col.Type)
+}
+
+// loadCondError is the MySQL error of condition sc storing text into
+// column c at row line (storeValue.condError's wording).
+func loadCondError(t *engine.Table, c int, sc storeCond, text string, line int) error {
+	col := &t.Columns[c]
+	switch sc.code {
+	case erTruncatedWrongValueForField, erTruncatedWrongValue:
+		if sc.text != "" {
+			text = sc.text
+		}
+		return errtable.SQLError(sc.code, sc.word, text, t.DB, t.Name, col.Name, line)
+	}
+	return errtable.SQLError(sc.code, col.Name, line)
+}
+
+// loadCharsetOK reports whether the file is read as UTF-8: MariaDB reads
+// it in character_set_database.
+func loadCharsetOK(ctx *sql.Context) bool {
+	v, err := ctx.GetSessionVariable(ctx, "character_set_database")
+	if err != nil {
+		return false
+	}
+	cs, _ := v.(string)
+	switch strings.ToLower(cs) {
+	case "utf8mb4", "utf8mb3", "utf8":
+		return true
+	}
+	return false
+}
+
+// globalInt reads an integer global system variable.
+func globalInt(ctx *sql.Context, name string) (int64, bool) {
+	_, v, ok := sql.SystemVariables.GetGlobal(name)
+	if !ok {
+		return 0, false
+	}
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// underSecureFilePriv reports whether file lies in the secure_file_priv
+// directory (which HandlerDB always sets), symbolic links resolved.
+func underSecureFilePriv(file string) bool {
+	_, v, ok := sql.SystemVariables.GetGlobal("secure_file_priv")
+	dir, _ := v.(string)
+	if !ok || dir == "" {
+		return false
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	f, err := filepath.Abs(file)
+	if err != nil {
+		return false
+	}
+	if f, err = filepath.EvalSymlinks(f); err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, f)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// loadAsJobs reports whether the statement stores its rows as writer jobs
+// (autocommit, nothing of the session pending) rather than into the
+// session's transaction.
+func loadAsJobs(ctx *sql.Context, sess *Session) bool {
+	auto, err := plan.IsSessionAutocommit(ctx)
+	return err == nil && auto && !ctx.GetIgnoreAutoCommit() && !sess.HasEngineTxn()
+}
+
+// RowIter stores the rows and returns the statement's OK result.
+func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
+	sess := SessionOf(ctx)
+	if sess == nil {
+		return nil, fmt.Errorf("sqlbackend: LOAD DATA without a HandlerDB session")
+	}
+	sess.autoIncAsked = 0
+	tx, _ := sess.GetTransaction().(*transaction)
+	if tx != nil && tx.readOnly {
+		return nil, sql.ErrReadOnlyTransaction.New()
+	}
+	jobs := loadAsJobs(ctx, sess)
+	if jobs && !n.replace && n.conv != nil {
+		return n.runPipelined(ctx)
+	}
+	n.convertAll()
+	if n.failure != nil {
+		// MariaDB stores the rows before the failing line first: a
+		// duplicate key among them is the statement's error.
+		if !n.ignore && !n.replace && len(n.rows) > 0 {
+			if err, at := n.probe(ctx, sess, jobs, 0); err != nil {
+				n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
+				return nil, err
+			}
+		}
+		n.raise(ctx, n.conds)
+		n.failedConverting = true
+		return nil, n.failure
+	}
+	var (
+		res writeResult
+		err error
+		at  int
+	)
+	if jobs {
+		res, err, at = n.writeJobs(ctx)
+	} else if n.replace {
+		return nil, fmt.Errorf("sqlbackend: LOAD DATA REPLACE inside a transaction")
+	} else {
+		res, err, at = n.writeTxn(sess)
+	}
+	if err != nil {
+		conds := n.conds
+		if at >= 0 {
+			conds = condsTo(conds, n.rowLine[at])
+		}
+		n.raise(ctx, conds)
+		return nil, err
+	}
+	return n.ok(ctx, res), nil
+}
+
+// ok raises the statement's conditions and returns its OK result.
+func (n *LoadDataNode) ok(ctx *sql.Context, res writeResult) sql.RowIter {
+	conds := mergeConds(n.conds, res.dups)
+	n.raise(ctx, conds)
+	n.affected = res.inserted + res.deleted
+	ctx.SetLastQueryInfoInt(sql.RowCount, int64(n.affected))
+	info := loadInfo(fmt.Sprintf("Records: %d  Deleted: %d  Skipped: %d  Warnings: %d", n.records, res.deleted, res.skipped, len(conds)))
+	ok := gtypes.OkResult{RowsAffected: uint64(n.affected), Info: info}
+	return sql.RowsToRowIter(sql.NewRow(ok))
+}
+
+// loadJob is one chunk's writer job run on its own goroutine, so that
+// the statement's goroutine converts the next chunk meanwhile; done is
+// closed when it has committed or failed, and only then are res, err and
+// at read.
+type loadJob struct {
+	start int
+	rows  []engine.Row // the chunk's rows and their lines, taken on the statement's goroutine
+	lines []int
+	done  chan struct{}
+	res   writeResult
+	err   error
+	at    int
+}
+
+// runPipelined converts and stores the rows a chunk at a time, each
+// chunk's job running while the next chunk is converted (under
+// autocommit, not REPLACE). When a line fails to convert, the rows
+// before it are checked for duplicates (a job rolled back), then the
+// chunks stored are deleted again (see undo), and the statement fails.
+func (n *LoadDataNode) runPipelined(ctx *sql.Context) (sql.RowIter, error) {
+	var total writeResult
+	var p *loadJob
+	start := 0
+	for {
+		more := n.convert(loadChunk)
+		if p != nil {
+			<-p.done
+			if p.err != nil {
+				return nil, n.chunkFailed(ctx, p)
+			}
+			total.add(&p.res)
+			p = nil
+		}
+		end := len(n.rows)
+		if n.failure != nil {
+			if !n.ignore && end > start {
+				if err, at := n.probe(ctx, nil, true, start); err != nil {
+					n.undoPlain(ctx, start)
+					n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
+					return nil, err
+				}
+			}
+			n.undoPlain(ctx, start)
+			n.raise(ctx, n.conds)
+			n.failedConverting = true
+			return nil, n.failure
+		}
+		if end > start {
+			p = &loadJob{start: start, rows: n.rows[start:end], lines: n.rowLine[start:end], done: make(chan struct{})}
+			go n.runJob(ctx, p)
+			start = end
+		}
+		if !more && p == nil {
+			return n.ok(ctx, total), nil
+		}
+	}
+}
+
+// runJob stores p's chunk as one writer job; it runs on its own
+// goroutine and closes p.done.
+func (n *LoadDataNode) runJob(ctx *sql.Context, p *loadJob) {
+	defer close(p.done)
+	p.at = -1
+	p.err = n.p.e.Update(ctx, func(job *engine.Job) error {
+		p.res = writeResult{}
+		if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
+			return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
+		}
+		var err error
+		p.at, err = n.applyRows(job, p.rows, p.lines, p.start, &p.res)
+		return err
+	})
+}
+
+// chunkFailed undoes a plain load's earlier chunks after p failed and
+// returns the statement's error, its conditions raised.
+func (n *LoadDataNode) chunkFailed(ctx *sql.Context, p *loadJob) error {
+	n.undoPlain(ctx, p.start)
+	var dk *engine.DuplicateKeyError
+	if p.at < 0 || !errors.As(p.err, &dk) {
+		n.raise(ctx, n.conds)
+		return MapError(p.err)
+	}
+	n.raise(ctx, condsTo(n.conds, n.rowLine[p.at]))
+	return n.insertError(p.at, p.err)
+}
+
+// undoPlain deletes rows [0, stored) that earlier jobs of a plain load
+// stored (with IGNORE, the stored rows stay).
+func (n *LoadDataNode) undoPlain(ctx *sql.Context, stored int) {
+	if stored > 0 && !n.ignore && !n.replace {
+		n.undo(ctx, stored)
+	}
+}
+
+// raise adds the conditions to the session's warnings, in order.
+func (n *LoadDataNode) raise(ctx *sql.Context, conds []loadCond) {
+	if ctx.Session == nil {
+		return
+	}
+	for _, c := range conds {
+		ctx.Session.Warn(&sql.Warning{Level: c.level, Code: c.err.num, Message: c.err.message})
+	}
+}
+
+// mergeConds puts the duplicates' warnings among the conversion's, by
+// row (a row's conversion conditions first), both lists being in row
+// order.
+func mergeConds(conv, dups []loadCond) []loadCond {
+	if len(dups) == 0 {
+		return conv
+	}
+	out := make([]loadCond, 0, len(conv)+len(dups))
+	i := 0
+	for _, d := range dups {
+		for i < len(conv) && conv[i].row <= d.row {
+			out = append(out, conv[i])
+			i++
+		}
+		out = append(out, d)
+	}
+	return append(out, conv[i:]...)
+}
+
+// writeResult counts what the writes did.
+type writeResult struct {
+	inserted, deleted, skipped int
+	dups                       []loadCond
+}
+
+func (a *writeResult) add(b *writeResult) {
+	a.inserted += b.inserted
+	a.deleted += b.deleted
+	a.skipped += b.skipped
+	a.dups = append(a.dups, b.dups...)
+}
+
+// errProbed rolls back the job of probe.
+var errProbed = errors.New("sqlbackend: probe")
+
+// probe stores the converted rows, which precede a failing line, in a
+// job it rolls back (or after a savepoint of the transaction, rolled
+// back to), and returns the statement's error for a duplicate key among
+// them, with the row's index.
+func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool, from int) (error, int) {
+	if !jobs {
+		x, err := sess.writeTxn()
+		if err != nil {
+			return nil, 0
+		}
+		sp := x.Savepoint()
+		defer sess.rollbackTo(sp)
+		for i, r := range n.rows {
+			if _, err := x.Insert(n.t, r); err != nil {
+				return n.insertError(i, err), i
+			}
+		}
+		return nil, 0
+	}
+	at := -1
+	var failure error
+	_ = n.p.e.Update(ctx, func(job *engine.Job) error {
+		var res writeResult
+		i, err := n.applyChunk(job, from, len(n.rows), &res)
+		if err != nil {
+			at, failure = i, err
+		}
+		return errProbed
+	})
+	if at < 0 {
+		return nil, 0
+	}
+	return n.insertError(at, failure), at
+}
+
+// insertError is the statement's error for the failed insert of row i.
+func (n *LoadDataNode) insertError(i int, err error) error {
+	var dk *engine.DuplicateKeyError
+	if !errors.As(err, &dk) {
+		return MapError(err)
+	}
+	return sql.NewWrappedInsertError(rowToSQL(n.t, n.sch, n.rows[i]), dupKeyError(n.t, n.sch, err))
+}
+
+// condsTo returns the conditions of rows up to line.
+func condsTo(conds []loadCond, line int) []loadCond {
+	for i, c := range conds {
+		if c.row > line {
+			return conds[:i]
+		}
+	}
+	return conds
+}
+
+// writeJobs stores the rows in writer jobs of loadChunk rows (see the
+// file comment); on error it returns the index of the row that failed,
+// or -1.
+func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, error, int) {
+	var total writeResult
+	for start := 0; start < len(n.rows); start += loadChunk {
+		end := min(start+loadChunk, len(n.rows))
+		var res writeResult
+		at := -1
+		err := n.p.e.Update(ctx, func(job *engine.Job) error {
+			res = writeResult{}
+			if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
+				return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
+			}
+			var err error
+			at, err = n.applyChunk(job, start, end, &res)
+			return err
+		})
+		if err != nil {
+			if start > 0 && !n.ignore && !n.replace {
+				// A plain load stored rows [0, start) exactly.
+				n.undo(ctx, start)
+			}
+			var dk *engine.DuplicateKeyError
+			if at < 0 || !errors.As(err, &dk) {
+				return writeResult{}, MapError(err), -1
+			}
+			return writeResult{}, n.insertError(at, err), at
+		}
+		total.add(&res)
+	}
+	return total, nil, -1
+}
+
+// applyChunk stores rows [start, end) in job; it returns the index of
+// the row that failed, with the error.
+func (n *LoadDataNode) applyChunk(job *engine.Job, start, end int, res *writeResult) (int, error) {
+	return n.applyRows(job, n.rows[start:end], n.rowLine[start:end], start, res)
+}
+
+// applyRows stores rows (read from files lines, the first the start-th
+// row of the load) in job; it returns the index in the load of the row
+// that failed, with the error. It reads nothing else of n that changes,
+// so it may run while the statement's goroutine converts more rows.
+func (n *LoadDataNode) applyRows(job *engine.Job, rows []engine.Row, lines []int, start int, res *writeResult) (int, error) {
+	cs := make([]engine.Change, len(rows))
+	for i := range cs {
+		cs[i] = engine.Change{Kind: engine.ChangeInsert, Table: n.t, Row: rows[i]}
+	}
+	for i := 0; i < len(cs); {
+		done, err := job.Apply(cs[i:])
+		res.inserted += done
+		i += done
+		if err == nil {
+			break
+		}
+		r := start + i
+		var dk *engine.DuplicateKeyError
+		if !errors.As(err, &dk) {
+			return r, err
+		}
+		switch {
+		case n.replace && dk.Index == "PRIMARY":
+			if dk.Existing != nil && sameRow(dk.Existing, rows[i]) {
+				// MariaDB's update finds the record the same: one row.
+				res.inserted++
+			} else {
+				if _, err := job.Update(n.t, rows[i], rows[i]); err != nil {
+					return r, err
+				}
+				res.inserted++
+				res.deleted++
+			}
+		case n.ignore:
+			res.skipped++
+			res.dups = append(res.dups, loadCond{row: lines[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+		default:
+			return r, err
+		}
+		i++
+	}
+	return -1, nil
+}
+
+// undo deletes the first inserted rows, which earlier jobs of a plain
+// load stored, after a later one failed.
+func (n *LoadDataNode) undo(ctx *sql.Context, inserted int) {
+	cs := make([]engine.Change, 0, inserted)
+	for _, r := range n.rows[:inserted] {
+		cs = append(cs, engine.Change{Kind: engine.ChangeDelete, Table: n.t, Old: r})
+	}
+	_ = n.p.e.Update(ctx, func(job *engine.Job) error {
+		for i := 0; i < len(cs); {
+			done, err := job.Apply(cs[i:])
+			if err != nil {
+				return err
+			}
+			i += done + 1 // (a row deleted meanwhile is skipped)
+		}
+		return nil
+	})
+}
+
+// writeTxn stores the rows into the session's transaction, after a
+// savepoint rolled back to on error.
+func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, error, int) {
+	var res writeResult
+	x, err := sess.writeTxn()
+	if err != nil {
+		return res, sql.NewWrappedInsertError(nil, err), -1
+	}
+	sp := x.Savepoint()
+	for i, r := range n.rows {
+		if _, err := x.Insert(n.t, r); err != nil {
+			var dk *engine.DuplicateKeyError
+			if n.ignore && errors.As(err, &dk) {
+				res.skipped++
+				res.dups = append(res.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+				continue
+			}
+			sess.rollbackTo(sp)
+			return writeResult{}, n.insertError(i, err), i
+		}
+		res.inserted++
+	}
+	return res, nil, -1
+}
+
+// sameRow reports whether two rows hold the same bytes.
+func sameRow(a, b engine.Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Null != y.Null || x.I != y.I || x.F != y.F || string(x.B) != string(y.B) {
+			return false
+		}
+	}
+	return true
+}
