@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/server"
+	"github.com/handlerdb/handlerdb/internal/typevectors"
 )
 
 // startReplica starts a HandlerDB server on dir (a fresh one when empty)
@@ -209,86 +209,18 @@ type vector struct {
 	hs     []*string // hs_value: what MariaDB's HandlerSocket printed of the stored value
 }
 
-// loadVectors reads every conv/<type>.tsv, or skips the test when the
-// directory is absent.
+// loadVectors reads every conv/<type>.tsv of the type vectors.
 func loadVectors(t testing.TB) []vector {
 	t.Helper()
-	dir := "../../../shared/typevectors/conv"
-	files, _ := filepath.Glob(filepath.Join(dir, "*.tsv"))
-	if len(files) == 0 {
-		t.Skipf("no type vectors in %s", dir)
+	convs, err := typevectors.Convs()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []vector
-	for _, f := range files {
-		if strings.HasSuffix(f, "null-and-omitted.tsv") {
-			continue
-		}
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := vector{name: strings.TrimSuffix(filepath.Base(f), ".tsv")}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<20)
-		header := true
-		for sc.Scan() {
-			line := sc.Text()
-			if c, ok := strings.CutPrefix(line, "# create: "); ok {
-				v.create = c
-				continue
-			}
-			if strings.HasPrefix(line, "#") {
-				continue
-			}
-			if header {
-				header = false
-				continue
-			}
-			f := strings.Split(line, "\t")
-			v.inputs = append(v.inputs, unescape(f[0]))
-			v.hs = append(v.hs, unescape(f[2]))
-		}
-		fh.Close()
-		if v.create == "" {
-			t.Fatalf("%s: no create line", f)
-		}
-		out = append(out, v)
+	out := make([]vector, len(convs))
+	for i, c := range convs {
+		out[i] = vector{name: c.Name, create: c.Create, inputs: c.Inputs, hs: c.HS}
 	}
 	return out
-}
-
-// unescape decodes the vectors' field notation (see their README).
-func unescape(f string) *string {
-	if f == `\N` || f == `\-` {
-		return nil
-	}
-	var b []byte
-	for i := 0; i < len(f); i++ {
-		c := f[i]
-		if c != '\\' || i+1 == len(f) {
-			b = append(b, c)
-			continue
-		}
-		i++
-		switch f[i] {
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case '0':
-			b = append(b, 0)
-		case 'x':
-			n, _ := strconv.ParseUint(f[i+1:i+3], 16, 8)
-			b = append(b, byte(n))
-			i += 2
-		default:
-			b = append(b, f[i])
-		}
-	}
-	s := string(b)
-	return &s
 }
 
 // hsDump reads every row of db.table through the replica's HandlerSocket

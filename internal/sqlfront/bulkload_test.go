@@ -1,17 +1,13 @@
 package sqlfront
 
 import (
-	"bufio"
 	"context"
 	"database/sql/driver"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +17,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
+	"github.com/handlerdb/handlerdb/internal/typevectors"
 )
 
 // bulkVector is one conv file of ../shared/typevectors: its CREATE TABLE
@@ -31,83 +28,19 @@ type bulkVector struct {
 	inputs []*string // nil: NULL
 }
 
-// loadBulkVectors reads every conv/<type>.tsv, or skips the test when the
-// directory is absent.
+// loadBulkVectors reads every conv/<type>.tsv of the type vectors.
 func loadBulkVectors(t *testing.T) []bulkVector {
 	t.Helper()
-	files, _ := filepath.Glob("../../../shared/typevectors/conv/*.tsv")
-	if len(files) == 0 {
-		t.Skip("no type vectors in ../shared/typevectors")
+	convs, err := typevectors.Convs()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []bulkVector
-	for _, f := range files {
-		if strings.HasSuffix(f, "null-and-omitted.tsv") {
-			continue
-		}
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := bulkVector{name: strings.TrimSuffix(filepath.Base(f), ".tsv")}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<20)
-		header := true
-		for sc.Scan() {
-			line := sc.Text()
-			if c, ok := strings.CutPrefix(line, "# create: "); ok {
-				v.create = strings.Replace(strings.TrimSuffix(c, " ENGINE=InnoDB"), "tv.", "", 1)
-				continue
-			}
-			if strings.HasPrefix(line, "#") {
-				continue
-			}
-			if header {
-				header = false
-				continue
-			}
-			v.inputs = append(v.inputs, vectorField(strings.Split(line, "\t")[0]))
-		}
-		fh.Close()
-		if v.create == "" {
-			t.Fatalf("%s: no create line", f)
-		}
-		out = append(out, v)
+	out := make([]bulkVector, len(convs))
+	for i, c := range convs {
+		create := strings.Replace(strings.TrimSuffix(c.Create, " ENGINE=InnoDB"), "tv.", "", 1)
+		out[i] = bulkVector{name: c.Name, create: create, inputs: c.Inputs}
 	}
 	return out
-}
-
-// vectorField decodes the vectors' field notation (their README).
-func vectorField(f string) *string {
-	if f == `\N` || f == `\-` {
-		return nil
-	}
-	var b []byte
-	for i := 0; i < len(f); i++ {
-		c := f[i]
-		if c != '\\' || i+1 == len(f) {
-			b = append(b, c)
-			continue
-		}
-		i++
-		switch f[i] {
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case '0':
-			b = append(b, 0)
-		case 'x':
-			n, _ := strconv.ParseUint(f[i+1:i+3], 16, 8)
-			b = append(b, byte(n))
-			i += 2
-		default:
-			b = append(b, f[i])
-		}
-	}
-	s := string(b)
-	return &s
 }
 
 // dumpQuote quotes s as mariadb-dump writes a string.
