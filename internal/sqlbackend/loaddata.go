@@ -867,7 +867,7 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		// MariaDB stores the rows before the failing line first: a
 		// duplicate key among them is the statement's error.
 		if !n.ignore && !n.replace && len(n.rows) > 0 {
-			if err, at := n.probe(ctx, sess, jobs, 0); err != nil {
+			if at, err := n.probe(ctx, sess, jobs, 0); err != nil {
 				n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
 				return nil, err
 			}
@@ -882,11 +882,11 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		at  int
 	)
 	if jobs {
-		res, err, at = n.writeJobs(ctx)
+		res, at, err = n.writeJobs(ctx)
 	} else if n.replace {
 		return nil, fmt.Errorf("sqlbackend: LOAD DATA REPLACE inside a transaction")
 	} else {
-		res, err, at = n.writeTxn(sess)
+		res, at, err = n.writeTxn(sess)
 	}
 	if err != nil {
 		conds := n.conds
@@ -946,7 +946,7 @@ func (n *LoadDataNode) runPipelined(ctx *sql.Context) (sql.RowIter, error) {
 		end := len(n.rows)
 		if n.failure != nil {
 			if !n.ignore && end > start {
-				if err, at := n.probe(ctx, nil, true, start); err != nil {
+				if at, err := n.probe(ctx, nil, true, start); err != nil {
 					n.undoPlain(ctx, start)
 					n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
 					return nil, err
@@ -1054,20 +1054,20 @@ var errProbed = errors.New("sqlbackend: probe")
 // job it rolls back (or after a savepoint of the transaction, rolled
 // back to), and returns the statement's error for a duplicate key among
 // them, with the row's index.
-func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool, from int) (error, int) {
+func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool, from int) (int, error) {
 	if !jobs {
 		x, err := sess.writeTxn()
 		if err != nil {
-			return nil, 0
+			return 0, nil
 		}
 		sp := x.Savepoint()
 		defer sess.rollbackTo(sp)
 		for i, r := range n.rows {
 			if _, err := x.Insert(n.t, r); err != nil {
-				return n.insertError(i, err), i
+				return i, n.insertError(i, err)
 			}
 		}
-		return nil, 0
+		return 0, nil
 	}
 	at := -1
 	var failure error
@@ -1080,9 +1080,9 @@ func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool, from in
 		return errProbed
 	})
 	if at < 0 {
-		return nil, 0
+		return 0, nil
 	}
-	return n.insertError(at, failure), at
+	return at, n.insertError(at, failure)
 }
 
 // insertError is the statement's error for the failed insert of row i.
@@ -1107,7 +1107,7 @@ func condsTo(conds []loadCond, line int) []loadCond {
 // writeJobs stores the rows in writer jobs of loadChunk rows (see the
 // file comment); on error it returns the index of the row that failed,
 // or -1.
-func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, error, int) {
+func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, int, error) {
 	var total writeResult
 	for start := 0; start < len(n.rows); start += loadChunk {
 		end := min(start+loadChunk, len(n.rows))
@@ -1129,13 +1129,13 @@ func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, error, int) {
 			}
 			var dk *engine.DuplicateKeyError
 			if at < 0 || !errors.As(err, &dk) {
-				return writeResult{}, MapError(err), -1
+				return writeResult{}, -1, MapError(err)
 			}
-			return writeResult{}, n.insertError(at, err), at
+			return writeResult{}, at, n.insertError(at, err)
 		}
 		total.add(&res)
 	}
-	return total, nil, -1
+	return total, -1, nil
 }
 
 // applyChunk stores rows [start, end) in job; it returns the index of
@@ -1209,11 +1209,11 @@ func (n *LoadDataNode) undo(ctx *sql.Context, inserted int) {
 
 // writeTxn stores the rows into the session's transaction, after a
 // savepoint rolled back to on error.
-func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, error, int) {
+func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, int, error) {
 	var res writeResult
 	x, err := sess.writeTxn()
 	if err != nil {
-		return res, sql.NewWrappedInsertError(nil, err), -1
+		return res, -1, sql.NewWrappedInsertError(nil, err)
 	}
 	sp := x.Savepoint()
 	for i, r := range n.rows {
@@ -1225,11 +1225,11 @@ func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, error, int) {
 				continue
 			}
 			sess.rollbackTo(sp)
-			return writeResult{}, n.insertError(i, err), i
+			return writeResult{}, i, n.insertError(i, err)
 		}
 		res.inserted++
 	}
-	return res, nil, -1
+	return res, -1, nil
 }
 
 // sameRow reports whether two rows hold the same bytes.
