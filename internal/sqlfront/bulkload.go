@@ -32,19 +32,8 @@ import (
 // false when the statement must take the ordinary path. It runs on c's
 // goroutine.
 func (h *mariaHandler) bulkInsert(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (done bool, err error) {
-	if h.noBulk.Load() || firstWord(query) != "insert" {
-		return false, nil
-	}
-	s := h.srv.Load()
-	ext, ok := h.Handler.(mysql.ExtendedHandler)
-	if s == nil || !ok {
-		return false, nil
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return false, nil
-	}
-	if !utf8Client(sctx) {
+	s, ext, sctx := h.bulkStart(ctx, c, query, "insert")
+	if sctx == nil || !utf8Client(sctx) {
 		return false, nil
 	}
 	b := sqlbackend.ScanBulkInsert(query, !sql.LoadSqlMode(sctx).ModeEnabled("NO_BACKSLASH_ESCAPES"))
@@ -75,6 +64,26 @@ func (h *mariaHandler) bulkInsert(ctx context.Context, c *mysql.Conn, query stri
 	}
 	h.plans.ran(query)
 	return true, err
+}
+
+// bulkStart is the start of the bulk paths: for a statement whose first
+// word is word, while they are on, the server, the handler's
+// ComExecuteBound and a session context for query; a nil context means
+// the statement takes the ordinary path.
+func (h *mariaHandler) bulkStart(ctx context.Context, c *mysql.Conn, query, word string) (*Server, mysql.ExtendedHandler, *sql.Context) {
+	if h.noBulk.Load() || firstWord(query) != word {
+		return nil, nil, nil
+	}
+	s := h.srv.Load()
+	ext, ok := h.Handler.(mysql.ExtendedHandler)
+	if s == nil || !ok {
+		return nil, nil, nil
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return nil, nil, nil
+	}
+	return s, ext, sctx
 }
 
 // utf8Client reports whether the session's character_set_client is

@@ -26,16 +26,8 @@ import (
 // when the statement must take the ordinary path. It runs on c's
 // goroutine.
 func (h *mariaHandler) loadData(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (done bool, err error) {
-	if h.noBulk.Load() || firstWord(query) != "load" {
-		return false, nil
-	}
-	s := h.srv.Load()
-	ext, ok := h.Handler.(mysql.ExtendedHandler)
-	if s == nil || !ok {
-		return false, nil
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
+	s, ext, sctx := h.bulkStart(ctx, c, query, "load")
+	if sctx == nil {
 		return false, nil
 	}
 	mode := sql.LoadSqlMode(sctx)
