@@ -27,15 +27,11 @@ func fastConcatRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *p
 	if !containsFold(ctx.Query(), "concat_ws") {
 		return n, transform.SameTree, nil
 	}
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				if c, ok := e.(*function.ConcatWithSeparator); ok {
-					return &concatWS{c}, transform.NewTree, nil
-				}
-				return e, transform.SameTree, nil
-			})
-		})
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if c, ok := e.(*function.ConcatWithSeparator); ok {
+			return &concatWS{c}, transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
 	})
 }
 

@@ -19,16 +19,12 @@ const ruleDateDiff analyzer.RuleId = 10362
 // every row (a report averaging DATEDIFF over 6,000 rentals spent most
 // of its time there). The rule is a pure function of the plan.
 func dateDiffRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				d, ok := e.(*function.DateDiff)
-				if !ok {
-					return e, transform.SameTree, nil
-				}
-				return &dateDiff{DateDiff: d}, transform.NewTree, nil
-			})
-		})
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		d, ok := e.(*function.DateDiff)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		return &dateDiff{DateDiff: d}, transform.NewTree, nil
 	})
 }
 

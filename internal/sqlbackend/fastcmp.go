@@ -45,11 +45,7 @@ const (
 )
 
 func timeLiteralsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, timeLiteral)
-		})
-	})
+	return everyExpr(n, timeLiteral)
 }
 
 // timeLiteral replaces a text literal compared with a date or time by
@@ -358,31 +354,27 @@ func isoKey(e sql.Expression) (sql.Expression, bool) {
 const ruleFastCases analyzer.RuleId = 10443
 
 func fastCasesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				switch x := e.(type) {
-				case *expression.Case:
-					return newFastCase(x), transform.NewTree, nil
-				case *function.DateFormat:
-					if f, ok := newFastDateFormat(x); ok {
-						return f, transform.NewTree, nil
-					}
-				case *oddExpr:
-					if df, ok := x.Expression.(*function.DateFormat); ok && x.op == oddFormat {
-						if f, ok := newFastDateFormat(df); ok {
-							return &oddExpr{Expression: f, op: x.op}, transform.NewTree, nil
-						}
-					}
-				case *expression.GreaterThan, *expression.GreaterThanOrEqual, *expression.LessThan,
-					*expression.LessThanOrEqual, *expression.Equals:
-					if d, ok := newDecimalCmp(e); ok {
-						return d, transform.NewTree, nil
-					}
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch x := e.(type) {
+		case *expression.Case:
+			return newFastCase(x), transform.NewTree, nil
+		case *function.DateFormat:
+			if f, ok := newFastDateFormat(x); ok {
+				return f, transform.NewTree, nil
+			}
+		case *oddExpr:
+			if df, ok := x.Expression.(*function.DateFormat); ok && x.op == oddFormat {
+				if f, ok := newFastDateFormat(df); ok {
+					return &oddExpr{Expression: f, op: x.op}, transform.NewTree, nil
 				}
-				return e, transform.SameTree, nil
-			})
-		})
+			}
+		case *expression.GreaterThan, *expression.GreaterThanOrEqual, *expression.LessThan,
+			*expression.LessThanOrEqual, *expression.Equals:
+			if d, ok := newDecimalCmp(e); ok {
+				return d, transform.NewTree, nil
+			}
+		}
+		return e, transform.SameTree, nil
 	})
 }
 

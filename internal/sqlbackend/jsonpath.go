@@ -27,18 +27,14 @@ import (
 const ruleJSONPaths analyzer.RuleId = 10342
 
 func jsonPathsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				switch x := e.(type) {
-				case *gjson.JSONExtract:
-					return &mariaJSONExtract{JSONExtract: x}, transform.NewTree, nil
-				case *gjson.JsonLength:
-					return &mariaJSONLength{JsonLength: x}, transform.NewTree, nil
-				}
-				return e, transform.SameTree, nil
-			})
-		})
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch x := e.(type) {
+		case *gjson.JSONExtract:
+			return &mariaJSONExtract{JSONExtract: x}, transform.NewTree, nil
+		case *gjson.JsonLength:
+			return &mariaJSONLength{JsonLength: x}, transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
 	})
 }
 

@@ -82,39 +82,35 @@ const ruleOddInLists analyzer.RuleId = 10301
 // stands for (= OR = ...), which oddDatesRule later makes as MariaDB
 // does. Only lists holding such an item change.
 func oddInListsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				in, ok := e.(*expression.InTuple)
-				if !ok || !gtypes.IsTime(in.Left().Type()) {
-					return e, transform.SameTree, nil
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		in, ok := e.(*expression.InTuple)
+		if !ok || !gtypes.IsTime(in.Left().Type()) {
+			return e, transform.SameTree, nil
+		}
+		tup, ok := in.Right().(expression.Tuple)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		for _, it := range tup {
+			lit, ok := it.(*expression.Literal)
+			if !ok {
+				continue
+			}
+			if _, text := bytesOf(lit.Value()); !text {
+				continue
+			}
+			if _, _, err := in.Left().Type().Convert(ctx, lit.Value()); err == nil {
+				continue
+			}
+			if _, ok := packedOf(lit.Value()); ok {
+				eqs := make([]sql.Expression, len(tup))
+				for i, it := range tup {
+					eqs[i] = expression.NewEquals(in.Left(), it)
 				}
-				tup, ok := in.Right().(expression.Tuple)
-				if !ok {
-					return e, transform.SameTree, nil
-				}
-				for _, it := range tup {
-					lit, ok := it.(*expression.Literal)
-					if !ok {
-						continue
-					}
-					if _, text := bytesOf(lit.Value()); !text {
-						continue
-					}
-					if _, _, err := in.Left().Type().Convert(ctx, lit.Value()); err == nil {
-						continue
-					}
-					if _, ok := packedOf(lit.Value()); ok {
-						eqs := make([]sql.Expression, len(tup))
-						for i, it := range tup {
-							eqs[i] = expression.NewEquals(in.Left(), it)
-						}
-						return expression.JoinOr(eqs...), transform.NewTree, nil
-					}
-				}
-				return e, transform.SameTree, nil
-			})
-		})
+				return expression.JoinOr(eqs...), transform.NewTree, nil
+			}
+		}
+		return e, transform.SameTree, nil
 	})
 }
 

@@ -261,16 +261,12 @@ func explainRowsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 }
 
 func binaryLikeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				l, ok := e.(*expression.Like)
-				if !ok || !gtypes.IsBinaryType(l.LeftChild.Type()) {
-					return e, transform.SameTree, nil
-				}
-				return &binaryLike{Like: l}, transform.NewTree, nil
-			})
-		})
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		l, ok := e.(*expression.Like)
+		if !ok || !gtypes.IsBinaryType(l.LeftChild.Type()) {
+			return e, transform.SameTree, nil
+		}
+		return &binaryLike{Like: l}, transform.NewTree, nil
 	})
 }
 
@@ -368,4 +364,15 @@ func likeBytes(s, p []byte, esc byte) bool {
 		pi++
 	}
 	return pi == len(p)
+}
+
+// everyExpr applies f to every expression, and each one's children, of
+// every node of n, opaque nodes included: the walk of most of our
+// expression rules.
+func everyExpr(n sql.Node, f transform.ExprFunc) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			return transform.Expr(e, f)
+		})
+	})
 }

@@ -36,42 +36,38 @@ func subqueryMemoRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 	if !nestedSelect(ctx.Query()) || !isQueryText(ctx.Query()) || !n.IsReadOnly() {
 		return n, transform.SameTree, nil
 	}
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				switch x := e.(type) {
-				case *scalarSubquery: // a scalar subquery of WHERE (subquery.go)
-					if m := newMemoSubquery(x.Subquery); m != nil {
-						return m, transform.NewTree, nil
-					}
-					return e, transform.SameTree, nil
-				case *expression.Alias, expression.Comparer:
-				default:
-					return e, transform.SameTree, nil
-				}
-				ch := e.Children()
-				var nc []sql.Expression
-				for i, c := range ch {
-					s, ok := c.(*plan.Subquery)
-					if !ok {
-						continue
-					}
-					m := newMemoSubquery(s)
-					if m == nil {
-						continue
-					}
-					if nc == nil {
-						nc = append([]sql.Expression(nil), ch...)
-					}
-					nc[i] = m
-				}
-				if nc == nil {
-					return e, transform.SameTree, nil
-				}
-				ne, err := e.WithChildren(nc...)
-				return ne, transform.NewTree, err
-			})
-		})
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch x := e.(type) {
+		case *scalarSubquery: // a scalar subquery of WHERE (subquery.go)
+			if m := newMemoSubquery(x.Subquery); m != nil {
+				return m, transform.NewTree, nil
+			}
+			return e, transform.SameTree, nil
+		case *expression.Alias, expression.Comparer:
+		default:
+			return e, transform.SameTree, nil
+		}
+		ch := e.Children()
+		var nc []sql.Expression
+		for i, c := range ch {
+			s, ok := c.(*plan.Subquery)
+			if !ok {
+				continue
+			}
+			m := newMemoSubquery(s)
+			if m == nil {
+				continue
+			}
+			if nc == nil {
+				nc = append([]sql.Expression(nil), ch...)
+			}
+			nc[i] = m
+		}
+		if nc == nil {
+			return e, transform.SameTree, nil
+		}
+		ne, err := e.WithChildren(nc...)
+		return ne, transform.NewTree, err
 	})
 }
 

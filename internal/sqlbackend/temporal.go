@@ -53,11 +53,7 @@ const (
 // temporalTypesRule replaces the date arithmetic on a time value by a
 // temporalArith.
 func temporalTypesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, retypeDateArith)
-		})
-	})
+	return everyExpr(n, retypeDateArith)
 }
 
 func retypeDateArith(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
@@ -711,26 +707,22 @@ func cteTimeTypesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 // retypeColumns gives the GetFields of the columns in retyped their type,
 // in n and the subqueries of its expressions.
 func retypeColumns(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				switch x := e.(type) {
-				case *expression.GetField:
-					t, ok := retyped[x.Id()]
-					if !ok || x.Id() == 0 || gtypes.TypesEqual(t, x.Type()) {
-						return e, transform.SameTree, nil
-					}
-					gf := expression.NewGetFieldWithTable(x.Index(), int(x.TableId()), t, x.Database(), x.Table(), x.Name(), x.IsNullable())
-					return gf.WithId(x.Id()), transform.NewTree, nil
-				case *plan.Subquery:
-					q, same, err := retypeColumns(x.Query, retyped)
-					if err != nil || same {
-						return e, transform.SameTree, err
-					}
-					return x.WithQuery(q), transform.NewTree, nil
-				}
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch x := e.(type) {
+		case *expression.GetField:
+			t, ok := retyped[x.Id()]
+			if !ok || x.Id() == 0 || gtypes.TypesEqual(t, x.Type()) {
 				return e, transform.SameTree, nil
-			})
-		})
+			}
+			gf := expression.NewGetFieldWithTable(x.Index(), int(x.TableId()), t, x.Database(), x.Table(), x.Name(), x.IsNullable())
+			return gf.WithId(x.Id()), transform.NewTree, nil
+		case *plan.Subquery:
+			q, same, err := retypeColumns(x.Query, retyped)
+			if err != nil || same {
+				return e, transform.SameTree, err
+			}
+			return x.WithQuery(q), transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
 	})
 }

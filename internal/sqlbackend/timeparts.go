@@ -21,29 +21,25 @@ const ruleISODates analyzer.RuleId = 10363
 // forms directly and leaves any other text to go-mysql-server, which
 // parses it as before. The rule is a pure function of the plan.
 func isoDatesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				switch e.(type) {
-				case *function.Year, *function.Quarter, *function.Month, *function.Day, *function.Weekday,
-					*function.Hour, *function.Minute, *function.Second, *function.DayOfWeek, *function.DayOfYear, *function.Date:
-				default:
-					return e, transform.SameTree, nil
-				}
-				ch := e.Children()
-				if len(ch) != 1 {
-					return e, transform.SameTree, nil
-				}
-				if _, done := ch[0].(*isoDate); done {
-					return e, transform.SameTree, nil
-				}
-				ne, err := e.WithChildren(&isoDate{ch[0]})
-				if err != nil {
-					return nil, transform.SameTree, err
-				}
-				return ne, transform.NewTree, nil
-			})
-		})
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch e.(type) {
+		case *function.Year, *function.Quarter, *function.Month, *function.Day, *function.Weekday,
+			*function.Hour, *function.Minute, *function.Second, *function.DayOfWeek, *function.DayOfYear, *function.Date:
+		default:
+			return e, transform.SameTree, nil
+		}
+		ch := e.Children()
+		if len(ch) != 1 {
+			return e, transform.SameTree, nil
+		}
+		if _, done := ch[0].(*isoDate); done {
+			return e, transform.SameTree, nil
+		}
+		ne, err := e.WithChildren(&isoDate{ch[0]})
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return ne, transform.NewTree, nil
 	})
 }
 

@@ -53,11 +53,7 @@ var stringFuncs = map[string]bool{
 
 // valuesRule replaces the expressions listed above.
 func valuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, replaceValueExpr)
-		})
-	})
+	return everyExpr(n, replaceValueExpr)
 }
 
 func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
