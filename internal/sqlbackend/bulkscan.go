@@ -95,55 +95,34 @@ func ScanBulkInsert(text string, backslash bool) *BulkInsert {
 	b.Table = name
 	sc.space()
 	if sc.peek() == '(' {
-		sc.i++
-		for {
-			sc.space()
+		column := func() bool {
 			c, ok := sc.ident()
-			if !ok {
-				return nil
-			}
 			b.Columns = append(b.Columns, c)
-			sc.space()
-			if sc.peek() == ',' {
-				sc.i++
-				continue
-			}
-			if sc.peek() != ')' {
-				return nil
-			}
-			sc.i++
-			break
+			return ok
+		}
+		if !sc.list(column) {
+			return nil
 		}
 		sc.space()
 	}
 	if !sc.keyword("values") && !sc.keyword("value") {
 		return nil
 	}
+	n := 0
+	value := func() bool {
+		v, ok := sc.literal()
+		b.Values = append(b.Values, v)
+		n++
+		return ok
+	}
 	for {
 		sc.space()
 		if sc.peek() != '(' {
 			return nil
 		}
-		sc.i++
-		n := 0
-		for {
-			sc.space()
-			v, ok := sc.literal()
-			if !ok {
-				return nil
-			}
-			b.Values = append(b.Values, v)
-			n++
-			sc.space()
-			if sc.peek() == ',' {
-				sc.i++
-				continue
-			}
-			if sc.peek() != ')' {
-				return nil
-			}
-			sc.i++
-			break
+		n = 0
+		if !sc.list(value) {
+			return nil
 		}
 		if b.Width == 0 {
 			b.Width = n
@@ -169,6 +148,30 @@ func ScanBulkInsert(text string, backslash bool) *BulkInsert {
 		return nil
 	}
 	return b
+}
+
+// list reads a parenthesized list, "(" item { "," item } ")", from the
+// "(" at sc's position, item reading one element; false means the text
+// is not that shape (an item that fails may have appended a zero value,
+// which the caller drops with the statement).
+func (sc *bulkScanner) list(item func() bool) bool {
+	sc.i++ // the "("
+	for {
+		sc.space()
+		if !item() {
+			return false
+		}
+		sc.space()
+		switch sc.peek() {
+		case ',':
+			sc.i++
+		case ')':
+			sc.i++
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 func (sc *bulkScanner) peek() byte {
