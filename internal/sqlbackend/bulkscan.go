@@ -254,7 +254,9 @@ func (sc *bulkScanner) ident() (string, bool) {
 		sc.i++
 	}
 	word := sc.s[start:sc.i]
-	if word == "" || word[0] >= '0' && word[0] <= '9' || sc.i < len(sc.s) && sc.s[sc.i] >= 0x80 {
+	// The parser takes no unquoted word that starts with a digit or holds
+	// a '$' (which MySQL allows): such a statement goes to it, for its error.
+	if word == "" || word[0] >= '0' && word[0] <= '9' || strings.IndexByte(word, '$') >= 0 || sc.i < len(sc.s) && sc.s[sc.i] >= 0x80 {
 		return "", false
 	}
 	for _, r := range bulkReserved {
