@@ -172,10 +172,10 @@ func (l *evloop) run() {
 	var armed time.Time // the poll's deadline
 	for {
 		// Wake at least once per sweep interval. Moving the deadline is a
-		// timer change in the runtime: it is moved only once the one set
-		// is less than half an interval away, not every round.
-		if armed.Sub(now) < every/2 {
-			armed = now.Add(every)
+		// timer change in the runtime: it is moved as lazily as a
+		// connection's (lazyDeadline), not every round.
+		if want := now.Add(every); lazyDeadline(armed, want, now) {
+			armed = want
 			l.epfile.SetReadDeadline(armed)
 		}
 		n, werr = 0, nil
