@@ -21,33 +21,8 @@ PORT=${PORT:-13426}
 DURABILITY=${DURABILITY:-os}
 ROWS=${ROWS:-100000}
 ROUNDS=${ROUNDS:-3}
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-bin=${SERVER_BIN:-}
-if [ -z "$bin" ]; then
-  go build -o "$tmp/handlerdb" ./cmd/handlerdb
-  bin=$tmp/handlerdb
-fi
-"$bin" --datadir "$tmp/data" --bind-address 127.0.0.1 --port "$PORT" \
-  --handlersocket-port -1 --handlersocket-port-wr -1 \
-  --admin-address '' --durability "$DURABILITY" --log-level warn >"$tmp/server.log" 2>&1 &
-pid=$!
-up=
-for _ in $(seq 300); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then up=1; break; fi
-  if ! kill -0 "$pid" 2>/dev/null; then break; fi
-  sleep 0.1
-done
-if [ -z "$up" ]; then
-  echo "bench-loaddata: HandlerDB did not start on port $PORT:" >&2
-  cat "$tmp/server.log" >&2
-  exit 1
-fi
+. scripts/handlerdb-server.sh
+handlerdb_start bench-loaddata -1 -1
 ours="-h127.0.0.1 -P$PORT -uroot"
 awk -v n="$ROWS" 'BEGIN {
   for (i = 1; i <= n; i++)

@@ -17,33 +17,8 @@ cd "$(dirname "$0")/.."
 MARIA_DSN=${MARIA_DSN:-'bench:bench@tcp(127.0.0.1:13306)/'}
 PORT=${PORT:-13406}
 DURABILITY=${DURABILITY:-os}
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-bin=${SERVER_BIN:-}
-unset SERVER_BIN
-if [ -z "$bin" ]; then
-  go build -o "$tmp/handlerdb" ./cmd/handlerdb
-  bin=$tmp/handlerdb
-fi
+. scripts/handlerdb-server.sh
 go build -o "$tmp/benchreports" ./scripts/benchreports
-"$bin" --datadir "$tmp/data" --bind-address 127.0.0.1 --port "$PORT" \
-  --handlersocket-port $((PORT + 1)) --handlersocket-port-wr $((PORT + 2)) \
-  --admin-address '' --durability "$DURABILITY" --log-level warn >"$tmp/server.log" 2>&1 &
-pid=$!
-up=
-for _ in $(seq 300); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then up=1; break; fi
-  if ! kill -0 "$pid" 2>/dev/null; then break; fi
-  sleep 0.1
-done
-if [ -z "$up" ]; then
-  echo "bench-reports: HandlerDB did not start on port $PORT:" >&2
-  cat "$tmp/server.log" >&2
-  exit 1
-fi
+handlerdb_start bench-reports $((PORT + 1)) $((PORT + 2))
+unset SERVER_BIN
 "$tmp/benchreports" -ours "root@tcp(127.0.0.1:$PORT)/" -maria "$MARIA_DSN" "$@"
