@@ -408,7 +408,8 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 	if sess == nil || sess.HasTemporaryTables() || ls == nil {
 		return nil
 	}
-	if !loadCharsetOK(ctx) {
+	// MariaDB reads the file in character_set_database.
+	if !UTF8Variable(ctx, "character_set_database") {
 		return nil
 	}
 	dbName := ls.DB
@@ -784,10 +785,11 @@ func loadCondError(t *engine.Table, c int, sc storeCond, text string, line int) 
 	return errtable.SQLError(sc.code, col.Name, line)
 }
 
-// loadCharsetOK reports whether the file is read as UTF-8: MariaDB reads
-// it in character_set_database.
-func loadCharsetOK(ctx *sql.Context) bool {
-	v, err := ctx.GetSessionVariable(ctx, "character_set_database")
+// UTF8Variable reports whether the session's character set variable name
+// (character_set_client, character_set_database...) is utf8mb4 or
+// utf8mb3, the text the bulk paths read.
+func UTF8Variable(ctx *sql.Context, name string) bool {
+	v, err := ctx.GetSessionVariable(ctx, name)
 	if err != nil {
 		return false
 	}
@@ -805,15 +807,7 @@ func globalInt(ctx *sql.Context, name string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	}
-	return 0, false
+	return signedInt(v)
 }
 
 // underSecureFilePriv reports whether file lies in the secure_file_priv

@@ -2,7 +2,6 @@ package sqlfront
 
 import (
 	"context"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
@@ -33,7 +32,7 @@ import (
 // goroutine.
 func (h *mariaHandler) bulkInsert(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (done bool, err error) {
 	s, ext, sctx := h.bulkStart(ctx, c, query, "insert")
-	if sctx == nil || !utf8Client(sctx) {
+	if sctx == nil || !sqlbackend.UTF8Variable(sctx, "character_set_client") {
 		return false, nil
 	}
 	b := sqlbackend.ScanBulkInsert(query, !sql.LoadSqlMode(sctx).ModeEnabled("NO_BACKSLASH_ESCAPES"))
@@ -84,19 +83,4 @@ func (h *mariaHandler) bulkStart(ctx context.Context, c *mysql.Conn, query, word
 		return nil, nil, nil
 	}
 	return s, ext, sctx
-}
-
-// utf8Client reports whether the session's character_set_client is
-// utf8mb4 or utf8mb3.
-func utf8Client(ctx *sql.Context) bool {
-	v, err := ctx.GetSessionVariable(ctx, "character_set_client")
-	if err != nil {
-		return false
-	}
-	cs, _ := v.(string)
-	switch strings.ToLower(cs) {
-	case "utf8mb4", "utf8mb3", "utf8":
-		return true
-	}
-	return false
 }
