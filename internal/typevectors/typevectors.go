@@ -11,8 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
+
+	"github.com/handlerdb/handlerdb/internal/conformance"
 )
 
 // Conv is one conv/<type>.tsv file.
@@ -80,8 +81,16 @@ func readConv(path string) (Conv, error) {
 		if len(f) < 3 {
 			return Conv{}, fmt.Errorf("typevectors: %s: a line of %d fields", path, len(f))
 		}
-		c.Inputs = append(c.Inputs, Field(f[0]))
-		c.HS = append(c.HS, Field(f[2]))
+		in, err := Field(f[0])
+		if err != nil {
+			return Conv{}, fmt.Errorf("%s: %w", path, err)
+		}
+		hs, err := Field(f[2])
+		if err != nil {
+			return Conv{}, fmt.Errorf("%s: %w", path, err)
+		}
+		c.Inputs = append(c.Inputs, in)
+		c.HS = append(c.HS, hs)
 	}
 	if err := sc.Err(); err != nil {
 		return Conv{}, err
@@ -93,38 +102,15 @@ func readConv(path string) (Conv, error) {
 }
 
 // Field decodes a field of the vectors' notation: \N (NULL) and \- (left
-// out) are nil; \t \n \r \0 \xHH and \<byte> are escapes.
-func Field(f string) *string {
+// out) are nil; the rest is conformance.Unescape's byte notation.
+func Field(f string) (*string, error) {
 	if f == `\N` || f == `\-` {
-		return nil
+		return nil, nil
 	}
-	var b []byte
-	for i := 0; i < len(f); i++ {
-		c := f[i]
-		if c != '\\' || i+1 == len(f) {
-			b = append(b, c)
-			continue
-		}
-		i++
-		switch f[i] {
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case '0':
-			b = append(b, 0)
-		case 'x':
-			if i+2 < len(f) {
-				n, _ := strconv.ParseUint(f[i+1:i+3], 16, 8)
-				b = append(b, byte(n))
-				i += 2
-			}
-		default:
-			b = append(b, f[i])
-		}
+	b, err := conformance.Unescape(f)
+	if err != nil {
+		return nil, fmt.Errorf("typevectors: %w", err)
 	}
 	s := string(b)
-	return &s
+	return &s, nil
 }
