@@ -394,3 +394,44 @@ func BenchmarkRowCacheGet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFindBatch runs point finds in batches of 16 over 100k rows
+// the row cache holds, as a connection's pipelined buffer runs them,
+// with and without a Prefetcher's look-ahead over each batch first. One
+// op is one find.
+func BenchmarkFindBatch(b *testing.B) {
+	e, t := benchStore(b)
+	const domain = 100_000
+	q := &Query{Op: OpEQ, Key: make([]types.Value, 1)}
+	fn := func(r Row) bool { sinkI += r[0].I; return true }
+	for id := 0; id < domain; id++ { // fill the row cache
+		q.Key[0] = types.Value{I: int64(id)}
+		if err := e.Find(t, q, fn); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, ahead := range []bool{false, true} {
+		b.Run(fmt.Sprintf("prefetch=%v", ahead), func(b *testing.B) {
+			x := uint64(88172645463325252)
+			var batch [16]types.Value
+			var p Prefetcher
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i += len(batch) {
+				for j := range batch {
+					batch[j] = types.Value{I: nextKey(&x) % domain}
+					if ahead {
+						p.Add(e, t, t.Primary, batch[j:j+1])
+					}
+				}
+				p.Issue()
+				for j := range batch {
+					q.Key[0] = batch[j]
+					if err := e.Find(t, q, fn); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

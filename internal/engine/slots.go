@@ -1,5 +1,7 @@
 package engine
 
+import "sync/atomic"
+
 // slotTable is the row cache's table of one shard: entries by their key's
 // 64-bit hash, in one array with linear probing. A lookup reads one slot
 // (two share a cache line) and then the entry, where a Go map reads its
@@ -10,6 +12,10 @@ package engine
 type slotTable struct {
 	slots []slot // len a power of two, or nil
 	n     int    // slots in use
+	// view publishes slots' array for Prefetcher, which takes addresses
+	// in it without the shard's lock (it reads nothing there): set on
+	// every grow, so it is always an array the table has used.
+	view atomic.Pointer[[]slot]
 }
 
 // slot holds one entry (nil: free) and its hash.
@@ -21,7 +27,12 @@ type slot struct {
 // home is h's first slot. The low bits of h chose the shard, so the
 // table uses the high ones.
 func (t *slotTable) home(h uint64) int {
-	return int(h>>32) & (len(t.slots) - 1)
+	return homeIn(h, len(t.slots))
+}
+
+// homeIn is h's first slot in a table of n slots.
+func homeIn(h uint64, n int) int {
+	return int(h>>32) & (n - 1)
 }
 
 // find returns the index of h's slot, or -1.
@@ -74,6 +85,8 @@ func (t *slotTable) grow() {
 	old := t.slots
 	t.slots = make([]slot, max(16, 2*len(old)))
 	t.n = 0
+	view := t.slots
+	t.view.Store(&view)
 	for _, s := range old {
 		if s.e != nil {
 			t.set(s.h, s.e)

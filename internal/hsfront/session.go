@@ -88,6 +88,7 @@ type reqState struct {
 type scratch struct {
 	reqState
 	req        hsproto.Request
+	ahead      lookahead // the read port's look-ahead (prefetch.go)
 	out        *[]byte
 	parsed     bool       // req holds the next line, already parsed (see lines)
 	parsedRest []byte     // what follows that line
@@ -233,6 +234,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 	var cnt opCounter
 	cnt.start(ss, time.Time{})
 	stop := stopNone
+	ahead := 0 // lines left that the last look-ahead covered
 	for {
 		// Parse unescapes the line in place (an escaped byte may become
 		// LF), so a line is framed and parsed once: a line this loop
@@ -249,6 +251,12 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 			if len(*sc.out) >= turnBudget {
 				stop = stopBudget
 				break
+			}
+			if !ss.write {
+				if ahead == 0 {
+					ahead = ss.prefetch(sc, rest)
+				}
+				ahead--
 			}
 			sc.req.Parse(line)
 			r = rr

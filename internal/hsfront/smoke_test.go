@@ -2,8 +2,10 @@ package hsfront
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -149,5 +151,78 @@ func TestFindAllocs(t *testing.T) {
 	}
 	if allocs > 0 {
 		t.Fatalf("%.1f allocations per point find", allocs)
+	}
+	// A pipelined batch, which the look-ahead covers first.
+	req = bytes.Repeat([]byte("1\t=\t1\t2\n1\t=\t1\t3\n"), 8)
+	line = make([]byte, len(req))
+	allocs = testing.AllocsPerRun(1000, func() {
+		out = out[:0]
+		copy(line, req)
+		c.sess.batch(c, line, &out)
+	})
+	if want := strings.Repeat("0\t3\t2\ttwo\t20\n0\t3\t3\tthree\t30\n", 8); string(out) != want {
+		t.Fatalf("reply %q", out)
+	}
+	if allocs > 0 {
+		t.Fatalf("%.1f allocations per batch of 16 point finds", allocs)
+	}
+}
+
+// TestLookaheadBatches sends batches of finds, with the lines the read
+// port's look-ahead must leave alone (escaped keys, NULL, IN lists, a
+// handle reopened on another index mid-batch, refused writes, bad lines),
+// once as one write and once a line at a time; the replies must be the
+// same. A look-ahead that changed the buffer or a handle, or answered
+// from its hints, gives different replies to the whole batch.
+func TestLookaheadBatches(t *testing.T) {
+	_, s := startTestServer(t, Config{})
+	w := dial(t, s.WriteAddr())
+	w.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n1\t+\t3\t9\ta\x01\x4ab\t90\n1\t+\t3\t10\t\x00\t\x00\n", "0\t1\n", "0\t1\n", "0\t1\n")
+	lines := []string{
+		"P\t1\tconf\ttw\tPRIMARY\tk,s,n\n",
+		"1\t=\t1\t2\n", "1\t=\t1\t3\n", "1\t=\t1\t77\n", "1\t=\t1\t9\n", "1\t=\t1\t\x00\n",
+		"1\t>=\t1\t2\t2\t0\n", "1\t=\t1\t1\t1\t0\t@\t0\t3\t1\t2\t9\n",
+		"1\t=\t1\t1\t1\t0\tU\t5\tfive\t50\n", "1\t+\t3\t11\tx\t1\n",
+		"P\t2\tconf\ttw\tis1\tk,n\n", "2\t=\t1\ta\x01\x4ab\n", "2\t=\t1\ttwo\n",
+		"P\t1\tconf\ttw\tis1\ts\n", "1\t=\t1\tthree\n", "1\t=\t1\t3\n",
+		"P\t1\tconf\ttw\tPRIMARY\tk,s,n\n", "1\t=\t1\t3\n", "1\t=\t2\t3\t4\n",
+		"9\t=\t1\t1\n", "x\n", "1\t=\t1\t2\n", "1\t=\t1\t10\n",
+	}
+	readLine := func(c *client) string {
+		c.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		got, err := c.r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading reply: %v (got %q)", err, got)
+		}
+		return got
+	}
+	one := dial(t, s.ReadAddr())
+	var want []string
+	for _, l := range lines {
+		if _, err := one.c.Write([]byte(l)); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, readLine(one))
+	}
+	// The batch, and the batch twice over (more lines than one look-ahead
+	// covers), each as one write.
+	for _, times := range []int{1, 2} {
+		all := dial(t, s.ReadAddr())
+		var batch string
+		for range times {
+			for _, l := range lines {
+				batch += l
+			}
+		}
+		if _, err := all.c.Write([]byte(batch)); err != nil {
+			t.Fatal(err)
+		}
+		for range times {
+			for i := range lines {
+				if got := readLine(all); got != want[i] {
+					t.Fatalf("%dx batch, line %d %q: got %q, one at a time %q", times, i, lines[i], got, want[i])
+				}
+			}
+		}
 	}
 }

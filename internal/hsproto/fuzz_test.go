@@ -200,3 +200,46 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPeekFind: on any line, PeekFind changes no byte of it and, on a
+// line without escapes, reads what Parse reads: whether it is an exec, its
+// id, operation, declared key count and the key values present.
+func FuzzPeekFind(f *testing.F) {
+	for _, s := range []string{
+		"1\t=\t1\t2", "12\t>=\t2\t\x00\tb\t10\t0", "1\t=\t3\t1", "P\t1\tdb\tt\tPRIMARY\tk",
+		"7\tx\t1\ta\t1\t0\tU\tb", "1\t=\t1\ta\x01\x4ab", "", "\t", "1", "1\t=\t",
+	} {
+		f.Add([]byte(s))
+	}
+	var keys []Value
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, '\n') >= 0 {
+			return // not a line
+		}
+		orig := bytes.Clone(line)
+		id, op, vlen, got, ok := PeekFind(line, keys)
+		keys = got
+		if !bytes.Equal(line, orig) {
+			t.Fatalf("PeekFind changed %q to %q", orig, line)
+		}
+		if bytes.IndexByte(line, escPrefix) >= 0 {
+			return // PeekFind leaves escapes as they are; Parse decodes them
+		}
+		var r Request
+		r.Parse(line)
+		if ok != (r.Cmd == CmdExec) {
+			t.Fatalf("%q: PeekFind ok %v, Parse command %v", line, ok, r.Cmd)
+		}
+		if !ok {
+			return
+		}
+		if id != r.ID || op != r.Op || vlen != r.VLen || len(got) != len(r.Keys) {
+			t.Fatalf("%q: PeekFind %d %v %d %d keys, Parse %d %v %d %d keys", line, id, op, vlen, len(got), r.ID, r.Op, r.VLen, len(r.Keys))
+		}
+		for i := range got {
+			if got[i].Null != r.Keys[i].Null || !bytes.Equal(got[i].B, r.Keys[i].B) {
+				t.Fatalf("%q: key %d: PeekFind %+v, Parse %+v", line, i, got[i], r.Keys[i])
+			}
+		}
+	})
+}

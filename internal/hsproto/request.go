@@ -371,6 +371,36 @@ func (r *Request) Parse(line []byte) {
 	}
 }
 
+// PeekFind reads the start of an exec line as Parse reads it, without
+// decoding anything in place: the index id, the operation and the key
+// tokens present (appended to keys[:0]; a lone 0x00 is NULL, and an
+// escaped token is left as it is on the line, so a caller that needs the
+// values uses PeekFind only on lines without escape bytes). ok is false
+// when line is not an exec request. It is a look-ahead: the line is
+// parsed again by Parse when it runs.
+func PeekFind(line []byte, keys []Value) (id uint32, op Op, vlen uint32, out []Value, ok bool) {
+	c := cursor{b: line}
+	cmd := c.token()
+	if len(cmd) == 0 || cmd[0]-'0' > 9 {
+		return 0, 0, 0, keys[:0], false
+	}
+	c.skip()
+	op = parseOp(c.token())
+	c.skip()
+	vlen = ParseUint32(c.token())
+	out = keys[:0]
+	for i := uint32(0); i < vlen && !c.end(); i++ {
+		c.skip()
+		tok := c.token()
+		if len(tok) == 1 && tok[0] == 0 {
+			out = append(out, Value{Null: true})
+		} else {
+			out = append(out, Value{B: tok})
+		}
+	}
+	return ParseUint32(cmd), op, vlen, out, true
+}
+
 func (r *Request) parseOpen(c *cursor) {
 	r.Cmd = CmdOpen
 	r.ID = ParseUint32(c.token())
