@@ -54,6 +54,7 @@ type Engine struct {
 	syncDone chan struct{}
 	reads    sync.Pool                     // *readState
 	rc       *rowCache                     // nil when Options.RowCacheSize < 0
+	bounds   keyBounds                     // the writer's key bounds (bounds.go)
 	drops    dropper                       // deferred deletion of retired index entries
 	checker  atomic.Pointer[rowCheckerBox] // SetRowChecker (rowcheck.go)
 	locks    LockTable                     // row locks of SQL transactions (locks.go)

@@ -54,9 +54,12 @@ func tableSysKey(kind byte, id uint32) []byte {
 	return binary.BigEndian.AppendUint32([]byte{sysPrefix, kind}, id)
 }
 
+// indexPrefixLen is the length of an indexPrefix.
+const indexPrefixLen = 9
+
 // indexPrefix is the prefix of every entry of one index.
 func indexPrefix(tableID, indexID uint32) []byte {
-	k := make([]byte, 0, 9)
+	k := make([]byte, 0, indexPrefixLen)
 	k = append(k, dataPrefix)
 	k = binary.BigEndian.AppendUint32(k, tableID)
 	return binary.BigEndian.AppendUint32(k, indexID)

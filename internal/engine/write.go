@@ -40,6 +40,9 @@ type batchWriter struct {
 	readOnly  bool                    // every write fails with ErrReadOnly (a job while the engine is read-only)
 	stage     *stageStore             // a staged job's store (stage.go): writes and reads go there, not to b
 	ahead     readAhead               // committed values read ahead for Apply (apply.go)
+	// bounds, in the writer's job only, answers checkAbsent without a
+	// read for keys above an index's last one (bounds.go).
+	bounds *keyBounds
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -244,6 +247,9 @@ func (w *batchWriter) set(k, v []byte) error {
 	if w.rs.ps.pend != nil {
 		w.pend.add(k)
 	}
+	if w.bounds != nil {
+		w.bounds.note(k)
+	}
 	return w.b.Set(k, v, nil)
 }
 
@@ -291,6 +297,11 @@ func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
 
 // checkAbsent fails with a *DuplicateKeyError when key exists in idx.
 func (w *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
+	if w.bounds != nil && w.stage == nil && w.rs.ps.pend != nil && !w.pend.has(key) {
+		if above, err := w.bounds.above(w.b, idx.prefix, key); err != nil || above {
+			return err
+		}
+	}
 	v, found, err := w.get(key)
 	if err != nil || !found {
 		return err

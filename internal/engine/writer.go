@@ -326,6 +326,8 @@ func (w *writer) group() (handed bool) {
 	if err == nil {
 		tx.persistCounters()
 	}
+	// From here the group's keys count as committed (bounds.go).
+	e.bounds.merge()
 	size := tx.b.Len()
 	var g *syncing
 	if w.syncs != nil {
@@ -449,6 +451,7 @@ func (w *writer) ingest() {
 			rc.beginCommit(nil, true)
 		}
 		err := w.e.db.Ingest(in.ctx, in.paths)
+		w.e.bounds.reset() // the sstables' keys were never noted
 		if rc != nil {
 			rc.endCommit(nil, true, err == nil)
 		}
@@ -479,6 +482,7 @@ func (tx *Job) begin(e *Engine) {
 	tx.rs.ps = pointSource{db: e.db, cache: e.rc}
 	if e.rc != nil {
 		tx.rs.ps.pend = &tx.pend // the group's own writes bypass the cache
+		tx.bounds = &e.bounds    // which needs pend (bounds.go)
 	}
 	tx.pend.reset()
 	tx.cat = e.cat.Load()
