@@ -38,6 +38,7 @@ type session struct {
 	grants  Grants
 	handles map[uint32]*handle // allocated on the first P
 	slots   uint64             // one more than the highest id opened
+	pf      engine.Prefetcher  // the write port's look-ahead over a run (writerun.go)
 }
 
 func (ss *session) init(s *Server, write bool) {

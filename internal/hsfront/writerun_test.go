@@ -109,6 +109,28 @@ func TestInsertAllocs(t *testing.T) {
 	if allocs > 1 {
 		t.Fatalf("%.2f allocations per update", allocs)
 	}
+	// A run of updates, which apply prefetches for first.
+	allocs = testing.AllocsPerRun(500, func() {
+		out = out[:0]
+		line = line[:0]
+		for key := 1; key <= 3; key++ {
+			line = append(line, "1\t=\t1\t"...)
+			line = strconv.AppendInt(line, int64(key), 10)
+			line = append(line, "\t1\t0\tU\t"...)
+			line = strconv.AppendInt(line, int64(key), 10)
+			line = append(line, "\tx\t"...)
+			line = strconv.AppendInt(line, int64(k), 10)
+			line = append(line, '\n')
+		}
+		k++
+		c.sess.batch(c, line, &out)
+	})
+	if string(out) != "0\t1\t1\n0\t1\t1\n0\t1\t1\n" {
+		t.Fatalf("reply %q", out)
+	}
+	if allocs > 3 {
+		t.Fatalf("%.2f allocations per run of 3 updates", allocs)
+	}
 }
 
 // TestConcurrentRunsDuringDDL: connections write pipelined runs while the
