@@ -163,7 +163,7 @@ func (l *evloop) run() {
 	var n int
 	var werr error
 	poll := func(uintptr) bool {
-		n, werr = unix.EpollWait(l.epfd, events, 0)
+		n, werr = rawPoll(l.epfd, events)
 		return n > 0 || (werr != nil && werr != unix.EINTR)
 	}
 	every := l.sweepEvery()
@@ -183,7 +183,7 @@ func (l *evloop) run() {
 		if len(l.ready) > 0 || len(l.waiting) > 0 {
 			// Connections wait for their next turn: look for events
 			// without parking.
-			n, werr = unix.EpollWait(l.epfd, events, 0)
+			n, werr = rawPoll(l.epfd, events)
 			if werr == unix.EINTR {
 				werr = nil
 			}
@@ -436,7 +436,7 @@ func (t *fdTransport) readReady() bool {
 // when it holds nothing.
 func (t *fdTransport) read(held *[]byte) (*[]byte, error) {
 	buf := readBuf(held)
-	n, err := unix.Read(t.fd, (*buf)[len(*buf):cap(*buf)])
+	n, err := rawRead(t.fd, (*buf)[len(*buf):cap(*buf)])
 	if err == unix.EAGAIN || err == unix.EINTR {
 		if held == nil {
 			readPool.Put(buf)
@@ -450,7 +450,7 @@ func (t *fdTransport) read(held *[]byte) (*[]byte, error) {
 // is kept and sent when it becomes writable (reading stops meanwhile).
 func (t *fdTransport) write(out []byte) bool {
 	for len(out) > 0 {
-		n, err := unix.Write(t.fd, out)
+		n, err := rawWrite(t.fd, out)
 		if err == unix.EINTR {
 			continue
 		}
@@ -476,7 +476,7 @@ func (t *fdTransport) parks() bool { return false }
 // flushPending sends kept output; once it is all sent, reading resumes.
 func (t *fdTransport) flushPending() bool {
 	for len(t.pending) > 0 {
-		n, err := unix.Write(t.fd, t.pending)
+		n, err := rawWrite(t.fd, t.pending)
 		if err == unix.EINTR {
 			continue
 		}
