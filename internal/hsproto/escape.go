@@ -1,6 +1,9 @@
 package hsproto
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 const (
 	escPrefix = 0x01 // starts a two-byte escape
@@ -19,15 +22,33 @@ type Value struct {
 // 0x10 becomes 0x01 followed by the byte plus 0x40; every other byte
 // (0x10-0xff) is copied as it is. The result never holds a TAB, LF or CR.
 func AppendEscaped(dst, src []byte) []byte {
+	// Most values hold no byte to escape: look for the first one eight
+	// bytes at a time, and copy a value without any at once.
+	i := 0
+	for len(src)-i >= 8 && !hasLow(binary.LittleEndian.Uint64(src[i:])) {
+		i += 8
+	}
+	for i < len(src) && src[i] >= escMin {
+		i++
+	}
+	if i == len(src) {
+		return append(dst, src...)
+	}
 	start := 0
-	for i, c := range src {
-		if c < escMin {
+	for ; i < len(src); i++ {
+		if c := src[i]; c < escMin {
 			dst = append(dst, src[start:i]...)
 			dst = append(dst, escPrefix, c+escShift)
 			start = i + 1
 		}
 	}
 	return append(dst, src[start:]...)
+}
+
+// hasLow reports whether one of the eight bytes of x is below escMin.
+func hasLow(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (x-ones*escMin)&^x&highs != 0
 }
 
 // Unescape decodes b in place and returns the decoded prefix of b. 0x01
