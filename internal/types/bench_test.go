@@ -14,6 +14,7 @@ func benchConvert(b *testing.B, def, in string) {
 }
 
 func BenchmarkConvertInt(b *testing.B)     { benchConvert(b, "INT", "-123456") }
+func BenchmarkConvertIntKey(b *testing.B)  { benchConvert(b, "INT", "54321") }
 func BenchmarkConvertBigint(b *testing.B)  { benchConvert(b, "BIGINT UNSIGNED", "18446744073709551615") }
 func BenchmarkConvertDecimal(b *testing.B) { benchConvert(b, "DECIMAL(10,3)", "-12345.6785") }
 func BenchmarkConvertDouble(b *testing.B)  { benchConvert(b, "DOUBLE", "3.14159265358979") }

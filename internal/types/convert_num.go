@@ -56,8 +56,30 @@ func clampInt(t *Type, v int64) int64 {
 // convertInt stores text into an integer column: numeric prefix, rounding
 // half away from zero, exponent, clamping to the type's range.
 func convertInt(t *Type, in []byte) Value {
+	if v, ok := plainDigits(in); ok {
+		return Value{I: clampInt(t, v)}
+	}
 	n := scanNumber(in)
 	return Value{I: clampInt(t, n.roundInt(t.Unsigned))}
+}
+
+// plainDigits reads in when it is 1 to 18 ASCII digits and nothing
+// else, the usual key or value of a request: scanNumber and roundInt give
+// the same number for it (TestPlainDigits), with no sign, point or
+// exponent to look for.
+func plainDigits(in []byte) (int64, bool) {
+	if len(in) == 0 || len(in) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range in {
+		d := c - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(d)
+	}
+	return v, true
 }
 
 // fromIntInt stores a signed 64-bit integer into an integer column.

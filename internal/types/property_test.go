@@ -265,3 +265,42 @@ func show(typ *Type, v Value) string {
 	}
 	return fmt.Sprintf("%q", AppendFormat(nil, typ, v))
 }
+
+// TestPlainDigits: for every integer type, convertInt's digits-only fast
+// path gives what the general scan and rounding give, on digit strings
+// of every length up to the fast path's limit and just past it, leading
+// zeros and type bounds included.
+func TestPlainDigits(t *testing.T) {
+	slow := func(typ *Type, in []byte) Value {
+		n := scanNumber(in)
+		return Value{I: clampInt(typ, n.roundInt(typ.Unsigned))}
+	}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var inputs []string
+	for l := 1; l <= 20; l++ {
+		for range 50 {
+			b := make([]byte, l)
+			for i := range b {
+				b[i] = byte('0' + rnd.IntN(10))
+			}
+			inputs = append(inputs, string(b))
+		}
+	}
+	inputs = append(inputs, "0", "00", "127", "128", "255", "256", "32767", "65535", "8388607", "16777215",
+		"2147483647", "2147483648", "4294967295", "4294967296", "999999999999999999", "0000000000000000001")
+	for _, k := range []Kind{TinyInt, SmallInt, MediumInt, Int, BigInt} {
+		for _, unsigned := range []bool{false, true} {
+			typ := &Type{Kind: k, Unsigned: unsigned}
+			for _, in := range inputs {
+				if got, want := convertInt(typ, []byte(in)), slow(typ, []byte(in)); got.I != want.I || got.Null != want.Null {
+					t.Fatalf("%v unsigned=%v %q: %+v, the general path %+v", k, unsigned, in, got, want)
+				}
+			}
+		}
+	}
+	for _, in := range []string{"", "1.5", "-3", "+3", " 3", "3 ", "1e3", "12a", "0x1f"} {
+		if _, ok := plainDigits([]byte(in)); ok {
+			t.Errorf("plainDigits took %q", in)
+		}
+	}
+}
