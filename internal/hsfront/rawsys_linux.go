@@ -24,26 +24,22 @@ import (
 const maxRawWrite = 64 << 10
 
 // rawRead is read(2) on a non-blocking descriptor.
-func rawRead(fd int, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	r, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-	if e != 0 {
-		return -1, e
-	}
-	return int(r), nil
-}
+func rawRead(fd int, p []byte) (int, error) { return rawIO(unix.SYS_READ, fd, p) }
 
 // rawWrite is write(2) on a non-blocking descriptor.
 func rawWrite(fd int, p []byte) (int, error) {
 	if len(p) > maxRawWrite {
 		return unix.Write(fd, p)
 	}
+	return rawIO(unix.SYS_WRITE, fd, p)
+}
+
+// rawIO makes the read or write trap of p on fd.
+func rawIO(trap uintptr, fd int, p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	r, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	r, _, e := unix.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 	if e != 0 {
 		return -1, e
 	}
