@@ -20,16 +20,7 @@ import (
 // that writes keys of an index before the index has a bound (an index
 // build) and then asks for one, and a key moved above the others.
 func TestKeyBoundsDifferential(t *testing.T) {
-	withBounds, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer withBounds.Close()
-	plain, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
+	withBounds, plain := cachedAndPlain(t, 0)
 	engines := []*Engine{withBounds, plain}
 	def := &TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: intType()}, {Name: "v", Type: intType()}},
 		Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}}

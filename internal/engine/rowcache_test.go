@@ -22,6 +22,25 @@ func findText(tb testing.TB, e *Engine, t *Table, q *Query) []string {
 	return out
 }
 
+// cachedAndPlain opens two engines (closed at the test's end), one with a
+// row cache of size bytes (0: the default) and one without.
+func cachedAndPlain(t *testing.T, size int64) (cached, plain *Engine) {
+	t.Helper()
+	var err error
+	if cached, err = Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: size}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cached.Close() })
+	if plain, err = Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: -1}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { plain.Close() })
+	if plain.rc != nil || cached.rc == nil {
+		t.Fatal("RowCacheSize did not switch the cache")
+	}
+	return cached, plain
+}
+
 // TestRowCacheDifferential runs one random sequence of writes, DDL
 // included, on an engine with a tiny row cache (so entries are evicted
 // all the time), one with a roomy one, and on one without, and compares
@@ -33,19 +52,7 @@ func TestRowCacheDifferential(t *testing.T) {
 }
 
 func testRowCacheDifferential(t *testing.T, size int64) {
-	cached, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cached.Close()
-	plain, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	if plain.rc != nil || cached.rc == nil {
-		t.Fatal("RowCacheSize did not switch the cache")
-	}
+	cached, plain := cachedAndPlain(t, size)
 	engines := []*Engine{cached, plain}
 	for _, e := range engines {
 		setupPeople(t, e)
