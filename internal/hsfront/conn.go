@@ -125,7 +125,7 @@ func (c *conn) start(nc *net.TCPConn) {
 		return
 	}
 	timeout := max(c.s.cfg.Timeout, 0)
-	c.t = &rawTransport{nc: nc, rc: rc, timeout: timeout}
+	c.t = newRaw(nc, rc, timeout)
 	if cfg := c.s.cfg.TLS; cfg != nil {
 		isTLS, err := peekTLS(nc, rc, c.deadline())
 		switch {

@@ -52,6 +52,54 @@ type rawTransport struct {
 	// eighth of the time left (see lazyDeadline): a read may then end
 	// early, which serve takes as a wake-up and not as the deadline.
 	rd, wd time.Time
+	// The functions rc runs once the socket is ready, made once (newRaw)
+	// with the state they use: a closure made per call would be an
+	// allocation per request. Their system calls are raw ones (rawRead,
+	// rawWrite: see rawsys_linux.go).
+	readFn, writeFn func(fd uintptr) bool
+	rbuf, rheld     *[]byte
+	rn              int
+	rerr            error
+	wout            []byte
+	werr            error
+}
+
+// newRaw returns the transport of nc, whose raw connection is rc.
+func newRaw(nc *net.TCPConn, rc syscall.RawConn, timeout time.Duration) *rawTransport {
+	t := &rawTransport{nc: nc, rc: rc, timeout: timeout}
+	t.readFn = func(fd uintptr) bool {
+		t.rbuf = readBuf(t.rbuf)
+		b := *t.rbuf
+		t.rn, t.rerr = rawRead(int(fd), b[len(b):cap(b)])
+		if t.rerr == syscall.EAGAIN || t.rerr == syscall.EINTR {
+			if t.rheld == nil {
+				readPool.Put(t.rbuf)
+				t.rbuf = nil
+			}
+			return false
+		}
+		return true
+	}
+	t.writeFn = func(fd uintptr) bool {
+		for len(t.wout) > 0 {
+			n, err := rawWrite(int(fd), t.wout)
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				return false // wait until the socket is writable
+			case err != nil:
+				t.werr = err
+				return true
+			case n <= 0:
+				t.werr = io.ErrShortWrite
+				return true
+			}
+			t.wout = t.wout[n:]
+		}
+		return true
+	}
+	return t
 }
 
 // lazyDeadline reports whether a deadline set at armed must move to want
@@ -68,25 +116,13 @@ func lazyDeadline(armed, want, now time.Time) bool {
 }
 
 func (t *rawTransport) read(held *[]byte) (*[]byte, error) {
-	buf := held
-	var n int
-	var rerr error
-	err := t.rc.Read(func(fd uintptr) bool {
-		buf = readBuf(buf)
-		b := *buf
-		n, rerr = syscall.Read(int(fd), b[len(b):cap(b)])
-		if rerr == syscall.EAGAIN || rerr == syscall.EINTR {
-			if held == nil {
-				readPool.Put(buf)
-				buf = nil
-			}
-			return false
-		}
-		return true
-	})
+	t.rbuf, t.rheld, t.rn, t.rerr = held, held, 0, nil
+	err := t.rc.Read(t.readFn)
 	if err == nil {
-		err = rerr
+		err = t.rerr
 	}
+	buf, n := t.rbuf, t.rn
+	t.rbuf, t.rheld, t.rerr = nil, nil, nil
 	return readResult(buf, held, n, err)
 }
 
@@ -112,8 +148,11 @@ func (t *rawTransport) write(out []byte) bool {
 			t.wd = want
 		}
 	}
-	_, err := t.nc.Write(out)
-	return err == nil
+	t.wout, t.werr = out, nil
+	err := t.rc.Write(t.writeFn)
+	werr := t.werr
+	t.wout, t.werr = nil, nil
+	return err == nil && werr == nil
 }
 
 func (t *rawTransport) setReadDeadline(d time.Time) {

@@ -1,0 +1,10 @@
+//go:build !linux
+
+package hsfront
+
+import "syscall"
+
+// rawRead and rawWrite go through the runtime off Linux (see
+// rawsys_linux.go for why they are raw there).
+func rawRead(fd int, p []byte) (int, error)  { return syscall.Read(fd, p) }
+func rawWrite(fd int, p []byte) (int, error) { return syscall.Write(fd, p) }
