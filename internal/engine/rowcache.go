@@ -32,6 +32,10 @@ type rowCache struct {
 	mask     uint64
 	maxShard int64  // byte budget of each shard
 	was      []bool // beginCommit: whether each data key of the batch was cached
+	// old holds, for each key beginCommit dropped, its entry's memory,
+	// which endCommit reuses for the new value: no reader can hold it once
+	// it is out of the table (a hit copies the value under the lock).
+	old [][]byte
 }
 
 // cacheShard is one lock's worth of the cache. Entries are keyed by the
@@ -107,7 +111,11 @@ func (c *rowCache) fill(h uint64, s *cacheShard, key, val []byte, gen uint64) {
 
 // put stores key and val in slot h, evicting random entries to stay within
 // the shard's budget; s.mu must be held.
-func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
+func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) { c.putInto(h, s, key, val, nil) }
+
+// putInto is put that builds a new entry in spare's memory when it is
+// large enough (spare must be referenced by nothing else).
+func (c *rowCache) putInto(h uint64, s *cacheShard, key, val, spare []byte) {
 	need := int64(2+len(key)+len(val)) + entryOverhead
 	if need > c.maxShard || len(key) > 0xffff {
 		s.remove(h)
@@ -138,19 +146,25 @@ func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
 		s.bytes -= int64(len(s.m.slots[i].e)) + entryOverhead
 		s.m.delete(i)
 	}
-	e := make([]byte, 2, (n+15)&^15)
+	var e []byte
+	if cap(spare) >= n {
+		e = spare[:2]
+	} else {
+		e = make([]byte, 2, (n+15)&^15)
+	}
 	e[0], e[1] = byte(len(key)>>8), byte(len(key))
 	s.m.set(h, append(append(e, key...), val...))
 	s.bytes += need
 }
 
-// drop empties slot h, marks s busy and reports whether the slot held key;
-// s.mu must be held.
-func (s *cacheShard) drop(h uint64, key []byte) bool {
+// drop empties slot h, marks s busy and reports whether the slot held
+// key, with the memory of the entry it removed; s.mu must be held.
+func (s *cacheShard) drop(h uint64, key []byte) (bool, []byte) {
 	s.busy++
-	_, was := entryValue(s.m.get(h), key)
+	e := s.m.get(h)
+	_, was := entryValue(e, key)
 	s.remove(h)
-	return was
+	return was, e
 }
 
 // remove empties slot h; s.mu must be held.
@@ -178,11 +192,12 @@ func (c *rowCache) beginCommit(b *pebble.Batch, all bool) {
 		}
 		return
 	}
-	c.was = c.was[:0]
+	c.was, c.old = c.was[:0], c.old[:0]
 	eachDataKey(b, func(_ pebble.InternalKeyKind, k, _ []byte) {
 		h, s := c.hash(k)
 		s.mu.Lock()
-		c.was = append(c.was, s.drop(h, k))
+		was, old := s.drop(h, k)
+		c.was, c.old = append(c.was, was), append(c.old, old)
 		s.mu.Unlock()
 	})
 }
@@ -208,7 +223,7 @@ func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
 		h, s := c.hash(k)
 		s.mu.Lock()
 		if committed && kind == pebble.InternalKeyKindSet && i < len(c.was) && c.was[i] {
-			c.put(h, s, k, v)
+			c.putInto(h, s, k, v, c.old[i])
 		} else {
 			s.remove(h)
 		}
@@ -217,6 +232,7 @@ func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
 		s.mu.Unlock()
 		i++
 	})
+	clear(c.old) // hold no dropped entry until the next commit
 }
 
 // eachDataKey calls fn with every record of b whose key is an index entry,
