@@ -75,10 +75,15 @@ func Open(opts Options) (*Engine, error) {
 		Cache:                       cache,
 		MemTableSize:                uint64(opts.MemTableSize),
 		MemTableStopWritesThreshold: 4,
-		L0CompactionThreshold:       4,
-		L0StopWritesThreshold:       1000,
-		LBaseMaxBytes:               256 << 20,
-		Logger:                      quietLogger{},
+		// L0 is compacted once it is 8 sublevels deep, not Pebble's 4:
+		// fewer and larger L0 compactions took 12% less CPU per insert
+		// (HS insert 16x16, 3 alternating rounds) and 3% per update, at
+		// the price of up to 8 L0 files (each behind a bloom filter) for a
+		// read the row cache does not answer.
+		L0CompactionThreshold: 8,
+		L0StopWritesThreshold: 1000,
+		LBaseMaxBytes:         256 << 20,
+		Logger:                quietLogger{},
 	}
 	// Every mode commits with pebble.Sync, so that a commit returns only
 	// after its group is written to the log file; in os and none the log's
