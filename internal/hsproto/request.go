@@ -372,10 +372,9 @@ func (r *Request) Parse(line []byte) {
 }
 
 // PeekFind reads the start of an exec line as Parse reads it, without
-// decoding anything in place: the index id, the operation and the key
-// tokens present (appended to keys[:0]; a lone 0x00 is NULL, and an
-// escaped token is left as it is on the line, so a caller that needs the
-// values uses PeekFind only on lines without escape bytes). ok is false
+// decoding anything in place: the index id, the operation, the declared
+// key count and the key tokens present (appended to keys[:0]; a lone 0x00
+// is NULL, an escaped token is left as it is on the line). ok is false
 // when line is not an exec request. It is a look-ahead: the line is
 // parsed again by Parse when it runs.
 func PeekFind(line []byte, keys []Value) (id uint32, op Op, vlen uint32, out []Value, ok bool) {
@@ -385,20 +384,33 @@ func PeekFind(line []byte, keys []Value) (id uint32, op Op, vlen uint32, out []V
 		return 0, 0, 0, keys[:0], false
 	}
 	c.skip()
-	op = parseOp(c.token())
+	out = keys[:0]
+	opTok, vlen := execHead(&c, &out, false)
+	return ParseUint32(cmd), parseOp(opTok), vlen, out, true
+}
+
+// execHead reads an exec line's operation token, declared key count and
+// the key tokens present, appending them to keys. decode decodes escapes
+// in place (Parse); without it an escaped token is left as it is.
+func execHead(c *cursor, keys *[]Value, decode bool) (opTok []byte, vlen uint32) {
+	opTok = c.token()
 	c.skip()
 	vlen = ParseUint32(c.token())
-	out = keys[:0]
+	// Once the line is used up every further key would be an empty
+	// string: stop there (Key fills them in) rather than loop up to VLen.
 	for i := uint32(0); i < vlen && !c.end(); i++ {
 		c.skip()
 		tok := c.token()
-		if len(tok) == 1 && tok[0] == 0 {
-			out = append(out, Value{Null: true})
-		} else {
-			out = append(out, Value{B: tok})
+		v := Value{B: tok}
+		switch {
+		case len(tok) == 1 && tok[0] == 0:
+			v = Value{Null: true}
+		case decode:
+			v.B = Unescape(tok)
 		}
+		*keys = append(*keys, v)
 	}
-	return ParseUint32(cmd), op, vlen, out, true
+	return opTok, vlen
 }
 
 func (r *Request) parseOpen(c *cursor) {
@@ -428,16 +440,8 @@ func (r *Request) parseAuth(c *cursor) {
 }
 
 func (r *Request) parseExec(c *cursor) {
-	r.OpToken = c.token()
+	r.OpToken, r.VLen = execHead(c, &r.Keys, true)
 	r.Op = parseOp(r.OpToken)
-	c.skip()
-	r.VLen = ParseUint32(c.token())
-	// Once the line is used up every further key would be an empty
-	// string: stop there (Key fills them in) rather than loop up to VLen.
-	for i := uint32(0); i < r.VLen && !c.end(); i++ {
-		c.skip()
-		r.Keys = append(r.Keys, DecodeToken(c.token()))
-	}
 	c.skip()
 	r.Limit = ParseUint32(c.token())
 	c.skip()
