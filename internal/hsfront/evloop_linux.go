@@ -449,21 +449,12 @@ func (t *fdTransport) read(held *[]byte) (*[]byte, error) {
 // write writes out to the descriptor; what the socket does not take now
 // is kept and sent when it becomes writable (reading stops meanwhile).
 func (t *fdTransport) write(out []byte) bool {
-	for len(out) > 0 {
-		n, err := rawWrite(t.fd, out)
-		if err == unix.EINTR {
-			continue
-		}
-		if err == unix.EAGAIN {
-			t.pending = append(t.pending[:0], out...)
-			return unix.EpollCtl(t.loop.epfd, unix.EPOLL_CTL_MOD, t.fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(t.fd)}) == nil
-		}
-		if err != nil || n <= 0 {
-			return false
-		}
-		out = out[n:]
+	rest, err := writeOut(t.fd, out)
+	if err == unix.EAGAIN {
+		t.pending = append(t.pending[:0], rest...)
+		return unix.EpollCtl(t.loop.epfd, unix.EPOLL_CTL_MOD, t.fd, &unix.EpollEvent{Events: unix.EPOLLOUT, Fd: int32(t.fd)}) == nil
 	}
-	return true
+	return err == nil
 }
 
 // setReadDeadline does nothing: the loop's sweep closes expired
@@ -475,18 +466,13 @@ func (t *fdTransport) parks() bool { return false }
 
 // flushPending sends kept output; once it is all sent, reading resumes.
 func (t *fdTransport) flushPending() bool {
-	for len(t.pending) > 0 {
-		n, err := rawWrite(t.fd, t.pending)
-		if err == unix.EINTR {
-			continue
-		}
-		if err == unix.EAGAIN {
-			return true
-		}
-		if err != nil || n <= 0 {
-			return false
-		}
-		t.pending = t.pending[n:]
+	rest, err := writeOut(t.fd, t.pending)
+	if err == unix.EAGAIN {
+		t.pending = rest
+		return true
+	}
+	if err != nil {
+		return false
 	}
 	t.pending = nil
 	// Input that arrived meanwhile is still there: epoll is level-triggered.

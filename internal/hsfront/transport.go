@@ -81,25 +81,33 @@ func newRaw(nc *net.TCPConn, rc syscall.RawConn, timeout time.Duration) *rawTran
 		return true
 	}
 	t.writeFn = func(fd uintptr) bool {
-		for len(t.wout) > 0 {
-			n, err := rawWrite(int(fd), t.wout)
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err == syscall.EAGAIN:
-				return false // wait until the socket is writable
-			case err != nil:
-				t.werr = err
-				return true
-			case n <= 0:
-				t.werr = io.ErrShortWrite
-				return true
-			}
-			t.wout = t.wout[n:]
+		t.wout, t.werr = writeOut(int(fd), t.wout)
+		if t.werr == syscall.EAGAIN {
+			t.werr = nil
+			return false // wait until the socket is writable
 		}
 		return true
 	}
 	return t
+}
+
+// writeOut writes out to the non-blocking descriptor fd until all of it
+// is written, the socket is full (EAGAIN, with what is left) or the
+// write fails.
+func writeOut(fd int, out []byte) ([]byte, error) {
+	for len(out) > 0 {
+		n, err := rawWrite(fd, out)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return out, err
+		case n <= 0:
+			return out, io.ErrShortWrite
+		}
+		out = out[n:]
+	}
+	return nil, nil
 }
 
 // lazyDeadline reports whether a deadline set at armed must move to want
