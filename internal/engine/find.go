@@ -139,15 +139,10 @@ func (st *readState) find(r pebble.Reader, t *Table, q *Query, fn func(Row) bool
 
 // run performs one positioned walk of idx from key.
 func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
-	t := st.t
-	st.key = append(st.key[:0], idx.prefix...)
-	nullKey := false
-	for i, v := range key {
-		st.key = appendKeyPart(st.key, t, idx, i, v) // a prefix part compares the key's prefix, as the plugin does
-		nullKey = nullKey || v.Null
-	}
+	var nullKey bool
+	st.key, nullKey = appendFindKey(st.key[:0], st.t, idx, key)
 	op := st.q.Op
-	if op == OpEQ && idx.isUniqueLike() && !idx.Hidden && len(key) == len(idx.Columns) && !nullKey {
+	if op == OpEQ && isPointKey(idx, key, nullKey) {
 		return st.point(r, idx, st.key)
 	}
 	st.end = prefixEnd(st.end[:0], idx.prefix)
@@ -200,6 +195,24 @@ func (st *readState) run(r pebble.Reader, idx *Index, key []types.Value) error {
 		err = cerr
 	}
 	return err
+}
+
+// appendFindKey appends to dst the key a find of key on idx of t seeks:
+// the index's prefix and each part encoded (a prefix part compares the
+// key's prefix, as the plugin does). null reports a NULL part.
+func appendFindKey(dst []byte, t *Table, idx *Index, key []types.Value) (_ []byte, null bool) {
+	dst = append(dst, idx.prefix...)
+	for i, v := range key {
+		dst = appendKeyPart(dst, t, idx, i, v)
+		null = null || v.Null
+	}
+	return dst, null
+}
+
+// isPointKey reports whether an equality find of key on idx names at most
+// one entry: a full key of a unique index, without NULL (null).
+func isPointKey(idx *Index, key []types.Value, null bool) bool {
+	return idx.isUniqueLike() && !idx.Hidden && len(key) == len(idx.Columns) && !null
 }
 
 // point looks up one key of a unique index.

@@ -43,15 +43,12 @@ func (p *Prefetcher) Add(e *Engine, t *Table, idx *Index, key []types.Value) boo
 	c := e.rc
 	// Only primary keys: a unique secondary entry leads on to the row,
 	// which would take a look-ahead of its own.
-	if c == nil || len(p.hints) >= maxPrefetch || !idx.Primary || len(key) != len(idx.Columns) {
+	if c == nil || len(p.hints) >= maxPrefetch || !idx.Primary {
 		return false
 	}
-	p.key = append(p.key[:0], idx.prefix...)
-	for i, v := range key {
-		if v.Null {
-			return false
-		}
-		p.key = appendKeyPart(p.key, t, idx, i, v)
+	var null bool
+	if p.key, null = appendFindKey(p.key[:0], t, idx, key); !isPointKey(idx, key, null) {
+		return false
 	}
 	h, s := c.hash(p.key)
 	if v := s.m.view.Load(); v != nil {
