@@ -60,7 +60,7 @@ func (ss *session) hint(la *lookahead, line []byte) {
 		return
 	}
 	h := ss.handles[id]
-	if h == nil || h.t == nil || int(vlen) != len(h.idx.Columns) || len(toks) != int(vlen) {
+	if h == nil || len(toks) != int(vlen) || len(toks) != len(h.idx.Columns) { // a full key, every part on the line
 		return
 	}
 	la.keys = la.keys[:0]
