@@ -297,7 +297,7 @@ func (w *batchWriter) get(key []byte) ([]byte, bool, error) {
 
 // checkAbsent fails with a *DuplicateKeyError when key exists in idx.
 func (w *batchWriter) checkAbsent(t *Table, idx *Index, key []byte) error {
-	if w.bounds != nil && w.stage == nil && w.rs.ps.pend != nil && !w.pend.has(key) {
+	if w.bounds != nil && w.stage == nil && !w.pend.has(key) { // bounds come with pend (Job.begin)
 		if above, err := w.bounds.above(w.b, idx.prefix, key); err != nil || above {
 			return err
 		}
