@@ -87,6 +87,15 @@ type tableRuntime struct {
 	rows      atomic.Int64
 	rowsKnown atomic.Bool
 	countMu   sync.Mutex // one first count at a time
+
+	// unlocked is the number (jobsStarted) of the last job that changed
+	// one of the table's rows without holding its row lock (a
+	// HandlerSocket write, the replica, a load), stored before that
+	// job looked at the lock table: a transaction that takes a row lock
+	// waits until that job's group has ended before it reads the row
+	// (Locker.Lock), so it never reads a row such a job changed under a
+	// lock it did not see. Written by the writer goroutine only.
+	unlocked atomic.Uint64
 }
 
 // nextAutoInc takes the next AUTO_INCREMENT id, failing past max.

@@ -58,6 +58,7 @@ type Engine struct {
 	drops    dropper                       // deferred deletion of retired index entries
 	checker  atomic.Pointer[rowCheckerBox] // SetRowChecker (rowcheck.go)
 	locks    LockTable                     // row locks of SQL transactions (locks.go)
+	groupEnd groupWaiters                  // Locker.Lock waiting for a job's group to end (locks.go)
 
 	// readOnly refuses the writes of unprivileged jobs (replica.go).
 	readOnly atomic.Bool
@@ -113,6 +114,7 @@ func Open(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts, db: db, walFS: walFS}
+	e.locks.e = e
 	if opts.RowCacheSize > 0 {
 		e.rc = newRowCache(opts.RowCacheSize)
 	}
@@ -158,6 +160,7 @@ func (e *Engine) Close() error {
 	e.stopDrops()
 	e.pending.Wait()
 	e.w.stop()
+	e.groupEnd.wake() // a wait for a group that will never end returns
 	if e.stopSync != nil {
 		close(e.stopSync)
 		<-e.syncDone

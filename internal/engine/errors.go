@@ -160,6 +160,12 @@ var (
 	ErrNoReferencedRow = newKind("no referenced row", HaErrNoReferencedRow)
 	ErrRowIsReferenced = newKind("row is referenced", HaErrRowIsReferenced)
 	ErrFKDepthExceeded = newKind("foreign key cascade too deep", HaErrFKDepthExceeded)
+	// ErrRowLocked is returned by a job's update or delete of a row that
+	// an SQL transaction holds the row lock of (locks.go), wrapped in a
+	// *RowLockedError that names the row: the caller waits for that lock
+	// (Locker.Lock) and runs the change again. It is an
+	// ErrLockWaitTimeout, which a caller that does not wait reports.
+	ErrRowLocked = refine(ErrLockWaitTimeout, "on a row a transaction holds")
 )
 
 // refine returns a kind with parent's message and number that also
@@ -261,6 +267,21 @@ func (e *DuplicateKeyError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrDuplicateKey) true.
 func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
+
+// RowLockedError is the ErrRowLocked of one row: the lock key (LockKey)
+// of the row in Table that a job would have changed.
+type RowLockedError struct {
+	Table *Table
+	Key   []byte
+}
+
+func (e *RowLockedError) Error() string {
+	return "engine: row of " + e.Table.DB + "." + e.Table.Name + " locked by a transaction"
+}
+
+// Unwrap makes errors.Is(err, ErrRowLocked) (and ErrLockWaitTimeout)
+// true.
+func (e *RowLockedError) Unwrap() error { return ErrRowLocked }
 
 // withKey sets the Key and KeyTypes of a *DuplicateKeyError from row, the
 // row being written into index idx of t; other errors (and nil) are

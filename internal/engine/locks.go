@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -21,7 +22,12 @@ import (
 // session calls Lock and ReleaseAll one at a time (ReleaseAll is safe from
 // any goroutine). Waiting happens in Lock, on the caller's goroutine, and
 // nowhere else: the engine's writer never takes or waits for a row lock,
-// so HandlerSocket writes and commits are never held up by them.
+// so no group commit is ever held up by one. A job that would change a
+// row another Locker holds (a HandlerSocket write, the replica, a load:
+// every writer but a transaction's commit, whose rows are its own) fails
+// with a *RowLockedError instead (checkRowLock); its caller waits for
+// the lock in Lock, outside the writer, then runs the change again
+// holding it (Job.HoldLocks), as InnoDB makes such a write wait.
 
 // Lock-related conditions.
 var (
@@ -35,8 +41,12 @@ var (
 
 // LockTable holds the row locks of one engine.
 type LockTable struct {
+	e    *Engine
 	mu   sync.Mutex
 	rows map[lockKey]*rowLock
+	// n is len(rows), changed under mu and read without it: the
+	// writer's checks skip the table while it is 0.
+	n atomic.Int64
 }
 
 type lockKey struct {
@@ -128,6 +138,7 @@ func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool,
 		if rl == nil {
 			rl = &rowLock{}
 			lt.rows[k] = rl
+			lt.n.Add(1)
 		}
 		if rl.grantable(l, exclusive) {
 			rl.grant(l, exclusive)
@@ -135,6 +146,20 @@ func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool,
 				l.held = map[lockKey]*rowLock{}
 			}
 			l.held[k] = rl
+			if e := lt.e; e != nil && t.rt != nil {
+				// A job that changed the row without seeing this lock
+				// may not have ended: the row the caller reads next must
+				// hold its change (tableRuntime.unlocked).
+				if seq := t.rt.unlocked.Load(); seq > e.jobsDone.Load() {
+					lt.mu.Unlock()
+					err := e.waitJobsDone(ctx, seq)
+					lt.mu.Lock()
+					if err != nil {
+						l.releaseLocked(k, rl)
+						return false, err
+					}
+				}
+			}
 			return true, nil
 		}
 		if lt.cycle(l, rl) {
@@ -178,7 +203,38 @@ func (l *Locker) Lock(ctx context.Context, t *Table, key []byte, exclusive bool,
 func (lt *LockTable) forget(k lockKey, rl *rowLock) {
 	if rl.excl == nil && len(rl.shared) == 0 && rl.waiters == 0 && lt.rows[k] == rl {
 		delete(lt.rows, k)
+		lt.n.Add(-1)
 	}
+}
+
+// heldByOther reports whether a Locker other than own holds, in any
+// mode, the lock of key in table id. It is the writer's check (see
+// checkRowLock): it takes mu only while some lock is held or waited for.
+func (lt *LockTable) heldByOther(id uint32, key []byte, own *Locker) bool {
+	if lt.n.Load() == 0 {
+		return false
+	}
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	rl := lt.rows[lockKey{table: id, key: string(key)}]
+	if rl == nil {
+		return false
+	}
+	return rl.holders(func(h *Locker) bool { return h != own })
+}
+
+// releaseLocked lets go of l's lock rl of key k (lt.mu held).
+func (l *Locker) releaseLocked(k lockKey, rl *rowLock) {
+	if rl.excl == l {
+		rl.excl = nil
+	}
+	delete(rl.shared, l)
+	delete(l.held, k)
+	if rl.wake != nil {
+		close(rl.wake)
+		rl.wake = nil
+	}
+	l.lt.forget(k, rl)
 }
 
 func (rl *rowLock) grantable(l *Locker, exclusive bool) bool {
@@ -249,15 +305,56 @@ func (l *Locker) ReleaseAll() {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	for k, rl := range l.held {
-		if rl.excl == l {
-			rl.excl = nil
-		}
-		delete(rl.shared, l)
-		if rl.wake != nil {
-			close(rl.wake)
-			rl.wake = nil
-		}
-		lt.forget(k, rl)
+		l.releaseLocked(k, rl)
 	}
 	l.held = nil
+}
+
+// groupWaiters lets Locker.Lock wait for the end of the group that holds
+// a given job: the writer wakes them after each group that ends while
+// some wait (and Close once more). Safe for concurrent use.
+type groupWaiters struct {
+	waiters atomic.Int32
+	mu      sync.Mutex
+	ch      chan struct{} // closed at the next wake; nil while nobody waits
+}
+
+// wake wakes every waiter.
+func (g *groupWaiters) wake() {
+	g.mu.Lock()
+	if g.ch != nil {
+		close(g.ch)
+		g.ch = nil
+	}
+	g.mu.Unlock()
+}
+
+// waitJobsDone waits until the group of job number seq (jobsStarted) has
+// ended, ctx ends (its error) or the engine closes (ErrClosed).
+func (e *Engine) waitJobsDone(ctx context.Context, seq uint64) error {
+	g := &e.groupEnd
+	g.waiters.Add(1)
+	defer g.waiters.Add(-1)
+	for {
+		g.mu.Lock()
+		if g.ch == nil {
+			g.ch = make(chan struct{})
+		}
+		ch := g.ch
+		g.mu.Unlock()
+		// Read after joining the waiters and taking ch: a group that
+		// ends later wakes ch (writer.group reads waiters after it
+		// stores jobsDone).
+		if e.jobsDone.Load() >= seq {
+			return nil
+		}
+		if e.w.isStopped() {
+			return ErrClosed
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }

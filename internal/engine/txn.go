@@ -154,6 +154,9 @@ func (x *Txn) Commit(ctx context.Context) error {
 		// statements checked it (see Txn.quiet).
 		tx.unchecked = quiet && tx.e.jobsStarted.Load() == seq+1
 		defer func() { tx.unchecked = false }()
+		// The rows it changes are locked by its session (editor.Update
+		// and Delete lock each one).
+		tx.OwnRows()
 		for i := range log {
 			op := &log[i]
 			t := tx.current(op.t)

@@ -43,6 +43,12 @@ type batchWriter struct {
 	// bounds, in the writer's job only, answers checkAbsent without a
 	// read for keys above an index's last one (bounds.go).
 	bounds *keyBounds
+	// holder is the Locker whose row locks the job's changes pass
+	// (Job.HoldLocks); ownRows skips the row locks (Job.OwnRows). Both
+	// are reset after each job.
+	holder  *Locker
+	ownRows bool
+	lockKey []byte
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -361,8 +367,34 @@ func (w *batchWriter) putSecondary(t *Table, idx *Index, row Row, rowID uint64) 
 	return w.set(key, pkCols)
 }
 
+// checkRowLock fails with a *RowLockedError when the writer's job would
+// change stored row of t while a Locker other than the job's holds its
+// row lock. A transaction's private batch (not the writer's) needs no
+// check: its session locked the row. The table's unlocked mark is moved
+// to this job before the lock table is read (see tableRuntime.unlocked).
+func (w *batchWriter) checkRowLock(t *Table, row Row) error {
+	if !w.rs.inWriter || w.ownRows || t.rt == nil {
+		return nil
+	}
+	e := w.e
+	if seq := e.jobsStarted.Load(); t.rt.unlocked.Load() != seq {
+		t.rt.unlocked.Store(seq)
+	}
+	if e.locks.n.Load() == 0 {
+		return nil
+	}
+	w.lockKey = LockKey(w.lockKey[:0], t, row)
+	if !e.locks.heldByOther(t.ID, w.lockKey, w.holder) {
+		return nil
+	}
+	return &RowLockedError{Table: t, Key: append([]byte(nil), w.lockKey...)}
+}
+
 // deleteRow removes row (as stored) and its index entries.
 func (w *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
+	if err := w.checkRowLock(t, row); err != nil {
+		return err
+	}
 	pkCols := appendPKColumns(nil, t, row, rowID)
 	if err := w.del(append(append([]byte(nil), t.Primary.prefix...), pkCols...)); err != nil {
 		return err
@@ -381,6 +413,9 @@ func (w *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 // before anything is written.
 func (w *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 	if err := checkRow(t, row); err != nil {
+		return err
+	}
+	if err := w.checkRowLock(t, old); err != nil {
 		return err
 	}
 	w.oldPK = appendPKColumns(w.oldPK[:0], t, old, rowID)

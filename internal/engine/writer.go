@@ -137,6 +137,16 @@ func (w *writer) stop() {
 	<-w.done
 }
 
+// isStopped reports whether the writer goroutine has returned.
+func (w *writer) isStopped() bool {
+	select {
+	case <-w.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // SetGroupHook installs a function called after every group commit (for
 // metrics), by the writer goroutine, or with PipelineSync by the one
 // goroutine that waits for the groups' fsyncs; nil removes it. Safe for
@@ -372,6 +382,9 @@ func (w *writer) group() (handed bool) {
 		e.stats.GroupJobs.Add(int64(len(w.jobs)))
 	}
 	e.jobsDone.Store(e.jobsStarted.Load())
+	if e.groupEnd.waiters.Load() > 0 {
+		e.groupEnd.wake()
+	}
 	tx.rows = 0
 	clear(tx.delta)
 	clear(tx.deltaLog)
@@ -411,6 +424,7 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 	tx.readOnly = !tx.e.mayWrite(ctx)
 	jerr := tx.run(fn)
 	tx.readOnly = false
+	tx.holder, tx.ownRows = nil, false
 	if jerr != nil {
 		if err := tx.rollbackTo(sp); err != nil {
 			tx.rebuildErr = err
@@ -513,6 +527,32 @@ func (tx *Job) run(fn func(*Job) error) (err error) {
 // Catalog returns the catalog as this job sees it (with the DDL of earlier
 // jobs of the group).
 func (tx *Job) Catalog() *Catalog { return tx.cat }
+
+// HoldLocks makes the job's changes pass the row locks l holds: a change
+// of a row that another Locker holds still fails with a
+// *RowLockedError. It lasts until the job's function returns.
+func (tx *Job) HoldLocks(l *Locker) { tx.holder = l }
+
+// OwnRows makes the job change rows without looking at row locks: for a
+// change whose rows are already its own (a transaction's commit, whose
+// locks are held by its session) or that no row lock covers (ALTER
+// TABLE's rewrite). It lasts until the job's function returns.
+func (tx *Job) OwnRows() { tx.ownRows = true }
+
+// JobSavepoint is a point of a job to roll back to.
+type JobSavepoint struct{ sp savepoint }
+
+// Savepoint returns the job's current point.
+func (tx *Job) Savepoint() JobSavepoint { return JobSavepoint{tx.savepoint()} }
+
+// RollbackTo drops every change the job made after sp (a change that
+// found its row locked, say, before it is run again). If the batch cannot
+// be rolled back, the group fails.
+func (tx *Job) RollbackTo(sp JobSavepoint) {
+	if err := tx.rollbackTo(sp.sp); err != nil && tx.rebuildErr == nil {
+		tx.rebuildErr = err
+	}
+}
 
 type savepoint struct {
 	rows       int64

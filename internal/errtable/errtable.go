@@ -96,6 +96,7 @@ var entries = [...]Entry{
 	{engine.ErrReadOnly, hsproto.ErrStorage, EROptionPrevents, []any{"--read-only"}},
 	{engine.ErrLockWaitTimeout, hsproto.ErrStorage, mysql.ERLockWaitTimeout, nil},
 	{engine.ErrDeadlock, hsproto.ErrStorage, mysql.ERLockDeadlock, nil},
+	{engine.ErrRowLocked, hsproto.ErrStorage, mysql.ERLockWaitTimeout, nil},
 	{engine.ErrNoReferencedRow, hsproto.ErrNoReferencedRow, ERNoReferencedRow2, []any{argDetail}},
 	{engine.ErrRowIsReferenced, hsproto.ErrRowIsReferenced, ERRowIsReferenced2, []any{argDetail}},
 	{engine.ErrFKDepthExceeded, hsproto.ErrFKDepth, ERGetErrmsg, []any{193, argDetail, "InnoDB"}},

@@ -267,6 +267,25 @@ var goldens = []golden{
 		},
 		hs:  "1\t1\t1\n",
 		num: 1213, state: "40001", msg: "Deadlock found when trying to get lock; try restarting transaction"},
+	// A job's change of a row a transaction holds; the fronts wait for the
+	// lock instead (hsfront's and sqlbackend's row-lock tests), so only a
+	// caller that cannot wait reports it, as a lock wait timeout.
+	{kind: engine.ErrRowLocked,
+		engineErr: func(g *fixture) error {
+			t := g.table("t")
+			row := engine.Row{{I: 907}, {I: 9070}}
+			if err := g.insert("t", row); err != nil {
+				return err
+			}
+			l := g.e.Locks().NewLocker()
+			defer l.ReleaseAll()
+			if _, err := l.Lock(context.Background(), t, engine.LockKey(nil, t, row), true, time.Second); err != nil {
+				return err
+			}
+			return g.ddl(func(tx *engine.Job) error { _, err := tx.Delete(t, row); return err })
+		},
+		hs:  "1\t1\t1\n",
+		num: 1205, state: "HY000", msg: "Lock wait timeout exceeded; try restarting transaction"},
 }
 
 // TestGolden checks every engine condition's HandlerSocket reply and MySQL

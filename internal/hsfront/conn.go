@@ -225,6 +225,7 @@ func (c *conn) countExpired(err error) {
 func (c *conn) finish() {
 	c.t.close()
 	c.release()
+	c.sess.releaseLocks()
 	c.s.forget(c)
 }
 
@@ -239,7 +240,7 @@ func (c *conn) handle(buf *[]byte) bool {
 	}
 	c.beginTurn(buf)
 	for !c.sess.step(c, &c.turn.bs) {
-		c.sess.resume(c, &c.turn.bs, c.s.e.Update(c.s.jobCtx, c.turn.bs.sc.applyFn))
+		c.sess.resume(c, &c.turn.bs, c.sess.runJobs(c.turn.bs.sc))
 	}
 	return c.endTurn()
 }

@@ -59,6 +59,11 @@ type evloop struct {
 	conns map[int32]*fdTransport
 	stop  bool
 	done  chan struct{}
+	// unlocked (under mu) holds the connections whose row lock wait
+	// ended (waitRowLock), for the loop to go on with; exited says the
+	// loop has closed its connections and takes no more.
+	unlocked []*fdTransport
+	exited   bool
 
 	// ready holds the connections whose last turn stopped at turnBudget
 	// with complete lines left; they get their next turn after the
@@ -200,6 +205,8 @@ func (l *evloop) run() {
 		for i := 0; i < n; i++ {
 			ev := &events[i]
 			if int(ev.Fd) == l.wakefd {
+				var cnt [8]byte
+				unix.Read(l.wakefd, cnt[:]) // readable until read
 				continue
 			}
 			l.mu.Lock()
@@ -221,6 +228,7 @@ func (l *evloop) run() {
 				t.c.finish()
 			}
 		}
+		l.takeUnlocked()
 		l.turns()
 		l.commitRuns()
 		l.mu.Lock()
@@ -231,6 +239,14 @@ func (l *evloop) run() {
 				l.commitRuns() // the batches in progress are answered first
 			}
 			l.closeAll()
+			l.mu.Lock()
+			l.exited = true
+			left := l.unlocked
+			l.unlocked = nil
+			l.mu.Unlock()
+			for _, t := range left {
+				t.c.sess.releaseLocks()
+			}
 			return
 		}
 		if now = time.Now(); now.Sub(lastSweep) >= every {
@@ -306,6 +322,10 @@ func (l *evloop) commitRuns() {
 	for i, t := range w {
 		w[i] = nil
 		c := t.c
+		if errs[i] == nil && c.turn.bs.sc.lockStop >= 0 {
+			l.waitRowLock(t) // it stays busy until the wait ends
+			continue
+		}
 		c.sess.resume(c, &c.turn.bs, errs[i])
 		if !c.sess.step(c, &c.turn.bs) {
 			l.waiting = append(l.waiting, t)
@@ -318,6 +338,49 @@ func (l *evloop) commitRuns() {
 	}
 	clear(errs)
 	l.waitNext = w[:0]
+}
+
+// waitRowLock waits, on a goroutine of its own, for the row lock t's run
+// stopped at (see rowlock.go), then hands t back to the loop through
+// unlocked and the wake-up descriptor; meanwhile t is busy, so the loop
+// neither reads nor expires it.
+func (l *evloop) waitRowLock(t *fdTransport) {
+	ss := &t.c.sess
+	if ss.locker == nil {
+		ss.locker = l.s.e.Locks().NewLocker()
+	}
+	sc := t.c.turn.bs.sc
+	go func() {
+		ss.waitRowLock(sc)
+		l.mu.Lock()
+		if l.exited {
+			// The loop closed t meanwhile: nobody answers its run.
+			l.mu.Unlock()
+			ss.releaseLocks()
+			return
+		}
+		l.unlocked = append(l.unlocked, t)
+		l.mu.Unlock()
+		one := [8]byte{1}
+		unix.Write(l.wakefd, one[:])
+	}()
+}
+
+// takeUnlocked puts the connections whose row lock wait ended on the
+// waiting list, to apply the rest of their runs in this round's
+// commitRuns.
+func (l *evloop) takeUnlocked() {
+	l.mu.Lock()
+	back := l.unlocked
+	l.unlocked = nil
+	l.mu.Unlock()
+	for _, t := range back {
+		if t.gone {
+			t.c.sess.releaseLocks()
+			continue
+		}
+		l.waiting = append(l.waiting, t)
+	}
 }
 
 // watch sets what the loop waits for after a turn: writability while

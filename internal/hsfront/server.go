@@ -112,6 +112,10 @@ type Config struct {
 	// and how many requests it stands for (for latency histograms). It must
 	// be cheap and safe for concurrent use.
 	Observe func(write bool, op Op, ok bool, d time.Duration, n int)
+	// LockWait bounds how long a write waits for the row lock of an SQL
+	// transaction (rowlock.go) before it answers a lock wait timeout, as
+	// innodb_lock_wait_timeout bounds the plugin's; default 50s.
+	LockWait time.Duration
 }
 
 // Grants says which tables an authenticated SQL user may open.
@@ -155,6 +159,9 @@ func (c *Config) EnsureDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	if c.LockWait == 0 {
+		c.LockWait = 50 * time.Second
+	}
 }
 
 // Validate reports the first invalid setting.
@@ -197,7 +204,16 @@ type Server struct {
 	// gone, so that jobs still queued for them are skipped.
 	jobCtx     context.Context
 	cancelJobs context.CancelFunc
+	// lockCtx is the context of the writes' row lock waits: Shutdown
+	// cancels it first, so that no wait holds up a connection's close.
+	lockCtx     context.Context
+	cancelLocks context.CancelFunc
+	lockWait    atomic.Int64 // Config.LockWait, changed by SetLockWait
 }
+
+// SetLockWait changes Config.LockWait for the waits that begin after it.
+// Safe for concurrent use.
+func (s *Server) SetLockWait(d time.Duration) { s.lockWait.Store(int64(d)) }
 
 // Stats are the front's counters, safe to read at any time.
 type Stats struct {
@@ -249,6 +265,8 @@ func New(e *engine.Engine, cfg Config) *Server {
 	cfg.EnsureDefaults()
 	s := &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
 	s.jobCtx, s.cancelJobs = context.WithCancel(context.Background())
+	s.lockCtx, s.cancelLocks = context.WithCancel(context.Background())
+	s.lockWait.Store(int64(cfg.LockWait))
 	return s
 }
 
@@ -408,6 +426,7 @@ func (s *Server) forget(c *conn) {
 // running (its writes committed and answered), closes the connections and
 // returns when they are gone or ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.cancelLocks()
 	s.mu.Lock()
 	s.closing = true
 	conns := make([]*conn, 0, len(s.conns))

@@ -39,6 +39,7 @@ type session struct {
 	handles map[uint32]*handle // allocated on the first P
 	slots   uint64             // one more than the highest id opened
 	pf      engine.Prefetcher  // the write port's look-ahead over a run (writerun.go)
+	locker  *engine.Locker     // the row locks a write waited for (rowlock.go); nil until one did
 }
 
 func (ss *session) init(s *Server, write bool) {
@@ -98,6 +99,11 @@ type scratch struct {
 	runSess    *session   // the session whose run applyFn applies
 	runStart   time.Time  // when the run was prepared (with an Observe hook)
 	applyFn    func(*engine.Job) error
+	// A run stopped at a locked row (rowlock.go): the lines before
+	// runFrom are applied (or answered); lockStop is the line that found
+	// the row lock, lockErr names it (-1, nil otherwise).
+	runFrom, lockStop int
+	lockErr           *engine.RowLockedError
 
 	// find state, used by emit
 	rows                  []byte
@@ -157,7 +163,7 @@ func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
 	var bs batchState
 	ss.begin(&bs, buf, out)
 	for !ss.step(c, &bs) {
-		ss.resume(c, &bs, ss.s.e.Update(ss.s.jobCtx, bs.sc.applyFn))
+		ss.resume(c, &bs, ss.runJobs(bs.sc))
 	}
 	return ss.end(&bs)
 }

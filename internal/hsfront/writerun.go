@@ -83,6 +83,7 @@ func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, 
 	}
 	// The first line was parsed by lines; take it over by swapping the
 	// requests, so that each keeps its own slices.
+	sc.runFrom, sc.lockStop, sc.lockErr = 0, -1, nil
 	first := sc.opAt(0)
 	first.req, sc.req = sc.req, first.req
 	rest = sc.parsedRest
@@ -114,7 +115,7 @@ func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, 
 		if sc.applyFn == nil {
 			// Bound once per pooled scratch: no allocation per run.
 			sc.applyFn = func(tx *engine.Job) error {
-				sc.runSess.apply(tx, sc.run[:sc.runLen])
+				sc.runSess.apply(tx, sc)
 				return nil
 			}
 		}
@@ -138,12 +139,21 @@ func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest [
 			op.h, op.err = nil, nil
 		}
 	}()
-	if err != nil {
-		return len(buf) - len(ss.failRun(sc, count, rest)), false
-	}
+	ss.releaseLocks() // the jobs that changed the locked rows have ended
 	var cnt opCounter
 	cnt.start(ss, sc.runStart)
 	out := *sc.out
+	if err != nil {
+		// The lines before runFrom were applied by a job that committed.
+		for _, op := range run[:sc.runFrom] {
+			start := len(out)
+			out = op.answer(out)
+			cnt.add(&op.req, out[start] == '0')
+		}
+		*sc.out = out
+		cnt.flush(c)
+		return len(buf) - len(ss.failRun(sc, count-sc.runFrom, rest)), false
+	}
 	for _, op := range run {
 		start := len(out)
 		out = op.answer(out)
@@ -218,11 +228,18 @@ func (ss *session) prepare(op *writeOp, tx *engine.Job) {
 	}
 }
 
-// apply runs the run's inserts and modifies inside one job, on the writer
-// goroutine. A run of several modifies first prefetches the row-cache
-// memory of their point lookups (engine.Prefetcher, as the read port does
-// for its finds), so the reads of the rows they change overlap.
-func (ss *session) apply(tx *engine.Job, run []*writeOp) {
+// apply runs the run's inserts and modifies from sc.runFrom on inside one
+// job, on the writer goroutine. A run of several modifies first
+// prefetches the row-cache memory of their point lookups
+// (engine.Prefetcher, as the read port does for its finds), so the reads
+// of the rows they change overlap. A modify that finds a row locked by an
+// SQL transaction is undone and ends the job there (sc.lockStop, see
+// rowlock.go); the lines before it commit with the job.
+func (ss *session) apply(tx *engine.Job, sc *scratch) {
+	if ss.locker != nil {
+		tx.HoldLocks(ss.locker)
+	}
+	run := sc.run[sc.runFrom:sc.runLen]
 	for i, op := range run {
 		if i%aheadLines == 0 && len(run)-i > 1 {
 			ss.prefetchRun(tx, run[i:min(len(run), i+aheadLines)])
@@ -246,8 +263,14 @@ func (ss *session) apply(tx *engine.Job, run []*writeOp) {
 				op.ans = hsproto.AppendResultHeader(op.ans[:0], len(op.h.cols))
 				op.m.Before = op.before
 			}
+			sp := tx.Savepoint()
 			op.n, op.err = tx.FindModify(op.h.t, &op.q, &op.m)
 			op.m.Before = nil
+			if rl := rowLocked(op.err); rl != nil {
+				tx.RollbackTo(sp)
+				sc.lockStop, sc.lockErr = sc.runFrom+i, rl
+				return
+			}
 		}
 	}
 }

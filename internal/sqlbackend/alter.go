@@ -185,6 +185,9 @@ func fillColumn(ctx *sql.Context, tx *engine.Job, nt *engine.Table, ci int, def 
 		return err
 	}
 	typ := &nt.Columns[ci].Type
+	// The new column is the ALTER's own: no transaction's row lock
+	// covers it.
+	tx.OwnRows()
 	for _, r := range rows {
 		v, err := e.Eval(ctx, rowToSQL(nt, nil, r))
 		if err != nil {
