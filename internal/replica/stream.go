@@ -566,7 +566,11 @@ func (c *committer) write(b commitBatch) error {
 		c.buf = append(c.buf, ec)
 	}
 	var failed *change
-	err := c.r.e.Update(engine.Privileged(c.ctx), func(tx *engine.Job) error {
+	var locker *engine.Locker
+	job := func(tx *engine.Job) error {
+		if locker != nil {
+			tx.HoldLocks(locker)
+		}
 		n, err := tx.Apply(c.buf)
 		if n < len(changes) {
 			failed = &changes[n]
@@ -576,7 +580,31 @@ func (c *committer) write(b commitBatch) error {
 			return err
 		}
 		return tx.SetReplicaPosition(next.encode())
-	})
+	}
+	err := c.r.e.Update(engine.Privileged(c.ctx), job)
+	for {
+		// A row an SQL transaction of the replica holds the lock of
+		// (SELECT ... FOR UPDATE: its writes are refused): wait for it
+		// and apply the batch again, which its failure undid. As a
+		// MySQL replica's applier, it waits as long as it takes,
+		// retrying after each lock wait timeout or deadlock.
+		var rl *engine.RowLockedError
+		if !errors.As(err, &rl) {
+			break
+		}
+		if locker == nil {
+			locker = c.r.e.Locks().NewLocker()
+			defer locker.ReleaseAll()
+		}
+		if _, lerr := locker.Lock(c.ctx, rl.Table, rl.Key, true, replicaLockWait); lerr != nil {
+			if c.ctx.Err() != nil {
+				return c.ctx.Err()
+			}
+			locker.ReleaseAll() // a timeout or a deadlock: start again holding nothing
+		}
+		failed = nil
+		err = c.r.e.Update(engine.Privileged(c.ctx), job)
+	}
 	if err != nil {
 		if failed != nil {
 			if errors.Is(err, errRowMissing) {
@@ -597,6 +625,10 @@ func (c *committer) write(b commitBatch) error {
 }
 
 var errRowMissing = errors.New("row not found")
+
+// replicaLockWait is how long the applier waits for one row lock before
+// it tries its batch again.
+const replicaLockWait = 50 * time.Second
 
 // advance adds the transaction's GTID to next.
 func (a *applier) advance(next *position) error {
