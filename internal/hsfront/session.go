@@ -98,8 +98,11 @@ type scratch struct {
 	runSess    *session   // the session whose run applyFn applies
 	runStart   time.Time  // when the run was prepared (with an Observe hook)
 	applyFn    func(*engine.Job) error
+	work       int // the turn's work so far (see turnWork)
 
 	// find state, used by emit
+	findFilters           []engine.Filter // the find's filters, applied by emit
+	ftable                *engine.Table
 	rows                  []byte
 	rowsEnd               int  // len(rows) past which the reply is too big; -1: no limit
 	tooBig                bool // the find stopped at rowsEnd
@@ -128,16 +131,34 @@ func conv(bufs *[][]byte, i int, t *types.Type, v hsproto.Value) types.Value {
 // turnBudget bounds the output of one turn of a connection: once a batch's
 // answers reach it, the lines after are left for the next turn, which
 // comes when that output is written (so a client that does not read stops
-// being read) and, on the read port, after the event loop's other ready
+// being read) and, on an event loop, after the loop's other ready
 // connections had theirs.
 const turnBudget = 256 << 10
+
+// turnWork bounds the work of one turn the same way, whatever its output:
+// a line counts one, and a find adds every row it examines (those its
+// filters refuse, those its offset skips and those it formats for a reply
+// that then ends in resultlen), and one per IN value; a run of writes
+// counts its lines, the rows they changed and scanWork for each modify
+// that is not a point lookup. Without it, lines with tiny answers (a
+// filtered scan matching nothing, a scan past MaxResponse) ran back to
+// back for a whole read of the socket, and the loop's other connections
+// waited seconds. A line is never split: the bound is checked between
+// lines, so a turn is at most turnWork plus one line. 8192 rows are about
+// 5 ms of scan; a batch of point finds (two units each) of one 16 KiB
+// read stays one turn.
+const turnWork = 8192
+
+// scanWork is what a modify that scans (not a point lookup) counts for
+// the turn's work: the writer does not tell the rows it examined.
+const scanWork = turnWork / 4
 
 // Why lines stopped before the end of the complete lines it was given.
 type stopReason uint8
 
 const (
 	stopNone   stopReason = iota // every complete line was answered
-	stopBudget                   // the turn's output reached turnBudget
+	stopBudget                   // the turn's output reached turnBudget, or its work turnWork
 	stopWriter                   // the next line changes rows (write port)
 )
 
@@ -176,7 +197,7 @@ type batchState struct {
 // begin starts a batch over buf's complete lines, answering into out.
 func (ss *session) begin(bs *batchState, buf []byte, out *[]byte) {
 	sc := scratchPool.Get().(*scratch)
-	sc.out = out
+	sc.out, sc.work = out, 0
 	*bs = batchState{sc: sc, buf: buf}
 }
 
@@ -249,7 +270,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 			if !ok {
 				break
 			}
-			if len(*sc.out) >= turnBudget {
+			if len(*sc.out) >= turnBudget || sc.work >= turnWork {
 				stop = stopBudget
 				break
 			}
@@ -267,6 +288,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 			break
 		}
 		start := len(*sc.out)
+		sc.work++
 		*sc.out = ss.exec(sc, *sc.out)
 		cnt.add(&sc.req, (*sc.out)[start] == '0')
 		rest = r
