@@ -269,7 +269,7 @@ func (c *conn) endTurn() bool {
 	consumed, closeAfter := c.sess.end(&c.turn.bs)
 	rest := (*buf)[consumed:]
 	more := bytes.IndexByte(rest, '\n') >= 0
-	if !more && len(rest) > c.s.cfg.MaxLine {
+	if !more && len(rest) > c.sess.maxLine() {
 		*out = hsproto.AppendError(*out, hsproto.ErrLinelen)
 		closeAfter = true
 	}

@@ -59,6 +59,26 @@ func (ss *session) peerHost() string {
 	return ss.c.peerIP
 }
 
+// preAuthLine is the longest line a connection may leave incomplete
+// before it has authenticated on a port that requires it (issue #23: a
+// peer allowed thousands of connections could otherwise make each buffer
+// a MaxLine partial line before any credential). 4 KiB holds any A line
+// with a SQL account (user names of 80 characters, passwords of a few
+// hundred), escaped; a port's secret longer than about 2 KiB raises the
+// limit to what its A line needs escaped (each byte at most two).
+const preAuthLine = 4 << 10
+
+// maxLine is the longest partial line the connection may hold now:
+// Config.MaxLine, or before A succeeds where A is required, at most
+// preAuthLine (or its secret's A line).
+func (ss *session) maxLine() int {
+	limit := ss.s.cfg.MaxLine
+	if ss.needAuth() {
+		limit = min(limit, max(preAuthLine, len("A\t1\t")+2*len(ss.secret)))
+	}
+	return limit
+}
+
 // needAuth reports whether requests are refused until A succeeds.
 func (ss *session) needAuth() bool {
 	return (len(ss.secret) > 0 || ss.s.cfg.RequireAuth) && !ss.authed
