@@ -170,8 +170,10 @@ const turnBudget = 256 << 10
 const turnWork = 8192
 
 // scanWork is what a modify that scans (not a point lookup) counts for
-// the turn's work: the writer does not tell the rows it examined.
-const scanWork = turnWork / 4
+// the turn's work, the writer not telling the rows it examined: a whole
+// turn, so that such a modify ends its run and its turn, and the writer's
+// group holds at most one of them per connection.
+const scanWork = turnWork
 
 // Why lines stopped before the end of the complete lines it was given.
 type stopReason uint8

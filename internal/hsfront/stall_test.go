@@ -35,6 +35,13 @@ func stallRequests() string {
 	return b.String()
 }
 
+// stallModifies is what one attacking connection pipelines at the
+// writer: deletes that scan the whole table for a filter that matches
+// nothing (answer `0\t1\t0`), which the writer runs.
+func stallModifies() string {
+	return strings.Repeat(strings.TrimSuffix(stallFiltered, "\n")+"\tD\n", stallLines)
+}
+
 // worstLatency runs req (one line, one answer line) on c until stop is
 // closed and returns the longest round trip.
 func worstLatency(t *testing.T, c *client, req string, stop <-chan struct{}) time.Duration {
@@ -80,10 +87,13 @@ func TestPipelinedHeavyLinesDoNotStall(t *testing.T) {
 		name  string
 		cfg   Config
 		write bool // attack the write port (its finds run on the write loop)
+		mod   bool // with scanning deletes, which the writer runs
 	}{
-		{"readloops", Config{ReadLoops: 2, WriteLoops: 1}, false},
-		{"goroutines", Config{NoEventLoop: true}, false},
-		{"writeloop", Config{ReadLoops: 2, WriteLoops: 1}, true},
+		{"readloops", Config{ReadLoops: 2, WriteLoops: 1}, false, false},
+		{"goroutines", Config{NoEventLoop: true}, false, false},
+		{"writeloop", Config{ReadLoops: 2, WriteLoops: 1}, true, false},
+		{"writer", Config{ReadLoops: 2, WriteLoops: 1}, true, true},
+		{"writergoroutines", Config{ReadLoops: 2, WriteLoops: -1}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
@@ -99,6 +109,9 @@ func TestPipelinedHeavyLinesDoNotStall(t *testing.T) {
 			writer := dial(t, s.WriteAddr())
 			writer.do("P\t1\tconf\ttw\tPRIMARY\tk,s\n", "0\t1\n")
 			req := stallRequests()
+			if tc.mod {
+				req = stallModifies()
+			}
 			var wg sync.WaitGroup
 			var attackers []net.Conn
 			var as []*client
