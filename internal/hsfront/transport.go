@@ -175,12 +175,15 @@ func (t *rawTransport) setReadDeadline(d time.Time) {
 	}
 }
 func (t *rawTransport) parks() bool { return true }
+func (t *rawTransport) close()      { t.nc.Close() }
+
+// peerClosed polls the socket without waiting (a rare call: only between
+// turns of a connection with lines left).
 func (t *rawTransport) peerClosed() bool {
 	gone := false
 	t.rc.Control(func(fd uintptr) { gone = peerGone(int(fd)) })
 	return gone
 }
-func (t *rawTransport) close() { t.nc.Close() }
 
 // tlsTransport is a TLS connection served by a goroutine.
 type tlsTransport struct {
