@@ -2,7 +2,13 @@ package hsfront
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"io"
+	"math/big"
 	"net"
 	"strings"
 	"sync"
@@ -192,6 +198,7 @@ func TestClosedPeerLinesNotExecuted(t *testing.T) {
 		{"goroutines", Config{NoEventLoop: true}, false},
 		{"writeloop", Config{}, true},
 		{"writegoroutines", Config{WriteLoops: -1}, true},
+		{"tls", Config{TLS: testTLSConfig(t)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
@@ -202,7 +209,13 @@ func TestClosedPeerLinesNotExecuted(t *testing.T) {
 			if tc.write {
 				addr = s.WriteAddr()
 			}
-			c, err := net.Dial("tcp", addr.String())
+			var c net.Conn
+			var err error
+			if cfg.TLS != nil {
+				c, err = tls.Dial("tcp", addr.String(), &tls.Config{InsecureSkipVerify: true})
+			} else {
+				c, err = net.Dial("tcp", addr.String())
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,4 +252,21 @@ func itoaN(i int) string {
 		}
 	}
 	return string(b[n:])
+}
+
+// testTLSConfig is a server TLS configuration with a fresh self-signed
+// certificate (clients of the tests skip its verification).
+func testTLSConfig(t *testing.T) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour),
+		NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
 }
