@@ -176,8 +176,9 @@ func (c *conn) serve(fresh bool) {
 	for !c.closing.Load() {
 		if c.more {
 			// The last turn left complete lines: answer them before
-			// reading more.
-			if !c.handle(c.held) {
+			// reading more, unless the peer has closed (it would not
+			// read the answers).
+			if c.t.peerClosed() || !c.handle(c.held) {
 				break
 			}
 			fresh = false
@@ -269,7 +270,7 @@ func (c *conn) endTurn() bool {
 	consumed, closeAfter := c.sess.end(&c.turn.bs)
 	rest := (*buf)[consumed:]
 	more := bytes.IndexByte(rest, '\n') >= 0
-	if !more && len(rest) > c.s.cfg.MaxLine {
+	if !more && len(rest) > c.sess.maxLine() {
 		*out = hsproto.AppendError(*out, hsproto.ErrLinelen)
 		closeAfter = true
 	}

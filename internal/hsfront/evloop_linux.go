@@ -222,7 +222,13 @@ func (l *evloop) run() {
 				continue
 			}
 			if t.c.more {
-				continue // input waits until the held lines are answered
+				// Input waits until the held lines are answered; a
+				// peer that has closed or reset gets none of them
+				// (what it could not read is not worth the work).
+				if ev.Events&(unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+					t.c.finish()
+				}
+				continue
 			}
 			if ev.Events&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 && !t.readReady() {
 				t.c.finish()
@@ -256,9 +262,10 @@ func (l *evloop) run() {
 	}
 }
 
-// turns gives every connection of the ready list its next turn. A
-// connection that again leaves complete lines goes back on the list for
-// the next round, after the events that came meanwhile.
+// turns gives every connection of the ready list its next turn, unless
+// its peer has closed. A connection that again leaves complete lines goes
+// back on the list for the next round, after the events that came
+// meanwhile.
 func (l *evloop) turns() {
 	if len(l.ready) == 0 {
 		return
@@ -270,7 +277,10 @@ func (l *evloop) turns() {
 		if t.gone {
 			continue
 		}
-		if !l.serve(t, t.c.held) {
+		// A connection that joined the list in this round's events has
+		// not been polled since its turn: a peer that closed meanwhile
+		// gets no more of its lines.
+		if t.peerClosed() || !l.serve(t, t.c.held) {
 			t.c.finish()
 		}
 	}
@@ -526,6 +536,10 @@ func (t *fdTransport) setReadDeadline(time.Time) {}
 
 // parks is false: an event-loop connection has no goroutine to move.
 func (t *fdTransport) parks() bool { return false }
+
+// peerClosed is what the loop sees as EPOLLRDHUP, EPOLLHUP or EPOLLERR
+// (the loop itself acts on those events; see run).
+func (t *fdTransport) peerClosed() bool { return peerGone(t.fd) }
 
 // flushPending sends kept output; once it is all sent, reading resumes.
 func (t *fdTransport) flushPending() bool {

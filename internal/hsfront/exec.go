@@ -116,8 +116,12 @@ func (ss *session) find(sc *scratch, out []byte) []byte {
 		if ss.s.cfg.MaxResponse < 0 {
 			sc.rowsEnd = -1
 		}
+		// emit applies the filters, so that it sees, and counts in the
+		// turn's work, every row the find examines.
+		sc.findFilters, sc.q.Filters, sc.ftable = sc.q.Filters, nil, h.t
+		sc.work += len(sc.q.In)
 		err := ss.s.e.Find(h.t, &sc.q, sc.emitFn)
-		out, sc.rows = sc.rows, nil
+		out, sc.rows, sc.ftable, sc.findFilters = sc.rows, nil, nil, nil
 		if sc.tooBig {
 			return hsproto.AppendError(out[:start], hsproto.ErrResultlen)
 		}
@@ -128,9 +132,17 @@ func (ss *session) find(sc *scratch, out []byte) []byte {
 	return hsproto.AppendEnd(out)
 }
 
-// emit is the find callback: it applies the offset and appends the row,
-// and stops the find once the reply outgrows Config.MaxResponse.
+// emit is the find callback: it counts the row in the turn's work,
+// applies the filters (a failing W filter ends the find, as in the
+// engine) and the offset, appends the row, and stops the find once the
+// reply outgrows Config.MaxResponse.
 func (sc *scratch) emit(row engine.Row) bool {
+	sc.work++
+	for i := range sc.findFilters {
+		if f := &sc.findFilters[i]; !f.Pass(sc.ftable, row) {
+			return !f.Stop
+		}
+	}
 	if sc.skip > 0 {
 		sc.skip--
 	} else {

@@ -60,3 +60,12 @@ func rawPoll(epfd int, events []unix.EpollEvent) (int, error) {
 	}
 	return int(r), nil
 }
+
+// peerGone reports whether the peer of socket fd has closed or reset the
+// connection (POLLRDHUP, POLLHUP or POLLERR, seen without waiting, even
+// with input still unread).
+func peerGone(fd int) bool {
+	p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
+	n, err := unix.Poll(p, 0)
+	return err == nil && n > 0 && p[0].Revents&(unix.POLLRDHUP|unix.POLLHUP|unix.POLLERR) != 0
+}

@@ -44,7 +44,8 @@ type Config struct {
 	Timeout time.Duration
 	// MaxLine is the longest request line accepted (default 16 MiB;
 	// negative: invalid). A longer line is answered `2\t1\tlinelen` and
-	// the connection closed.
+	// the connection closed. Before A succeeds on a port that requires
+	// it, the limit is at most preAuthLine (see session.maxLine).
 	MaxLine int
 	// MaxResponse bounds one find's reply (default 16 MiB; negative: no
 	// limit). A find whose rows would exceed it is answered

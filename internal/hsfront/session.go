@@ -60,6 +60,26 @@ func (ss *session) peerHost() string {
 	return ss.c.peerIP
 }
 
+// preAuthLine is the longest line a connection may leave incomplete
+// before it has authenticated on a port that requires it (issue #23: a
+// peer allowed thousands of connections could otherwise make each buffer
+// a MaxLine partial line before any credential). 4 KiB holds any A line
+// with a SQL account (user names of 80 characters, passwords of a few
+// hundred), escaped; a port's secret longer than about 2 KiB raises the
+// limit to what its A line needs escaped (each byte at most two).
+const preAuthLine = 4 << 10
+
+// maxLine is the longest partial line the connection may hold now:
+// Config.MaxLine, or before A succeeds where A is required, at most
+// preAuthLine (or its secret's A line).
+func (ss *session) maxLine() int {
+	limit := ss.s.cfg.MaxLine
+	if ss.needAuth() {
+		limit = min(limit, max(preAuthLine, len("A\t1\t")+2*len(ss.secret)))
+	}
+	return limit
+}
+
 // needAuth reports whether requests are refused until A succeeds.
 func (ss *session) needAuth() bool {
 	return (len(ss.secret) > 0 || ss.s.cfg.RequireAuth) && !ss.authed
@@ -99,6 +119,7 @@ type scratch struct {
 	runSess    *session   // the session whose run applyFn applies
 	runStart   time.Time  // when the run was prepared (with an Observe hook)
 	applyFn    func(*engine.Job) error
+	work       int // the turn's work so far (see turnWork)
 	// A run stopped at a locked row (rowlock.go): the lines before
 	// runFrom are applied (or answered); lockStop is the line that found
 	// the row lock, lockErr names it (-1, nil otherwise).
@@ -106,6 +127,8 @@ type scratch struct {
 	lockErr           *engine.RowLockedError
 
 	// find state, used by emit
+	findFilters           []engine.Filter // the find's filters, applied by emit
+	ftable                *engine.Table
 	rows                  []byte
 	rowsEnd               int  // len(rows) past which the reply is too big; -1: no limit
 	tooBig                bool // the find stopped at rowsEnd
@@ -134,16 +157,36 @@ func conv(bufs *[][]byte, i int, t *types.Type, v hsproto.Value) types.Value {
 // turnBudget bounds the output of one turn of a connection: once a batch's
 // answers reach it, the lines after are left for the next turn, which
 // comes when that output is written (so a client that does not read stops
-// being read) and, on the read port, after the event loop's other ready
+// being read) and, on an event loop, after the loop's other ready
 // connections had theirs.
 const turnBudget = 256 << 10
+
+// turnWork bounds the work of one turn the same way, whatever its output:
+// a line counts one, and a find adds every row it examines (those its
+// filters refuse, those its offset skips and those it formats for a reply
+// that then ends in resultlen), and one per IN value; a run of writes
+// counts its lines, the rows they changed and scanWork for each modify
+// that is not a point lookup. Without it, lines with tiny answers (a
+// filtered scan matching nothing, a scan past MaxResponse) ran back to
+// back for a whole read of the socket, and the loop's other connections
+// waited seconds. A line is never split: the bound is checked between
+// lines, so a turn is at most turnWork plus one line. 8192 rows are about
+// 5 ms of scan; a batch of point finds (two units each) of one 16 KiB
+// read stays one turn.
+const turnWork = 8192
+
+// scanWork is what a modify that scans (not a point lookup) counts for
+// the turn's work, the writer not telling the rows it examined: a whole
+// turn, so that such a modify ends its run and its turn, and the writer's
+// group holds at most one of them per connection.
+const scanWork = turnWork
 
 // Why lines stopped before the end of the complete lines it was given.
 type stopReason uint8
 
 const (
 	stopNone   stopReason = iota // every complete line was answered
-	stopBudget                   // the turn's output reached turnBudget
+	stopBudget                   // the turn's output reached turnBudget, or its work turnWork
 	stopWriter                   // the next line changes rows (write port)
 )
 
@@ -182,7 +225,7 @@ type batchState struct {
 // begin starts a batch over buf's complete lines, answering into out.
 func (ss *session) begin(bs *batchState, buf []byte, out *[]byte) {
 	sc := scratchPool.Get().(*scratch)
-	sc.out = out
+	sc.out, sc.work = out, 0
 	*bs = batchState{sc: sc, buf: buf}
 }
 
@@ -255,7 +298,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 			if !ok {
 				break
 			}
-			if len(*sc.out) >= turnBudget {
+			if len(*sc.out) >= turnBudget || sc.work >= turnWork {
 				stop = stopBudget
 				break
 			}
@@ -273,6 +316,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 			break
 		}
 		start := len(*sc.out)
+		sc.work++
 		*sc.out = ss.exec(sc, *sc.out)
 		cnt.add(&sc.req, (*sc.out)[start] == '0')
 		rest = r

@@ -38,6 +38,11 @@ type transport interface {
 	// usable, so that serve may move an idle connection to a fresh
 	// goroutine.
 	parks() bool
+	// peerClosed reports whether the peer has closed its side (FIN) or
+	// reset the connection, without waiting and without reading: lines
+	// it pipelined and that are not answered yet are then dropped (see
+	// conn.serve).
+	peerClosed() bool
 	// close closes the connection's socket.
 	close()
 }
@@ -172,6 +177,14 @@ func (t *rawTransport) setReadDeadline(d time.Time) {
 func (t *rawTransport) parks() bool { return true }
 func (t *rawTransport) close()      { t.nc.Close() }
 
+// peerClosed polls the socket without waiting (a rare call: only between
+// turns of a connection with lines left).
+func (t *rawTransport) peerClosed() bool {
+	gone := false
+	t.rc.Control(func(fd uintptr) { gone = peerGone(int(fd)) })
+	return gone
+}
+
 // tlsTransport is a TLS connection served by a goroutine.
 type tlsTransport struct {
 	nc      *net.TCPConn
@@ -199,6 +212,18 @@ func (t *tlsTransport) setReadDeadline(d time.Time) { t.tc.SetReadDeadline(d) }
 // parks is false: after a timed-out read a tls.Conn is unusable.
 func (t *tlsTransport) parks() bool { return false }
 func (t *tlsTransport) close()      { t.tc.Close(); t.nc.Close() }
+
+// peerClosed looks at the TCP socket under TLS: a FIN or a reset there
+// ends the TLS connection too.
+func (t *tlsTransport) peerClosed() bool {
+	rc, err := t.nc.SyscallConn()
+	if err != nil {
+		return false
+	}
+	gone := false
+	rc.Control(func(fd uintptr) { gone = peerGone(int(fd)) })
+	return gone
+}
 
 func setWriteDeadline(nc *net.TCPConn, timeout time.Duration) {
 	if timeout > 0 {

@@ -90,7 +90,8 @@ func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, 
 	sc.parsed, sc.parsedRest = false, nil
 	ss.prepare(first, nil)
 	count, apply = 1, first.kind != opAnswered
-	for count < maxRunLines {
+	work := first.estWork()
+	for count < maxRunLines && sc.work+work < turnWork {
 		line, r, more := hsproto.NextLine(rest)
 		if !more {
 			break
@@ -106,6 +107,7 @@ func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, 
 		rest = r
 		ss.prepare(op, nil)
 		apply = apply || op.kind != opAnswered
+		work += op.estWork()
 		count++
 	}
 	if fn := beforeApply.Load(); fn != nil {
@@ -158,6 +160,7 @@ func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest [
 		start := len(out)
 		out = op.answer(out)
 		cnt.add(&op.req, out[start] == '0')
+		sc.work += op.estWork() + op.n
 	}
 	*sc.out = out
 	cnt.flush(c)
@@ -284,6 +287,21 @@ func (ss *session) prefetchRun(tx *engine.Job, ops []*writeOp) {
 		}
 	}
 	ss.pf.Issue()
+}
+
+// estWork is what op counts for the turn's work before the rows it
+// changes (see turnWork): one, and scanWork more for a modify that is not
+// a point lookup (a whole key of a unique index, without IN).
+func (op *writeOp) estWork() int {
+	if op.kind != opModify {
+		return 1
+	}
+	q := &op.q
+	if idx := q.Index; q.Op == engine.OpEQ && q.In == nil && idx != nil &&
+		(idx.Primary || idx.Unique) && len(q.Key) == len(idx.Columns) {
+		return 1
+	}
+	return 1 + scanWork
 }
 
 // answer appends op's answer to out.
