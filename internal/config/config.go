@@ -112,6 +112,14 @@ type Config struct {
 	// and START REPLICA would; see internal/replica). Empty: the stored
 	// replication settings, if any, apply.
 	ReplicateFrom string
+	// HSSecretFile, HSSecretWrFile, RootPasswordFile and
+	// ReplicatePasswordFile name files holding HSSecret, HSSecretWr,
+	// RootPassword and the password of ReplicateFrom (which then gives
+	// user@host:port only), so that no secret is on the command line,
+	// where every local user sees it in ps. A file's contents less one
+	// trailing line end is the secret; read once, by Load. Giving a secret
+	// both ways is an error.
+	HSSecretFile, HSSecretWrFile, RootPasswordFile, ReplicatePasswordFile string
 	// ReplicaStageBytes is the size of a primary transaction's row events
 	// past which the replica applies it as a staged job instead of in
 	// memory (replica.Options.StageBytes). 0: the default (32 MiB);
@@ -240,6 +248,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.HSPortWr, "handlersocket-port-wr", c.HSPortWr, "HandlerSocket write port (0: any free port, -1: off)")
 	fs.StringVar(&c.HSSecret, "handlersocket-plain-secret", c.HSSecret, "secret required by A on the read port (empty: none)")
 	fs.StringVar(&c.HSSecretWr, "handlersocket-plain-secret-wr", c.HSSecretWr, "secret required by A on the write port (empty: none; no fallback to the read secret)")
+	fs.StringVar(&c.HSSecretFile, "handlersocket-plain-secret-file", c.HSSecretFile, "file holding --handlersocket-plain-secret (kept out of ps)")
+	fs.StringVar(&c.HSSecretWrFile, "handlersocket-plain-secret-wr-file", c.HSSecretWrFile, "file holding --handlersocket-plain-secret-wr (kept out of ps)")
+	fs.StringVar(&c.RootPasswordFile, "root-password-file", c.RootPasswordFile, "file holding --root-password (kept out of ps)")
+	fs.StringVar(&c.ReplicatePasswordFile, "replicate-from-password-file", c.ReplicatePasswordFile, "file holding the password of --replicate-from, which then gives user@host:port (kept out of ps)")
 	fs.BoolVar(&c.HSRequireAuth, "handlersocket-require-auth", c.HSRequireAuth, "require A on both HandlerSocket ports even without a secret (SQL users authenticate with A\\t1\\tuser:password)")
 	fs.BoolVar(&c.HSSQLUsers, "handlersocket-sql-users", c.HSSQLUsers, "let SQL accounts authenticate on the HandlerSocket ports with A\\t1\\tuser:password, checked against the account's host (never accounts without a password)")
 	fs.IntVar(&c.MaxAuthFailures, "max-auth-failures", c.MaxAuthFailures, "failed HandlerSocket A requests from one IP address before its attempts are refused for --auth-backoff (0: no back-off)")

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -118,7 +120,65 @@ func Load(args []string, environ []string, extra func(*flag.FlagSet)) (Config, *
 	if fs.NArg() > 0 {
 		return c, fs, nil, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
 	}
+	if err := c.readSecretFiles(); err != nil {
+		return c, fs, nil, err
+	}
 	return c, fs, ignored, c.Validate()
+}
+
+// readSecretFiles fills each secret from its file flag (see
+// Config.HSSecretFile).
+func (c *Config) readSecretFiles() error {
+	for _, f := range []struct {
+		flag, file string
+		value      *string
+	}{
+		{"handlersocket-plain-secret", c.HSSecretFile, &c.HSSecret},
+		{"handlersocket-plain-secret-wr", c.HSSecretWrFile, &c.HSSecretWr},
+		{"root-password", c.RootPasswordFile, &c.RootPassword},
+	} {
+		if f.file == "" {
+			continue
+		}
+		if *f.value != "" {
+			return fmt.Errorf("config: --%s and --%s-file: give only one", f.flag, f.flag)
+		}
+		v, err := readSecretFile(f.flag, f.file)
+		if err != nil {
+			return err
+		}
+		*f.value = v
+	}
+	if c.ReplicatePasswordFile == "" {
+		return nil
+	}
+	src, err := ParseReplicateFrom(c.ReplicateFrom)
+	if err != nil {
+		return fmt.Errorf("config: --replicate-from-password-file needs --replicate-from user@host:port: %w", err)
+	}
+	if strings.Contains(c.ReplicateFrom[:strings.LastIndexByte(c.ReplicateFrom, '@')], ":") {
+		return fmt.Errorf("config: --replicate-from gives a password and --replicate-from-password-file another: give only one")
+	}
+	pw, err := readSecretFile("replicate-from-password", c.ReplicatePasswordFile)
+	if err != nil {
+		return err
+	}
+	c.ReplicateFrom = fmt.Sprintf("%s:%s@%s", src.User, pw, net.JoinHostPort(src.Host, strconv.Itoa(src.Port)))
+	return nil
+}
+
+// readSecretFile reads the secret of --flag-file: the file's contents
+// less one trailing line end, which must leave something.
+func readSecretFile(flag, path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("config: --%s-file: %w", flag, err)
+	}
+	v := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+	if v == "" {
+		return "", fmt.Errorf("config: --%s-file %s is empty", flag, path)
+	}
+	return v, nil
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -301,6 +361,10 @@ func (c *Config) Print(w io.Writer) error {
 		"handlersocket-port-wr":                  c.HSPortWr,
 		"handlersocket-plain-secret":             c.HSSecret,
 		"handlersocket-plain-secret-wr":          c.HSSecretWr,
+		"handlersocket-plain-secret-file":        c.HSSecretFile,
+		"handlersocket-plain-secret-wr-file":     c.HSSecretWrFile,
+		"root-password-file":                     c.RootPasswordFile,
+		"replicate-from-password-file":           c.ReplicatePasswordFile,
 		"handlersocket-timeout":                  c.HSTimeout.String(),
 		"handlersocket-require-auth":             c.HSRequireAuth,
 		"handlersocket-max-connections":          c.HSMaxConnections,

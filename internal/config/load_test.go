@@ -88,3 +88,59 @@ func TestLoadTOMLSectionOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretFiles: every secret can come from a file (less one trailing
+// line end) or from its HANDLERDB_* variable instead of the command line;
+// giving one both ways, or an empty file, is an error.
+func TestSecretFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, v string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(v), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	c, _, _, err := Load([]string{
+		"--handlersocket-plain-secret-file", file("rd", "rd secret\n"),
+		"--handlersocket-plain-secret-wr-file", file("wr", "wr:secret\r\n"),
+		"--root-password-file", file("root", "rootpw"),
+		"--replicate-from", "repl@10.0.0.9:3307",
+		"--replicate-from-password-file", file("repl", "p@ss:w\n"),
+	}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HSSecret != "rd secret" || c.HSSecretWr != "wr:secret" || c.RootPassword != "rootpw" {
+		t.Fatalf("secrets from files: %q %q %q", c.HSSecret, c.HSSecretWr, c.RootPassword)
+	}
+	src, err := ParseReplicateFrom(c.ReplicateFrom)
+	if err != nil || src.User != "repl" || src.Password != "p@ss:w" || src.Host != "10.0.0.9" || src.Port != 3307 {
+		t.Fatalf("replication source %+v %v", src, err)
+	}
+	env := []string{
+		"HANDLERDB_HANDLERSOCKET_PLAIN_SECRET=from-env",
+		"HANDLERDB_HANDLERSOCKET_PLAIN_SECRET_WR_FILE=" + file("wr2", "wr-from-file\n"),
+		"HANDLERDB_ROOT_PASSWORD=env-root",
+		"HANDLERDB_REPLICATE_FROM=u:envpw@h:1",
+		"HANDLERDB_ADMIN_TOKEN=envtoken",
+	}
+	c, _, _, err = Load(nil, env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HSSecret != "from-env" || c.HSSecretWr != "wr-from-file" || c.RootPassword != "env-root" || c.ReplicateFrom != "u:envpw@h:1" || c.AdminToken != "envtoken" {
+		t.Fatalf("secrets from the environment: %+v", c)
+	}
+	for _, bad := range [][]string{
+		{"--handlersocket-plain-secret", "x", "--handlersocket-plain-secret-file", file("x", "y")},
+		{"--root-password-file", file("empty", "\n")},
+		{"--replicate-from", "u:pw@h:1", "--replicate-from-password-file", file("pw", "pw")},
+		{"--replicate-from-password-file", file("pw2", "pw")},
+		{"--handlersocket-plain-secret-file", filepath.Join(dir, "missing")},
+	} {
+		if _, _, _, err := Load(bad, nil, nil); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
