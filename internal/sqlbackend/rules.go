@@ -100,7 +100,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleTimeLiterals, Apply: timeLiteralsRule}, nil},       // fastcmp.go
 				gatedRule{analyzer.Rule{Id: ruleDecimalExtremes, Apply: decimalExtremesRule}, nil}, // fastcmp.go
-				gatedRule{analyzer.Rule{Id: ruleISOSortKeys, Apply: isoSortKeysRule}, nil})).       // fastcmp.go
+				gatedRule{analyzer.Rule{Id: ruleISOSortKeys, Apply: isoSortKeysRule}, nil},         // fastcmp.go
+				gatedRule{analyzer.Rule{Id: ruleIntoFile, Apply: intoFileRule}, nil})).             // intofile.go
 		Build())))) // withAssign: uservar.go
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {
