@@ -72,7 +72,9 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleJSONPaths, Apply: jsonPathsRule},     // jsonpath.go
 			analyzer.Rule{Id: ruleViewFilters, Apply: viewFiltersRule}, // viewfilter.go
 			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
-			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule})).
+			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule},
+			analyzer.Rule{Id: ruleJoinTables, Apply: joinTablesRule}, // guards.go
+			analyzer.Rule{Id: ruleShowCreateOfView, Apply: showCreateOfViewRule})).
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).
@@ -101,7 +103,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleTimeLiterals, Apply: timeLiteralsRule}, nil},       // fastcmp.go
 				gatedRule{analyzer.Rule{Id: ruleDecimalExtremes, Apply: decimalExtremesRule}, nil}, // fastcmp.go
 				gatedRule{analyzer.Rule{Id: ruleISOSortKeys, Apply: isoSortKeysRule}, nil},         // fastcmp.go
-				gatedRule{analyzer.Rule{Id: ruleIntoFile, Apply: intoFileRule}, nil})).             // intofile.go
+				gatedRule{analyzer.Rule{Id: ruleIntoFile, Apply: intoFileRule}, nil})).             // guards.go
 		Build())))) // withAssign: uservar.go
 	a.Coster = coster{a.Coster} // coster.go
 	if hp != nil {
