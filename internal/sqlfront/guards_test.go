@@ -90,3 +90,36 @@ func TestNoPanicStatements(t *testing.T) {
 	}
 	alive("LOAD_FILE")
 }
+
+// A prepared statement with more placeholders than vitess's execute
+// parser can read (its NULL bitmap's size overflows 16 bits past 65528:
+// the execute panicked and dropped the connection) is refused at the
+// prepare with MariaDB's 1390; one with 1000 runs; the connection stays.
+func TestManyPlaceholders(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	ctx := context.Background()
+	c := ts.conn("")
+	if _, err := c.ExecContext(ctx, "CREATE DATABASE mp"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1000, 65529, 65535} {
+		q := "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name IN (" + strings.Repeat("?,", n-1) + "?)"
+		args := make([]any, n)
+		for i := range args {
+			args[i] = "mp"
+		}
+		var got int
+		err := c.QueryRowContext(ctx, q, args...).Scan(&got)
+		var me *mysqldrv.MySQLError
+		switch {
+		case n <= 65528 && (err != nil || got != 1):
+			t.Fatalf("%d placeholders: %d %v", n, got, err)
+		case n > 65528 && (!errors.As(err, &me) || me.Number != 1390):
+			t.Fatalf("%d placeholders: %v, want 1390", n, err)
+		}
+		var one int
+		if err := c.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("after %d placeholders the connection is gone: %v", n, err)
+		}
+	}
+}

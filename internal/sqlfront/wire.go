@@ -101,6 +101,12 @@ func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.Pars
 // select (see fastpath.go).
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	authenticated(c)
+	if tooManyPlaceholders(query) {
+		// vitess keeps the statement before it asks us: an execute of
+		// its id would reach the parser that cannot read it.
+		delete(c.PrepareData, c.StatementID)
+		return nil, mysql.NewSQLError(erPsManyParam, "HY000", "Prepared statement contains too many placeholders")
+	}
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	err = h.overrun(c, err)
 	temporalDecimals(fields, h.scaledReal)
@@ -367,4 +373,35 @@ func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltype
 		return sqltypes.MakeTrusted(f.Type, out)
 	}
 	return v
+}
+
+// erPsManyParam is MariaDB's ER_PS_MANY_PARAM.
+const erPsManyParam = 1390
+
+// maxPlaceholders is the most placeholders a prepared statement may hold
+// here: vitess's execute packet parser sizes the NULL bitmap of n
+// parameters as (n+7)/8 in 16 bits, which is 0 past 65528 (a panic that
+// dropped the connection), and counts the placeholders in 16 bits. MariaDB
+// takes 65535.
+const maxPlaceholders = 65528
+
+// tooManyPlaceholders reports whether query holds more than
+// maxPlaceholders placeholders (counted as vitess counts them, after a
+// cheap test that there can be that many).
+func tooManyPlaceholders(query string) bool {
+	if strings.Count(query, "?") <= maxPlaceholders {
+		return false
+	}
+	st, err := sqlparser.Parse(query)
+	if err != nil {
+		return false // the prepare reports the syntax error
+	}
+	n := 0
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		if v, ok := node.(*sqlparser.SQLVal); ok && strings.HasPrefix(string(v.Val), ":v") {
+			n++
+		}
+		return true, nil
+	}, st)
+	return n > maxPlaceholders
 }
