@@ -68,6 +68,8 @@ type Config struct {
 	// MaxConnections bounds the SQL port's connections, as mysqld's
 	// max_connections: one more is answered error 1040 (0: no limit).
 	MaxConnections int
+	// MaxConnectErrors is mysqld's max_connect_errors (0: off).
+	MaxConnectErrors int
 	// ConnectTimeout is how long a SQL client may take from connecting to
 	// being authenticated, as mysqld's connect_timeout (0: no limit).
 	ConnectTimeout time.Duration
@@ -153,6 +155,7 @@ func Default() Config {
 		HSLineTimeout:           30 * time.Second,
 		HSMaxResponse:           16 << 20,
 		MaxConnections:          151,
+		MaxConnectErrors:        100,
 		ConnectTimeout:          10 * time.Second,
 		Durability:              engine.DurabilitySync,
 		RootHost:                "127.0.0.1",
@@ -191,7 +194,7 @@ func (c *Config) Validate() error {
 	if c.HSRequireAuth && !c.HSSQLUsers && ((c.HSPort >= 0 && c.HSSecret == "") || (c.HSPortWr >= 0 && c.HSSecretWr == "")) {
 		return errors.New("config: --handlersocket-require-auth on a port without a secret needs --handlersocket-sql-users (no A could succeed there)")
 	}
-	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 || c.HSReadLoops < 0 {
+	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 || c.MaxConnectErrors < 0 || c.HSReadLoops < 0 {
 		return errors.New("config: --handlersocket-max-connections-per-peer, --handlersocket-max-response, --handlersocket-read-loops and --max-connections must not be negative")
 	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
@@ -264,7 +267,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.HSWriteLoops, "handlersocket-write-loops", c.HSWriteLoops, "event loops serving the HandlerSocket write port (0: one per GOMAXPROCS, none with --durability sync; -1: none, a goroutine per connection)")
 	fs.Var((*seconds)(&c.HSLineTimeout), "handlersocket-line-timeout", "close HandlerSocket connections that leave a request line incomplete this long: seconds or a duration (0: never)")
 	fs.IntVar(&c.HSMaxResponse, "handlersocket-max-response", c.HSMaxResponse, "largest HandlerSocket find reply in bytes; a larger one answers 1\\t1\\tresultlen (0: no limit)")
-	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most SQL connections, as mysqld's max_connections; one more gets error 1040 (0: no limit)")
+	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most authenticated SQL connections, as mysqld's max_connections; one more login gets error 1040, except one with SUPER or CONNECTION ADMIN (0: no limit)")
+	fs.IntVar(&c.MaxConnectErrors, "max-connect-errors", c.MaxConnectErrors, "connection errors in a row after which a host is blocked until FLUSH HOSTS (error 1129), as mysqld's max_connect_errors (0: off)")
 	fs.StringVar(&c.SecureFilePriv, "secure-file-priv", c.SecureFilePriv, "the only directory LOAD DATA INFILE and SELECT ... INTO OUTFILE may use, as mysqld's secure_file_priv (empty: <datadir>/files)")
 	fs.Var((*seconds)(&c.ConnectTimeout), "connect-timeout", "how long a SQL client may take to authenticate, as mysqld's connect_timeout: seconds or a duration (0: no limit)")
 	fs.TextVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")

@@ -59,15 +59,16 @@ func (c *Config) HSConfig() hsfront.Config {
 // the flags' do.
 func (c *Config) SQLConfig() sqlfront.Config {
 	return sqlfront.Config{
-		Address:         c.Addr(c.Port),
-		RootPassword:    c.RootPassword,
-		RootHost:        c.RootHost,
-		TLSRequired:     c.TLSRequired,
-		NoPointFastPath: !c.SQLPointFastPath,
-		NoPlanCache:     !c.SQLPlanCache,
-		MaxConnections:  c.MaxConnections,
-		ConnectTimeout:  c.ConnectTimeout,
-		SecureFilePriv:  c.SecureFilePrivDir(),
+		Address:          c.Addr(c.Port),
+		RootPassword:     c.RootPassword,
+		RootHost:         c.RootHost,
+		TLSRequired:      c.TLSRequired,
+		NoPointFastPath:  !c.SQLPointFastPath,
+		NoPlanCache:      !c.SQLPlanCache,
+		MaxConnections:   c.MaxConnections,
+		MaxConnectErrors: c.MaxConnectErrors,
+		ConnectTimeout:   c.ConnectTimeout,
+		SecureFilePriv:   c.SecureFilePrivDir(),
 	}
 }
 

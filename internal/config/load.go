@@ -377,6 +377,7 @@ func (c *Config) Print(w io.Writer) error {
 		"max-auth-failures":                      c.MaxAuthFailures,
 		"auth-backoff":                           c.AuthBackoff.String(),
 		"max-connections":                        c.MaxConnections,
+		"max-connect-errors":                     c.MaxConnectErrors,
 		"connect-timeout":                        c.ConnectTimeout.String(),
 		"secure-file-priv":                       c.SecureFilePriv,
 		"durability":                             c.Durability.String(),

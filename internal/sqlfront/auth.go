@@ -308,12 +308,37 @@ func (m *loginMethod) HandleAuthPluginData(c *mysql.Conn, user string, serverDat
 	if !accountExists(m.mdb, user, host) {
 		return nil, denied
 	}
+	lc := limitConnOf(c)
+	if lc != nil {
+		lc.tried.Store(true)
+	}
 	g, err := m.AuthMethod.HandleAuthPluginData(c, user, serverData, clientData, addr)
 	var se *mysql.SQLError
 	if err != nil && errors.As(err, &se) && se.Num == mysql.ERAccessDeniedError {
 		return nil, denied
 	}
+	if err == nil && lc != nil {
+		if !lc.l.claimSession(lc, connectionAdmin(m.mdb, user, host)) {
+			return nil, mysql.NewSQLError(mysql.ERConCount, "08004", "Too many connections")
+		}
+		if lc.l.hosts != nil {
+			lc.l.hosts.reset(host)
+		}
+	}
 	return g, err
+}
+
+// connectionAdmin reports whether the account of user at host has SUPER
+// or CONNECTION ADMIN, which may take the session slot past
+// max_connections.
+func connectionAdmin(mdb *mysql_db.MySQLDb, user, host string) bool {
+	if !mdb.Enabled() {
+		return true
+	}
+	rd := mdb.Reader()
+	defer rd.Close()
+	u := mdb.GetUser(rd, user, host, false)
+	return u != nil && (u.PrivilegeSet.Has(sql.PrivilegeType_Super) || u.PrivilegeSet.HasDynamic("CONNECTION_ADMIN"))
 }
 
 // accountExists reports whether an account (not a role) admits user from

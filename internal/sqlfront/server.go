@@ -62,9 +62,17 @@ type Config struct {
 	// NoPlanCache analyses every SELECT anew instead of reusing the plan
 	// of the connection's last run of the same text (see plancache.go).
 	NoPlanCache bool
-	// MaxConnections bounds the open connections, as mysqld's
-	// max_connections: one more is answered error 1040 (0: no limit).
+	// MaxConnections bounds the authenticated connections, as mysqld's
+	// max_connections: one more login is answered error 1040, except one
+	// by an account with SUPER or CONNECTION ADMIN (0: no limit). The
+	// connections not authenticated yet have a bound of their own
+	// (maxPending in connlimit.go).
 	MaxConnections int
+	// MaxConnectErrors blocks a host after that many connection errors in
+	// a row (handshakes abandoned, timed out or malformed; not refused
+	// passwords) until FLUSH HOSTS, as mysqld's max_connect_errors; a
+	// successful login from it starts its count again (0: off).
+	MaxConnectErrors int
 	// ConnectTimeout is how long a client may take to authenticate, as
 	// mysqld's connect_timeout (0: no limit).
 	ConnectTimeout time.Duration
@@ -162,6 +170,9 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("sqlfront: listen %s: %w", cfg.Address, err)
 	}
 	ll := &limitListener{Listener: ln, max: int64(cfg.MaxConnections), connectTimeout: cfg.ConnectTimeout}
+	if cfg.MaxConnectErrors > 0 {
+		ll.hosts = &connectErrors{max: cfg.MaxConnectErrors}
+	}
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  ln.Addr().String(),
@@ -175,7 +186,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
-		mh = &mariaHandler{Handler: h, guard: guard}
+		mh = &mariaHandler{Handler: h, guard: guard, hosts: ll.hosts, mdb: se.Analyzer.Catalog.MySQLDb}
 		ll.stats = &mh.stats
 		mh.noFast.Store(cfg.NoPointFastPath)
 		mh.noPlanCache.Store(cfg.NoPlanCache)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -31,6 +33,8 @@ type mariaHandler struct {
 	stats Stats
 
 	guard  *guardedParser // go-mysql-server's parser (guard.go)
+	hosts  *connectErrors // max_connect_errors (connlimit.go); nil: off
+	mdb    *mysql_db.MySQLDb
 	points pointSelects   // prepared point selects (fastpath.go)
 	noFast atomic.Bool    // send every statement to go-mysql-server
 	// noBulk turns the bulk insert and bulk load paths off
@@ -53,6 +57,14 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	authenticated(c)
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
+	if isFlushHosts(query) {
+		err := h.flushHosts(c)
+		h.stats.count(query, err)
+		if err == nil {
+			err = callback(&sqltypes.Result{}, false)
+		}
+		return err
+	}
 	if done, err := h.explain(ctx, c, query, callback); done {
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
@@ -404,4 +416,28 @@ func tooManyPlaceholders(query string) bool {
 		return true, nil
 	}, st)
 	return n > maxPlaceholders
+}
+
+// isFlushHosts reports whether query is FLUSH HOSTS, which go-mysql-server
+// does not know.
+func isFlushHosts(query string) bool {
+	f := strings.Fields(strings.TrimRight(strings.TrimSpace(query), ";"))
+	return len(f) == 2 && strings.EqualFold(f[0], "FLUSH") && strings.EqualFold(f[1], "HOSTS")
+}
+
+// flushHosts unblocks the hosts max_connect_errors blocked; it needs the
+// RELOAD privilege, as in MariaDB.
+func (h *mariaHandler) flushHosts(c *mysql.Conn) error {
+	if h.mdb != nil && h.mdb.Enabled() {
+		rd := h.mdb.Reader()
+		u := h.mdb.GetUser(rd, c.User, remoteHost(c.RemoteAddr()), false)
+		rd.Close()
+		if u == nil || !u.PrivilegeSet.Has(sql.PrivilegeType_Reload) {
+			return sqlError(mysql.ERSpecifiedAccessDenied, "RELOAD")
+		}
+	}
+	if h.hosts != nil {
+		h.hosts.flush()
+	}
+	return nil
 }
