@@ -967,7 +967,7 @@ func (n *LoadDataNode) runPipelined(ctx *sql.Context) (sql.RowIter, error) {
 func (n *LoadDataNode) runJob(ctx *sql.Context, p *loadJob) {
 	defer close(p.done)
 	p.at = -1
-	p.err = n.p.e.Update(ctx, func(job *engine.Job) error {
+	p.err = updateWaitingRowLocks(ctx, n.p.e, func(job *engine.Job) error {
 		p.res = writeResult{}
 		if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
 			return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
@@ -1107,7 +1107,7 @@ func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, int, error) {
 		end := min(start+loadChunk, len(n.rows))
 		var res writeResult
 		at := -1
-		err := n.p.e.Update(ctx, func(job *engine.Job) error {
+		err := updateWaitingRowLocks(ctx, n.p.e, func(job *engine.Job) error {
 			res = writeResult{}
 			if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
 				return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
