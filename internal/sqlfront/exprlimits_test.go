@@ -1,9 +1,16 @@
 package sqlfront
 
 import (
+	"context"
+	gosql "database/sql"
+	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // TestStringResultsBoundedByMaxPacket: a string function whose result
@@ -57,4 +64,136 @@ func TestStringResultsBoundedByMaxPacket(t *testing.T) {
 	// Below the limit the functions answer as before.
 	expectRows(t, c, "SELECT LENGTH(REPEAT(REPEAT('x', 1e3), 1e3)), LPAD('a', 3, 'b'), CONCAT_WS('-', 'a', NULL, 'b'), REPLACE('aXa', 'a', 'bb'), HEX('ab'), TO_BASE64('ab'), CONCAT('a', 1, 2.5), LENGTH(SPACE(7))",
 		"1000000|bba|a-b|bbXbb|6162|YWI=|a12.5|7")
+}
+
+// catastrophic is a pattern on which a backtracking matcher spends
+// time exponential in the text's length (ICU ran it past KILL).
+const catastrophic = "SELECT REPEAT('a', 30) REGEXP '^(a+)+$b'"
+
+// TestRegexpIsBounded: a pattern that makes a backtracking matcher run
+// for minutes answers at once, and an unrelated SELECT 1 on another
+// connection meanwhile is not held.
+func TestRegexpIsBounded(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	a, other := ts.open(""), ts.open("")
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var v int
+		done <- a.QueryRowContext(ctx, catastrophic).Scan(&v)
+	}()
+	worst := selectOneWorst(t, other, done)
+	if err := <-done; err != nil {
+		t.Fatalf("%s: %v", catastrophic, err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("%s took %v, want well under 3 s", catastrophic, d)
+	}
+	if worst > 2*time.Second {
+		t.Errorf("SELECT 1 on another connection took up to %v meanwhile", worst)
+	}
+	// The matcher's answers for ordinary patterns are MariaDB's.
+	expectRows(t, a, "SELECT 'abc' REGEXP '^a.c$', 'ABC' REGEXP 'b', 'abc' NOT REGEXP 'x', 'a\\nb' REGEXP 'a.b', REGEXP_LIKE('ABC', 'b', 'c'), REGEXP_LIKE('a\\nb', '^b', 'm'), NULL REGEXP 'a', 'aa' REGEXP '(a)\\\\1'",
+		"1|1|1|0|0|1|NULL|1")
+}
+
+// selectOneWorst runs SELECT 1 on db until done has a value (it is put
+// back) and returns the worst latency seen.
+func selectOneWorst(t *testing.T, db *gosql.DB, done chan error) time.Duration {
+	t.Helper()
+	var worst time.Duration
+	for {
+		select {
+		case err := <-done:
+			done <- err
+			return worst
+		default:
+		}
+		s := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		var v int
+		err := db.QueryRowContext(ctx, "SELECT 1").Scan(&v)
+		cancel()
+		if err != nil {
+			t.Fatalf("SELECT 1: %v", err)
+		}
+		if d := time.Since(s); d > worst {
+			worst = d
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// longStatement runs for minutes unless stopped: a join of 10^8 rows
+// that evaluates REPEAT, CONCAT and REGEXP on each, with a pattern on
+// which a backtracking matcher takes seconds per row.
+const longStatement = `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000)
+SELECT COUNT(*) FROM s x, s y WHERE CONCAT(REPEAT('1', 28), x.n, y.n) REGEXP '^(1+)+$b'`
+
+// TestKillStopsStatement: KILL QUERY, KILL and the client's disconnect
+// each stop a statement busy in expression evaluation within about a
+// second (KILL QUERY with error 1317, as MariaDB), and an unrelated
+// SELECT 1 meanwhile is not held.
+func TestKillStopsStatement(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	other := ts.open("")
+	for _, how := range []string{"KILL QUERY", "KILL", "disconnect"} {
+		t.Run(strings.ReplaceAll(how, " ", "_"), func(t *testing.T) {
+			c := ts.conn("")
+			var id int64
+			if err := c.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				var n int64
+				done <- c.QueryRowContext(ctx, longStatement).Scan(&n)
+			}()
+			time.Sleep(500 * time.Millisecond)
+			select {
+			case err := <-done:
+				t.Fatalf("the statement ended before it was stopped: %v", err)
+			default:
+			}
+			stopped := time.Now()
+			switch how {
+			case "disconnect":
+				cancel() // the driver closes the connection
+			default:
+				mustExec(t, other, fmt.Sprintf("%s %d", how, id))
+			}
+			worst := selectOneWorst(t, other, done)
+			err := <-done
+			if how == "KILL QUERY" {
+				var me *mysql.MySQLError
+				if !errors.As(err, &me) || me.Number != 1317 {
+					t.Errorf("KILL QUERY: statement answered %v, want error 1317", err)
+				}
+			} else if err == nil {
+				t.Errorf("%s: the statement answered without error", how)
+			}
+			// The server's side: no statement of that connection still runs.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				rows := queryRows(t, other, fmt.Sprintf("SELECT COUNT(*) FROM information_schema.processlist WHERE id = %d AND command = 'Query'", id))
+				if joinLines(rows) == "0" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the statement still runs on the server", how)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if d := time.Since(stopped); d > 3*time.Second {
+				t.Errorf("%s: the statement stopped %v after, want about a second", how, d)
+			}
+			if worst > 2*time.Second {
+				t.Errorf("%s: SELECT 1 on another connection took up to %v", how, worst)
+			}
+		})
+	}
 }
