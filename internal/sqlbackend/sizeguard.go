@@ -205,23 +205,36 @@ func newSizeGuard(orig sql.Expression, name string, bound func(*sql.Context, []i
 
 // Eval implements sql.Expression.
 func (g *sizeGuard) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	ext := make(sql.Row, len(row), len(row)+len(g.args))
+	ext := make(sql.Row, len(row)+len(g.args))
 	copy(ext, row)
-	for _, a := range g.args {
+	vals := ext[len(row):]
+	limit := maxPacket(ctx)
+	for i, a := range g.args {
 		v, err := a.Eval(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		ext = append(ext, v)
+		vals[i] = v
+		// With more than two arguments (CONCAT, CONCAT_WS) the bound of
+		// those evaluated so far (the others as NULL) already decides,
+		// so that the arguments held at once stay under the limit too.
+		if len(g.args) > 2 && i < len(g.args)-1 && g.bound(ctx, vals) > limit {
+			return g.overflow(ctx, limit)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if limit := maxPacket(ctx); g.bound(ctx, ext[len(row):]) > limit {
-		ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", g.name, int64(limit))
-		return nil, nil
+	if g.bound(ctx, vals) > limit {
+		return g.overflow(ctx, limit)
 	}
 	return g.fn.Eval(ctx, ext)
+}
+
+// overflow is the answer past max_allowed_packet: NULL and warning 1301.
+func (g *sizeGuard) overflow(ctx *sql.Context, limit float64) (interface{}, error) {
+	ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", g.name, int64(limit))
+	return nil, nil
 }
 
 // Children implements sql.Expression.

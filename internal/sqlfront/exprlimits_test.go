@@ -32,6 +32,8 @@ func TestStringResultsBoundedByMaxPacket(t *testing.T) {
 		{"SELECT REPLACE(REPEAT('a', 1e6), 'a', 'xxxxxxxxxxxxxxxxxxxx')", "replace"},
 		{"SELECT TO_BASE64(REPEAT('x', 1.5e7))", "to_base64"},
 		{"SELECT HEX(REPEAT('x', 1e7))", "hex"},
+		// Forty arguments of 10 MB: CONCAT stops at the second.
+		{"SELECT CONCAT(" + strings.Repeat("REPEAT('x', 1e7), ", 39) + "'y')", "concat"},
 	}
 	for _, tc := range cases {
 		runtime.GC()
