@@ -12,7 +12,7 @@ import (
 
 // ruleSizeGuard wraps every string function that can build a value
 // larger than its arguments (REPEAT, LPAD, RPAD, SPACE, CONCAT,
-// CONCAT_WS, REPLACE, TO_BASE64, HEX) in a sizeGuard, which decides from
+// CONCAT_WS, REPLACE, TO_BASE64, HEX, JSON_ARRAY, JSON_OBJECT) in a sizeGuard, which decides from
 // the arguments' values, before the function allocates anything, whether
 // the result would pass max_allowed_packet; if so the result is NULL with
 // warning 1301, as MariaDB answers ("Result of repeat() was larger than
@@ -68,6 +68,30 @@ var sizeGuardedFuncs = map[string]func(ctx *sql.Context, args []interface{}) flo
 		return n*4/3 + n/57 + 4 // with a newline every 76 characters
 	},
 	"hex": func(ctx *sql.Context, a []interface{}) float64 { return 2 * valueLen(a[0]) },
+	// JSON_ARRAY and JSON_OBJECT: a lower bound (each text quoted, a
+	// separator between values), so that NULL is answered only when the
+	// document surely passes the limit; text needing escapes can make a
+	// document a few times longer than the bound.
+	"json_array":  jsonBound,
+	"json_object": jsonBound,
+}
+
+// jsonBound is a lower bound of the length of a JSON document holding
+// the values a: text and bytes quoted, any other value at least one
+// character, separators between them, brackets around.
+func jsonBound(ctx *sql.Context, a []interface{}) float64 {
+	n := 2.0
+	for _, v := range a {
+		switch x := v.(type) {
+		case string:
+			n += float64(len(x)) + 3
+		case []byte:
+			n += float64(len(x)) + 3
+		default:
+			n += 2
+		}
+	}
+	return n
 }
 
 // padBound bounds LPAD/RPAD(str, len, pad): len characters of at most
@@ -158,7 +182,7 @@ func sizeGuardRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	q := ctx.Query()
 	if !containsFold(q, "repeat") && !containsFold(q, "pad") && !containsFold(q, "space") &&
 		!containsFold(q, "concat") && !containsFold(q, "replace") && !containsFold(q, "base64") &&
-		!containsFold(q, "hex") {
+		!containsFold(q, "hex") && !containsFold(q, "json_") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

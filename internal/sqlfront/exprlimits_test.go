@@ -34,6 +34,9 @@ func TestStringResultsBoundedByMaxPacket(t *testing.T) {
 		{"SELECT HEX(REPEAT('x', 1e7))", "hex"},
 		// Forty arguments of 10 MB: CONCAT stops at the second.
 		{"SELECT CONCAT(" + strings.Repeat("REPEAT('x', 1e7), ", 39) + "'y')", "concat"},
+		{"SELECT JSON_ARRAY(REPEAT('x', 1e7), REPEAT('y', 1e7))", "json_array"},
+		{"SELECT JSON_OBJECT('a', REPEAT('x', 1e7), 'b', REPEAT('y', 1e7))", "json_object"},
+		{"SELECT JSON_ARRAY(" + strings.Repeat("REPEAT('x', 1e7), ", 39) + "'y')", "json_array"},
 	}
 	for _, tc := range cases {
 		runtime.GC()
@@ -66,6 +69,8 @@ func TestStringResultsBoundedByMaxPacket(t *testing.T) {
 	// Below the limit the functions answer as before.
 	expectRows(t, c, "SELECT LENGTH(REPEAT(REPEAT('x', 1e3), 1e3)), LPAD('a', 3, 'b'), CONCAT_WS('-', 'a', NULL, 'b'), REPLACE('aXa', 'a', 'bb'), HEX('ab'), TO_BASE64('ab'), CONCAT('a', 1, 2.5), LENGTH(SPACE(7))",
 		"1000000|bba|a-b|bbXbb|6162|YWI=|a12.5|7")
+	expectRows(t, c, "SELECT JSON_ARRAY('a', 1, NULL, 2.5), JSON_OBJECT('a', 1, 'b', 'x'), LENGTH(JSON_ARRAY(REPEAT('x', 1e7), 1, NULL))",
+		`["a", 1, null, 2.5]|{"a": 1, "b": "x"}|10000013`)
 }
 
 // catastrophic is a pattern on which a backtracking matcher spends
