@@ -283,6 +283,7 @@ var mysqlErrors = map[int]MySQLError{
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
 	1364: {"ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"},
 	1365: {"ER_DIVISION_BY_ZERO", "22012", "Division by 0"},
+	1317: {"ER_QUERY_INTERRUPTED", "70100", "Query execution was interrupted"},
 	1318: {"ER_SP_WRONG_NO_OF_ARGS", "42000", "Incorrect number of arguments for %s %s; expected %d, got %d"},
 	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
 	1391: {"ER_KEY_PART_0", "HY000", "Key part '%s' length cannot be 0"},

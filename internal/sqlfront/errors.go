@@ -299,6 +299,11 @@ func (x *errContext) translate(err error) error {
 	if !ok {
 		se = sql.CastSQLError(sqlbackend.MapError(err))
 	}
+	if errors.Is(err, context.Canceled) || (se.Num == mysql.ERUnknownError && se.Message == context.Canceled.Error()) {
+		// KILL QUERY (or KILL, or the client's going) cancelled the
+		// statement's context.
+		return sqlError(mysql.ERQueryInterrupted)
+	}
 	x.msg = se.Message
 	for i := range gmsRules {
 		if a, ok := gmsRules[i].match(se.Message); ok {

@@ -3,10 +3,14 @@ package sqlfront
 import (
 	"context"
 	gosql "database/sql"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 )
+
+// maxFuzzAlloc bounds the heap one fuzz input may allocate.
+const maxFuzzAlloc = 256 << 20
 
 // fuzzTarget is the live server FuzzSQL sends its inputs to: one per
 // process (the fuzzing engine runs FuzzSQL once in each worker, and the
@@ -78,6 +82,17 @@ func (ft *fuzzTarget) drop() {
 // run sends one input as a text query and as a prepared statement,
 // ignoring SQL errors, and then checks that the server still answers.
 func (ft *fuzzTarget) run(t *testing.T, q string) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	defer func() {
+		// No input may take the host's memory: the heap the input
+		// allocated (server and client, both in this process, twice: as
+		// a query and prepared) stays under maxFuzzAlloc.
+		runtime.ReadMemStats(&after)
+		if d := after.TotalAlloc - before.TotalAlloc; d > maxFuzzAlloc {
+			t.Fatalf("%.200q allocated %d MiB, want at most %d MiB", q, d>>20, maxFuzzAlloc>>20)
+		}
+	}()
 	for _, prepare := range []bool{false, true} {
 		c := ft.session(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -124,6 +139,13 @@ func FuzzSQL(f *testing.F) {
 		"SELECT " + strings.Repeat("~", 1200) + "1",
 		"SELECT 1 FROM t WHERE " + strings.Repeat("id = 1 OR ", 1200) + "id = 2",
 		"INSERT INTO t (id, v) VALUES " + strings.Repeat("(10, 'x'), ", 300) + "(11, 'y')",
+		// Expression-heavy inputs: values past max_allowed_packet are
+		// NULL, REGEXP is linear (see exprlimits_test.go).
+		"SELECT REPEAT('x', 1e9), LPAD('x', 1e9, 'y'), RPAD(v, 1e9, v), SPACE(1e9) FROM t",
+		"SELECT REPEAT(REPEAT('x', 1e5), 1e5), CONCAT_WS(v, REPEAT(v, 1e8), v) FROM t",
+		"SELECT CONCAT(" + strings.Repeat("REPEAT('x', 1e7), ", 20) + "1), HEX(REPEAT('x', 1e8)), TO_BASE64(SPACE(1e8))",
+		"SELECT REPLACE(REPEAT('a', 1e6), 'a', REPEAT('b', 100)), GROUP_CONCAT(REPEAT(v, 1e6)) FROM t",
+		"SELECT REPEAT('a', 30) REGEXP '^(a+)+$b', v RLIKE '(x+x+)+y', REGEXP_LIKE(REPEAT(v, 1e6), '(a|aa)*c') FROM t",
 	} {
 		f.Add(q)
 	}

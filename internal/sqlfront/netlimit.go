@@ -39,8 +39,9 @@ const (
 	// per byte of text, 160 MiB here (the process dies at 512 MiB).
 	maxPrepareLen = 1 << 20
 	// peerCheckInterval is how often a running statement checks that its
-	// client is still connected (go-mysql-server's interval).
-	peerCheckInterval = 5 * time.Second
+	// client is still connected (one non-blocking peek at the socket), so
+	// a statement whose client has gone stops within about half a second.
+	peerCheckInterval = 500 * time.Millisecond
 )
 
 var (

@@ -1,0 +1,249 @@
+package sqlbackend
+
+import (
+	"crypto/sha256"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// ruleBoundedGroupConcat replaces a GROUP_CONCAT over text by
+// boundedGroupConcat, which keeps no more of its group than the result
+// can use and reports warning 1260 ("Row N was cut by GROUP_CONCAT()"),
+// as MariaDB does: without ORDER BY it stops keeping values once the
+// result has group_concat_max_len bytes; with ORDER BY it keeps each
+// row's sort keys and at most group_concat_max_len+1 bytes of its value,
+// sorts them at the end and cuts. go-mysql-server's keeps every row of
+// the group whole (its input row too) and cuts only at the end (4 GB
+// held to return 1024 bytes). Over BLOBs go-mysql-server's stays.
+const ruleBoundedGroupConcat analyzer.RuleId = 10383
+
+// boundedGroupConcatRule swaps the GROUP_CONCATs it can, only when the
+// statement's text names GROUP_CONCAT.
+func boundedGroupConcatRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !containsFold(ctx.Query(), "group_concat") {
+		return n, transform.SameTree, nil
+	}
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if g, ok := e.(*aggregation.GroupConcat); ok {
+			if b := newBoundedGroupConcat(g); b != nil {
+				return b, transform.NewTree, nil
+			}
+		}
+		return e, transform.SameTree, nil
+	})
+}
+
+// boundedGroupConcat is GROUP_CONCAT([DISTINCT] exprs [ORDER BY ...]
+// SEPARATOR sep) accumulating at most about maxLen bytes of values. It is
+// immutable, safe for concurrent use; each buffer belongs to one group's
+// iterator.
+type boundedGroupConcat struct {
+	*aggregation.GroupConcat
+	distinct bool
+	sep      string
+	maxLen   int
+	exprs    []sql.Expression // the values concatenated
+	keys     []sql.Expression // ORDER BY's expressions, evaluated on the input row
+	sortBy   []sql.SortField  // ORDER BY over a kept entry (keys..., value)
+}
+
+// newBoundedGroupConcat returns g bounded, or nil when g has a BLOB
+// argument. go-mysql-server keeps the clause's parts unexported; they
+// are read (never written) through reflect.
+func newBoundedGroupConcat(g *aggregation.GroupConcat) *boundedGroupConcat {
+	v := reflect.ValueOf(g).Elem()
+	sf, sep, dist, ml := v.FieldByName("sf"), v.FieldByName("separator"), v.FieldByName("distinct"), v.FieldByName("maxLen")
+	if !sf.IsValid() || !sep.IsValid() || !dist.IsValid() || !ml.IsValid() || sf.Kind() != reflect.Slice {
+		return nil
+	}
+	children := g.Children()
+	nk := sf.Len()
+	if nk > len(children) {
+		return nil
+	}
+	b := &boundedGroupConcat{GroupConcat: g, distinct: dist.String() != "", sep: sep.String(), maxLen: int(ml.Int()),
+		keys: children[:nk], exprs: children[nk:]}
+	for _, c := range b.exprs {
+		if gtypes.IsBlobType(c.Type()) || gtypes.IsBinaryType(c.Type()) {
+			return nil
+		}
+	}
+	for i, k := range b.keys {
+		f := sf.Index(i)
+		order, nulls := f.FieldByName("Order"), f.FieldByName("NullOrdering")
+		if !order.IsValid() || !nulls.IsValid() {
+			return nil
+		}
+		col := expression.NewGetField(i, k.Type(), k.String(), k.IsNullable())
+		b.sortBy = append(b.sortBy, sql.SortField{Column: col, Column2: col,
+			Order: sql.SortOrder(intOf(order)), NullOrdering: sql.NullOrdering(intOf(nulls))})
+	}
+	return b
+}
+
+// intOf is the integer v holds, signed or not.
+func intOf(v reflect.Value) int64 {
+	switch v.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return int64(v.Uint())
+	}
+	return v.Int()
+}
+
+// NewBuffer implements sql.Aggregation.
+func (b *boundedGroupConcat) NewBuffer() (sql.AggregationBuffer, error) {
+	return &boundedConcatBuffer{gc: b}, nil
+}
+
+// WithChildren implements sql.Expression.
+func (b *boundedGroupConcat) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := b.GroupConcat.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if g, ok := c.(*aggregation.GroupConcat); ok {
+		if nb := newBoundedGroupConcat(g); nb != nil {
+			return nb, nil
+		}
+	}
+	return c, nil
+}
+
+// WithId implements sql.IdExpression.
+func (b *boundedGroupConcat) WithId(id sql.ColumnId) sql.IdExpression {
+	c := b.GroupConcat.WithId(id)
+	if g, ok := c.(*aggregation.GroupConcat); ok {
+		if nb := newBoundedGroupConcat(g); nb != nil {
+			return nb
+		}
+	}
+	return c
+}
+
+// boundedConcatBuffer accumulates one group; not safe for concurrent use.
+type boundedConcatBuffer struct {
+	gc      *boundedGroupConcat
+	buf     strings.Builder
+	n       int                   // values appended
+	any     bool                  // a value was seen
+	cut     int                   // the value that was cut (1-based), 0 while none
+	seen    map[[32]byte]struct{} // DISTINCT's values so far (their SHA-256)
+	parts   []string
+	entries []sql.Row // with ORDER BY: keys..., value (cut to maxLen+1 bytes)
+}
+
+// Update implements sql.AggregationBuffer.
+func (g *boundedConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
+	if g.cut != 0 {
+		return nil // the result is complete: later values change nothing
+	}
+	exprs := g.gc.exprs
+	g.parts = g.parts[:0]
+	for _, e := range exprs {
+		v, err := e.Eval(ctx, row)
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			return nil
+		}
+		v, _, err = gtypes.LongText.Convert(ctx, v)
+		if err != nil {
+			return err
+		}
+		s, err := sql.UnwrapAny(ctx, v)
+		if err != nil {
+			return err
+		}
+		str, _ := s.(string)
+		g.parts = append(g.parts, str)
+	}
+	val := strings.Join(g.parts, "")
+	if g.gc.distinct {
+		if g.seen == nil {
+			g.seen = map[[32]byte]struct{}{}
+		}
+		h := sha256.Sum256([]byte(val))
+		if _, ok := g.seen[h]; ok {
+			return nil
+		}
+		g.seen[h] = struct{}{}
+	}
+	if len(g.gc.keys) == 0 {
+		g.add(val)
+		return nil
+	}
+	if len(val) > g.gc.maxLen+1 {
+		// The result is cut inside this value wherever it sorts.
+		val = strings.Clone(val[:g.gc.maxLen+1])
+	}
+	e := make(sql.Row, len(g.gc.keys)+1)
+	for i, k := range g.gc.keys {
+		v, err := k.Eval(ctx, row)
+		if err != nil {
+			return err
+		}
+		e[i] = v
+	}
+	e[len(g.gc.keys)] = val
+	g.entries = append(g.entries, e)
+	return nil
+}
+
+// add appends val to the result, noting the cut once it passes maxLen.
+func (g *boundedConcatBuffer) add(val string) {
+	if g.any {
+		g.buf.WriteString(g.gc.sep)
+	}
+	g.any = true
+	g.n++
+	g.buf.WriteString(val)
+	if g.buf.Len() > g.gc.maxLen {
+		g.cut = g.n
+		g.seen = nil
+	}
+}
+
+// Eval implements sql.AggregationBuffer.
+func (g *boundedConcatBuffer) Eval(ctx *sql.Context) (interface{}, error) {
+	if g.entries != nil {
+		sorter := &expression.Sorter{SortFields: g.gc.sortBy, Rows: g.entries, Ctx: ctx}
+		sort.Stable(sorter)
+		if sorter.LastError != nil {
+			return nil, sorter.LastError
+		}
+		for _, e := range g.entries {
+			g.add(e[len(e)-1].(string))
+			if g.cut != 0 {
+				break
+			}
+		}
+		g.entries = nil
+	}
+	if !g.any {
+		return nil, nil
+	}
+	s := g.buf.String()
+	if g.cut != 0 {
+		n := g.gc.maxLen
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // not inside a character
+		}
+		s = s[:n]
+		ctx.Warn(1260, "Row %d was cut by GROUP_CONCAT()", g.cut)
+	}
+	return s, nil
+}
+
+// Dispose implements sql.Disposable.
+func (g *boundedConcatBuffer) Dispose() {}

@@ -1,0 +1,287 @@
+package sqlfront
+
+import (
+	"context"
+	gosql "database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// TestStringResultsBoundedByMaxPacket: a string function whose result
+// would pass max_allowed_packet (16 MiB) answers NULL with warning 1301,
+// as MariaDB does, and decides so before building the value: the heap
+// the whole statement allocates (server and client, both in this
+// process) stays far below the value's size.
+func TestStringResultsBoundedByMaxPacket(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	cases := []struct{ q, fn string }{
+		{"SELECT REPEAT('x', 2e8)", "repeat"},
+		{"SELECT LPAD('x', 2e8, 'y')", "lpad"},
+		{"SELECT RPAD('x', 2e8, 'y')", "rpad"},
+		{"SELECT SPACE(2e8)", "space"},
+		{"SELECT REPEAT(REPEAT('x', 1e5), 2e3)", "repeat"},
+		{"SELECT CONCAT(REPEAT('x', 1e7), REPEAT('y', 1e7))", "concat"},
+		{"SELECT CONCAT_WS(',', REPEAT('x', 1e7), REPEAT('y', 1e7))", "concat_ws"},
+		{"SELECT REPLACE(REPEAT('a', 1e6), 'a', 'xxxxxxxxxxxxxxxxxxxx')", "replace"},
+		{"SELECT TO_BASE64(REPEAT('x', 1.5e7))", "to_base64"},
+		{"SELECT HEX(REPEAT('x', 1e7))", "hex"},
+		// Forty arguments of 10 MB: CONCAT stops at the second.
+		{"SELECT CONCAT(" + strings.Repeat("REPEAT('x', 1e7), ", 39) + "'y')", "concat"},
+		{"SELECT JSON_ARRAY(REPEAT('x', 1e7), REPEAT('y', 1e7))", "json_array"},
+		{"SELECT JSON_OBJECT('a', REPEAT('x', 1e7), 'b', REPEAT('y', 1e7))", "json_object"},
+		{"SELECT JSON_ARRAY(" + strings.Repeat("REPEAT('x', 1e7), ", 39) + "'y')", "json_array"},
+	}
+	for _, tc := range cases {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := queryRows(t, c, tc.q)
+		runtime.ReadMemStats(&after)
+		if len(got) != 1 || got[0] != "NULL" {
+			short := joinLines(got)
+			if len(short) > 40 {
+				short = short[:40] + "..."
+			}
+			t.Errorf("%s = %q, want NULL", tc.q, short)
+		}
+		// The arguments of the last five are up to 15 MB each, built
+		// once; the broken behaviour allocates the whole result (at
+		// least 20 MB, 200 MB for the first five) and sends it.
+		limit := uint64(64 << 20)
+		if strings.Contains(tc.q, "2e") {
+			limit = 16 << 20
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > limit {
+			t.Errorf("%s allocated %d MiB, want at most %d MiB", tc.q, d>>20, limit>>20)
+		}
+		want := "Warning|1301|Result of " + tc.fn + "() was larger than max_allowed_packet (16777216) - truncated"
+		if w := joinLines(queryRows(t, c, "SHOW WARNINGS")); w != want {
+			t.Errorf("%s: warnings %q, want %q", tc.q, w, want)
+		}
+	}
+	// Below the limit the functions answer as before.
+	expectRows(t, c, "SELECT LENGTH(REPEAT(REPEAT('x', 1e3), 1e3)), LPAD('a', 3, 'b'), CONCAT_WS('-', 'a', NULL, 'b'), REPLACE('aXa', 'a', 'bb'), HEX('ab'), TO_BASE64('ab'), CONCAT('a', 1, 2.5), LENGTH(SPACE(7))",
+		"1000000|bba|a-b|bbXbb|6162|YWI=|a12.5|7")
+	expectRows(t, c, "SELECT JSON_ARRAY('a', 1, NULL, 2.5), JSON_OBJECT('a', 1, 'b', 'x'), LENGTH(JSON_ARRAY(REPEAT('x', 1e7), 1, NULL))",
+		`["a", 1, null, 2.5]|{"a": 1, "b": "x"}|10000013`)
+}
+
+// catastrophic is a pattern on which a backtracking matcher spends
+// time exponential in the text's length (ICU ran it past KILL).
+const catastrophic = "SELECT REPEAT('a', 30) REGEXP '^(a+)+$b'"
+
+// TestRegexpIsBounded: a pattern that makes a backtracking matcher run
+// for minutes answers at once, and an unrelated SELECT 1 on another
+// connection meanwhile is not held.
+func TestRegexpIsBounded(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	a, other := ts.open(""), ts.open("")
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var v int
+		done <- a.QueryRowContext(ctx, catastrophic).Scan(&v)
+	}()
+	worst := selectOneWorst(t, other, done)
+	if err := <-done; err != nil {
+		t.Fatalf("%s: %v", catastrophic, err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("%s took %v, want well under 3 s", catastrophic, d)
+	}
+	if worst > 2*time.Second {
+		t.Errorf("SELECT 1 on another connection took up to %v meanwhile", worst)
+	}
+	// The matcher's answers for ordinary patterns are MariaDB's.
+	expectRows(t, a, "SELECT 'abc' REGEXP '^a.c$', 'ABC' REGEXP 'b', 'abc' NOT REGEXP 'x', 'a\\nb' REGEXP 'a.b', REGEXP_LIKE('ABC', 'b', 'c'), REGEXP_LIKE('a\\nb', '^b', 'm'), NULL REGEXP 'a', 'aa' REGEXP '(a)\\\\1'",
+		"1|1|1|0|0|1|NULL|1")
+}
+
+// selectOneWorst runs SELECT 1 on db until done has a value (it is put
+// back) and returns the worst latency seen.
+func selectOneWorst(t *testing.T, db *gosql.DB, done chan error) time.Duration {
+	t.Helper()
+	var worst time.Duration
+	for {
+		select {
+		case err := <-done:
+			done <- err
+			return worst
+		default:
+		}
+		s := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		var v int
+		err := db.QueryRowContext(ctx, "SELECT 1").Scan(&v)
+		cancel()
+		if err != nil {
+			t.Fatalf("SELECT 1: %v", err)
+		}
+		if d := time.Since(s); d > worst {
+			worst = d
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// longStatement runs for minutes unless stopped: a join of 10^8 rows
+// that evaluates REPEAT, CONCAT and REGEXP on each, with a pattern on
+// which a backtracking matcher takes seconds per row.
+const longStatement = `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000)
+SELECT COUNT(*) FROM s x, s y WHERE CONCAT(REPEAT('1', 28), x.n, y.n) REGEXP '^(1+)+$b'`
+
+// TestKillStopsStatement: KILL QUERY, KILL and the client's disconnect
+// each stop a statement busy in expression evaluation within about a
+// second (KILL QUERY with error 1317, as MariaDB), and an unrelated
+// SELECT 1 meanwhile is not held.
+func TestKillStopsStatement(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	other := ts.open("")
+	for _, how := range []string{"KILL QUERY", "KILL", "disconnect"} {
+		t.Run(strings.ReplaceAll(how, " ", "_"), func(t *testing.T) {
+			c := ts.conn("")
+			var id int64
+			if err := c.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				var n int64
+				done <- c.QueryRowContext(ctx, longStatement).Scan(&n)
+			}()
+			time.Sleep(500 * time.Millisecond)
+			select {
+			case err := <-done:
+				t.Fatalf("the statement ended before it was stopped: %v", err)
+			default:
+			}
+			stopped := time.Now()
+			switch how {
+			case "disconnect":
+				cancel() // the driver closes the connection
+			default:
+				mustExec(t, other, fmt.Sprintf("%s %d", how, id))
+			}
+			worst := selectOneWorst(t, other, done)
+			err := <-done
+			if how == "KILL QUERY" {
+				var me *mysql.MySQLError
+				if !errors.As(err, &me) || me.Number != 1317 {
+					t.Errorf("KILL QUERY: statement answered %v, want error 1317", err)
+				}
+			} else if err == nil {
+				t.Errorf("%s: the statement answered without error", how)
+			}
+			// The server's side: no statement of that connection still runs.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				rows := queryRows(t, other, fmt.Sprintf("SELECT COUNT(*) FROM information_schema.processlist WHERE id = %d AND command = 'Query'", id))
+				if joinLines(rows) == "0" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the statement still runs on the server", how)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if d := time.Since(stopped); d > 3*time.Second {
+				t.Errorf("%s: the statement stopped %v after, want about a second", how, d)
+			}
+			if worst > 2*time.Second {
+				t.Errorf("%s: SELECT 1 on another connection took up to %v", how, worst)
+			}
+		})
+	}
+}
+
+// TestGroupConcatBoundedWhileAccumulating: GROUP_CONCAT keeps no more than
+// group_concat_max_len bytes while it reads its group (the heap of the
+// statement stays far below the group's values) and warns 1260 as
+// MariaDB does.
+func TestGroupConcatBoundedWhileAccumulating(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	// 400 rows of 1 MB (go-mysql-server kept all of them: 400 MB).
+	q := `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 400)
+SELECT LENGTH(GROUP_CONCAT(REPEAT('x', 1000000))) FROM s`
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	expectRows(t, c, q, "1024")
+	runtime.ReadMemStats(&after)
+	if d := after.TotalAlloc - before.TotalAlloc; d > 128<<20 {
+		t.Errorf("GROUP_CONCAT of 400 MB allocated %d MiB, want at most 128 MiB", d>>20)
+	}
+	mustExec(t, c, "CREATE DATABASE g", "USE g", "SET SESSION group_concat_max_len = 10")
+	expectRows(t, c, "SELECT GROUP_CONCAT(x) FROM (SELECT 'abcd' x UNION ALL SELECT 'efgh' UNION ALL SELECT 'ijkl' UNION ALL SELECT 'mnop') t", "abcd,efgh,")
+	expectRows(t, c, "SHOW WARNINGS", "Warning|1260|Row 3 was cut by GROUP_CONCAT()")
+	expectRows(t, c, "SELECT GROUP_CONCAT(DISTINCT x SEPARATOR '') FROM (SELECT 'abcd' x UNION ALL SELECT 'abcd' UNION ALL SELECT 'ijkl' UNION ALL SELECT 'mnop') t", "abcdijklmn")
+	expectRows(t, c, "SHOW WARNINGS", "Warning|1260|Row 3 was cut by GROUP_CONCAT()")
+	expectRows(t, c, "SELECT GROUP_CONCAT(x, 'z' SEPARATOR '-') FROM (SELECT 'a' x UNION ALL SELECT NULL UNION ALL SELECT 'b') t", "az-bz")
+}
+
+// TestGroupConcatOrderByBounded: GROUP_CONCAT ... ORDER BY keeps of each
+// row its sort keys and no more of its value than the result can use, so
+// the live heap during the statement stays far below the group's values
+// (every value is still built once, so the bound is on what is kept, not
+// on what is allocated); the answers and warning 1260 are MariaDB's.
+func TestGroupConcatOrderByBounded(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	// 400 rows of 1 MB sorted (go-mysql-server kept all of them).
+	q := `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 400)
+SELECT LEFT(GROUP_CONCAT(REPEAT(CHAR(64 + n % 26), 1000000) ORDER BY n DESC), 3) FROM s`
+	peak := peakHeap(func() { expectRows(t, c, q, "JJJ") })
+	t.Logf("GROUP_CONCAT ... ORDER BY of 400 MB: live heap peak +%d MiB", peak>>20)
+	if peak > 128<<20 {
+		t.Errorf("GROUP_CONCAT ... ORDER BY of 400 MB: live heap grew by %d MiB, want at most 128 MiB", peak>>20)
+	}
+	mustExec(t, c, "SET SESSION group_concat_max_len = 10")
+	expectRows(t, c, "SELECT GROUP_CONCAT(x ORDER BY x DESC) FROM (SELECT 'abcd' x UNION ALL SELECT 'efgh' UNION ALL SELECT 'ijkl' UNION ALL SELECT 'mnop') t", "mnop,ijkl,")
+	expectRows(t, c, "SHOW WARNINGS", "Warning|1260|Row 3 was cut by GROUP_CONCAT()")
+	expectRows(t, c, "SELECT GROUP_CONCAT(x, 'z' ORDER BY x DESC SEPARATOR '-') FROM (SELECT 'a' x UNION ALL SELECT NULL UNION ALL SELECT 'b') t", "bz-az")
+	expectRows(t, c, "SELECT y, GROUP_CONCAT(x ORDER BY x) FROM (SELECT 'b' x, 1 y UNION ALL SELECT 'a', 1 UNION ALL SELECT 'c', 2) t GROUP BY y ORDER BY y", "1|a,b", "2|c")
+}
+
+// peakHeap runs f and returns by how much the live heap rose above its
+// level before f at most: every 10 ms a collection runs and HeapAlloc is
+// read, so garbage not yet collected (which depends on the heap the
+// process holds besides) is not counted, only what f's statement keeps.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapAlloc, ms.HeapAlloc
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var m runtime.MemStats
+		for {
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > peak {
+				peak = m.HeapAlloc
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	return peak - base
+}
