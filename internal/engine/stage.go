@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -107,8 +106,9 @@ func (e *Engine) BeginStage(ctx context.Context, o StageOptions) (*Stage, error)
 	if o.MemTableBytes <= 0 {
 		o.MemTableBytes = 4 << 20
 	}
-	dir := filepath.Join(e.opts.Dir, stageDirName, fmt.Sprintf("%d-%d", os.Getpid(), stageSeq.Add(1)))
-	if err := os.RemoveAll(dir); err != nil {
+	fs := e.opts.FS
+	dir := fs.PathJoin(e.opts.Dir, stageDirName, fmt.Sprintf("%d-%d", os.Getpid(), stageSeq.Add(1)))
+	if err := fs.RemoveAll(dir); err != nil {
 		return nil, err
 	}
 	cache := pebble.NewCache(8 << 20)
@@ -116,6 +116,7 @@ func (e *Engine) BeginStage(ctx context.Context, o StageOptions) (*Stage, error)
 	popts := &pebble.Options{
 		Cache:                       cache,
 		DisableWAL:                  true,
+		FS:                          fs,
 		MemTableSize:                uint64(o.MemTableBytes),
 		MemTableStopWritesThreshold: 2,
 		Logger:                      quietLogger{},
@@ -176,8 +177,8 @@ func (s *Stage) Commit(ctx context.Context) error {
 	if err := s.st.apply(); err != nil {
 		return err
 	}
-	path := filepath.Join(s.dir, "ingest.sst")
-	n, err := s.st.writeTable(s.e.db, path)
+	path := s.e.opts.FS.PathJoin(s.dir, "ingest.sst")
+	n, err := s.st.writeTable(s.e.db, s.e.opts.FS, path)
 	if err != nil || n == 0 {
 		return err
 	}
@@ -214,7 +215,7 @@ func (s *Stage) Abort() error {
 	s.ended = true
 	s.st.chunk.Close()
 	err := s.st.sdb.Close()
-	if rerr := os.RemoveAll(s.dir); err == nil {
+	if rerr := s.e.opts.FS.RemoveAll(s.dir); err == nil {
 		err = rerr
 	}
 	return err
@@ -350,11 +351,11 @@ func (st *stageStore) lookupHidden(t *Table, row Row) (Row, uint64, error) {
 	return hit, rowID, err
 }
 
-// writeTable writes the staging store's keys into one sstable at path
-// for db to ingest: values as sets, stagedDel as deletions. It returns
+// writeTable writes the staging store's keys into one sstable at path on
+// fs for db to ingest: values as sets, stagedDel as deletions. It returns
 // how many keys it wrote.
-func (st *stageStore) writeTable(db *pebble.DB, path string) (int, error) {
-	f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+func (st *stageStore) writeTable(db *pebble.DB, fs vfs.FS, path string) (int, error) {
+	f, err := fs.Create(path, vfs.WriteCategoryUnspecified)
 	if err != nil {
 		return 0, err
 	}

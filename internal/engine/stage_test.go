@@ -253,7 +253,7 @@ func TestStageAbort(t *testing.T) {
 	if err := s.st.apply(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.st.writeTable(e.db, filepath.Join(s.dir, "ingest.sst")); err != nil {
+	if _, err := s.st.writeTable(e.db, e.opts.FS, filepath.Join(s.dir, "ingest.sst")); err != nil {
 		t.Fatal(err)
 	}
 	s.st.chunk.Close()
