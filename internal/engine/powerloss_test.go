@@ -97,7 +97,6 @@ type powerLossRun struct {
 	runFor       time.Duration // writes before the crash
 	unsyncedPct  int           // CrashCloneCfg.UnsyncedDataPercent
 	dropSync     bool          // walWatchFS.dropSync
-	growMem      bool          // rotate memtables before the round until they have their full size
 	warmRows     int           // rows written to another table before the round
 	pause        time.Duration // each writer's pause after a job
 	seed         int64
@@ -331,7 +330,7 @@ func TestPowerLoss(t *testing.T) {
 			// Slow writers after a warm-up, so that the log does not
 			// switch during the round (a closed log is fsynced): only
 			// the sync loop makes the round's writes durable.
-			r := powerLossRound(t, powerLossRun{d: DurabilityOS, mem: 64 << 20, growMem: true, syncInterval: interval, unsyncedPct: pct(i),
+			r := powerLossRound(t, powerLossRun{d: DurabilityOS, mem: 64 << 20, syncInterval: interval, unsyncedPct: pct(i),
 				warmRows: 30000, pause: 2 * time.Millisecond,
 				runFor: time.Duration(1300+rng.Intn(500)) * time.Millisecond, seed: rng.Int63()})
 			t.Logf("round %d (unsynced kept %d%%): %d of %d acknowledged jobs lost, the oldest acknowledged %v before the power loss",
