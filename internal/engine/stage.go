@@ -49,6 +49,21 @@ type StageOptions struct {
 	// (two are queued at most; a third may be allocated while one is
 	// flushed).
 	MemTableBytes int64
+	// CacheBytes is the staging store's block cache. Default 8 MiB. A
+	// job whose unique checks read many keys of its own (a large load)
+	// goes faster with more: a 200,000-row LOAD DATA of a table with a
+	// secondary index took 1.1-1.7 s with 32 MiB, 2.4-3.3 s with 8 MiB.
+	CacheBytes int64
+	// NewKeys says every row the job writes is an insert of a new row
+	// (LOAD DATA): Commit then checks, on the writer goroutine right
+	// before the ingest, that no key the job sets under a primary or
+	// unique index of its tables is in the store, and fails with
+	// ErrTableDefChanged (nothing ingested) if one is: another job
+	// wrote it after the staged job looked, and the ingest would
+	// overwrite that row. The check reads one key per such index entry,
+	// on the writer goroutine. Without NewKeys the caller keeps others
+	// off the job's keys (see above).
+	NewKeys bool
 }
 
 // Stage is one staged job. Its methods are not safe for concurrent use:
@@ -62,6 +77,9 @@ type Stage struct {
 	dir   string
 	cat   *Catalog
 	ended bool
+	// newKeys and tables: StageOptions.NewKeys and the tables written.
+	newKeys bool
+	tables  map[*Table]struct{}
 }
 
 // stageStore holds a staged job's writes: chunk, an indexed batch on the
@@ -111,7 +129,10 @@ func (e *Engine) BeginStage(ctx context.Context, o StageOptions) (*Stage, error)
 	if err := fs.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	cache := pebble.NewCache(8 << 20)
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 8 << 20
+	}
+	cache := pebble.NewCache(o.CacheBytes)
 	defer cache.Unref()
 	popts := &pebble.Options{
 		Cache:                       cache,
@@ -129,7 +150,7 @@ func (e *Engine) BeginStage(ctx context.Context, o StageOptions) (*Stage, error)
 	if err != nil {
 		return nil, fmt.Errorf("engine: staging store: %w", err)
 	}
-	s := &Stage{e: e, dir: dir, cat: e.cat.Load()}
+	s := &Stage{e: e, dir: dir, cat: e.cat.Load(), newKeys: o.NewKeys, tables: map[*Table]struct{}{}}
 	s.st = stageStore{db: e.db, sdb: sdb, chunk: sdb.NewIndexedBatch(), chunkMax: o.ChunkBytes}
 	s.w.e = e
 	s.w.stage = &s.st
@@ -142,7 +163,10 @@ func (e *Engine) BeginStage(ctx context.Context, o StageOptions) (*Stage, error)
 func (s *Stage) Catalog() *Catalog { return s.cat }
 
 // Insert is Job.Insert into the staged job.
-func (s *Stage) Insert(t *Table, row Row) (uint64, error) { return s.w.Insert(t, row) }
+func (s *Stage) Insert(t *Table, row Row) (uint64, error) {
+	s.tables[t] = struct{}{}
+	return s.w.Insert(t, row)
+}
 
 // Update is Job.Update in the staged job.
 func (s *Stage) Update(t *Table, old, row Row) (bool, error) { return s.w.Update(t, old, row) }
@@ -190,6 +214,9 @@ func (s *Stage) Commit(ctx context.Context) error {
 			return &Error{Kind: ErrTableDefChanged, Detail: "a table changed during a staged job"}
 		}
 		tx.ingest = append(tx.ingest, path)
+		if s.newKeys {
+			tx.ingestCheck = s.checkNewKeys
+		}
 		return nil
 	})
 	if err != nil {
@@ -201,6 +228,43 @@ func (s *Stage) Commit(ctx context.Context) error {
 	s.e.stats.RowsWritten.Add(s.w.rows)
 	if p := s.st.peak; p > s.e.stats.StagedPeakBytes.Load() {
 		s.e.stats.StagedPeakBytes.Store(p)
+	}
+	return nil
+}
+
+// checkNewKeys fails when a key the job sets under a primary or unique
+// index of a table it wrote is already in the store (StageOptions.NewKeys).
+func (s *Stage) checkNewKeys() error {
+	for t := range s.tables {
+		for _, idx := range t.Indexes {
+			if !idx.Primary && !idx.Unique {
+				continue
+			}
+			it, err := s.st.sdb.NewIter(&pebble.IterOptions{LowerBound: idx.prefix, UpperBound: prefixEnd(nil, idx.prefix)})
+			if err != nil {
+				return err
+			}
+			for ok := it.First(); ok; ok = it.Next() {
+				if v := it.Value(); len(v) == 0 || v[0] != stagedSet {
+					continue
+				}
+				_, closer, err := s.e.db.Get(it.Key())
+				if err == nil {
+					closer.Close()
+					it.Close()
+					return tableError(ErrTableDefChanged, t, "rows of "+t.DB+"."+t.Name+" were written during a staged load")
+				}
+				if !errors.Is(err, pebble.ErrNotFound) {
+					it.Close()
+					return err
+				}
+			}
+			err = it.Error()
+			it.Close()
+			if err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
