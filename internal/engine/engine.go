@@ -17,15 +17,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
-	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Engine is an open store.
@@ -93,10 +90,10 @@ func Open(opts Options) (*Engine, error) {
 	// fsync is deferred (deferredSyncFS), which is all they give up.
 	var walFS *deferredSyncFS
 	if opts.Durability != DurabilitySync {
-		walFS = newDeferredSyncFS(vfs.Default)
+		walFS = newDeferredSyncFS(opts.FS)
 		popts.FS = walFS
 	} else {
-		popts.FS = prewrittenWALFS{FS: vfs.Default, size: opts.MemTableSize}
+		popts.FS = prewrittenWALFS{FS: opts.FS, size: opts.MemTableSize}
 	}
 	// Bloom filters on every level: a point lookup (primary key, unique
 	// index, unique check) then skips the files that cannot hold its key.
@@ -109,7 +106,7 @@ func Open(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("engine: open %s: %w", opts.Dir, err)
 	}
 	// Staged jobs a crash interrupted never reached the store.
-	if err := os.RemoveAll(filepath.Join(opts.Dir, stageDirName)); err != nil {
+	if err := opts.FS.RemoveAll(opts.FS.PathJoin(opts.Dir, stageDirName)); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
+
 	"github.com/handlerdb/handlerdb/internal/collation"
 )
 
@@ -101,6 +103,12 @@ type Options struct {
 	// connections were no faster and cost more CPU per insert (Pebble then
 	// syncs smaller groups more often), see README's figures.
 	PipelineSync bool
+	// FS is the file system the store (and its staging stores) live on.
+	// Default vfs.Default, the operating system's. Tests give a
+	// crashable in-memory one (vfs.NewCrashableMem) to drop what was not
+	// synced, as a power loss does (powerloss_test.go). It must be safe
+	// for concurrent use.
+	FS vfs.FS
 }
 
 // EnsureDefaults fills every zero field with its default.
@@ -122,6 +130,9 @@ func (o *Options) EnsureDefaults() {
 	}
 	if o.MaxGroupJobs == 0 {
 		o.MaxGroupJobs = 1024
+	}
+	if o.FS == nil {
+		o.FS = vfs.Default
 	}
 }
 

@@ -253,7 +253,7 @@ func TestStageAbort(t *testing.T) {
 	if err := s.st.apply(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.st.writeTable(e.db, filepath.Join(s.dir, "ingest.sst")); err != nil {
+	if _, err := s.st.writeTable(e.db, e.opts.FS, filepath.Join(s.dir, "ingest.sst")); err != nil {
 		t.Fatal(err)
 	}
 	s.st.chunk.Close()
@@ -303,5 +303,75 @@ func TestStageRules(t *testing.T) {
 	}
 	if got := findAll(t, e, people, &Query{Index: people.Primary, Op: OpEQ, Key: []types.Value{iv(5000)}}); len(got) != 0 {
 		t.Fatalf("failed staged job visible: %v", got)
+	}
+}
+
+// A staged job with NewKeys (LOAD DATA) fails at Commit, storing nothing,
+// when another job wrote one of its new keys after the staged job looked:
+// the ingest would otherwise overwrite that row (and leave its index
+// entries behind). Without the write in between it commits.
+func TestStageNewKeysConflict(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	var tb *Table
+	if err := e.Update(context.Background(), func(tx *Job) error {
+		if err := tx.CreateDatabase("c"); err != nil {
+			return err
+		}
+		var err error
+		tb, err = tx.CreateTable("c", crashTableDef())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, between := range []bool{false, true} {
+		base := int64(100)
+		if between {
+			base = 200
+		}
+		s, err := e.BeginStage(context.Background(), StageOptions{NewKeys: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := int64(0); i < 10; i++ {
+			if _, err := s.Insert(tb, row(iv(base+i), iv(1), sv(fmt.Sprintf("s%d", base+i)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if between {
+			if err := e.Update(context.Background(), func(tx *Job) error {
+				_, err := tx.Insert(tb, row(iv(base+5), iv(1), sv("other")))
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = s.Commit(context.Background())
+		if !between {
+			if err != nil {
+				t.Fatalf("commit without a write in between: %v", err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrTableDefChanged) {
+			t.Fatalf("commit after another job wrote a staged key: %v, want ErrTableDefChanged", err)
+		}
+	}
+	var ids []int64
+	var vals []string
+	it, _ := e.NewIterator(tb, nil, Range{}, false)
+	for {
+		r, err := it.Next()
+		if err != nil {
+			break
+		}
+		ids = append(ids, r[0].I)
+		vals = append(vals, string(r[2].B))
+	}
+	it.Close()
+	if len(ids) != 11 || ids[10] != 205 || vals[10] != "other" {
+		t.Fatalf("rows %v %v: want the 10 of the first stage and the other job's row 205", ids, vals)
+	}
+	if err := e.Check(tb); err != nil {
+		t.Fatal(err)
 	}
 }

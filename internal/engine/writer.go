@@ -438,6 +438,7 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 type stagedIngest struct {
 	ctx   context.Context
 	err   *error
+	check func() error // nil, or run first: its error is the job's, nothing ingested
 	paths []string
 }
 
@@ -450,9 +451,9 @@ func (w *writer) takeIngest(ctx context.Context, errp *error) {
 		return
 	}
 	if *errp == nil {
-		w.ingests = append(w.ingests, stagedIngest{ctx, errp, tx.ingest})
+		w.ingests = append(w.ingests, stagedIngest{ctx, errp, tx.ingestCheck, tx.ingest})
 	}
-	tx.ingest = nil
+	tx.ingest, tx.ingestCheck = nil, nil
 }
 
 // ingest adds the group's staged sstables to the store, each as one
@@ -460,6 +461,15 @@ func (w *writer) takeIngest(ctx context.Context, errp *error) {
 // job's error.
 func (w *writer) ingest() {
 	for i, in := range w.ingests {
+		if in.check != nil {
+			// On the writer goroutine after the group's commit: no
+			// other write lands between the check and the ingest.
+			if err := in.check(); err != nil {
+				*in.err = err
+				w.ingests[i] = stagedIngest{}
+				continue
+			}
+		}
 		rc := w.e.rc
 		if rc != nil {
 			rc.beginCommit(nil, true)
@@ -484,9 +494,10 @@ type Job struct {
 	batchWriter
 	cat          *Catalog // the catalog as of this point of the group
 	catChanged   bool
-	dropsChanged bool     // a job recorded ranges to delete later (drops.go)
-	ingest       []string // sstables of a staged job to ingest after the commit (stage.go)
-	rebuildErr   error    // why runJob could not roll back
+	dropsChanged bool         // a job recorded ranges to delete later (drops.go)
+	ingest       []string     // sstables of a staged job to ingest after the commit (stage.go)
+	ingestCheck  func() error // run before that ingest (StageOptions.NewKeys)
+	rebuildErr   error        // why runJob could not roll back
 }
 
 func (tx *Job) begin(e *Engine) {

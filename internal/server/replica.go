@@ -57,7 +57,10 @@ func replicaExec(sf *sqlfront.Server) replica.ExecFunc {
 		base := sql.NewBaseSessionWithClientServer("", sql.Client{User: "root", Address: "localhost"}, 0)
 		sess := sf.Provider().NewSession(base)
 		sess.SetCurrentDatabase(st.DB)
-		sctx := sql.NewContext(engine.Privileged(ctx), sql.WithSession(sess))
+		// The statement's text goes with it: the backend reads what
+		// go-mysql-server's types do not keep (TIME(n), FLOAT(M,D),
+		// integer display widths) from ctx.Query (declaredType).
+		sctx := sql.NewContext(engine.Privileged(ctx), sql.WithSession(sess), sql.WithQuery(st.Query))
 		for name, v := range st.Vars {
 			if err := sess.SetSessionVariable(sctx, name, v); err != nil {
 				return fmt.Errorf("%s: %w", name, err)

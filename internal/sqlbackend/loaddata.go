@@ -54,16 +54,13 @@ import (
 // once, so once it is read the statement stays on this path).
 //
 // Under autocommit with no engine transaction (and not REPLACE) the node
-// converts a chunk of loadChunk rows, hands it to a goroutine that stores
-// it as one writer job, and converts the next meanwhile. The jobs commit
-// one by one, so a concurrent reader may see the first chunks of a load
-// before the last is stored (InnoDB shows none until the statement
-// ends). When a duplicate key or a line that fails (strict) stops a plain
-// LOAD after chunks were stored, the chunks are deleted by one more job
-// and the table is as before the statement (unless another session
-// changed those rows meanwhile); with IGNORE, only an engine failure
-// (read-only, DDL meanwhile) stops a load, and the chunks stored stay.
-// REPLACE converts every line first, then stores the chunks. Inside a
+// converts a chunk of loadChunk rows at a time and writes it into one
+// staged job (runStaged, engine.BeginStage), whose commit ingests the
+// whole load at once: readers see none of it before the statement ends,
+// and a crash (or a failure: a duplicate key or a failing line of a
+// plain LOAD, an engine failure with IGNORE) leaves none of it. REPLACE
+// converts every line first, then stores chunks of loadChunk rows as
+// writer jobs, one after the other (not atomic across a crash). Inside a
 // transaction every line is converted first and the rows go to the
 // session's engine.Txn after a savepoint, as the bulk insert does.
 
@@ -359,12 +356,13 @@ type LoadDataNode struct {
 	failedConverting bool
 	conv             *loadConverter
 	affected         int
+	staged           int // rows handed to the stage and dropped from rows (runStaged)
 }
 
 var _ sql.ExecSourceRel = (*LoadDataNode)(nil)
 
 // Rows returns the number of rows the node has converted.
-func (n *LoadDataNode) Rows() int { return len(n.rows) }
+func (n *LoadDataNode) Rows() int { return n.staged + len(n.rows) }
 
 // Affected returns the statement's affected rows once it has run.
 func (n *LoadDataNode) Affected() int { return n.affected }
@@ -854,7 +852,7 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 	}
 	jobs := loadAsJobs(ctx, sess)
 	if jobs && !n.replace && n.conv != nil {
-		return n.runPipelined(ctx)
+		return n.runStaged(ctx)
 	}
 	n.convertAll()
 	if n.failure != nil {
@@ -904,99 +902,59 @@ func (n *LoadDataNode) ok(ctx *sql.Context, res writeResult) sql.RowIter {
 	return sql.RowsToRowIter(sql.NewRow(ok))
 }
 
-// loadJob is one chunk's writer job run on its own goroutine, so that
-// the statement's goroutine converts the next chunk meanwhile; done is
-// closed when it has committed or failed, and only then are res, err and
-// at read.
-type loadJob struct {
-	start int
-	rows  []engine.Row // the chunk's rows and their lines, taken on the statement's goroutine
-	lines []int
-	done  chan struct{}
-	res   writeResult
-	err   error
-	at    int
-}
-
-// runPipelined converts and stores the rows a chunk at a time, each
-// chunk's job running while the next chunk is converted (under
-// autocommit, not REPLACE). When a line fails to convert, the rows
-// before it are checked for duplicates (a job rolled back), then the
-// chunks stored are deleted again (see undo), and the statement fails.
-func (n *LoadDataNode) runPipelined(ctx *sql.Context) (sql.RowIter, error) {
+// runStaged converts the rows a chunk at a time and writes each chunk
+// into one staged job (engine.BeginStage with NewKeys), whose Commit
+// ingests every row at once (under autocommit, not REPLACE): a crash or
+// a failure before the commit leaves the table as it was, and memory
+// holds one chunk of converted rows and the stage's buffers, not the
+// load's rows. A duplicate key fails a plain load (nothing stored) and
+// is skipped with a warning with IGNORE; a line that fails to convert
+// fails the statement after the duplicates before it. Row locks: the
+// stage only inserts new rows (a row an SQL transaction holds exists, so
+// its key is a duplicate), and the commit fails with 1412 instead of
+// overwriting a key another session wrote since the stage looked.
+func (n *LoadDataNode) runStaged(ctx *sql.Context) (sql.RowIter, error) {
+	st, err := n.p.e.BeginStage(ctx, engine.StageOptions{NewKeys: true, CacheBytes: 32 << 20})
+	if err != nil {
+		return nil, MapError(err)
+	}
+	defer st.Abort()
+	if cur, err := st.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
+		return nil, MapError(&engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name})
+	}
 	var total writeResult
-	var p *loadJob
-	start := 0
 	for {
 		more := n.convert(loadChunk)
-		if p != nil {
-			<-p.done
-			if p.err != nil {
-				return nil, n.chunkFailed(ctx, p)
-			}
-			total.add(&p.res)
-			p = nil
-		}
-		end := len(n.rows)
-		if n.failure != nil {
-			if !n.ignore && end > start {
-				if at, err := n.probe(ctx, nil, true, start); err != nil {
-					n.undoPlain(ctx, start)
-					n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
-					return nil, err
+		for i, r := range n.rows {
+			if _, err := st.Insert(n.t, r); err != nil {
+				var dk *engine.DuplicateKeyError
+				if n.ignore && errors.As(err, &dk) {
+					total.skipped++
+					total.dups = append(total.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+					continue
 				}
+				n.raise(ctx, condsTo(n.conds, n.rowLine[i]))
+				return nil, n.insertError(i, err)
 			}
-			n.undoPlain(ctx, start)
+			total.inserted++
+		}
+		n.staged += len(n.rows)
+		clear(n.rows)
+		n.rows, n.rowLine = n.rows[:0], n.rowLine[:0]
+		if n.failure != nil {
 			n.raise(ctx, n.conds)
 			n.failedConverting = true
 			return nil, n.failure
 		}
-		if end > start {
-			p = &loadJob{start: start, rows: n.rows[start:end], lines: n.rowLine[start:end], done: make(chan struct{})}
-			go n.runJob(ctx, p)
-			start = end
-		}
-		if !more && p == nil {
-			return n.ok(ctx, total), nil
+		if !more {
+			break
 		}
 	}
-}
-
-// runJob stores p's chunk as one writer job; it runs on its own
-// goroutine and closes p.done.
-func (n *LoadDataNode) runJob(ctx *sql.Context, p *loadJob) {
-	defer close(p.done)
-	p.at = -1
-	p.err = updateWaitingRowLocks(ctx, n.p.e, func(job *engine.Job) error {
-		p.res = writeResult{}
-		if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
-			return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
-		}
-		var err error
-		p.at, err = n.applyRows(job, p.rows, p.lines, p.start, &p.res)
-		return err
-	})
-}
-
-// chunkFailed undoes a plain load's earlier chunks after p failed and
-// returns the statement's error, its conditions raised.
-func (n *LoadDataNode) chunkFailed(ctx *sql.Context, p *loadJob) error {
-	n.undoPlain(ctx, p.start)
-	var dk *engine.DuplicateKeyError
-	if p.at < 0 || !errors.As(p.err, &dk) {
+	if err := st.Commit(ctx); err != nil {
 		n.raise(ctx, n.conds)
-		return MapError(p.err)
+		return nil, MapError(err)
 	}
-	n.raise(ctx, condsTo(n.conds, n.rowLine[p.at]))
-	return n.insertError(p.at, p.err)
-}
-
-// undoPlain deletes rows [0, stored) that earlier jobs of a plain load
-// stored (with IGNORE, the stored rows stay).
-func (n *LoadDataNode) undoPlain(ctx *sql.Context, stored int) {
-	if stored > 0 && !n.ignore && !n.replace {
-		n.undo(ctx, stored)
-	}
+	return n.ok(ctx, total), nil
 }
 
 // raise adds the conditions to the session's warnings, in order.

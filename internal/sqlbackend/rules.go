@@ -102,6 +102,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: dropDatabaseRule(hp)}, isNode[*plan.DropDB]},
 				gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
+				gatedRule{analyzer.Rule{Id: ruleTimeToSec, Apply: timeToSecRule}, nil}, // timetosec.go
 				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleTimeLiterals, Apply: timeLiteralsRule}, nil},       // fastcmp.go
 				gatedRule{analyzer.Rule{Id: ruleDecimalExtremes, Apply: decimalExtremesRule}, nil}, // fastcmp.go
