@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 // When the batch cannot be rebuilt after a failed job, the whole group
@@ -58,9 +60,14 @@ func TestGroupFailsWhenBatchCannotBeRebuilt(t *testing.T) {
 // waitJobs waits until n jobs are queued behind the one the writer runs.
 func waitJobs(t *testing.T, e *Engine, n int) {
 	t.Helper()
-	for i := 0; len(e.w.ch) < n; i++ {
-		if i > 5000000 {
+	// A bound in time, not in iterations, and yielding: on a loaded
+	// machine the goroutines that queue the jobs may wait for a processor
+	// longer than five million turns of this loop.
+	deadline := time.Now().Add(30 * time.Second)
+	for len(e.w.ch) < n {
+		if time.Now().After(deadline) {
 			t.Fatalf("%d jobs never queued", n)
 		}
+		runtime.Gosched()
 	}
 }
