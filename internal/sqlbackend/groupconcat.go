@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"container/heap"
 	"crypto/sha256"
 	"reflect"
 	"sort"
@@ -20,9 +21,11 @@ import (
 // boundedGroupConcat, which keeps no more of its group than the result
 // can use and reports warning 1260 ("Row N was cut by GROUP_CONCAT()"),
 // as MariaDB does: without ORDER BY it stops keeping values once the
-// result has group_concat_max_len bytes; with ORDER BY it keeps each
-// row's sort keys and at most group_concat_max_len+1 bytes of its value,
-// sorts them at the end and cuts. go-mysql-server's keeps every row of
+// result has group_concat_max_len bytes; with ORDER BY it keeps, of the
+// rows seen so far, only those that come first in the result up to
+// group_concat_max_len bytes (their sort keys and at most
+// group_concat_max_len+1 bytes of each value), sorts them at the end and
+// cuts. go-mysql-server's keeps every row of
 // the group whole (its input row too) and cuts only at the end (4 GB
 // held to return 1024 bytes). Over BLOBs go-mysql-server's stays.
 const ruleBoundedGroupConcat analyzer.RuleId = 10383
@@ -139,8 +142,48 @@ type boundedConcatBuffer struct {
 	cut     int                   // the value that was cut (1-based), 0 while none
 	seen    map[[32]byte]struct{} // DISTINCT's values so far (their SHA-256)
 	parts   []string
-	entries []sql.Row // with ORDER BY: keys..., value (cut to maxLen+1 bytes)
+	kept    *keptEntries // with ORDER BY: the entries that can reach the result
+	keptLen int          // the length of the values kept
+	seq     int          // entries seen
 }
+
+// keptEntries are a GROUP_CONCAT ... ORDER BY's entries (keys..., value
+// cut to maxLen+1 bytes, arrival number), kept as a heap whose top is the
+// entry that comes last in the result (ties in arrival order, as a stable
+// sort leaves them), so that the entries past the cut can be dropped as
+// they come. Not safe for concurrent use.
+type keptEntries struct {
+	s *expression.Sorter // s.Rows are the entries
+}
+
+func (h *keptEntries) value(i int) string { r := h.s.Rows[i]; return r[len(r)-2].(string) }
+
+// before reports whether entry i comes before entry j in the result.
+func (h *keptEntries) before(i, j int) bool {
+	if h.s.Less(i, j) {
+		return true
+	}
+	if h.s.Less(j, i) {
+		return false
+	}
+	ri, rj := h.s.Rows[i], h.s.Rows[j]
+	return ri[len(ri)-1].(int) < rj[len(rj)-1].(int)
+}
+
+func (h *keptEntries) Len() int           { return len(h.s.Rows) }
+func (h *keptEntries) Swap(i, j int)      { h.s.Rows[i], h.s.Rows[j] = h.s.Rows[j], h.s.Rows[i] }
+func (h *keptEntries) Less(i, j int) bool { return h.before(j, i) } // the last in the result on top
+func (h *keptEntries) Push(x any)         { h.s.Rows = append(h.s.Rows, x.(sql.Row)) }
+func (h *keptEntries) Pop() any {
+	r := h.s.Rows[len(h.s.Rows)-1]
+	h.s.Rows = h.s.Rows[:len(h.s.Rows)-1]
+	return r
+}
+
+// inResultOrder sorts a keptEntries in the result's order.
+type inResultOrder struct{ *keptEntries }
+
+func (o inResultOrder) Less(i, j int) bool { return o.before(i, j) }
 
 // Update implements sql.AggregationBuffer.
 func (g *boundedConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
@@ -187,7 +230,7 @@ func (g *boundedConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
 		// The result is cut inside this value wherever it sorts.
 		val = strings.Clone(val[:g.gc.maxLen+1])
 	}
-	e := make(sql.Row, len(g.gc.keys)+1)
+	e := make(sql.Row, len(g.gc.keys)+2)
 	for i, k := range g.gc.keys {
 		v, err := k.Eval(ctx, row)
 		if err != nil {
@@ -196,8 +239,25 @@ func (g *boundedConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
 		e[i] = v
 	}
 	e[len(g.gc.keys)] = val
-	g.entries = append(g.entries, e)
-	return nil
+	e[len(g.gc.keys)+1] = g.seq
+	g.seq++
+	if g.kept == nil {
+		g.kept = &keptEntries{s: &expression.Sorter{SortFields: g.gc.sortBy, Ctx: ctx}}
+	}
+	h := g.kept
+	heap.Push(h, e)
+	g.keptLen += len(val)
+	// Drop the entry that comes last while the others already pass
+	// maxLen: the result is cut before it.
+	for n := h.Len(); n > 1; n = h.Len() {
+		l := len(h.value(0))
+		if g.keptLen-l+(n-2)*len(g.gc.sep) <= g.gc.maxLen {
+			break
+		}
+		heap.Pop(h)
+		g.keptLen -= l
+	}
+	return h.s.LastError
 }
 
 // add appends val to the result, noting the cut once it passes maxLen.
@@ -216,19 +276,19 @@ func (g *boundedConcatBuffer) add(val string) {
 
 // Eval implements sql.AggregationBuffer.
 func (g *boundedConcatBuffer) Eval(ctx *sql.Context) (interface{}, error) {
-	if g.entries != nil {
-		sorter := &expression.Sorter{SortFields: g.gc.sortBy, Rows: g.entries, Ctx: ctx}
-		sort.Stable(sorter)
-		if sorter.LastError != nil {
-			return nil, sorter.LastError
+	if h := g.kept; h != nil {
+		h.s.Ctx = ctx
+		sort.Sort(inResultOrder{h})
+		if h.s.LastError != nil {
+			return nil, h.s.LastError
 		}
-		for _, e := range g.entries {
-			g.add(e[len(e)-1].(string))
+		for i := range h.s.Rows {
+			g.add(h.value(i))
 			if g.cut != 0 {
 				break
 			}
 		}
-		g.entries = nil
+		g.kept = nil
 	}
 	if !g.any {
 		return nil, nil

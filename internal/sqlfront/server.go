@@ -245,6 +245,10 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 		// go-mysql-server's default is 1 GiB; the listener enforces it
 		// (netlimit.go).
 		"max_allowed_packet": int64(defaultMaxAllowedPacket),
+		// MariaDB's default (go-mysql-server's is MySQL's 1024); a
+		// GROUP_CONCAT keeps at most this much of its group
+		// (sqlbackend/groupconcat.go).
+		"group_concat_max_len": uint64(1 << 20),
 	})
 }
 
