@@ -277,7 +277,6 @@ func (c *limitConn) Close() error {
 	return c.Conn.Close()
 }
 
-
 // authenticated lifts the connect deadline of the connection behind c (the
 // handler calls it from every command, which only an authenticated
 // connection sends).

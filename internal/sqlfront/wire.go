@@ -35,8 +35,8 @@ type mariaHandler struct {
 	guard  *guardedParser // go-mysql-server's parser (guard.go)
 	hosts  *connectErrors // max_connect_errors (connlimit.go); nil: off
 	mdb    *mysql_db.MySQLDb
-	points pointSelects   // prepared point selects (fastpath.go)
-	noFast atomic.Bool    // send every statement to go-mysql-server
+	points pointSelects // prepared point selects (fastpath.go)
+	noFast atomic.Bool  // send every statement to go-mysql-server
 	// noBulk turns the bulk insert and bulk load paths off
 	// (bulkload.go, loaddata.go); bulkRows and loadRows count the rows
 	// they converted.
