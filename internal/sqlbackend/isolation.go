@@ -75,8 +75,7 @@ var sysVarsOnce sync.Once
 
 // installSysVars replaces go-mysql-server's innodb_lock_wait_timeout (a
 // global fixed at 1, as it has no row locks) by MariaDB's: session and
-// global, 0 to 1073741824 seconds, 50 by default; and max_allowed_packet
-// by a signed one (see there). It also makes the
+// global, 0 to 1073741824 seconds, 50 by default. It also makes the
 // global values of tx_isolation and transaction_isolation one setting
 // (aliasRegistry). It runs before the first Provider exists, so before
 // any session reads the registry.
@@ -89,14 +88,6 @@ func installSysVars() {
 			Dynamic: true,
 			Type:    gmstypes.NewSystemIntType("innodb_lock_wait_timeout", 0, 1073741824, false),
 			Default: int64(50),
-		}, &sql.MysqlSystemVariable{
-			// go-mysql-server's is unsigned, and its LOAD_FILE reads the
-			// value as an int64 (a panic); MariaDB's default is 16 MiB.
-			Name:    "max_allowed_packet",
-			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
-			Dynamic: true,
-			Type:    gmstypes.NewSystemIntType("max_allowed_packet", 1024, 1073741824, false),
-			Default: int64(16 << 20),
 		}})
 	})
 }

@@ -77,7 +77,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule},
 			analyzer.Rule{Id: ruleJoinTables, Apply: joinTablesRule}, // guards.go
-			analyzer.Rule{Id: ruleShowCreateOfView, Apply: showCreateOfViewRule})).
+			analyzer.Rule{Id: ruleShowCreateOfView, Apply: showCreateOfViewRule},
+			analyzer.Rule{Id: ruleLoadFile, Apply: loadFileRule})). // loadfile.go
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).
