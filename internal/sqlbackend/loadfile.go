@@ -19,7 +19,6 @@ import (
 // unsigned max_allowed_packet as an int64, for loadFile.
 const ruleLoadFile analyzer.RuleId = 10448
 
-
 // hasFilePrivilege reports whether the session's account holds FILE
 // (always true when the catalog keeps no accounts).
 func hasFilePrivilege(ctx *sql.Context, a *analyzer.Analyzer) bool {
