@@ -101,7 +101,7 @@ type Options struct {
 	// answers each group once durable. Off by default: on the one disk
 	// measured (fdatasync 170-440 µs), HandlerSocket inserts of 16 and 64
 	// connections were no faster and cost more CPU per insert (Pebble then
-	// syncs smaller groups more often), see README's figures.
+	// syncs smaller groups more often), see docs/BENCHMARKS.md.
 	PipelineSync bool
 	// FS is the file system the store (and its staging stores) live on.
 	// Default vfs.Default, the operating system's. Tests give a

@@ -108,7 +108,7 @@ const (
 var errorInfo = [numErrors]struct {
 	code  uint32
 	word  string
-	cause string // what makes the server send it (the README's table)
+	cause string // what makes the server send it (docs/HANDLERSOCKET.md's table)
 	line  string // the whole response line
 }{
 	ErrNone:            {0, "", "", "0\t1\n"},

@@ -45,9 +45,11 @@ import (
 // a cycle fails at once with 1213 and the whole transaction is rolled back,
 // its locks released at once. Locks and the snapshot are released when the
 // transaction commits or rolls back, and when the connection closes.
-// HandlerSocket writes neither take nor wait for row locks (see the
-// README): they run on the engine's single writer, which must not wait for
-// a session.
+// Writes that run as writer jobs outside a transaction (HandlerSocket's,
+// the replica's, LOAD DATA ... REPLACE's) wait for these locks too, but
+// not on the writer: a job that meets a locked row fails with
+// engine.RowLockedError and its caller waits in a Locker of its own
+// (updateWaitingRowLocks here; hsfront's rowlock.go).
 //
 // Everything here runs on the session's goroutine, like the rest of
 // Session; the engine's LockTable is what sessions share.
