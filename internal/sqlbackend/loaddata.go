@@ -489,7 +489,7 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 	}
 	var data []byte
 	if ls.Local {
-		if v, ok := globalInt(ctx, "local_infile"); !ok || v == 0 {
+		if v, ok := GlobalInt("local_infile"); !ok || v == 0 {
 			return nil
 		}
 		rc, err := ctx.LoadInfile(ls.File)
@@ -797,15 +797,6 @@ func UTF8Variable(ctx *sql.Context, name string) bool {
 		return true
 	}
 	return false
-}
-
-// globalInt reads an integer global system variable.
-func globalInt(ctx *sql.Context, name string) (int64, bool) {
-	_, v, ok := sql.SystemVariables.GetGlobal(name)
-	if !ok {
-		return 0, false
-	}
-	return signedInt(v)
 }
 
 // underSecureFilePriv reports whether file lies in the secure_file_priv

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -71,8 +69,8 @@ func (l *loadFile) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if !hasFilePrivilege(ctx, l.a) {
 		return nil, nil
 	}
-	path, ok := underSecureDir(ctx, fmt.Sprint(name))
-	if !ok {
+	path := fmt.Sprint(name)
+	if !underSecureFilePriv(path) {
 		return nil, nil
 	}
 	f, err := os.Open(path)
@@ -81,7 +79,7 @@ func (l *loadFile) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > sessionMaxPacket(ctx) {
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxPacket(ctx) {
 		return nil, nil
 	}
 	data := make([]byte, st.Size())
@@ -89,61 +87,6 @@ func (l *loadFile) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		return nil, nil
 	}
 	return data, nil
-}
-
-// underSecureDir resolves name (symbolic links followed) and reports
-// whether it lies in secure_file_priv's directory or below it; an empty
-// secure_file_priv admits any file.
-func underSecureDir(ctx *sql.Context, name string) (string, bool) {
-	path, err := filepath.Abs(name)
-	if err != nil {
-		return "", false
-	}
-	if p, err := filepath.EvalSymlinks(path); err == nil {
-		path = p
-	} else {
-		return "", false
-	}
-	dv, err := ctx.Session.GetSessionVariable(ctx, "secure_file_priv")
-	if err != nil {
-		return "", false
-	}
-	dir, _ := dv.(string)
-	if dir == "" {
-		return path, true
-	}
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	} else {
-		return "", false
-	}
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return path, true
-}
-
-// sessionMaxPacket reads the session's max_allowed_packet, whatever
-// integer type holds it.
-func sessionMaxPacket(ctx *sql.Context) int64 {
-	v, err := ctx.Session.GetSessionVariable(ctx, "max_allowed_packet")
-	if err != nil {
-		return 0
-	}
-	switch x := v.(type) {
-	case int64:
-		return x
-	case uint64:
-		return int64(min(x, 1<<62))
-	case int:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case uint32:
-		return int64(x)
-	}
-	return 0
 }
 
 // loadFileRule replaces go-mysql-server's LOAD_FILE by loadFile.

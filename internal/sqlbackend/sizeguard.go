@@ -160,16 +160,10 @@ func nonNegative(ctx *sql.Context, v interface{}) float64 {
 
 // maxPacket is the session's max_allowed_packet (MariaDB's default when
 // unreadable).
-func maxPacket(ctx *sql.Context) float64 {
-	v, err := ctx.GetSessionVariable(ctx, "max_allowed_packet")
-	if err == nil {
-		switch x := v.(type) {
-		case int64:
-			return float64(x)
-		case uint64:
-			return float64(x)
-		case int:
-			return float64(x)
+func maxPacket(ctx *sql.Context) int64 {
+	if v, err := ctx.GetSessionVariable(ctx, "max_allowed_packet"); err == nil {
+		if n, ok := wideInt(v); ok {
+			return n
 		}
 	}
 	return 16 << 20
@@ -232,7 +226,7 @@ func (g *sizeGuard) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	ext := make(sql.Row, len(row)+len(g.args))
 	copy(ext, row)
 	vals := ext[len(row):]
-	limit := maxPacket(ctx)
+	limit := float64(maxPacket(ctx))
 	for i, a := range g.args {
 		v, err := a.Eval(ctx, row)
 		if err != nil {

@@ -274,6 +274,34 @@ func signedInt(v interface{}) (int64, bool) {
 	return 0, false
 }
 
+// wideInt is signedInt for unsigned values too (past MaxInt64 it gives
+// MaxInt64): the reading of a system variable, whose type may be either.
+func wideInt(v interface{}) (int64, bool) {
+	switch x := v.(type) {
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		return int64(min(x, math.MaxInt64)), true
+	case uint:
+		return int64(min(uint64(x), math.MaxInt64)), true
+	}
+	return signedInt(v)
+}
+
+// GlobalInt returns the global value of the integer system variable
+// name, signed or unsigned (false when it is unset or no integer).
+func GlobalInt(name string) (int64, bool) {
+	_, v, ok := sql.SystemVariables.GetGlobal(name)
+	if !ok {
+		return 0, false
+	}
+	return wideInt(v)
+}
+
 // intValue returns the go-mysql-server value of integer d (in range) in
 // column type t.
 func intValue(t *types.Type, d decimal.Decimal) interface{} {

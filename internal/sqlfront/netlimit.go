@@ -7,9 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/netutil"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // The vitess listener reads every packet whole, whatever its size, and
@@ -52,20 +53,8 @@ var (
 
 // maxAllowedPacket returns the global max_allowed_packet.
 func maxAllowedPacket() int64 {
-	_, v, ok := sql.SystemVariables.GetGlobal("max_allowed_packet")
-	if ok {
-		switch x := v.(type) {
-		case int64:
-			return x
-		case uint64:
-			return int64(min(x, 1<<40))
-		case int:
-			return int64(x)
-		case int32:
-			return int64(x)
-		case uint32:
-			return int64(x)
-		}
+	if n, ok := sqlbackend.GlobalInt("max_allowed_packet"); ok {
+		return min(n, 1<<40)
 	}
 	return defaultMaxAllowedPacket
 }
