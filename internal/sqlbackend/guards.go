@@ -22,10 +22,7 @@ func intoFileRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		into, ok := n.(*plan.Into)
 		return ok && (into.Outfile != "" || into.Dumpfile != "")
 	})
-	if !toFile || a.Catalog.MySQLDb == nil || !a.Catalog.MySQLDb.Enabled() {
-		return n, transform.SameTree, nil
-	}
-	if !a.Catalog.MySQLDb.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{}, sql.PrivilegeType_File)) {
+	if toFile && !hasFilePrivilege(ctx, a) {
 		return nil, transform.SameTree, mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000",
 			"Access denied; you need (at least one of) the FILE privilege(s) for this operation")
 	}
