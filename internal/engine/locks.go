@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -355,6 +356,42 @@ func (e *Engine) waitJobsDone(ctx context.Context, seq uint64) error {
 		case <-ch:
 		case <-ctx.Done():
 			return ctx.Err()
+		}
+	}
+}
+
+// UpdateWaitingRowLocks runs fn as one Update job that waits for the row
+// locks of SQL transactions, as InnoDB makes a write wait: when fn's
+// change of a row another Locker holds fails with a *RowLockedError (so
+// its job was undone), the lock is taken in a Locker of the call's own,
+// waiting at most timeout, and fn runs again holding it. The locks are let
+// go once the job that used them has committed. fn must be safe to run
+// again. A failed wait (a timeout, a deadlock, ctx) is returned as it is.
+// For writers outside a transaction that may block: the replica's applier,
+// LOAD DATA ... REPLACE (HandlerSocket's event loops wait their own way).
+func (e *Engine) UpdateWaitingRowLocks(ctx context.Context, timeout time.Duration, fn func(*Job) error) error {
+	var l *Locker
+	job := func(tx *Job) error {
+		if l != nil {
+			tx.HoldLocks(l)
+		}
+		return fn(tx)
+	}
+	for {
+		err := e.Update(ctx, job)
+		var rl *RowLockedError
+		if !errors.As(err, &rl) {
+			if l != nil {
+				l.ReleaseAll()
+			}
+			return err
+		}
+		if l == nil {
+			l = e.locks.NewLocker()
+		}
+		if _, err := l.Lock(ctx, rl.Table, rl.Key, true, timeout); err != nil {
+			l.ReleaseAll()
+			return err
 		}
 	}
 }

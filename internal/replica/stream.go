@@ -566,11 +566,8 @@ func (c *committer) write(b commitBatch) error {
 		c.buf = append(c.buf, ec)
 	}
 	var failed *change
-	var locker *engine.Locker
 	job := func(tx *engine.Job) error {
-		if locker != nil {
-			tx.HoldLocks(locker)
-		}
+		failed = nil
 		n, err := tx.Apply(c.buf)
 		if n < len(changes) {
 			failed = &changes[n]
@@ -581,29 +578,20 @@ func (c *committer) write(b commitBatch) error {
 		}
 		return tx.SetReplicaPosition(next.encode())
 	}
-	err := c.r.e.Update(engine.Privileged(c.ctx), job)
+	var err error
 	for {
 		// A row an SQL transaction of the replica holds the lock of
-		// (SELECT ... FOR UPDATE: its writes are refused): wait for it
-		// and apply the batch again, which its failure undid. As a
-		// MySQL replica's applier, it waits as long as it takes,
-		// retrying after each lock wait timeout or deadlock.
-		var rl *engine.RowLockedError
-		if !errors.As(err, &rl) {
+		// (SELECT ... FOR UPDATE: its writes are refused) is waited for
+		// and the batch applied again. As a MySQL replica's applier, it
+		// waits as long as it takes, trying again after each lock wait
+		// timeout or deadlock.
+		err = c.r.e.UpdateWaitingRowLocks(engine.Privileged(c.ctx), replicaLockWait, job)
+		if err != nil && c.ctx.Err() != nil {
+			return c.ctx.Err()
+		}
+		if !errors.Is(err, engine.ErrLockWaitTimeout) && !errors.Is(err, engine.ErrDeadlock) {
 			break
 		}
-		if locker == nil {
-			locker = c.r.e.Locks().NewLocker()
-			defer locker.ReleaseAll()
-		}
-		if _, lerr := locker.Lock(c.ctx, rl.Table, rl.Key, true, replicaLockWait); lerr != nil {
-			if c.ctx.Err() != nil {
-				return c.ctx.Err()
-			}
-			locker.ReleaseAll() // a timeout or a deadlock: start again holding nothing
-		}
-		failed = nil
-		err = c.r.e.Update(engine.Privileged(c.ctx), job)
 	}
 	if err != nil {
 		if failed != nil {

@@ -341,41 +341,19 @@ func startsWithConsistentSnapshot(ctx *sql.Context) bool {
 	return containsFold(ctx.Query(), "consistent snapshot")
 }
 
-// updateWaitingRowLocks runs fn as a writer job that waits for the row
-// locks of SQL transactions, as InnoDB makes a write wait: when fn's
-// change of a row another transaction holds fails (engine.RowLockedError,
-// and the job is undone), the lock is taken in a Locker of the call's own,
-// for at most @@innodb_lock_wait_timeout, and fn runs again holding it;
-// the locks go once the job has committed. fn must be safe to run again.
-// For the statements that write through jobs of their own, outside a
-// transaction (LOAD DATA ... REPLACE).
+// updateWaitingRowLocks is engine.UpdateWaitingRowLocks for the
+// statements that write through jobs of their own, outside a transaction
+// (LOAD DATA ... REPLACE), each wait bounded by
+// @@innodb_lock_wait_timeout; a failed wait is the statement's 1205 or
+// 1213.
 func updateWaitingRowLocks(ctx *sql.Context, e *engine.Engine, fn func(*engine.Job) error) error {
-	var l *engine.Locker
-	job := func(tx *engine.Job) error {
-		if l != nil {
-			tx.HoldLocks(l)
-		}
-		return fn(tx)
+	timeout := 50 * time.Second
+	if s := SessionOf(ctx); s != nil {
+		timeout = s.lockTimeout(ctx)
 	}
-	for {
-		err := e.Update(ctx, job)
-		var rl *engine.RowLockedError
-		if !errors.As(err, &rl) {
-			if l != nil {
-				l.ReleaseAll()
-			}
-			return err
-		}
-		if l == nil {
-			l = e.Locks().NewLocker()
-		}
-		timeout := 50 * time.Second
-		if s := SessionOf(ctx); s != nil {
-			timeout = s.lockTimeout(ctx)
-		}
-		if _, err := l.Lock(ctx, rl.Table, rl.Key, true, timeout); err != nil {
-			l.ReleaseAll()
-			return MapError(err)
-		}
+	err := e.UpdateWaitingRowLocks(ctx, timeout, fn)
+	if errors.Is(err, engine.ErrLockWaitTimeout) || errors.Is(err, engine.ErrDeadlock) {
+		return MapError(err)
 	}
+	return err
 }
