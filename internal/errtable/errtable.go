@@ -262,6 +262,7 @@ var mysqlErrors = map[int]MySQLError{
 	1105: {"ER_UNKNOWN_ERROR", "HY000", "%s"},
 	1110: {"ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"},
 	1130: {"ER_HOST_NOT_PRIVILEGED", "HY000", "Host '%s' is not allowed to connect to this MariaDB server"},
+	1139: {"ER_REGEXP_ERROR", "42000", "Regex error '%-.64s'"},
 	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
 	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
 	1146: {"ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"},

@@ -27,7 +27,8 @@ import (
 // group_concat_max_len+1 bytes of each value), sorts them at the end and
 // cuts. go-mysql-server's keeps every row of
 // the group whole (its input row too) and cuts only at the end (4 GB
-// held to return 1024 bytes). Over BLOBs go-mysql-server's stays.
+// held to return 1024 bytes). Over BLOB or binary values the bytes are
+// concatenated as they are and the cut may fall inside a character.
 const ruleBoundedGroupConcat analyzer.RuleId = 10383
 
 // boundedGroupConcatRule swaps the GROUP_CONCATs it can, only when the
@@ -56,12 +57,13 @@ type boundedGroupConcat struct {
 	sep      string
 	maxLen   int
 	exprs    []sql.Expression // the values concatenated
+	binary   bool             // an argument is BLOB or binary: bytes taken as they are
 	keys     []sql.Expression // ORDER BY's expressions, evaluated on the input row
 	sortBy   []sql.SortField  // ORDER BY over a kept entry (keys..., value)
 }
 
-// newBoundedGroupConcat returns g bounded, or nil when g has a BLOB
-// argument. go-mysql-server keeps the clause's parts unexported; they
+// newBoundedGroupConcat returns g bounded (nil when go-mysql-server's
+// parts cannot be read). go-mysql-server keeps the clause's parts unexported; they
 // are read (never written) through reflect.
 func newBoundedGroupConcat(g *aggregation.GroupConcat) *boundedGroupConcat {
 	v := reflect.ValueOf(g).Elem()
@@ -78,7 +80,7 @@ func newBoundedGroupConcat(g *aggregation.GroupConcat) *boundedGroupConcat {
 		keys: children[:nk], exprs: children[nk:]}
 	for _, c := range b.exprs {
 		if gtypes.IsBlobType(c.Type()) || gtypes.IsBinaryType(c.Type()) {
-			return nil
+			b.binary = true
 		}
 	}
 	for i, k := range b.keys {
@@ -200,6 +202,10 @@ func (g *boundedConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
 		if v == nil {
 			return nil
 		}
+		if bs, ok := v.([]byte); ok && g.gc.binary {
+			g.parts = append(g.parts, string(bs))
+			continue
+		}
 		v, _, err = gtypes.LongText.Convert(ctx, v)
 		if err != nil {
 			return err
@@ -296,7 +302,7 @@ func (g *boundedConcatBuffer) Eval(ctx *sql.Context) (interface{}, error) {
 	s := g.buf.String()
 	if g.cut != 0 {
 		n := g.gc.maxLen
-		for n > 0 && !utf8.RuneStart(s[n]) {
+		for n > 0 && !g.gc.binary && !utf8.RuneStart(s[n]) {
 			n-- // not inside a character
 		}
 		s = s[:n]

@@ -53,8 +53,9 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule},
 			analyzer.Rule{Id: ruleFastConcat, Apply: fastConcatRule},                   // concatws.go
 			analyzer.Rule{Id: ruleSizeGuard, Apply: sizeGuardRule},                     // sizeguard.go
-			analyzer.Rule{Id: ruleLinearRegexp, Apply: linearRegexpRule},               // regexp.go
+			analyzer.Rule{Id: ruleBoundedRegexp, Apply: boundedRegexpRule},             // regexp.go
 			analyzer.Rule{Id: ruleBoundedGroupConcat, Apply: boundedGroupConcatRule},   // groupconcat.go
+			analyzer.Rule{Id: ruleBoundedJSONAgg, Apply: boundedJSONAggRule},           // jsonagg.go
 			analyzer.Rule{Id: ruleFastCases, Apply: fastCasesRule},                     // fastcmp.go
 			analyzer.Rule{Id: ruleSharedSubqueryAlias, Apply: sharedSubqueryAliasRule}, // sharedalias.go
 			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule},               // subquerymemo.go

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
@@ -17,7 +18,8 @@ import (
 // the result would pass max_allowed_packet; if so the result is NULL with
 // warning 1301, as MariaDB answers ("Result of repeat() was larger than
 // max_allowed_packet (16777216) - truncated"). Without it one
-// SELECT REPEAT('x',1e9) took gigabytes.
+// SELECT REPEAT('x',1e9) took gigabytes. QUOTE becomes quoteFunc, which
+// bounds itself.
 const ruleSizeGuard analyzer.RuleId = 10381
 
 // sizeGuardedFuncs names the guarded functions (as FunctionName spells
@@ -176,10 +178,13 @@ func sizeGuardRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	q := ctx.Query()
 	if !containsFold(q, "repeat") && !containsFold(q, "pad") && !containsFold(q, "space") &&
 		!containsFold(q, "concat") && !containsFold(q, "replace") && !containsFold(q, "base64") &&
-		!containsFold(q, "hex") && !containsFold(q, "json_") {
+		!containsFold(q, "hex") && !containsFold(q, "json_") && !containsFold(q, "quote") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if q, ok := e.(*function.Quote); ok {
+			return &quoteFunc{Quote: q}, transform.NewTree, nil
+		}
 		fe, ok := e.(sql.FunctionExpression)
 		if !ok {
 			return e, transform.SameTree, nil
@@ -320,4 +325,79 @@ func (r *argRef) String() string { return r.Expression.String() }
 // CollationCoercibility implements sql.CollationCoercible.
 func (r *argRef) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
 	return sql.GetCoercibility(ctx, r.Expression)
+}
+
+// quoteFunc is QUOTE(str) as MariaDB answers it: the bytes of str in
+// single quotes with a backslash before ' and \, NUL as \0 and ^Z as
+// \Z; NULL is the word NULL; a result past max_allowed_packet is NULL
+// with warning 1301, decided before it is built. (go-mysql-server's
+// took its argument as a BLOB, error 1406 past 65,535 bytes, and
+// answered NULL for NULL.) It is immutable, safe for concurrent use.
+type quoteFunc struct {
+	*function.Quote
+}
+
+// Eval implements sql.Expression.
+func (q *quoteFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := q.Child.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	var s string
+	switch x := v.(type) {
+	case nil:
+		return "NULL", nil
+	case []byte:
+		s = string(x)
+	default:
+		t, _, err := gtypes.LongText.Convert(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		if t, err = sql.UnwrapAny(ctx, t); err != nil {
+			return nil, err
+		}
+		s, _ = t.(string)
+	}
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\'', '\\', 0, 0x1a:
+			n++
+		}
+	}
+	if limit := maxPacket(ctx); int64(n) > limit {
+		ctx.Warn(1301, "Result of quote() was larger than max_allowed_packet (%d) - truncated", limit)
+		return nil, nil
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '\'')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '\\':
+			b = append(b, '\\', c)
+		case 0:
+			b = append(b, '\\', '0')
+		case 0x1a:
+			b = append(b, '\\', 'Z')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(append(b, '\'')), nil
+}
+
+// IsNullable implements sql.Expression.
+func (q *quoteFunc) IsNullable() bool { return true }
+
+// WithChildren implements sql.Expression.
+func (q *quoteFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := q.Quote.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if nq, ok := c.(*function.Quote); ok {
+		return &quoteFunc{Quote: nq}, nil
+	}
+	return c, nil
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-const ruleTimeToSec analyzer.RuleId = 10445
+const ruleTimeToSec analyzer.RuleId = 10449
 
 // timeToSecRule replaces go-mysql-server's TIME_TO_SEC, which reads its
 // argument as a time of day (dropping the fraction, the hours past 23 and

@@ -32,6 +32,7 @@ func TestStringResultsBoundedByMaxPacket(t *testing.T) {
 		{"SELECT REPLACE(REPEAT('a', 1e6), 'a', 'xxxxxxxxxxxxxxxxxxxx')", "replace"},
 		{"SELECT TO_BASE64(REPEAT('x', 1.5e7))", "to_base64"},
 		{"SELECT HEX(REPEAT('x', 1e7))", "hex"},
+		{"SELECT QUOTE(REPEAT('''', 9e6))", "quote"},
 		// Forty arguments of 10 MB: CONCAT stops at the second.
 		{"SELECT CONCAT(" + strings.Repeat("REPEAT('x', 1e7), ", 39) + "'y')", "concat"},
 		{"SELECT JSON_ARRAY(REPEAT('x', 1e7), REPEAT('y', 1e7))", "json_array"},
@@ -69,6 +70,7 @@ func TestStringResultsBoundedByMaxPacket(t *testing.T) {
 	// Below the limit the functions answer as before.
 	expectRows(t, c, "SELECT LENGTH(REPEAT(REPEAT('x', 1e3), 1e3)), LPAD('a', 3, 'b'), CONCAT_WS('-', 'a', NULL, 'b'), REPLACE('aXa', 'a', 'bb'), HEX('ab'), TO_BASE64('ab'), CONCAT('a', 1, 2.5), LENGTH(SPACE(7))",
 		"1000000|bba|a-b|bbXbb|6162|YWI=|a12.5|7")
+	expectRows(t, c, "SELECT LENGTH(QUOTE(REPEAT('a', 16777210))), QUOTE('a''b\\\\c'), QUOTE(NULL) IS NULL, HEX(QUOTE(CONCAT(CHAR(26), CHAR(0)))), QUOTE(12)", `16777212|'a\'b\\c'|0|275C5A5C3027|'12'`)
 	expectRows(t, c, "SELECT JSON_ARRAY('a', 1, NULL, 2.5), JSON_OBJECT('a', 1, 'b', 'x'), LENGTH(JSON_ARRAY(REPEAT('x', 1e7), 1, NULL))",
 		`["a", 1, null, 2.5]|{"a": 1, "b": "x"}|10000013`)
 }
@@ -106,6 +108,103 @@ func TestRegexpIsBounded(t *testing.T) {
 		"1|1|1|0|0|1|NULL|1")
 }
 
+// backtracking is a pattern Go's linear engine cannot take (a back
+// reference) on which a backtracking matcher spends time exponential in
+// the text (MariaDB's PCRE2 stops at its match limit with warning 1139).
+const backtracking = "SELECT REPEAT('a', 40) REGEXP '(a|aa)+(?=c)\\\\1'"
+
+// TestRegexpBacktrackingBounded: a pattern only the backtracking engine
+// takes is bounded as PCRE2's match limit bounds it in MariaDB (no
+// match, warning 1139) for REGEXP and each REGEXP_ function, and an
+// unrelated SELECT 1 meanwhile is not held.
+func TestRegexpBacktrackingBounded(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	a, other := ts.conn(""), ts.open("")
+	const limitWarning = "Warning|1139|Regex error 'match limit exceeded'"
+	pat := "'(a|aa)+(?=c)\\\\1'"
+	for _, tc := range []struct{ q, want string }{
+		{backtracking, "0"},
+		{"SELECT REGEXP_INSTR(REPEAT('a', 40), " + pat + ")", "0"},
+		{"SELECT REGEXP_SUBSTR(REPEAT('a', 40), " + pat + ") = ''", "1"},
+		{"SELECT REGEXP_REPLACE(CONCAT('x', REPEAT('a', 40)), " + pat + ", 'y') = CONCAT('x', REPEAT('a', 40))", "1"},
+	} {
+		q := tc.q
+		done := make(chan error, 1)
+		start := time.Now()
+		var got string
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			done <- a.QueryRowContext(ctx, q).Scan(&got)
+		}()
+		worst := selectOneWorst(t, other, done)
+		if err := <-done; err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s took %v, want about half a second", q, d)
+		}
+		if worst > 2*time.Second {
+			t.Errorf("%s: SELECT 1 on another connection took up to %v meanwhile", q, worst)
+		}
+		if got != tc.want {
+			t.Errorf("%s = %s, want %s", q, got, tc.want)
+		}
+		if w := joinLines(queryRows(t, a, "SHOW WARNINGS")); w != limitWarning {
+			t.Errorf("%s: warnings %q, want %q", q, w, limitWarning)
+		}
+	}
+}
+
+// TestRegexpFunctionsAsMariaDB: REGEXP and the REGEXP_ functions answer
+// as MariaDB 10.11 did for each of these (recorded on the anchor), on
+// both engines: the linear one (REGEXP with a pattern Go's syntax takes)
+// and the backtracking one (look-around, back references, and every
+// REGEXP_ function).
+func TestRegexpFunctionsAsMariaDB(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	for _, tc := range []struct{ q, want string }{
+		{"SELECT 'abcabc' REGEXP '(abc)\\\\1', 'x' REGEXP '[[:alpha:]]', 'a_b' REGEXP 'a\\\\_b', 'aa' REGEXP '(?<=a)a', 'ab' REGEXP 'a(?=b)', 'aaa' REGEXP 'a++a', 'a' REGEXP '', 'a' REGEXP NULL", "1|1|1|1|1|0|1|NULL"},
+		{"SELECT REGEXP_REPLACE('abcabc', '(b)', '[\\\\1\\\\0\\\\x\\\\]'), REGEXP_REPLACE('ABC', 'b', 'x'), REGEXP_REPLACE(BINARY 'ABC', 'b', 'x'), REGEXP_REPLACE('abc', '(x)?b', '[\\\\1]')", "a[bbx]ca[bbx]c|AxC|ABC|a[]c"},
+		{"SELECT REGEXP_REPLACE('abc', 'x*', '-'), REGEXP_REPLACE('abc', 'b*', '-'), REGEXP_REPLACE('aaa', '^a', 'x'), REGEXP_REPLACE('a.b.c', '\\\\.', '\\\\'), REGEXP_REPLACE('abc', '', 'x'), REGEXP_REPLACE('', 'a', 'b')", "abc|abc|xaa|abc|abc|"},
+		{"SELECT REGEXP_SUBSTR('abc', 'z') IS NULL, REGEXP_SUBSTR('abc', 'b'), REGEXP_SUBSTR('ABC', 'b'), REGEXP_SUBSTR('x', ''), REGEXP_SUBSTR(NULL, 'a'), REGEXP_SUBSTR('a\\nb', '^b')", "0|b|B||NULL|"},
+		{"SELECT REGEXP_INSTR('aXbc', 'b'), REGEXP_INSTR('ábc', 'b'), REGEXP_INSTR('abc', 'z'), REGEXP_INSTR('ABC', 'b'), REGEXP_INSTR('', 'a'), REGEXP_INSTR('abc', '')", "3|2|0|2|0|1"},
+		{"SELECT REGEXP_REPLACE('abc', NULL, 'x'), REGEXP_REPLACE('abc', 'b', NULL), REGEXP_REPLACE(NULL, 'b', 'x')", "NULL|NULL|NULL"},
+	} {
+		expectRows(t, c, tc.q, tc.want)
+	}
+	for _, q := range []string{"SELECT 'a' REGEXP '('", "SELECT REGEXP_REPLACE('a', '(', 'b')", "SELECT 'a' REGEXP '\\\\'"} {
+		_, err := c.ExecContext(context.Background(), q)
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1139 || !strings.HasPrefix(me.Message, "Regex error '") {
+			t.Errorf("%s: %v, want error 1139 Regex error '...'", q, err)
+		}
+	}
+}
+
+// TestRegexpReplaceBoundedByMaxPacket: REGEXP_REPLACE whose result
+// would pass max_allowed_packet answers NULL with warning 1301 without
+// building the whole of it.
+func TestRegexpReplaceBoundedByMaxPacket(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	expectRows(t, c, "SELECT REGEXP_REPLACE(REPEAT('a', 1e6), 'a', REPEAT('b', 200))", "NULL")
+	runtime.ReadMemStats(&after)
+	// The result would be 200 MB; the text (1 MB, 4 MB as runes) and
+	// the result up to the limit (16 MiB, grown by doubling) are held.
+	if d := after.TotalAlloc - before.TotalAlloc; d > 160<<20 {
+		t.Errorf("REGEXP_REPLACE allocated %d MiB, want at most 160 MiB", d>>20)
+	}
+	want := "Warning|1301|Result of regexp_replace() was larger than max_allowed_packet (16777216) - truncated"
+	if w := joinLines(queryRows(t, c, "SHOW WARNINGS")); w != want {
+		t.Errorf("warnings %q, want %q", w, want)
+	}
+}
+
 // selectOneWorst runs SELECT 1 on db until done has a value (it is put
 // back) and returns the worst latency seen.
 func selectOneWorst(t *testing.T, db *gosql.DB, done chan error) time.Duration {
@@ -139,6 +238,11 @@ func selectOneWorst(t *testing.T, db *gosql.DB, done chan error) time.Duration {
 const longStatement = `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000)
 SELECT COUNT(*) FROM s x, s y WHERE CONCAT(REPEAT('1', 28), x.n, y.n) REGEXP '^(1+)+$b'`
 
+// longBacktracking is longStatement with a pattern only the
+// backtracking engine takes (each row runs to its match bound).
+const longBacktracking = `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000)
+SELECT COUNT(*) FROM s x, s y WHERE REGEXP_INSTR(CONCAT(REPEAT('a', 40), x.n, y.n), '(a|aa)+(?=c)\\1') > 0`
+
 // TestKillStopsStatement: KILL QUERY, KILL and the client's disconnect
 // each stop a statement busy in expression evaluation within about a
 // second (KILL QUERY with error 1317, as MariaDB), and an unrelated
@@ -146,8 +250,15 @@ SELECT COUNT(*) FROM s x, s y WHERE CONCAT(REPEAT('1', 28), x.n, y.n) REGEXP '^(
 func TestKillStopsStatement(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	other := ts.open("")
-	for _, how := range []string{"KILL QUERY", "KILL", "disconnect"} {
-		t.Run(strings.ReplaceAll(how, " ", "_"), func(t *testing.T) {
+	for _, run := range []struct{ name, how, q string }{
+		{"KILL_QUERY", "KILL QUERY", longStatement},
+		{"KILL", "KILL", longStatement},
+		{"disconnect", "disconnect", longStatement},
+		{"KILL_QUERY_backtracking", "KILL QUERY", longBacktracking},
+		{"disconnect_backtracking", "disconnect", longBacktracking},
+	} {
+		how := run.how
+		t.Run(run.name, func(t *testing.T) {
 			c := ts.conn("")
 			var id int64
 			if err := c.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
@@ -158,7 +269,7 @@ func TestKillStopsStatement(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
 				var n int64
-				done <- c.QueryRowContext(ctx, longStatement).Scan(&n)
+				done <- c.QueryRowContext(ctx, run.q).Scan(&n)
 			}()
 			time.Sleep(500 * time.Millisecond)
 			select {
@@ -231,6 +342,38 @@ SELECT LENGTH(GROUP_CONCAT(REPEAT('x', 1000000))) FROM s`
 	expectRows(t, c, "SELECT GROUP_CONCAT(DISTINCT x SEPARATOR '') FROM (SELECT 'abcd' x UNION ALL SELECT 'abcd' UNION ALL SELECT 'ijkl' UNION ALL SELECT 'mnop') t", "abcdijklmn")
 	expectRows(t, c, "SHOW WARNINGS", "Warning|1260|Row 3 was cut by GROUP_CONCAT()")
 	expectRows(t, c, "SELECT GROUP_CONCAT(x, 'z' SEPARATOR '-') FROM (SELECT 'a' x UNION ALL SELECT NULL UNION ALL SELECT 'b') t", "az-bz")
+}
+
+// TestAggregatesOfLargeValuesBounded: GROUP_CONCAT over binary values
+// stops at group_concat_max_len as over text; JSON_ARRAYAGG and
+// JSON_OBJECTAGG stop keeping values once they pass max_allowed_packet
+// and answer NULL with warning 1301. Each group is 400 values of 1 MB
+// (go-mysql-server kept all of them).
+func TestAggregatesOfLargeValuesBounded(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	const rows = `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 400) `
+	for _, tc := range []struct{ q, want, warning string }{
+		{rows + "SELECT LENGTH(GROUP_CONCAT(CAST(REPEAT('x', 1000000) AS BINARY))) FROM s", "1048576",
+			"Warning|1260|Row 2 was cut by GROUP_CONCAT()"},
+		{rows + "SELECT JSON_ARRAYAGG(REPEAT('x', 1000000)) FROM s", "NULL",
+			"Warning|1301|Result of json_arrayagg() was larger than max_allowed_packet (16777216) - truncated"},
+		{rows + "SELECT JSON_OBJECTAGG(n, REPEAT('x', 1000000)) FROM s", "NULL",
+			"Warning|1301|Result of json_objectagg() was larger than max_allowed_packet (16777216) - truncated"},
+	} {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		expectRows(t, c, tc.q, tc.want)
+		runtime.ReadMemStats(&after)
+		if d := after.TotalAlloc - before.TotalAlloc; d > 128<<20 {
+			t.Errorf("%s allocated %d MiB, want at most 128 MiB", tc.q, d>>20)
+		}
+		expectRows(t, c, "SHOW WARNINGS", tc.warning)
+	}
+	// Below the limits the aggregates answer as before.
+	expectRows(t, c, "SELECT HEX(GROUP_CONCAT(x SEPARATOR '-')), JSON_ARRAYAGG(y), JSON_OBJECTAGG(y, y) FROM (SELECT 0x6162 x, 'a' y UNION ALL SELECT 0xff, 'b') t",
+		`61622DFF|["a", "b"]|{"a": "a", "b": "b"}`)
 }
 
 // TestGroupConcatOrderByBounded: GROUP_CONCAT ... ORDER BY keeps of each

@@ -140,12 +140,14 @@ func FuzzSQL(f *testing.F) {
 		"SELECT 1 FROM t WHERE " + strings.Repeat("id = 1 OR ", 1200) + "id = 2",
 		"INSERT INTO t (id, v) VALUES " + strings.Repeat("(10, 'x'), ", 300) + "(11, 'y')",
 		// Expression-heavy inputs: values past max_allowed_packet are
-		// NULL, REGEXP is linear (see exprlimits_test.go).
+		// NULL, REGEXP is linear or bounded per match (see
+		// exprlimits_test.go).
 		"SELECT REPEAT('x', 1e9), LPAD('x', 1e9, 'y'), RPAD(v, 1e9, v), SPACE(1e9) FROM t",
 		"SELECT REPEAT(REPEAT('x', 1e5), 1e5), CONCAT_WS(v, REPEAT(v, 1e8), v) FROM t",
 		"SELECT CONCAT(" + strings.Repeat("REPEAT('x', 1e7), ", 20) + "1), HEX(REPEAT('x', 1e8)), TO_BASE64(SPACE(1e8))",
 		"SELECT REPLACE(REPEAT('a', 1e6), 'a', REPEAT('b', 100)), GROUP_CONCAT(REPEAT(v, 1e6)) FROM t",
 		"SELECT REPEAT('a', 30) REGEXP '^(a+)+$b', v RLIKE '(x+x+)+y', REGEXP_LIKE(REPEAT(v, 1e6), '(a|aa)*c') FROM t",
+		"SELECT REGEXP_REPLACE(REPEAT(v, 1e5), '(.)', REPEAT('\\\\1', 500)), REGEXP_SUBSTR(REPEAT('a', 40), '(a|aa)+(?=c)\\\\1'), REGEXP_INSTR(v, '(?<=x)y', 1, 3) FROM t",
 	} {
 		f.Add(q)
 	}
