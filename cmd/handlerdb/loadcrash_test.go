@@ -18,7 +18,10 @@ import (
 // either), and the client's retry then loads the whole file; one the
 // kill did not interrupt left all of them. Each round loads the file
 // into a fresh table and kills the server at a random moment of the
-// load (its length measured by a load the test lets finish).
+// load (its length measured by a load the test lets finish). Odd rounds
+// are LOAD DATA ... REPLACE of a second file over the first one's rows
+// (every row changed, more rows added): after the kill the table holds
+// the first file's rows or the second's, never a mix.
 func TestLoadDataAtomicAcrossKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it during loads")
@@ -36,6 +39,17 @@ func TestLoadDataAtomicAcrossKill9(t *testing.T) {
 	}
 	mysql.RegisterLocalFile(path)
 	defer mysql.DeregisterLocalFile(path)
+	const replaced = rows + 1000
+	path2 := filepath.Join(t.TempDir(), "replace.tsv")
+	b.Reset()
+	for i := 0; i < replaced; i++ {
+		fmt.Fprintf(&b, "%d\tnew-%d\n", i, i)
+	}
+	if err := os.WriteFile(path2, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mysql.RegisterLocalFile(path2)
+	defer mysql.DeregisterLocalFile(path2)
 	open := func(p *proc) *sql.DB {
 		db, err := sql.Open("mysql", "root@tcp("+p.addrs["mysql"]+")/?timeout=10s")
 		if err != nil {
@@ -48,9 +62,20 @@ func TestLoadDataAtomicAcrossKill9(t *testing.T) {
 		_, err := db.Exec(fmt.Sprintf("LOAD DATA LOCAL INFILE '%s' INTO TABLE ld.%s", path, table))
 		return err
 	}
+	replace := func(db *sql.DB, table string) error {
+		_, err := db.Exec(fmt.Sprintf("LOAD DATA LOCAL INFILE '%s' REPLACE INTO TABLE ld.%s", path2, table))
+		return err
+	}
 	count := func(db *sql.DB, table string) int {
 		var n int
 		if err := db.QueryRow("SELECT COUNT(*) FROM ld." + table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	countNew := func(db *sql.DB, table string) int {
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM ld." + table + " WHERE LEFT(v, 4) = 'new-'").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -70,13 +95,24 @@ func TestLoadDataAtomicAcrossKill9(t *testing.T) {
 	t.Logf("a load of %d rows takes %v", rows, took)
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	interrupted := 0
-	for round := 0; round < 4; round++ {
+	for round := 0; round < 6; round++ {
 		table := fmt.Sprintf("t%d", round)
 		if _, err := db.Exec(fmt.Sprintf("CREATE TABLE ld.%s (k BIGINT PRIMARY KEY, v VARCHAR(20), KEY v (v))", table)); err != nil {
 			t.Fatal(err)
 		}
+		if round%2 == 1 {
+			if err := load(db, table); err != nil {
+				t.Fatal(err)
+			}
+		}
 		done := make(chan error, 1)
-		go func() { done <- load(db, table) }()
+		go func() {
+			if round%2 == 1 {
+				done <- replace(db, table)
+			} else {
+				done <- load(db, table)
+			}
+		}()
 		// Somewhere from a tenth of the load to its end.
 		time.Sleep(took/10 + time.Duration(rng.Int63n(int64(took*8/10))))
 		p.cmd.Process.Kill()
@@ -90,6 +126,20 @@ func TestLoadDataAtomicAcrossKill9(t *testing.T) {
 		}
 		n := count(db, table)
 		t.Logf("round %d: load answered %v; %d rows after the restart", round, err, n)
+		if round%2 == 1 {
+			fresh := countNew(db, table)
+			switch {
+			case n == replaced && fresh == replaced:
+			case n == rows && fresh == 0:
+				if err == nil {
+					t.Fatalf("round %d: the REPLACE was acknowledged and none of it is there", round)
+				}
+				interrupted++
+			default:
+				t.Fatalf("round %d: %d rows, %d of them replaced, after the kill (want %d of the first file or %d of the second)", round, n, fresh, rows, replaced)
+			}
+			continue
+		}
 		switch {
 		case n == rows:
 		case n == 0:

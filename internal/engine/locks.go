@@ -224,6 +224,15 @@ func (lt *LockTable) heldByOther(id uint32, key []byte, own *Locker) bool {
 	return rl.holders(func(h *Locker) bool { return h != own })
 }
 
+// holdsExclusive reports whether l holds the row of key (LockKey) in the
+// table of id exclusively.
+func (l *Locker) holdsExclusive(id uint32, key []byte) bool {
+	l.lt.mu.Lock()
+	defer l.lt.mu.Unlock()
+	rl := l.held[lockKey{table: id, key: string(key)}]
+	return rl != nil && rl.excl == l
+}
+
 // releaseLocked lets go of l's lock rl of key k (lt.mu held).
 func (l *Locker) releaseLocked(k lockKey, rl *rowLock) {
 	if rl.excl == l {

@@ -64,6 +64,13 @@ type StageOptions struct {
 	// on the writer goroutine. Without NewKeys the caller keeps others
 	// off the job's keys (see above).
 	NewKeys bool
+	// Owner is the job's own row locks: LOAD DATA ... REPLACE takes the
+	// row it replaces exclusively before it reads it, so that nothing
+	// else changes that row until the job ends. With NewKeys, Commit's
+	// check lets a primary key be in the store when Owner holds its row
+	// exclusively (the job replaced it). The caller releases Owner after
+	// Commit or Abort.
+	Owner *Locker
 }
 
 // Stage is one staged job. Its methods are not safe for concurrent use:
@@ -79,6 +86,7 @@ type Stage struct {
 	ended bool
 	// newKeys and tables: StageOptions.NewKeys and the tables written.
 	newKeys bool
+	owner   *Locker // StageOptions.Owner
 	tables  map[*Table]struct{}
 }
 
@@ -150,7 +158,7 @@ func (e *Engine) BeginStage(ctx context.Context, o StageOptions) (*Stage, error)
 	if err != nil {
 		return nil, fmt.Errorf("engine: staging store: %w", err)
 	}
-	s := &Stage{e: e, dir: dir, cat: e.cat.Load(), newKeys: o.NewKeys, tables: map[*Table]struct{}{}}
+	s := &Stage{e: e, dir: dir, cat: e.cat.Load(), newKeys: o.NewKeys, owner: o.Owner, tables: map[*Table]struct{}{}}
 	s.st = stageStore{db: e.db, sdb: sdb, chunk: sdb.NewIndexedBatch(), chunkMax: o.ChunkBytes}
 	s.w.e = e
 	s.w.stage = &s.st
@@ -251,6 +259,9 @@ func (s *Stage) checkNewKeys() error {
 				_, closer, err := s.e.db.Get(it.Key())
 				if err == nil {
 					closer.Close()
+					if idx.Primary && s.owner != nil && s.owner.holdsExclusive(t.ID, it.Key()[len(idx.prefix):]) {
+						continue // a row the job replaced, held since it read it
+					}
 					it.Close()
 					return tableError(ErrTableDefChanged, t, "rows of "+t.DB+"."+t.Name+" were written during a staged load")
 				}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -49,22 +50,22 @@ import (
 // AUTO_INCREMENT, TIMESTAMP or DEFAULT CURRENT_TIMESTAMP column, a
 // temporary table, a column left out of the column list without a
 // default, REPLACE inside a transaction, and a server file outside
-// secure_file_priv or that cannot be read. It reads the whole file into
-// memory before the statement runs (a LOCAL file is sent by the client
-// once, so once it is read the statement stays on this path).
+// secure_file_priv or that cannot be opened. It opens the file (asks the
+// client for a LOCAL one) before the statement runs and reads it a window
+// at a time as lines are converted (a LOCAL file is sent by the client
+// once, so once it is asked for the statement stays on this path).
 //
-// Under autocommit with no engine transaction (and not REPLACE) the node
-// converts a chunk of loadChunk rows at a time and writes it into one
-// staged job (runStaged, engine.BeginStage), whose commit ingests the
-// whole load at once: readers see none of it before the statement ends,
-// and a crash (or a failure: a duplicate key or a failing line of a
-// plain LOAD, an engine failure with IGNORE) leaves none of it. REPLACE
-// converts every line first, then stores chunks of loadChunk rows as
-// writer jobs, one after the other (not atomic across a crash). Inside a
-// transaction every line is converted first and the rows go to the
-// session's engine.Txn after a savepoint, as the bulk insert does.
+// Under autocommit with no engine transaction the node converts a chunk
+// of loadChunk rows at a time and writes it into one staged job
+// (runStaged, engine.BeginStage), whose commit ingests the whole load at
+// once: readers see none of it before the statement ends, and a crash
+// (or a failure: a duplicate key or a failing line of a plain LOAD, an
+// engine failure with IGNORE or REPLACE, a lock wait of REPLACE that
+// times out) leaves none of it. Inside a transaction every line is
+// converted first and the rows go to the session's engine.Txn after a
+// savepoint, as the bulk insert does.
 
-// loadChunk is the number of rows one writer job of a load stores.
+// loadChunk is the number of rows converted at a time.
 const loadChunk = 2048
 
 // MariaDB's LOAD DATA conditions.
@@ -187,11 +188,16 @@ func ascii(s string) bool {
 	return true
 }
 
-// loadReader reads the rows of a LOAD DATA file held in memory. It
-// belongs to one statement's goroutine.
+// loadReader reads the rows of a LOAD DATA file as it comes: data is a
+// window of at most loadWindow bytes (more only for a longer line's
+// look-ahead) refilled from src, so that a load holds one window of the
+// file, not the file. It belongs to one statement's goroutine.
 type loadReader struct {
+	src    io.Reader // the file past data; nil once read to its end or failed
+	err    error     // the read error that ended src
 	data   []byte
 	pos    int
+	ahead  int // the look-ahead the format needs: a terminator after an escape or a quote
 	f      *LoadFormat
 	buf    []byte   // the row's field bytes
 	ends   []int    // end of each field in buf
@@ -199,9 +205,43 @@ type loadReader struct {
 	fields [][]byte // the row's fields, into buf
 }
 
+// loadWindow is the size of a loadReader's window of the file.
+const loadWindow = 1 << 20
+
+func newLoadReader(src io.Reader, f *LoadFormat) *loadReader {
+	return &loadReader{src: src, f: f, ahead: 2 + max(len(f.FieldTerm), len(f.LineTerm))}
+}
+
+// fill moves the unread bytes to the front of the window and reads
+// until the window holds at least r.ahead of them, or the file ends.
+func (r *loadReader) fill() {
+	rest := len(r.data) - r.pos
+	if cap(r.data) < loadWindow || cap(r.data) < 2*r.ahead {
+		buf := make([]byte, 0, max(loadWindow, 2*r.ahead))
+		r.data = append(buf, r.data[r.pos:]...)
+	} else {
+		r.data = r.data[:copy(r.data[:cap(r.data)], r.data[r.pos:])]
+	}
+	r.pos = 0
+	for first := true; r.src != nil && (first || rest < r.ahead); first = false {
+		n, err := r.src.Read(r.data[rest:cap(r.data)])
+		rest += n
+		r.data = r.data[:rest]
+		if err != nil {
+			if err != io.EOF {
+				r.err = err
+			}
+			r.src = nil
+		}
+	}
+}
+
 // next reads one line into r.fields and r.nulls; false at the end of the
-// data.
+// file (or when reading it failed: r.err).
 func (r *loadReader) next() bool {
+	if len(r.data)-r.pos < r.ahead && r.src != nil {
+		r.fill()
+	}
 	if r.pos >= len(r.data) {
 		return false
 	}
@@ -209,6 +249,10 @@ func (r *loadReader) next() bool {
 	f := r.f
 	d := r.data
 	for {
+		if len(d)-r.pos < r.ahead && r.src != nil {
+			r.fill()
+			d = r.data
+		}
 		enclosed := f.HasEnclosed && r.pos < len(d) && d[r.pos] == f.Enclosed
 		if enclosed {
 			r.pos++
@@ -218,6 +262,10 @@ func (r *loadReader) next() bool {
 		endLine := false
 	field:
 		for {
+			if len(d)-r.pos < r.ahead && r.src != nil {
+				r.fill()
+				d = r.data
+			}
 			if r.pos >= len(d) {
 				if enclosed {
 					// Not closed at the end of the file: MariaDB keeps
@@ -356,7 +404,8 @@ type LoadDataNode struct {
 	failedConverting bool
 	conv             *loadConverter
 	affected         int
-	staged           int // rows handed to the stage and dropped from rows (runStaged)
+	staged           int           // rows handed to the stage and dropped from rows (runStaged)
+	src              io.ReadCloser // the file, until Close
 }
 
 var _ sql.ExecSourceRel = (*LoadDataNode)(nil)
@@ -487,33 +536,47 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 			return nil
 		}
 	}
-	var data []byte
+	var src io.ReadCloser
 	if ls.Local {
 		if v, ok := GlobalInt("local_infile"); !ok || v == 0 {
 			return nil
 		}
-		rc, err := ctx.LoadInfile(ls.File)
-		if err != nil {
-			return &LoadDataNode{p: p, t: t, failure: err}
-		}
-		data, err = io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
+		if src, err = ctx.LoadInfile(ls.File); err != nil {
 			return &LoadDataNode{p: p, t: t, failure: err}
 		}
 	} else {
 		if !underSecureFilePriv(ls.File) {
 			return nil
 		}
-		if data, err = os.ReadFile(ls.File); err != nil {
+		f, err := os.Open(ls.File)
+		if err != nil {
 			return nil
 		}
+		if st, err := f.Stat(); err != nil || st.IsDir() {
+			f.Close()
+			return nil
+		}
+		src = f
 	}
-	n := &LoadDataNode{p: p, t: t, sch: newTable(d, t).Schema(), replace: ls.Replace}
+	n := &LoadDataNode{p: p, t: t, sch: newTable(d, t).Schema(), replace: ls.Replace, src: src}
 	ignore := ls.Ignore || ls.Local && !ls.Replace
 	n.ignore = ignore
-	n.conv = n.newConverter(ctx, data, ls, order, seen, ignore)
+	n.conv = n.newConverter(ctx, src, ls, order, seen, ignore)
 	return n
+}
+
+// Close closes the node's file: a LOCAL file's rest is read from the
+// client and dropped, which the client's connection needs before the
+// statement answers. RowIter closes it once every line is read or the
+// statement fails; the SQL front calls Close again (a no-op) after the
+// statement, for a node that never ran.
+func (n *LoadDataNode) Close() error {
+	if n.src == nil {
+		return nil
+	}
+	err := n.src.Close()
+	n.src = nil
+	return err
 }
 
 // loadConverter converts the lines of a load's file, a chunk at a time,
@@ -532,10 +595,10 @@ type loadConverter struct {
 	done     bool
 }
 
-func (n *LoadDataNode) newConverter(ctx *sql.Context, data []byte, ls *LoadStatement, order []int, listed []bool, ignore bool) *loadConverter {
+func (n *LoadDataNode) newConverter(ctx *sql.Context, src io.Reader, ls *LoadStatement, order []int, listed []bool, ignore bool) *loadConverter {
 	mode := sessionMode(ctx)
 	cv := &loadConverter{ctx: ctx, ls: ls, order: order, listed: listed, strict: mode.strict && !ignore, m: mode,
-		sqlTypes: n.p.ColumnTypes(n.t), r: &loadReader{data: data, f: &ls.Format}}
+		sqlTypes: n.p.ColumnTypes(n.t), r: newLoadReader(src, &ls.Format)}
 	cv.m.strict = cv.strict
 	for i := int64(0); i < ls.IgnoreLines && cv.r.next(); i++ {
 	}
@@ -565,6 +628,9 @@ func (n *LoadDataNode) convert(max int) bool {
 	for k := 0; k < max; k++ {
 		if !r.next() {
 			cv.done = true
+			if r.err != nil {
+				n.failure = r.err
+			}
 			return false
 		}
 		cv.line++
@@ -837,20 +903,27 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		return nil, fmt.Errorf("sqlbackend: LOAD DATA without a HandlerDB session")
 	}
 	sess.autoIncAsked = 0
+	defer n.Close()
 	tx, _ := sess.GetTransaction().(*transaction)
 	if tx != nil && tx.readOnly {
 		return nil, sql.ErrReadOnlyTransaction.New()
 	}
-	jobs := loadAsJobs(ctx, sess)
-	if jobs && !n.replace && n.conv != nil {
+	if n.conv == nil { // the file could not be had
+		n.failedConverting = true
+		return nil, n.failure
+	}
+	if loadAsJobs(ctx, sess) {
 		return n.runStaged(ctx)
+	}
+	if n.replace {
+		return nil, fmt.Errorf("sqlbackend: LOAD DATA REPLACE inside a transaction")
 	}
 	n.convertAll()
 	if n.failure != nil {
 		// MariaDB stores the rows before the failing line first: a
 		// duplicate key among them is the statement's error.
-		if !n.ignore && !n.replace && len(n.rows) > 0 {
-			if at, err := n.probe(ctx, sess, jobs, 0); err != nil {
+		if !n.ignore && len(n.rows) > 0 {
+			if at, err := n.probe(sess); err != nil {
 				n.raise(ctx, condsTo(n.conds, n.rowLine[at]))
 				return nil, err
 			}
@@ -859,18 +932,7 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		n.failedConverting = true
 		return nil, n.failure
 	}
-	var (
-		res writeResult
-		err error
-		at  int
-	)
-	if jobs {
-		res, at, err = n.writeJobs(ctx)
-	} else if n.replace {
-		return nil, fmt.Errorf("sqlbackend: LOAD DATA REPLACE inside a transaction")
-	} else {
-		res, at, err = n.writeTxn(sess)
-	}
+	res, at, err := n.writeTxn(sess)
 	if err != nil {
 		conds := n.conds
 		if at >= 0 {
@@ -895,17 +957,32 @@ func (n *LoadDataNode) ok(ctx *sql.Context, res writeResult) sql.RowIter {
 
 // runStaged converts the rows a chunk at a time and writes each chunk
 // into one staged job (engine.BeginStage with NewKeys), whose Commit
-// ingests every row at once (under autocommit, not REPLACE): a crash or
-// a failure before the commit leaves the table as it was, and memory
-// holds one chunk of converted rows and the stage's buffers, not the
-// load's rows. A duplicate key fails a plain load (nothing stored) and
-// is skipped with a warning with IGNORE; a line that fails to convert
-// fails the statement after the duplicates before it. Row locks: the
-// stage only inserts new rows (a row an SQL transaction holds exists, so
-// its key is a duplicate), and the commit fails with 1412 instead of
-// overwriting a key another session wrote since the stage looked.
+// ingests every row at once (under autocommit): a crash or a failure
+// before the commit leaves the table as it was, and memory holds one
+// window of the file, one chunk of converted rows and the stage's
+// buffers, not the load's rows. A duplicate key fails a plain load
+// (nothing stored) and is skipped with a warning with IGNORE; a line
+// that fails to convert fails the statement after the duplicates before
+// it. Row locks: a plain or IGNORE stage only inserts new rows (a row an
+// SQL transaction holds exists, so its key is a duplicate). REPLACE
+// takes each row it replaces exclusively, waiting as InnoDB's REPLACE
+// waits (innodb_lock_wait_timeout, 1205; a deadlock is 1213), before it
+// reads it, and holds it until the statement ends: nothing else changes
+// a replaced row meanwhile, and Commit's check (StageOptions.Owner)
+// accepts those keys. The commit fails with 1412 instead of overwriting
+// a new key another session wrote since the stage looked.
 func (n *LoadDataNode) runStaged(ctx *sql.Context) (sql.RowIter, error) {
-	st, err := n.p.e.BeginStage(ctx, engine.StageOptions{NewKeys: true, CacheBytes: 32 << 20})
+	opts := engine.StageOptions{NewKeys: true, CacheBytes: 32 << 20}
+	var timeout time.Duration
+	if n.replace {
+		opts.Owner = n.p.e.Locks().NewLocker()
+		defer opts.Owner.ReleaseAll()
+		timeout = 50 * time.Second
+		if s := SessionOf(ctx); s != nil {
+			timeout = s.lockTimeout(ctx)
+		}
+	}
+	st, err := n.p.e.BeginStage(ctx, opts)
 	if err != nil {
 		return nil, MapError(err)
 	}
@@ -917,17 +994,21 @@ func (n *LoadDataNode) runStaged(ctx *sql.Context) (sql.RowIter, error) {
 	for {
 		more := n.convert(loadChunk)
 		for i, r := range n.rows {
-			if _, err := st.Insert(n.t, r); err != nil {
-				var dk *engine.DuplicateKeyError
-				if n.ignore && errors.As(err, &dk) {
-					total.skipped++
-					total.dups = append(total.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
-					continue
-				}
-				n.raise(ctx, condsTo(n.conds, n.rowLine[i]))
-				return nil, n.insertError(i, err)
+			err := n.stageRow(ctx, st, opts.Owner, timeout, r, &total)
+			if err == nil {
+				continue
 			}
-			total.inserted++
+			var dk *engine.DuplicateKeyError
+			if n.ignore && errors.As(err, &dk) {
+				total.skipped++
+				total.dups = append(total.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+				continue
+			}
+			n.raise(ctx, condsTo(n.conds, n.rowLine[i]))
+			if errors.Is(err, engine.ErrLockWaitTimeout) || errors.Is(err, engine.ErrDeadlock) {
+				return nil, MapError(err)
+			}
+			return nil, n.insertError(i, err)
 		}
 		n.staged += len(n.rows)
 		clear(n.rows)
@@ -946,6 +1027,38 @@ func (n *LoadDataNode) runStaged(ctx *sql.Context) (sql.RowIter, error) {
 		return nil, MapError(err)
 	}
 	return n.ok(ctx, total), nil
+}
+
+// stageRow writes row into the stage: an insert, or for REPLACE over a
+// row with its primary key, the row's replacement once owner holds it
+// (MariaDB counts a replaced row twice, an identical one once).
+func (n *LoadDataNode) stageRow(ctx *sql.Context, st *engine.Stage, owner *engine.Locker, timeout time.Duration, row engine.Row, res *writeResult) error {
+	for {
+		_, err := st.Insert(n.t, row)
+		var dk *engine.DuplicateKeyError
+		if err == nil || !n.replace || !errors.As(err, &dk) || dk.Index != "PRIMARY" {
+			if err == nil {
+				res.inserted++
+			}
+			return err
+		}
+		fresh, err := owner.Lock(ctx, n.t, engine.LockKey(nil, n.t, row), true, timeout)
+		if err != nil {
+			return err
+		}
+		if fresh {
+			continue // read the row again, now that it is held
+		}
+		res.inserted++
+		if dk.Existing != nil && sameRow(dk.Existing, row) {
+			return nil
+		}
+		if _, err := st.Update(n.t, row, row); err != nil {
+			return err
+		}
+		res.deleted++
+		return nil
+	}
 }
 
 // raise adds the conditions to the session's warnings, in order.
@@ -990,42 +1103,23 @@ func (a *writeResult) add(b *writeResult) {
 	a.dups = append(a.dups, b.dups...)
 }
 
-// errProbed rolls back the job of probe.
-var errProbed = errors.New("sqlbackend: probe")
-
-// probe stores the converted rows, which precede a failing line, in a
-// job it rolls back (or after a savepoint of the transaction, rolled
-// back to), and returns the statement's error for a duplicate key among
-// them, with the row's index.
-func (n *LoadDataNode) probe(ctx *sql.Context, sess *Session, jobs bool, from int) (int, error) {
-	if !jobs {
-		x, err := sess.writeTxn()
-		if err != nil {
-			return 0, nil
-		}
-		sp := x.Savepoint()
-		defer sess.rollbackTo(sp)
-		for i, r := range n.rows {
-			if _, err := x.Insert(n.t, r); err != nil {
-				return i, n.insertError(i, err)
-			}
-		}
+// probe stores the converted rows, which precede a failing line, after
+// a savepoint of the transaction, rolled back to, and returns the
+// statement's error for a duplicate key among them, with the row's
+// index.
+func (n *LoadDataNode) probe(sess *Session) (int, error) {
+	x, err := sess.writeTxn()
+	if err != nil {
 		return 0, nil
 	}
-	at := -1
-	var failure error
-	_ = n.p.e.Update(ctx, func(job *engine.Job) error {
-		var res writeResult
-		i, err := n.applyChunk(job, from, len(n.rows), &res)
-		if err != nil {
-			at, failure = i, err
+	sp := x.Savepoint()
+	defer sess.rollbackTo(sp)
+	for i, r := range n.rows {
+		if _, err := x.Insert(n.t, r); err != nil {
+			return i, n.insertError(i, err)
 		}
-		return errProbed
-	})
-	if at < 0 {
-		return 0, nil
 	}
-	return at, n.insertError(at, failure)
+	return 0, nil
 }
 
 // insertError is the statement's error for the failed insert of row i.
@@ -1045,109 +1139,6 @@ func condsTo(conds []loadCond, line int) []loadCond {
 		}
 	}
 	return conds
-}
-
-// writeJobs stores the rows in writer jobs of loadChunk rows (see the
-// file comment); on error it returns the index of the row that failed,
-// or -1.
-func (n *LoadDataNode) writeJobs(ctx *sql.Context) (writeResult, int, error) {
-	var total writeResult
-	for start := 0; start < len(n.rows); start += loadChunk {
-		end := min(start+loadChunk, len(n.rows))
-		var res writeResult
-		at := -1
-		err := updateWaitingRowLocks(ctx, n.p.e, func(job *engine.Job) error {
-			res = writeResult{}
-			if cur, err := job.Catalog().Table(n.t.DB, n.t.Name); err != nil || cur != n.t {
-				return &engine.Error{Kind: engine.ErrTableDefChanged, DB: n.t.DB, Table: n.t.Name, Detail: n.t.DB + "." + n.t.Name}
-			}
-			var err error
-			at, err = n.applyChunk(job, start, end, &res)
-			return err
-		})
-		if err != nil {
-			if start > 0 && !n.ignore && !n.replace {
-				// A plain load stored rows [0, start) exactly.
-				n.undo(ctx, start)
-			}
-			var dk *engine.DuplicateKeyError
-			if at < 0 || !errors.As(err, &dk) {
-				return writeResult{}, -1, MapError(err)
-			}
-			return writeResult{}, at, n.insertError(at, err)
-		}
-		total.add(&res)
-	}
-	return total, -1, nil
-}
-
-// applyChunk stores rows [start, end) in job; it returns the index of
-// the row that failed, with the error.
-func (n *LoadDataNode) applyChunk(job *engine.Job, start, end int, res *writeResult) (int, error) {
-	return n.applyRows(job, n.rows[start:end], n.rowLine[start:end], start, res)
-}
-
-// applyRows stores rows (read from files lines, the first the start-th
-// row of the load) in job; it returns the index in the load of the row
-// that failed, with the error. It reads nothing else of n that changes,
-// so it may run while the statement's goroutine converts more rows.
-func (n *LoadDataNode) applyRows(job *engine.Job, rows []engine.Row, lines []int, start int, res *writeResult) (int, error) {
-	cs := make([]engine.Change, len(rows))
-	for i := range cs {
-		cs[i] = engine.Change{Kind: engine.ChangeInsert, Table: n.t, Row: rows[i]}
-	}
-	for i := 0; i < len(cs); {
-		done, err := job.Apply(cs[i:])
-		res.inserted += done
-		i += done
-		if err == nil {
-			break
-		}
-		r := start + i
-		var dk *engine.DuplicateKeyError
-		if !errors.As(err, &dk) {
-			return r, err
-		}
-		switch {
-		case n.replace && dk.Index == "PRIMARY":
-			if dk.Existing != nil && sameRow(dk.Existing, rows[i]) {
-				// MariaDB's update finds the record the same: one row.
-				res.inserted++
-			} else {
-				if _, err := job.Update(n.t, rows[i], rows[i]); err != nil {
-					return r, err
-				}
-				res.inserted++
-				res.deleted++
-			}
-		case n.ignore:
-			res.skipped++
-			res.dups = append(res.dups, loadCond{row: lines[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
-		default:
-			return r, err
-		}
-		i++
-	}
-	return -1, nil
-}
-
-// undo deletes the first inserted rows, which earlier jobs of a plain
-// load stored, after a later one failed.
-func (n *LoadDataNode) undo(ctx *sql.Context, inserted int) {
-	cs := make([]engine.Change, 0, inserted)
-	for _, r := range n.rows[:inserted] {
-		cs = append(cs, engine.Change{Kind: engine.ChangeDelete, Table: n.t, Old: r})
-	}
-	_ = n.p.e.Update(ctx, func(job *engine.Job) error {
-		for i := 0; i < len(cs); {
-			done, err := job.Apply(cs[i:])
-			if err != nil {
-				return err
-			}
-			i += done + 1 // (a row deleted meanwhile is skipped)
-		}
-		return nil
-	})
 }
 
 // writeTxn stores the rows into the session's transaction, after a

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"bufio"
 	"context"
 	gosql "database/sql"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -352,4 +354,73 @@ func TestLoadDataPrivileges(t *testing.T) {
 		t.Fatal("a file outside secure_file_priv was loaded")
 	}
 	expectRows(t, root, "SELECT COUNT(*) FROM lp.t", "2")
+}
+
+// TestLoadDataStreamsFile: a load holds a window of its file, not the
+// file: the live heap of the process (server and client) while 96 MiB
+// are loaded, a server file and a LOCAL one, plain and REPLACE, stays
+// far below the file's size (reading the whole file took at least its
+// size, twice while the buffer grew). The rows are all there after.
+func TestLoadDataStreamsFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 96 MiB four times")
+	}
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	mustExec(t, root, "CREATE DATABASE ls", "SET GLOBAL local_infile = 1")
+	path := filepath.Join(ts.dir, "files", "big.tsv")
+	const rows, width = 48 << 10, 2040
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	pad := strings.Repeat("x", width)
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(w, "%d\t%s\n", i, pad)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	mysql.RegisterLocalFile(path)
+	defer mysql.DeregisterLocalFile(path)
+	for i, q := range []string{
+		"LOAD DATA INFILE '%s' INTO TABLE ls.t0",
+		"LOAD DATA LOCAL INFILE '%s' INTO TABLE ls.t1",
+		"LOAD DATA INFILE '%s' REPLACE INTO TABLE ls.t1",
+		"LOAD DATA LOCAL INFILE '%s' REPLACE INTO TABLE ls.t2",
+	} {
+		table := fmt.Sprintf("ls.t%d", []int{0, 1, 1, 2}[i])
+		mustExec(t, root, "CREATE TABLE IF NOT EXISTS "+table+" (k INT PRIMARY KEY, v TEXT)")
+		q = fmt.Sprintf(q, path)
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapAlloc
+		peak := base
+		stop := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				var s runtime.MemStats
+				runtime.ReadMemStats(&s)
+				peak = max(peak, s.HeapAlloc)
+			}
+		}()
+		mustExec(t, root, q)
+		close(stop)
+		<-sampled
+		t.Logf("%s: live heap up to %d MiB over %d MiB", q, (peak-base)>>20, base>>20)
+		if d := peak - base; d > 64<<20 {
+			t.Errorf("%s: the live heap grew by %d MiB, want under 64 MiB for a 96 MiB file", q, d>>20)
+		}
+		expectRows(t, root, "SELECT COUNT(*), SUM(LENGTH(v)) FROM "+table, fmt.Sprintf("%d|%d", rows, rows*width))
+	}
 }
