@@ -2,7 +2,6 @@ package hsfront
 
 import (
 	"errors"
-	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
@@ -60,7 +59,11 @@ func (ss *session) waitRowLock(sc *scratch) bool {
 		ss.locker = ss.s.e.Locks().NewLocker()
 	}
 	sc.runFrom = at
-	if _, err := ss.locker.Lock(ss.s.lockCtx, rl.Table, rl.Key, true, time.Duration(ss.s.lockWait.Load())); err != nil {
+	wait := ss.s.cfg.LockWait
+	if now := ss.s.cfg.LockWaitNow; now != nil {
+		wait = now()
+	}
+	if _, err := ss.locker.Lock(ss.s.lockCtx, rl.Table, rl.Key, true, wait); err != nil {
 		sc.run[at].err = err
 		sc.runFrom = at + 1
 	}

@@ -117,6 +117,11 @@ type Config struct {
 	// transaction (rowlock.go) before it answers a lock wait timeout, as
 	// innodb_lock_wait_timeout bounds the plugin's; default 50s.
 	LockWait time.Duration
+	// LockWaitNow, when set, is asked at the start of each such wait
+	// for the bound instead of LockWait (the server answers the SQL
+	// side's @@global.innodb_lock_wait_timeout). It must be safe for
+	// concurrent use.
+	LockWaitNow func() time.Duration
 }
 
 // Grants says which tables an authenticated SQL user may open.
@@ -209,12 +214,7 @@ type Server struct {
 	// cancels it first, so that no wait holds up a connection's close.
 	lockCtx     context.Context
 	cancelLocks context.CancelFunc
-	lockWait    atomic.Int64 // Config.LockWait, changed by SetLockWait
 }
-
-// SetLockWait changes Config.LockWait for the waits that begin after it.
-// Safe for concurrent use.
-func (s *Server) SetLockWait(d time.Duration) { s.lockWait.Store(int64(d)) }
 
 // Stats are the front's counters, safe to read at any time.
 type Stats struct {
@@ -267,7 +267,6 @@ func New(e *engine.Engine, cfg Config) *Server {
 	s := &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
 	s.jobCtx, s.cancelJobs = context.WithCancel(context.Background())
 	s.lockCtx, s.cancelLocks = context.WithCancel(context.Background())
-	s.lockWait.Store(int64(cfg.LockWait))
 	return s
 }
 

@@ -146,17 +146,18 @@ func rowValue(t *testing.T, db *sql.DB, id int) string {
 }
 
 // TestHSWriteLockWaitTimeout: an HS write whose row stays locked past
-// the lock wait bound answers the lock wait timeout and leaves the row to
-// the transaction; the connection goes on, and the lines after it apply.
+// @@global.innodb_lock_wait_timeout answers the lock wait timeout and
+// leaves the row to the transaction; the connection goes on, and the
+// lines after it apply.
 func TestHSWriteLockWaitTimeout(t *testing.T) {
 	for _, mode := range rowLockModes[:2] {
 		t.Run(mode.name, func(t *testing.T) {
 			s := startTest(t, func(c *config.Config) {
 				mode.mutate(c)
 			})
-			s.HS().SetLockWait(200 * time.Millisecond)
 			db := sqlDB(t, s, "hstest")
-			execAll(t, db, "CREATE TABLE lk (id INT PRIMARY KEY, v INT)", "INSERT INTO lk VALUES (1,10),(2,20)")
+			execAll(t, db, "SET GLOBAL innodb_lock_wait_timeout = 1", "CREATE TABLE lk (id INT PRIMARY KEY, v INT)", "INSERT INTO lk VALUES (1,10),(2,20)")
+			t.Cleanup(func() { execAll(t, db, "SET GLOBAL innodb_lock_wait_timeout = 50") })
 			tx, err := db.Begin()
 			if err != nil {
 				t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
 	"github.com/handlerdb/handlerdb/internal/replica"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
@@ -110,6 +111,7 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	hcfg.TLS = s.tls
 	hcfg.Authorize = s.authorizeHS
 	hcfg.Backoff = hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff)
+	hcfg.LockWaitNow = hsLockWait
 	var m *admin.Metrics
 	if s.admin != nil {
 		m = admin.NewMetrics(s.admin.Registry, s.e)
@@ -233,4 +235,14 @@ func (s *Server) closeSQL() error {
 		return nil
 	}
 	return s.sql.Close()
+}
+
+// hsLockWait is how long a HandlerSocket write waits for an SQL
+// transaction's row lock: @@global.innodb_lock_wait_timeout seconds, as
+// the plugin's writes wait for InnoDB's.
+func hsLockWait() time.Duration {
+	if n, ok := sqlbackend.GlobalInt("innodb_lock_wait_timeout"); ok && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	return 50 * time.Second
 }

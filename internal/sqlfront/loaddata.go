@@ -13,8 +13,8 @@ import (
 )
 
 // The bulk load path serves LOAD DATA [LOCAL] INFILE
-// (sqlbackend.PrepareLoadData reads and converts the file, the node
-// stores it in writer jobs of a chunk of rows each), through the
+// (sqlbackend.PrepareLoadData opens the file, the node reads, converts
+// and stores it a chunk of rows at a time), through the
 // handler's ComExecuteBound as the bulk insert path does. A statement
 // takes the path only when it parses as one LOAD DATA that
 // sqlbackend.LoadStatementOf reads, go-mysql-server's authorization
@@ -64,6 +64,7 @@ func (h *mariaHandler) loadData(ctx context.Context, c *mysql.Conn, query string
 	if n == nil {
 		return false, nil
 	}
+	defer n.Close() // (RowIter closes the file; this, a node that never ran)
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sql.IncrementStatusVariable(sctx, "Com_load", 1)
 	counted := false
