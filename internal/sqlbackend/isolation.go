@@ -45,11 +45,11 @@ import (
 // a cycle fails at once with 1213 and the whole transaction is rolled back,
 // its locks released at once. Locks and the snapshot are released when the
 // transaction commits or rolls back, and when the connection closes.
-// Writes that run as writer jobs outside a transaction (HandlerSocket's,
-// the replica's, LOAD DATA ... REPLACE's) wait for these locks too, but
-// not on the writer: a job that meets a locked row fails with
-// engine.RowLockedError and its caller waits in a Locker of its own
-// (updateWaitingRowLocks here; hsfront's rowlock.go).
+// Writes outside a transaction wait for these locks too, but not on the
+// writer: a HandlerSocket or replica job that meets a locked row fails
+// with engine.RowLockedError and its caller waits in a Locker of its own
+// (hsfront's rowlock.go, engine.UpdateWaitingRowLocks); LOAD DATA ...
+// REPLACE takes the rows it replaces in its stage's Locker (loaddata.go).
 //
 // Everything here runs on the session's goroutine, like the rest of
 // Session; the engine's LockTable is what sessions share.
@@ -339,21 +339,4 @@ func (s *Session) settle() {
 // SNAPSHOT, which go-mysql-server parses and forgets.
 func startsWithConsistentSnapshot(ctx *sql.Context) bool {
 	return containsFold(ctx.Query(), "consistent snapshot")
-}
-
-// updateWaitingRowLocks is engine.UpdateWaitingRowLocks for the
-// statements that write through jobs of their own, outside a transaction
-// (LOAD DATA ... REPLACE), each wait bounded by
-// @@innodb_lock_wait_timeout; a failed wait is the statement's 1205 or
-// 1213.
-func updateWaitingRowLocks(ctx *sql.Context, e *engine.Engine, fn func(*engine.Job) error) error {
-	timeout := 50 * time.Second
-	if s := SessionOf(ctx); s != nil {
-		timeout = s.lockTimeout(ctx)
-	}
-	err := e.UpdateWaitingRowLocks(ctx, timeout, fn)
-	if errors.Is(err, engine.ErrLockWaitTimeout) || errors.Is(err, engine.ErrDeadlock) {
-		return MapError(err)
-	}
-	return err
 }

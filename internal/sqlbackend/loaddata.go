@@ -1096,13 +1096,6 @@ type writeResult struct {
 	dups                       []loadCond
 }
 
-func (a *writeResult) add(b *writeResult) {
-	a.inserted += b.inserted
-	a.deleted += b.deleted
-	a.skipped += b.skipped
-	a.dups = append(a.dups, b.dups...)
-}
-
 // probe stores the converted rows, which precede a failing line, after
 // a savepoint of the transaction, rolled back to, and returns the
 // statement's error for a duplicate key among them, with the row's

@@ -102,6 +102,44 @@ func SessionOf(ctx *sql.Context) *Session {
 // (committed data, or inside a REPEATABLE READ transaction its snapshot).
 func (s *Session) HasEngineTxn() bool { return s.txn != nil }
 
+// The transaction bits of the status flags of OK and EOF packets.
+const (
+	StatusInTrans         = 0x0001 // SERVER_STATUS_IN_TRANS
+	StatusAutocommit      = 0x0002 // SERVER_STATUS_AUTOCOMMIT
+	StatusInTransReadOnly = 0x2000 // SERVER_STATUS_IN_TRANS_READONLY
+	StatusDBDropped       = 0x0100 // SERVER_STATUS_DB_DROPPED, after DROP DATABASE
+	// StatusTxnBits are the bits StatusFlags decides.
+	StatusTxnBits = StatusInTrans | StatusAutocommit | StatusInTransReadOnly
+)
+
+// StatusFlags are the transaction bits of the status flags the session's
+// OK and EOF packets carry, as MariaDB sets them: AUTOCOMMIT while
+// @@autocommit is 1; IN_TRANS from START TRANSACTION / BEGIN to its end,
+// and with autocommit off once the transaction has read or written a
+// table (SELECT 1 or SET does not set it); IN_TRANS_READONLY inside
+// START TRANSACTION READ ONLY. PyMySQL and mysqlclient read AUTOCOMMIT to decide whether
+// rollback() has anything to undo. Call it on the session's goroutine.
+func (s *Session) StatusFlags() uint16 {
+	var f uint16
+	auto := true
+	if v, err := s.GetSessionVariable(nil, "autocommit"); err == nil {
+		if n, ok := wideInt(v); ok {
+			auto = n != 0
+		}
+	}
+	if auto {
+		f |= StatusAutocommit
+	}
+	explicit := s.GetIgnoreAutoCommit()
+	if explicit || !auto && (s.txn != nil || s.iso != "" || s.locked) {
+		f |= StatusInTrans
+	}
+	if tx, ok := s.GetTransaction().(*transaction); ok && explicit && tx.readOnly {
+		f |= StatusInTransReadOnly
+	}
+	return f
+}
+
 // StartTransaction begins a transaction. A transaction left behind by a
 // statement that failed under autocommit (go-mysql-server then drops it
 // without a rollback) is rolled back first; one that a running statement

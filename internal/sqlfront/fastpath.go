@@ -401,8 +401,7 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	}
 	sctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	sctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(rows)))
-	c.StatusFlags |= uint16(mysql.ServerStatusAutocommit)
-	c.StatusFlags &^= uint16(mysql.ServerInTransaction)
+	setStatusFlags(c)
 	h.stats.PointFast.Add(1)
 	res := &sqltypes.Result{Fields: b.fields, Rows: rows, RowsAffected: uint64(len(rows))}
 	if tap := h.tap.Load(); tap != nil {

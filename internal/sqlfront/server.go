@@ -213,7 +213,9 @@ func sessionBuilder(p *sqlbackend.Provider) server.SessionBuilder {
 		}
 		client := sql.Client{Address: host, User: user, Capabilities: c.Capabilities}
 		base := sql.NewBaseSessionWithClientServer(addr, client, c.ConnectionID)
-		return p.NewSession(base), nil
+		s := p.NewSession(base)
+		c.ClientData = s // (setStatusFlags reads it)
+		return s, nil
 	}
 }
 

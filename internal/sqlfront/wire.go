@@ -61,15 +61,16 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		err := h.flushHosts(c)
 		h.stats.count(query, err)
 		if err == nil {
+			setStatusFlags(c)
 			err = callback(&sqltypes.Result{}, false)
 		}
 		return err
 	}
-	if done, err := h.explain(ctx, c, query, callback); done {
+	if done, err := h.explain(ctx, c, query, withStatus(c, query, callback)); done {
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
 	}
-	cb := reformatting(callback, h.scaledReal, h.warnings(c))
+	cb := withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
 	done, err := h.bulkInsert(ctx, c, query, cb)
 	if !done {
 		done, err = h.loadData(ctx, c, query, cb)
@@ -160,6 +161,7 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 			temporalDecimals(r.Fields, h.scaledReal)
 		}
 		fields = fields || (r != nil && len(r.Fields) > 0)
+		setStatusFlags(c)
 		return next(r)
 	}
 	ctx, stop := watchStatement(ctx, c)
@@ -167,10 +169,47 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 	return h.overrun(c, h.Handler.ComStmtExecute(ctx, c, prepare, callback))
 }
 
-// NewConnection counts the connection.
+// NewConnection counts the connection. Its handshake says autocommit as
+// MariaDB's does (SERVER_STATUS_AUTOCOMMIT while @@global.autocommit is
+// 1).
 func (h *mariaHandler) NewConnection(c *mysql.Conn) {
 	h.stats.Connections.Add(1)
 	h.Handler.NewConnection(c)
+	if n, ok := sqlbackend.GlobalInt("autocommit"); !ok || n != 0 {
+		c.StatusFlags |= uint16(mysql.ServerStatusAutocommit)
+	}
+}
+
+// setStatusFlags gives c's next OK or EOF packet the transaction bits
+// of its session's state (sqlbackend.Session.StatusFlags) in place of
+// go-mysql-server's, which said IN_TRANS for any statement's implicit
+// transaction. On c's goroutine.
+func setStatusFlags(c *mysql.Conn) {
+	if s, ok := c.ClientData.(*sqlbackend.Session); ok {
+		c.StatusFlags = c.StatusFlags&^(sqlbackend.StatusTxnBits|sqlbackend.StatusDBDropped) | s.StatusFlags()
+	}
+}
+
+// withStatus sets c's status flags before each result of query goes to
+// next: the transaction's bits, and DB_DROPPED after a DROP DATABASE, as
+// MariaDB sends it.
+func withStatus(c *mysql.Conn, query string, next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+	return func(r *sqltypes.Result, more bool) error {
+		setStatusFlags(c)
+		if isDropDatabase(query) {
+			c.StatusFlags |= sqlbackend.StatusDBDropped
+		}
+		return next(r, more)
+	}
+}
+
+// isDropDatabase reports whether query is DROP DATABASE or DROP SCHEMA.
+func isDropDatabase(query string) bool {
+	if firstWord(query) != "drop" {
+		return false
+	}
+	rest := strings.TrimLeft(strings.TrimLeft(query, " \t\r\n(")[4:], " \t\r\n")
+	return len(rest) > 6 && (strings.EqualFold(rest[:6], "schema") || len(rest) > 8 && strings.EqualFold(rest[:8], "database"))
 }
 
 // ConnectionAborted counts a refused login: the listener's reason is
@@ -200,10 +239,10 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	authenticated(c)
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
-	if done, err := h.explain(ctx, c, query, callback); done {
+	if done, err := h.explain(ctx, c, query, withStatus(c, query, callback)); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
-	cb := reformatting(callback, h.scaledReal, h.warnings(c))
+	cb := withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
 	if done, err := h.loadData(ctx, c, query, cb); done {
 		// (loadData takes only a text of one statement.)
 		h.plans.gen.Add(1)
