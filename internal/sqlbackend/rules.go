@@ -77,6 +77,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleViewFilters, Apply: viewFiltersRule}, // viewfilter.go
 			analyzer.Rule{Id: ruleEqualityTransfer, Apply: equalityTransferRule},
 			analyzer.Rule{Id: ruleShowLike, Apply: showLikeRule},
+			analyzer.Rule{Id: ruleHideLike, Apply: hideLikeRule},     // exactlike.go
 			analyzer.Rule{Id: ruleJoinTables, Apply: joinTablesRule}, // guards.go
 			analyzer.Rule{Id: ruleShowCreateOfView, Apply: showCreateOfViewRule},
 			analyzer.Rule{Id: ruleLoadFile, Apply: loadFileRule})). // loadfile.go
@@ -94,6 +95,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleShowIndexSubPart, Apply: showIndexPrefixRule}, isNode[*plan.ShowIndexes]},
 				gatedRule{analyzer.Rule{Id: ruleStatisticsSubPart, Apply: statisticsSubPartRule}, isInfoSchemaTable},
 				gatedRule{analyzer.Rule{Id: ruleShowCreateDB, Apply: showCreateDatabaseRule}, isNode[*plan.ShowCreateDatabase]},
+				gatedRule{analyzer.Rule{Id: ruleShowLikeAgain, Apply: showLikeAgainRule}, nil}, // exactlike.go
 				gatedRule{analyzer.Rule{Id: ruleBinaryLike, Apply: binaryLikeRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleExplainRows, Apply: explainRowsRule}, isDescribeOrSetOp},
 				gatedRule{analyzer.Rule{Id: ruleFloatDiv, Apply: floatDivRule}, isNode[*plan.InsertInto]},
