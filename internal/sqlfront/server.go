@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +25,7 @@ import (
 const (
 	DefaultAddress        = "127.0.0.1:3306"
 	DefaultRootHost       = "127.0.0.1"
-	DefaultVersionString  = "10.11.99-HandlerDB"
+	DefaultVersionString  = "10.11.99-MariaDB-HandlerDB"
 	DefaultVersionComment = "HandlerDB"
 )
 
@@ -42,9 +43,10 @@ type Config struct {
 	// (go-mysql-server also lets 127.0.0.1 and ::1 connect as localhost);
 	// "%" allows any host.
 	RootHost string
-	// VersionString is the server version clients see in the handshake,
-	// VERSION() and @@version. Default "10.11.99-HandlerDB", MariaDB-like,
-	// so that clients pick their MariaDB dialect.
+	// VersionString is the server version clients see in VERSION() and
+	// @@version, and after "5.5.5-" in the handshake, as MariaDB sends it.
+	// Default "10.11.99-MariaDB-HandlerDB": the word MariaDB is what
+	// GORM, Django and SQLAlchemy look for to pick their MariaDB dialect.
 	VersionString string
 	// VersionComment is @@version_comment. Default "HandlerDB".
 	VersionComment string
@@ -177,7 +179,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		Protocol: "tcp",
 		Address:  ln.Addr().String(),
 		Listener: ll,
-		Version:  cfg.VersionString,
+		Version:  handshakeVersion(cfg.VersionString),
 		// TLS as MySQL clients negotiate it (CLIENT_SSL in the handshake).
 		TLSConfig:              cfg.TLS,
 		RequireSecureTransport: cfg.TLS != nil && cfg.TLSRequired,
@@ -304,4 +306,14 @@ func (s *Server) Close() error {
 	}
 	s.engine.Close()
 	return err
+}
+
+// handshakeVersion is the version the handshake carries: MariaDB puts
+// "5.5.5-" before its own (clients that know MariaDB strip it, older
+// ones read a version they accept).
+func handshakeVersion(v string) string {
+	if strings.HasPrefix(v, "5.5.5-") || !strings.Contains(v, "MariaDB") {
+		return v
+	}
+	return "5.5.5-" + v
 }

@@ -227,3 +227,27 @@ func lenEnc(b []byte) (uint64, int) {
 	}
 	return uint64(b[0]), 1
 }
+
+// TestVersionSaysMariaDB: VERSION() holds the word MariaDB, which GORM
+// (strings.Contains(version, "MariaDB")), Django ('mariadb' in the lower
+// case version) and SQLAlchemy (a match for "MariaDB" in the server
+// info) read to choose their MariaDB dialect, and the handshake carries
+// it after "5.5.5-", as MariaDB's does.
+func TestVersionSaysMariaDB(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	v := joinLines(queryRows(t, c, "SELECT VERSION()"))
+	if !strings.Contains(v, "MariaDB") || !strings.HasPrefix(v, "10.11.") {
+		t.Errorf("VERSION() = %q, want 10.11.x-MariaDB-...", v)
+	}
+	nc, err := net.DialTimeout("tcp", ts.s.Addr().String(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	hs := (&rawConn{r: bufio.NewReader(nc), w: nc}).read(t)
+	if got, want := string(hs[1:1+strings.IndexByte(string(hs[1:]), 0)]), "5.5.5-"+v; got != want {
+		t.Errorf("handshake version %q, want %q", got, want)
+	}
+}
