@@ -155,7 +155,13 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 		}
 	}
 	next, warnings, fields := callback, h.warnings(c), false
+	sess, _ := c.ClientData.(*sqlbackend.Session)
+	var before int64
+	if sess != nil {
+		before = sess.GetLastQueryInfoInt(sql.LastInsertId)
+	}
 	callback = func(r *sqltypes.Result) error {
+		fixInsertID(sess, before, r)
 		fixOK(r, !fields, warnings)
 		if r != nil {
 			temporalDecimals(r.Fields, h.scaledReal)
@@ -193,13 +199,35 @@ func setStatusFlags(c *mysql.Conn) {
 // withStatus sets c's status flags before each result of query goes to
 // next: the transaction's bits, and DB_DROPPED after a DROP DATABASE, as
 // MariaDB sends it.
+//
+// It also gives an INSERT's OK packet MariaDB's insert id where
+// go-mysql-server's differs: the first id the statement generated
+// (go-mysql-server's was the first row's id, 10 for VALUES (10, ...),
+// (DEFAULT, ...) where MariaDB answers the generated 11).
 func withStatus(c *mysql.Conn, query string, next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+	s, _ := c.ClientData.(*sqlbackend.Session)
+	var before int64
+	if s != nil {
+		before = s.GetLastQueryInfoInt(sql.LastInsertId)
+	}
 	return func(r *sqltypes.Result, more bool) error {
+		fixInsertID(s, before, r)
 		setStatusFlags(c)
 		if isDropDatabase(query) {
 			c.StatusFlags |= sqlbackend.StatusDBDropped
 		}
 		return next(r, more)
+	}
+}
+
+// fixInsertID sets r's insert id to the first id its statement
+// generated, when it generated any (the session's LAST_INSERT_ID moved
+// from before).
+func fixInsertID(s *sqlbackend.Session, before int64, r *sqltypes.Result) {
+	if s != nil && r != nil && len(r.Fields) == 0 && r.InsertID != 0 {
+		if now := s.GetLastQueryInfoInt(sql.LastInsertId); now != before && now > 0 {
+			r.InsertID = uint64(now)
+		}
 	}
 }
 
