@@ -206,6 +206,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 func mariaTree(text string, st ast.Statement) {
 	mariaCharsetDefaults(st)
 	mariaTimeScales(st)
+	mariaOrderPositions(text, st)
 	sqlbackend.RewriteMatch(text, st)
 }
 
