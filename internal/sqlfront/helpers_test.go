@@ -171,3 +171,26 @@ func expectRows(tb testing.TB, db execer, q string, want ...string) {
 func openPool(dsn string) (*gosql.DB, error) { return gosql.Open("mysql", dsn) }
 
 func joinLines(r []string) string { return strings.Join(r, "\n") }
+
+// anchorFromEnv reads the MariaDB a golden file is recorded from,
+// user:password@host:port, from the environment variable name; ok is
+// false when it is not set (the test then compares with its golden
+// file).
+func anchorFromEnv(name string) (user, password, addr string, ok bool) {
+	ref := os.Getenv(name)
+	if ref == "" {
+		return "", "", "", false
+	}
+	cred, addr, _ := strings.Cut(ref, "@")
+	user, password, _ = strings.Cut(cred, ":")
+	return user, password, addr, true
+}
+
+// writeGolden records out as the golden file path.
+func writeGolden(tb testing.TB, path, out string) {
+	tb.Helper()
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("recorded %s", path)
+}

@@ -245,9 +245,7 @@ func TestLoadDataMariaDB(t *testing.T) {
 		}
 	}
 	golden := "testdata/loaddata/script.out"
-	if ref := os.Getenv("HANDLERDB_LOADDATA_RECORD"); ref != "" {
-		cred, addr, _ := strings.Cut(ref, "@")
-		user, password, _ := strings.Cut(cred, ":")
+	if user, password, addr, ok := anchorFromEnv("HANDLERDB_LOADDATA_RECORD"); ok {
 		host, port, _ := net.SplitHostPort(addr)
 		dir, err := os.MkdirTemp("", "ld_anchor")
 		if err != nil {
@@ -260,10 +258,7 @@ func TestLoadDataMariaDB(t *testing.T) {
 		runMariaDBClient(t, bin, host, port, user, password, "", setup, dir)
 		out := runMariaDBClient(t, bin, host, port, user, password, "ld_anchor", script, dir)
 		runMariaDBClient(t, bin, host, port, user, password, "", "DROP DATABASE ld_anchor;", dir)
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("recorded %s", golden)
+		writeGolden(t, golden, out)
 		return
 	}
 	want, err := os.ReadFile(golden)

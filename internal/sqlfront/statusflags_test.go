@@ -41,14 +41,8 @@ const statusNoIndex = 0x0030
 // mysqlclient read to decide whether rollback() has work to do.
 func TestStatusFlagsAsMariaDB(t *testing.T) {
 	golden := "testdata/statusflags/script.out"
-	if ref := os.Getenv("HANDLERDB_STATUS_RECORD"); ref != "" {
-		cred, addr, _ := strings.Cut(ref, "@")
-		user, password, _ := strings.Cut(cred, ":")
-		out := statusTrace(t, addr, user, password, 0)
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("recorded %s", golden)
+	if user, password, addr, ok := anchorFromEnv("HANDLERDB_STATUS_RECORD"); ok {
+		writeGolden(t, golden, statusTrace(t, addr, user, password, 0))
 		return
 	}
 	want, err := os.ReadFile(golden)
