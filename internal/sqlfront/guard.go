@@ -97,6 +97,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		}
 		return st, nil
 	}
+	query, _ = keepLikeEscapes(query)
 	st, err := g.Parser.ParseSimple(query)
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
@@ -119,14 +120,19 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 }
 
 // Parse parses the (first, with multi) statement of query with the guard.
-func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st ast.Statement, parsed, rest string, err error) {
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
 	if st, parsed, rest, ok, err := replicationFilterParse(query, ';', multi); ok {
 		return st, parsed, rest, err
 	}
-	st, parsed, rest, err := g.Parser.Parse(ctx, query, multi)
+	orig := query
+	query, ins := keepLikeEscapes(query)
+	st, parsed, rest, err = g.Parser.Parse(ctx, query, multi)
+	if ins != nil {
+		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
+	}
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := g.Parser.Parse(ctx, rw, multi); err2 == nil {
@@ -146,14 +152,19 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.S
 
 // ParseWithOptions parses the (first, with multi) statement of query with
 // the guard.
-func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
+func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (st ast.Statement, parsed, rest string, err error) {
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
 	if st, parsed, rest, ok, err := replicationFilterParse(query, delimiter, multi); ok {
 		return st, parsed, rest, err
 	}
-	st, parsed, rest, err := g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	orig := query
+	query, ins := keepLikeEscapes(query)
+	st, parsed, rest, err = g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	if ins != nil {
+		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
+	}
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := g.Parser.ParseWithOptions(ctx, rw, delimiter, multi, options); err2 == nil {
@@ -172,7 +183,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 }
 
 // ParseOneWithOptions parses the first statement of s with the guard.
-func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (ast.Statement, int, error) {
+func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (st ast.Statement, end int, err error) {
 	if err := checkText(s, true); err != nil {
 		return nil, 0, g.refuse(ctx, err)
 	}
@@ -182,7 +193,12 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		}
 		return st, end, nil
 	}
-	st, end, err := g.Parser.ParseOneWithOptions(ctx, s, options)
+	orig := s
+	s, ins := keepLikeEscapes(s)
+	st, end, err = g.Parser.ParseOneWithOptions(ctx, s, options)
+	if ins != nil {
+		defer func() { end = len(orig) - len(restOfOriginal(orig, s, ins, s[min(end, len(s)):])) }()
+	}
 	if err != nil {
 		if rw, ok := dialectRewrite(s); ok {
 			if st2, end2, err2 := g.Parser.ParseOneWithOptions(ctx, rw, options); err2 == nil {
@@ -208,6 +224,62 @@ func mariaTree(text string, st ast.Statement) {
 	mariaTimeScales(st)
 	mariaOrderPositions(text, st)
 	sqlbackend.RewriteMatch(text, st)
+}
+
+// keepLikeEscapes returns query with the backslash of each \% and \_
+// inside a quoted string doubled, so that the parser (which drops a
+// backslash before any character it does not decode) keeps it, as MySQL
+// and MariaDB do: 'a\_b' is the four characters a\_b, and LIKE 'a\_b'
+// matches a_b only. ins are the offsets in the result of the backslashes
+// added, ascending; nil (query unchanged) when there are none.
+func keepLikeEscapes(query string) (string, []int) {
+	if !strings.Contains(query, `\%`) && !strings.Contains(query, `\_`) {
+		return query, nil
+	}
+	var b strings.Builder
+	var ins []int
+	var quote byte
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote == 0:
+			if c == '\'' || c == '"' || c == '`' {
+				quote = c
+			}
+		case c == quote:
+			quote = 0
+		case c == '\\' && quote != '`' && i+1 < len(query):
+			if n := query[i+1]; n == '%' || n == '_' {
+				ins = append(ins, b.Len())
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+			b.WriteByte(query[i+1])
+			i++
+			continue
+		}
+		b.WriteByte(c)
+	}
+	if ins == nil {
+		return query, nil
+	}
+	return b.String(), ins
+}
+
+// restOfOriginal maps rest, the unparsed remainder of rw (orig with
+// keepLikeEscapes' backslashes added at ins), back to orig's text.
+func restOfOriginal(orig, rw string, ins []int, rest string) string {
+	if !strings.HasSuffix(rw, rest) {
+		return rest
+	}
+	start := len(rw) - len(rest)
+	k := 0
+	for _, p := range ins {
+		if p < start {
+			k++
+		}
+	}
+	return orig[start-k:]
 }
 
 // originalRest maps rest, the unparsed remainder of rw (query rewritten

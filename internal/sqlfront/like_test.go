@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	gosql "database/sql"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -64,4 +65,30 @@ func TestLikeFiltersExact(t *testing.T) {
 	expectRows(t, c, "SELECT COUNT(*) FROM p WHERE s LIKE 'a'", "0")
 	expectRows(t, c, "SELECT id FROM p WHERE s = 'a'", "1")
 	expectRows(t, c, "SELECT id FROM p WHERE s LIKE 'a!_b' ESCAPE '!'", "2")
+}
+
+// TestBackslashPercentUnderscoreKept: in a string literal \% and \_ keep
+// their backslash, as MariaDB 10.11 answered each of these on the anchor
+// ('a\_b' is four characters; LIKE 'a\_b' matches a_b and not axb); the
+// parser dropped it. Text, multi-statement text and prepared statements,
+// and a value stored by INSERT.
+func TestBackslashPercentUnderscoreKept(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	q := `SELECT 'a\_b', LENGTH('a\_b'), 'a\%b', 'axb' LIKE 'a\_b', 'a_b' LIKE 'a\_b', 'x%y' LIKE 'x\%%', 'xay' LIKE 'x\%%', 'a\\_b', LENGTH('a\\_b'), 'it''s \_', "q\_"`
+	want := `a\_b|4|a\%b|0|1|1|0|a\_b|4|it's \_|q\_`
+	expectRows(t, c, q, want)
+	expectRowsArgs(t, c, q+" FROM DUAL WHERE ? = 1", []any{1}, want) // prepared
+	mustExec(t, c, "CREATE DATABASE bs", `CREATE TABLE bs.t (id INT PRIMARY KEY, s VARCHAR(10))`,
+		`INSERT INTO bs.t VALUES (1, 'a\_b'), (2, 'a_b'), (3, 'axb')`)
+	expectRows(t, c, `SELECT id, s, LENGTH(s) FROM bs.t WHERE s LIKE 'a\_b' OR s = 'a\_b' ORDER BY id`, `1|a\_b|4`, `2|a_b|3`)
+	multi, err := gosql.Open("mysql", ts.dsn("root", "", "bs")+"&multiStatements=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer multi.Close()
+	if _, err := multi.Exec(`INSERT INTO t VALUES (4, 'b\%'); INSERT INTO t VALUES (5, 'c\_')`); err != nil {
+		t.Fatal(err)
+	}
+	expectRows(t, c, "SELECT id, s FROM bs.t WHERE id > 3 ORDER BY id", `4|b\%`, `5|c\_`)
 }
