@@ -97,8 +97,10 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		}
 		return st, nil
 	}
-	query, _ = keepLikeEscapes(query)
+	orig := query
+	query, ins := keepLikeEscapes(query)
 	st, err := g.Parser.ParseSimple(query)
+	restoreLabels(orig, query, ins, st)
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
 			if st2, err2 := g.Parser.ParseSimple(rw); err2 == nil {
@@ -130,6 +132,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 	orig := query
 	query, ins := keepLikeEscapes(query)
 	st, parsed, rest, err = g.Parser.Parse(ctx, query, multi)
+	restoreLabels(orig, query, ins, st)
 	if ins != nil {
 		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
 	}
@@ -162,6 +165,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 	orig := query
 	query, ins := keepLikeEscapes(query)
 	st, parsed, rest, err = g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
+	restoreLabels(orig, query, ins, st)
 	if ins != nil {
 		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
 	}
@@ -196,6 +200,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 	orig := s
 	s, ins := keepLikeEscapes(s)
 	st, end, err = g.Parser.ParseOneWithOptions(ctx, s, options)
+	restoreLabels(orig, s, ins, st)
 	if ins != nil {
 		defer func() { end = len(orig) - len(restOfOriginal(orig, s, ins, s[min(end, len(s)):])) }()
 	}
@@ -280,6 +285,34 @@ func restOfOriginal(orig, rw string, ins []int, rest string) string {
 		}
 	}
 	return orig[start-k:]
+}
+
+// restoreLabels gives each select expression of st, parsed from rw (orig
+// with keepLikeEscapes' backslashes added at ins), its text as orig
+// spells it: the column label MariaDB shows is the text as written.
+func restoreLabels(orig, rw string, ins []int, st ast.Statement) {
+	if ins == nil || st == nil {
+		return
+	}
+	back := func(off int) int {
+		k := 0
+		for _, p := range ins {
+			if p < off {
+				k++
+			}
+		}
+		return off - k
+	}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		a, ok := n.(*ast.AliasedExpr)
+		if !ok || a.StartParsePos < 0 || a.EndParsePos > len(rw) || a.StartParsePos > a.EndParsePos {
+			return true, nil
+		}
+		if strings.TrimSpace(rw[a.StartParsePos:a.EndParsePos]) == a.InputExpression {
+			a.InputExpression = strings.TrimSpace(orig[back(a.StartParsePos):back(a.EndParsePos)])
+		}
+		return true, nil
+	}, st)
 }
 
 // originalRest maps rest, the unparsed remainder of rw (query rewritten
