@@ -100,7 +100,6 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	orig := query
 	query, ins := keepLikeEscapes(query)
 	st, err := g.Parser.ParseSimple(query)
-	restoreLabels(orig, query, ins, st)
 	if err != nil {
 		if rw, ok := dialectRewrite(query); ok {
 			if st2, err2 := g.Parser.ParseSimple(rw); err2 == nil {
@@ -109,6 +108,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		}
 	}
 	if err == nil {
+		restoreLabels(orig, query, ins, st)
 		err = checkTree(st, len(query))
 	}
 	if err != nil {
@@ -132,7 +132,6 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 	orig := query
 	query, ins := keepLikeEscapes(query)
 	st, parsed, rest, err = g.Parser.Parse(ctx, query, multi)
-	restoreLabels(orig, query, ins, st)
 	if ins != nil {
 		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
 	}
@@ -144,6 +143,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 		}
 	}
 	if err == nil {
+		restoreLabels(orig, query, ins, st)
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
@@ -165,7 +165,6 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 	orig := query
 	query, ins := keepLikeEscapes(query)
 	st, parsed, rest, err = g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	restoreLabels(orig, query, ins, st)
 	if ins != nil {
 		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
 	}
@@ -177,6 +176,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		}
 	}
 	if err == nil {
+		restoreLabels(orig, query, ins, st)
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
@@ -200,7 +200,6 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 	orig := s
 	s, ins := keepLikeEscapes(s)
 	st, end, err = g.Parser.ParseOneWithOptions(ctx, s, options)
-	restoreLabels(orig, s, ins, st)
 	if ins != nil {
 		defer func() { end = len(orig) - len(restOfOriginal(orig, s, ins, s[min(end, len(s)):])) }()
 	}
@@ -212,6 +211,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		}
 	}
 	if err == nil {
+		restoreLabels(orig, s, ins, st)
 		if err = checkTree(st, end); err != nil {
 			return nil, 0, g.refuse(ctx, err)
 		}
@@ -277,14 +277,19 @@ func restOfOriginal(orig, rw string, ins []int, rest string) string {
 	if !strings.HasSuffix(rw, rest) {
 		return rest
 	}
-	start := len(rw) - len(rest)
+	return orig[origOffset(ins, len(rw)-len(rest)):]
+}
+
+// origOffset maps offset off of the rewritten text back to the original,
+// ins being the offsets of the characters keepLikeEscapes added.
+func origOffset(ins []int, off int) int {
 	k := 0
 	for _, p := range ins {
-		if p < start {
+		if p < off {
 			k++
 		}
 	}
-	return orig[start-k:]
+	return off - k
 }
 
 // restoreLabels gives each select expression of st, parsed from rw (orig
@@ -294,22 +299,13 @@ func restoreLabels(orig, rw string, ins []int, st ast.Statement) {
 	if ins == nil || st == nil {
 		return
 	}
-	back := func(off int) int {
-		k := 0
-		for _, p := range ins {
-			if p < off {
-				k++
-			}
-		}
-		return off - k
-	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		a, ok := n.(*ast.AliasedExpr)
 		if !ok || a.StartParsePos < 0 || a.EndParsePos > len(rw) || a.StartParsePos > a.EndParsePos {
 			return true, nil
 		}
 		if strings.TrimSpace(rw[a.StartParsePos:a.EndParsePos]) == a.InputExpression {
-			a.InputExpression = strings.TrimSpace(orig[back(a.StartParsePos):back(a.EndParsePos)])
+			a.InputExpression = strings.TrimSpace(orig[origOffset(ins, a.StartParsePos):origOffset(ins, a.EndParsePos)])
 		}
 		return true, nil
 	}, st)

@@ -154,14 +154,9 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 			return next(r)
 		}
 	}
-	next, warnings, fields := callback, h.warnings(c), false
-	sess, _ := c.ClientData.(*sqlbackend.Session)
-	var before int64
-	if sess != nil {
-		before = sess.GetLastQueryInfoInt(sql.LastInsertId)
-	}
+	next, warnings, fields, ids := callback, h.warnings(c), false, insertIDsFrom(c)
 	callback = func(r *sqltypes.Result) error {
-		fixInsertID(sess, before, r)
+		ids.fix(r)
 		fixOK(r, !fields, warnings)
 		if r != nil {
 			temporalDecimals(r.Fields, h.scaledReal)
@@ -205,27 +200,39 @@ func setStatusFlags(c *mysql.Conn) {
 // (go-mysql-server's was the first row's id, 10 for VALUES (10, ...),
 // (DEFAULT, ...) where MariaDB answers the generated 11).
 func withStatus(c *mysql.Conn, query string, next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
-	s, _ := c.ClientData.(*sqlbackend.Session)
-	var before int64
-	if s != nil {
-		before = s.GetLastQueryInfoInt(sql.LastInsertId)
-	}
+	ids, dropped := insertIDsFrom(c), isDropDatabase(query)
 	return func(r *sqltypes.Result, more bool) error {
-		fixInsertID(s, before, r)
+		ids.fix(r)
 		setStatusFlags(c)
-		if isDropDatabase(query) {
+		if dropped {
 			c.StatusFlags |= sqlbackend.StatusDBDropped
 		}
 		return next(r, more)
 	}
 }
 
-// fixInsertID sets r's insert id to the first id its statement
-// generated, when it generated any (the session's LAST_INSERT_ID moved
-// from before).
-func fixInsertID(s *sqlbackend.Session, before int64, r *sqltypes.Result) {
-	if s != nil && r != nil && len(r.Fields) == 0 && r.InsertID != 0 {
-		if now := s.GetLastQueryInfoInt(sql.LastInsertId); now != before && now > 0 {
+// insertIDs is the session's LAST_INSERT_ID when a statement of c began.
+type insertIDs struct {
+	c      *mysql.Conn
+	before int64
+}
+
+func insertIDsFrom(c *mysql.Conn) insertIDs {
+	ids := insertIDs{c: c}
+	if s, ok := c.ClientData.(*sqlbackend.Session); ok {
+		ids.before = s.GetLastQueryInfoInt(sql.LastInsertId)
+	}
+	return ids
+}
+
+// fix sets r's insert id to the first id its statement generated, when
+// it generated any (the session's LAST_INSERT_ID moved from before).
+func (ids insertIDs) fix(r *sqltypes.Result) {
+	if r == nil || len(r.Fields) != 0 || r.InsertID == 0 {
+		return
+	}
+	if s, ok := ids.c.ClientData.(*sqlbackend.Session); ok {
+		if now := s.GetLastQueryInfoInt(sql.LastInsertId); now != ids.before && now > 0 {
 			r.InsertID = uint64(now)
 		}
 	}
