@@ -13,13 +13,14 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// JSON_EXTRACT and JSON_LENGTH on paths of members and array positions
+// JSON_EXTRACT, JSON_LENGTH and JSON_CONTAINS_PATH on paths of members and array positions
 // ($.a, $."a b", $[2], $.a[0].b), evaluated as MariaDB does:
 // go-mysql-server gives `[]` for a member path on an array (where
 // MariaDB finds nothing: NULL), fails or panics for a position on an
 // object (MariaDB reads $[0] of a non-array as the value itself), and
-// gives NULL for the length of an empty array (0). jsonPathsRule
-// replaces the two functions by mariaJSONExtract and mariaJSONLength, which walk
+// gives NULL for the length of an empty array (0), and finds $.a in
+// [{"a":1}]. jsonPathsRule replaces the three functions by
+// mariaJSONExtract, mariaJSONLength and mariaJSONContainsPath, which walk
 // such paths themselves and leave any other path (wildcards, ranges,
 // last) to go-mysql-server. The rule is a pure function of the plan; the
 // replacements are immutable.
@@ -33,8 +34,10 @@ func jsonPathsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			return &mariaJSONExtract{JSONExtract: x}, transform.NewTree, nil
 		case *gjson.JsonLength:
 			return &mariaJSONLength{JsonLength: x}, transform.NewTree, nil
+		case *gjson.JSONContainsPath:
+			return &mariaJSONContainsPath{JSONContainsPath: x}, transform.NewTree, nil
 		}
-		return e, transform.SameTree, nil
+		return jsonComparison(e)
 	})
 }
 
@@ -276,4 +279,68 @@ func (j *mariaJSONLength) Eval(ctx *sql.Context, row sql.Row) (interface{}, erro
 		return len(x), nil
 	}
 	return 1, nil
+}
+
+// mariaJSONContainsPath is JSON_CONTAINS_PATH with simple paths walked as
+// MariaDB does: a member path finds nothing in an array, a position on a
+// value that is no array finds the value itself at 0.
+type mariaJSONContainsPath struct {
+	*gjson.JSONContainsPath
+}
+
+var _ sql.FunctionExpression = (*mariaJSONContainsPath)(nil)
+
+// WithChildren keeps the replacement.
+func (j *mariaJSONContainsPath) WithChildren(c ...sql.Expression) (sql.Expression, error) {
+	ne, err := j.JSONContainsPath.WithChildren(c...)
+	if err != nil {
+		return nil, err
+	}
+	if x, ok := ne.(*gjson.JSONContainsPath); ok {
+		return &mariaJSONContainsPath{JSONContainsPath: x}, nil
+	}
+	return ne, nil
+}
+
+// Eval walks simple paths, and leaves others (and a mode that is neither
+// 'one' nor 'all', an error) to go-mysql-server.
+func (j *mariaJSONContainsPath) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	c := j.Children()
+	doc, isNull, ok, err := jsonDocValue(ctx, c[0], row)
+	if err != nil || isNull {
+		return nil, err
+	}
+	if !ok {
+		return j.JSONContainsPath.Eval(ctx, row)
+	}
+	mv, err := c[1].Eval(ctx, row)
+	if err != nil || mv == nil {
+		return nil, err
+	}
+	ms, _, err := gtypes.LongText.Convert(ctx, mv)
+	if err != nil {
+		return j.JSONContainsPath.Eval(ctx, row)
+	}
+	mode, _ := ms.(string)
+	all := strings.EqualFold(strings.TrimSpace(mode), "all")
+	if !all && !strings.EqualFold(strings.TrimSpace(mode), "one") {
+		return j.JSONContainsPath.Eval(ctx, row)
+	}
+	paths, null, ok, err := pathsOf(ctx, row, c[2:])
+	if err != nil || null {
+		return nil, err
+	}
+	if !ok {
+		return j.JSONContainsPath.Eval(ctx, row)
+	}
+	for _, p := range paths {
+		_, found := walkPath(doc, p)
+		if found && !all {
+			return true, nil
+		}
+		if !found && all {
+			return false, nil
+		}
+	}
+	return all, nil
 }

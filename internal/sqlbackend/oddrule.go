@@ -354,7 +354,7 @@ func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 		*plan.Filter, *plan.GroupBy, *plan.Having, *plan.Window, *plan.ResolvedTable, *plan.TableAlias,
 		*plan.IndexedTableAccess, *plan.SubqueryAlias, *plan.SetOp, *plan.JoinNode:
 		sch := n.Schema()
-		ids := tableColumnIds(n)
+		ids := outputColumnIds(n)
 		exprs := make([]sql.Expression, len(sch))
 		for i, c := range sch {
 			gf := expression.NewGetFieldWithTable(i, 0, oddTypeOf(c.Type), c.DatabaseSource, c.Source, c.Name, c.Nullable)
@@ -370,6 +370,34 @@ func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 		return plan.NewProject(exprs, n), transform.NewTree
 	}
 	return n, transform.SameTree
+}
+
+// outputColumnIds gives the column ids of n's rows, position by
+// position, or nil where they are not known: a table's own, or those of
+// the select list a filter, sort or limit passes on. A projection placed
+// over n must name its columns by these ids: go-mysql-server places a
+// column by its id, and below a select list (that of a derived table
+// over a window, say) the same names sit at other positions.
+func outputColumnIds(n sql.Node) []sql.ColumnId {
+	for {
+		switch x := n.(type) {
+		case *plan.Sort, *plan.TopN, *plan.Limit, *plan.Offset, *plan.Distinct, *plan.OrderedDistinct,
+			*plan.Filter, *plan.Having:
+			n = x.Children()[0]
+			continue
+		case *plan.Project:
+			ids := make([]sql.ColumnId, len(x.Projections))
+			for i, e := range x.Projections {
+				ie, ok := e.(sql.IdExpression)
+				if !ok || ie.Id() == 0 {
+					return nil
+				}
+				ids[i] = ie.Id()
+			}
+			return ids
+		}
+		return tableColumnIds(n)
+	}
 }
 
 // oddOp is what an oddExpr computes for OddDate operands.

@@ -80,7 +80,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleHideLike, Apply: hideLikeRule},     // exactlike.go
 			analyzer.Rule{Id: ruleJoinTables, Apply: joinTablesRule}, // guards.go
 			analyzer.Rule{Id: ruleShowCreateOfView, Apply: showCreateOfViewRule},
-			analyzer.Rule{Id: ruleLoadFile, Apply: loadFileRule})). // loadfile.go
+			analyzer.Rule{Id: ruleLoadFile, Apply: loadFileRule},   // loadfile.go
+			analyzer.Rule{Id: ruleDDLNames, Apply: ddlNamesRule})). // ddlnames.go
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).

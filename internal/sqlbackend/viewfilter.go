@@ -23,6 +23,10 @@ const ruleViewFilters analyzer.RuleId = 10444
 // derived table, and only when the column is not an alias; a view was
 // read whole and filtered afterwards.
 //
+// Over a window (ROW_NUMBER() OVER … in the derived table) nothing is
+// copied: the window's own layout of its rows differs from its select
+// list's.
+//
 // The outer filter stays as it was, so the answer is the same whatever
 // the copy does: the copy sits directly below the select list, where it
 // sees the rows the list turns into the outer rows, one for one. A
@@ -41,7 +45,7 @@ func viewFiltersRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 			return n, transform.SameTree, nil
 		}
 		p, ok := sa.Child.(*plan.Project)
-		if !ok {
+		if !ok || readsWindow(p.Child) {
 			return n, transform.SameTree, nil
 		}
 		cols := sa.Columns()
@@ -79,6 +83,23 @@ func viewFiltersRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		}
 		return plan.NewFilter(f.Expression, nsa), transform.NewTree, nil
 	})
+}
+
+// readsWindow reports whether n, the node below a derived table's select
+// list, is a window (possibly under a sort or DISTINCT): a window's rows
+// carry its functions' values before the columns it passes on, so a
+// condition placed above it would read the wrong column by position.
+func readsWindow(n sql.Node) bool {
+	for {
+		switch x := n.(type) {
+		case *plan.Window:
+			return true
+		case *plan.Sort, *plan.Distinct, *plan.Limit, *plan.TopN:
+			n = x.Children()[0]
+		default:
+			return false
+		}
+	}
 }
 
 // innerCondition returns c with each column of the view replaced by the

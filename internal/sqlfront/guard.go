@@ -228,7 +228,27 @@ func mariaTree(text string, st ast.Statement) {
 	mariaCharsetDefaults(st)
 	mariaTimeScales(st)
 	mariaOrderPositions(text, st)
+	trimLabelCommas(text, st)
+	mariaExistsInDML(text, st)
 	sqlbackend.RewriteMatch(text, st)
+}
+
+// trimLabelCommas drops the comma (and the blanks around it) that the
+// parser leaves at the start of a select expression's label when a blank
+// comes before the comma: SELECT 1 , 2 labelled its second column ", 2"
+// (MariaDB: "2"). No expression starts with a comma, so a label that
+// does is always the parser's slip. Texts without a blank before a comma
+// are not walked.
+func trimLabelCommas(text string, st ast.Statement) {
+	if !strings.Contains(text, " ,") && !strings.Contains(text, "\t,") && !strings.Contains(text, "\n,") {
+		return
+	}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if a, ok := n.(*ast.AliasedExpr); ok && strings.HasPrefix(a.InputExpression, ",") {
+			a.InputExpression = strings.TrimSpace(a.InputExpression[1:])
+		}
+		return true, nil
+	}, st)
 }
 
 // keepLikeEscapes returns query with the backslash of each \% and \_

@@ -37,20 +37,23 @@ func TestReformatValue(t *testing.T) {
 func TestExplainStatement(t *testing.T) {
 	for _, c := range []struct {
 		q        string
-		tree, ok bool
-		stmt     string
+		form explainForm
+		ok   bool
+		stmt string
 	}{
-		{"EXPLAIN SELECT 1", false, true, "SELECT 1"},
-		{"explain format=tree select * from t;", true, true, "select * from t"},
-		{"DESCRIBE SELECT a FROM b", false, true, "SELECT a FROM b"},
-		{"EXPLAIN PLAN UPDATE t SET a = 1", true, true, "UPDATE t SET a = 1"},
-		{"DESCRIBE t", false, false, ""},
-		{"EXPLAIN FORMAT=JSON SELECT 1", false, false, ""},
-		{"EXPLAIN SELECT 1; SELECT 2", false, false, ""},
+		{"EXPLAIN SELECT 1", explainTraditional, true, "SELECT 1"},
+		{"explain format=tree select * from t;", explainTree, true, "select * from t"},
+		{"DESCRIBE SELECT a FROM b", explainTraditional, true, "SELECT a FROM b"},
+		{"EXPLAIN PLAN UPDATE t SET a = 1", explainTree, true, "UPDATE t SET a = 1"},
+		{"DESCRIBE t", 0, false, ""},
+		{"EXPLAIN FORMAT=JSON SELECT 1", explainJSON, true, "SELECT 1"},
+		{"explain format = json select 1", explainJSON, true, "select 1"},
+		{"EXPLAIN FORMAT=XML SELECT 1", 0, false, ""},
+		{"EXPLAIN SELECT 1; SELECT 2", 0, false, ""},
 	} {
-		tree, stmt, ok := explainStatement(c.q)
-		if tree != c.tree || ok != c.ok || stmt != c.stmt {
-			t.Errorf("%q: got (%v, %q, %v), want (%v, %q, %v)", c.q, tree, stmt, ok, c.tree, c.stmt, c.ok)
+		form, stmt, ok := explainStatement(c.q)
+		if form != c.form || ok != c.ok || stmt != c.stmt {
+			t.Errorf("%q: got (%v, %q, %v), want (%v, %q, %v)", c.q, form, stmt, ok, c.form, c.stmt, c.ok)
 		}
 	}
 }
