@@ -36,7 +36,7 @@ func TestReformatValue(t *testing.T) {
 
 func TestExplainStatement(t *testing.T) {
 	for _, c := range []struct {
-		q        string
+		q    string
 		form explainForm
 		ok   bool
 		stmt string
