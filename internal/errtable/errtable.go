@@ -266,6 +266,7 @@ var mysqlErrors = map[int]MySQLError{
 	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
 	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
 	1146: {"ER_NO_SUCH_TABLE", "42S02", "Table '%s.%s' doesn't exist"},
+	1193: {"ER_UNKNOWN_SYSTEM_VARIABLE", "HY000", "Unknown system variable '%s'"},
 	1205: {"ER_LOCK_WAIT_TIMEOUT", "HY000", "Lock wait timeout exceeded; try restarting transaction"},
 	1213: {"ER_LOCK_DEADLOCK", "40001", "Deadlock found when trying to get lock; try restarting transaction"},
 	1221: {"ER_WRONG_USAGE", "HY000", "Incorrect usage of %s and %s"},

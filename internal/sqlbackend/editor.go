@@ -120,16 +120,36 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	var id uint64
+	gen := t.AutoInc >= 0 && (er[t.AutoInc].Null || er[t.AutoInc].I == 0)
 	if ed.keepZero(ctx, er) {
 		id, err = x.InsertKeepZero(t, er)
 	} else {
 		id, err = x.Insert(t, er)
 	}
 	if err != nil {
+		if gen && !er[t.AutoInc].Null && er[t.AutoInc].I != 0 {
+			// The id the engine took stays the row's, as in InnoDB: a
+			// REPLACE that deletes the duplicate inserts the row again
+			// with it rather than taking another.
+			row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
+			if s := SessionOf(ctx); s != nil {
+				s.stmtIDs.retryID = uint64(er[t.AutoInc].I)
+			}
+		}
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
 	}
 	if id != 0 && t.AutoInc >= 0 {
 		row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
+	}
+	if s := SessionOf(ctx); s != nil {
+		s.stmtIDs.Inserted++
+		if id == 0 && t.AutoInc >= 0 && s.stmtIDs.retryID != 0 && uint64(er[t.AutoInc].I) == s.stmtIDs.retryID {
+			id = s.stmtIDs.retryID // a REPLACE's row inserted again with its id
+		}
+		s.stmtIDs.retryID = 0
+		if id != 0 && s.stmtIDs.FirstID == 0 {
+			s.stmtIDs.FirstID = id
+		}
 	}
 	return nil
 }
@@ -175,6 +195,10 @@ func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	}
 	if _, err := x.Update(t, eo, en); err != nil {
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
+	}
+	if s := SessionOf(ctx); s != nil && t.AutoInc >= 0 && !en[t.AutoInc].Null && !sameRow(eo, en) {
+		s.stmtIDs.Updated++
+		s.stmtIDs.UpdatedID = uint64(en[t.AutoInc].I)
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func jsonComparison(e sql.Expression) (sql.Expression, transform.TreeIdentity, e
 		case lj && (rj || gtypes.IsText(r.Type())):
 			l, r = &jsonText{JSON: l, unquote: true}, textOfJSON(r)
 		case rj && gtypes.IsText(l.Type()):
-			l, r = l, &jsonText{JSON: r, unquote: true}
+			r = &jsonText{JSON: r, unquote: true}
 		default:
 			return e, transform.SameTree, nil
 		}

@@ -24,6 +24,8 @@ type Session struct {
 	// autoIncAsked counts go-mysql-server's requests for an
 	// AUTO_INCREMENT id that no inserted row has taken yet (table.go).
 	autoIncAsked int
+	// stmtIDs: what the current statement's writes tell its OK packet.
+	stmtIDs StatementIDs
 	*sql.BaseSession
 	p *Provider
 
@@ -255,6 +257,23 @@ func (s *Session) statementBegin(x *engine.Txn, t *engine.Table) {
 func (s *Session) readsCommitted(t *engine.Table) bool {
 	return s.txn == nil || (s.stmtRefs > 0 && s.stmtClean && t.ID == s.stmtTable)
 }
+
+// StatementIDs is what a statement's row writes tell its OK packet's
+// insert id (the SQL front's withStatus reads it; the editors write it).
+type StatementIDs struct {
+	Inserted  int    // rows inserted
+	FirstID   uint64 // the first AUTO_INCREMENT id generated, 0 for none
+	Updated   int    // rows updated in a table with an AUTO_INCREMENT column
+	UpdatedID uint64 // the AUTO_INCREMENT value of the last of them
+	retryID   uint64 // the id a row that met a duplicate took, for its retry
+}
+
+// BeginStatementIDs starts the StatementIDs of a new statement.
+func (s *Session) BeginStatementIDs() { s.stmtIDs = StatementIDs{} }
+
+// StatementIDs returns the StatementIDs of the statement since
+// BeginStatementIDs.
+func (s *Session) StatementIDs() StatementIDs { return s.stmtIDs }
 
 // statementEnd records that an editor's statement ended.
 func (s *Session) statementEnd() {

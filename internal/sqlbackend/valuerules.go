@@ -34,7 +34,9 @@ import (
 //     with the number it starts with (0 for none), with warning 1292,
 //     where go-mysql-server fails with 1366 (truncatedNumber);
 //   - BIGINT and BIGINT UNSIGNED +, - and * that overflow are error 1690,
-//     not a wrapped result (checkedArith).
+//     not a wrapped result, and so is any integer +, - or * with an
+//     unsigned operand whose result is below zero (unless sql_mode has
+//     NO_UNSIGNED_SUBTRACTION, for -): checkedArith.
 
 // ruleValues names valuesRule.
 const ruleValues analyzer.RuleId = 10008
@@ -76,8 +78,9 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 		case "+", "-", "*":
 			lt, lok := cheapType(x.Left())
 			rt, rok := cheapType(x.Right())
-			if lok && rok && gtypes.IsInteger(lt) && gtypes.IsInteger(rt) && (is64(lt) || is64(rt)) {
-				return &checkedArith{Arithmetic: x}, transform.NewTree, nil
+			if lok && rok && gtypes.IsInteger(lt) && gtypes.IsInteger(rt) &&
+				(is64(lt) || is64(rt) || gtypes.IsUnsigned(lt) || gtypes.IsUnsigned(rt)) {
+				return &checkedArith{Arithmetic: x, wide: is64(lt) || is64(rt)}, transform.NewTree, nil
 			}
 		}
 	case sql.FunctionExpression:
@@ -423,11 +426,12 @@ func (c *castInt) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	return n.Int64(), nil
 }
 
-// checkedArith is +, - or * of integers where one side is BIGINT: the
-// result is BIGINT UNSIGNED when either side is unsigned, and a result
-// out of range is error 1690.
+// checkedArith is +, - or * of integers where one side is BIGINT or
+// unsigned: the result is unsigned when either side is, and a result out
+// of range (of BIGINT, BIGINT UNSIGNED, or below zero) is error 1690.
 type checkedArith struct {
 	*expression.Arithmetic
+	wide bool // one side is BIGINT: the result's type is BIGINT [UNSIGNED]
 }
 
 var _ sql.Expression = (*checkedArith)(nil)
@@ -436,8 +440,12 @@ func (c *checkedArith) unsigned() bool {
 	return gtypes.IsUnsigned(c.Left().Type()) || gtypes.IsUnsigned(c.Right().Type())
 }
 
-// Type is BIGINT or BIGINT UNSIGNED.
+// Type is BIGINT or BIGINT UNSIGNED when a side is BIGINT, else
+// go-mysql-server's.
 func (c *checkedArith) Type() sql.Type {
+	if !c.wide {
+		return c.Arithmetic.Type()
+	}
 	if c.unsigned() {
 		return gtypes.Uint64
 	}
@@ -451,7 +459,7 @@ func (c *checkedArith) WithChildren(k ...sql.Expression) (sql.Expression, error)
 		return nil, err
 	}
 	if a, ok := ne.(*expression.Arithmetic); ok {
-		return &checkedArith{Arithmetic: a}, nil
+		return &checkedArith{Arithmetic: a, wide: c.wide}, nil
 	}
 	return ne, nil
 }
@@ -482,8 +490,14 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	}
 	n := d.BigInt()
 	if c.unsigned() {
+		if n.Sign() < 0 && c.Op == "-" && sql.LoadSqlMode(ctx).ModeEnabled("NO_UNSIGNED_SUBTRACTION") {
+			return c.Arithmetic.Eval(ctx, row)
+		}
 		if n.Sign() < 0 || !n.IsUint64() {
 			return nil, errtable.SQLError(erDataOutOfRange, "BIGINT UNSIGNED", mariaText(c.Arithmetic))
+		}
+		if !c.wide && !gtypes.IsUnsigned(c.Arithmetic.Type()) && n.IsInt64() {
+			return n.Int64(), nil
 		}
 		return n.Uint64(), nil
 	}

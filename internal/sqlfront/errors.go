@@ -132,6 +132,9 @@ var gmsRules = []gmsRule{
 	{re: regexp.MustCompile(`^syntax error at position (\d+)`), quoted: []bool{false}, conv: (*errContext).syntaxError},
 	{re: regexp.MustCompile(`^duplicate (?:primary|unique) key given: Duplicate entry '(.*)' for key '(.*)'$`), quoted: []bool{false, false},
 		conv: func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERDupEntry, a[0], a[1]) }},
+	kindRule(sql.ErrUnknownSystemVariable.Message, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERUnknownSystemVariable, variableName(a[0]))
+	}),
 	kindRule(sql.ErrKeyZero.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1391, a[0]) }),
 	kindRule(sql.ErrInvalidIndexPrefix.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1089) }),
 	kindRule(sql.ErrKeyTooLong.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1071, 3072) }),

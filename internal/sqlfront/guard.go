@@ -115,7 +115,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		return nil, err
 	}
 	mariaTree(query, st)
-	if err := reportRewrite(query, st); err != nil {
+	if err := mariaCheck(query, st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -148,7 +148,11 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaTree(query, st)
-		err = reportRewrite(query, st)
+		if err = mariaCheck(query, st); err != nil {
+			// (no tree with the error: go-mysql-server's multi-statement
+			// path drops the error and runs a tree it is given)
+			return nil, "", "", err
+		}
 	}
 	return st, parsed, rest, err
 }
@@ -181,7 +185,11 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 			return nil, "", "", g.refuse(ctx, err)
 		}
 		mariaTree(query, st)
-		err = reportRewrite(query, st)
+		if err = mariaCheck(query, st); err != nil {
+			// (no tree with the error: go-mysql-server's multi-statement
+			// path drops the error and runs a tree it is given)
+			return nil, "", "", err
+		}
 	}
 	return st, parsed, rest, err
 }
@@ -216,9 +224,20 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 			return nil, 0, g.refuse(ctx, err)
 		}
 		mariaTree(s, st)
-		err = reportRewrite(s, st)
+		if err = mariaCheck(s, st); err != nil {
+			return nil, 0, err
+		}
 	}
 	return st, end, err
+}
+
+// mariaCheck refuses what MariaDB refuses that the parser took
+// (mysqlOnlyVariable), then applies reportRewrite.
+func mariaCheck(text string, st ast.Statement) error {
+	if err := mysqlOnlyVariable(text, st); err != nil {
+		return err
+	}
+	return reportRewrite(text, st)
 }
 
 // mariaTree adjusts a parsed statement to MariaDB: utf8mb4's default
@@ -229,26 +248,9 @@ func mariaTree(text string, st ast.Statement) {
 	mariaTimeScales(st)
 	mariaOrderPositions(text, st)
 	trimLabelCommas(text, st)
+	infoSchemaLabels(text, st)
 	mariaExistsInDML(text, st)
 	sqlbackend.RewriteMatch(text, st)
-}
-
-// trimLabelCommas drops the comma (and the blanks around it) that the
-// parser leaves at the start of a select expression's label when a blank
-// comes before the comma: SELECT 1 , 2 labelled its second column ", 2"
-// (MariaDB: "2"). No expression starts with a comma, so a label that
-// does is always the parser's slip. Texts without a blank before a comma
-// are not walked.
-func trimLabelCommas(text string, st ast.Statement) {
-	if !strings.Contains(text, " ,") && !strings.Contains(text, "\t,") && !strings.Contains(text, "\n,") {
-		return
-	}
-	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
-		if a, ok := n.(*ast.AliasedExpr); ok && strings.HasPrefix(a.InputExpression, ",") {
-			a.InputExpression = strings.TrimSpace(a.InputExpression[1:])
-		}
-		return true, nil
-	}, st)
 }
 
 // keepLikeEscapes returns query with the backslash of each \% and \_

@@ -405,11 +405,19 @@ func TestTxnGlobalIsolation(t *testing.T) {
 	defer mustExec(t, a, "SET GLOBAL tx_isolation = 'REPEATABLE-READ'")
 	expectRows(t, a, "SELECT @@tx_isolation, @@global.tx_isolation", "REPEATABLE-READ|READ-COMMITTED")
 	c := tg.conn(t)
-	expectRows(t, c, "SELECT @@tx_isolation, @@transaction_isolation", "READ-COMMITTED|READ-COMMITTED")
+	expectRows(t, c, "SELECT @@tx_isolation", "READ-COMMITTED")
 	mustExec(t, a, "SET GLOBAL tx_isolation = 'SERIALIZABLE'")
-	expectRows(t, a, "SELECT @@global.tx_isolation, @@global.transaction_isolation", "SERIALIZABLE|SERIALIZABLE")
+	expectRows(t, a, "SELECT @@global.tx_isolation", "SERIALIZABLE")
 	mustExec(t, c, "SET SESSION tx_isolation = 'READ-UNCOMMITTED'")
-	expectRows(t, c, "SELECT @@tx_isolation, @@transaction_isolation", "READ-UNCOMMITTED|READ-UNCOMMITTED")
+	expectRows(t, c, "SELECT @@tx_isolation", "READ-UNCOMMITTED")
+	// MySQL 8's name is not MariaDB 10.11's (1193 there too), though
+	// go-mysql-server keeps it for SET TRANSACTION.
+	for _, q := range []string{"SELECT @@transaction_isolation", "SELECT @@global.transaction_isolation",
+		"SET SESSION transaction_isolation = 'READ-COMMITTED'"} {
+		if _, err := c.ExecContext(context.Background(), q); err == nil || !strings.Contains(err.Error(), "Error 1193") {
+			t.Errorf("%s: %v, want error 1193", q, err)
+		}
+	}
 }
 
 // TestTxnSnapshotAfterDDL reads, inside a REPEATABLE READ transaction, a

@@ -71,6 +71,11 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		return h.wireError(c, query, h.overrun(c, err))
 	}
 	cb := withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
+	if sel, rest, ok := doStatement(query); ok && strings.Trim(rest, "; \t\r\n") == "" {
+		err := h.do(ctx, c, sel, false, cb)
+		h.stats.count(query, err)
+		return h.wireError(c, query, err)
+	}
 	done, err := h.bulkInsert(ctx, c, query, cb)
 	if !done {
 		done, err = h.loadData(ctx, c, query, cb)
@@ -154,7 +159,7 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 			return next(r)
 		}
 	}
-	next, warnings, fields, ids := callback, h.warnings(c), false, insertIDsFrom(c)
+	next, warnings, fields, ids := callback, h.warnings(c), false, insertIDsFrom(c, prepare.PrepareStmt)
 	callback = func(r *sqltypes.Result) error {
 		ids.fix(r)
 		fixOK(r, !fields, warnings)
@@ -200,7 +205,7 @@ func setStatusFlags(c *mysql.Conn) {
 // (go-mysql-server's was the first row's id, 10 for VALUES (10, ...),
 // (DEFAULT, ...) where MariaDB answers the generated 11).
 func withStatus(c *mysql.Conn, query string, next mysql.ResultSpoolFn) mysql.ResultSpoolFn {
-	ids, dropped := insertIDsFrom(c), isDropDatabase(query)
+	ids, dropped := insertIDsFrom(c, query), isDropDatabase(query)
 	return func(r *sqltypes.Result, more bool) error {
 		ids.fix(r)
 		setStatusFlags(c)
@@ -211,30 +216,54 @@ func withStatus(c *mysql.Conn, query string, next mysql.ResultSpoolFn) mysql.Res
 	}
 }
 
-// insertIDs is the session's LAST_INSERT_ID when a statement of c began.
+// insertIDs is the session's LAST_INSERT_ID when a statement of c began,
+// and whether the statement is an INSERT.
 type insertIDs struct {
 	c      *mysql.Conn
 	before int64
+	insert bool
 }
 
-func insertIDsFrom(c *mysql.Conn) insertIDs {
-	ids := insertIDs{c: c}
+// insertIDsFrom starts the insert id bookkeeping of c's statement query.
+func insertIDsFrom(c *mysql.Conn, query string) insertIDs {
+	ids := insertIDs{c: c, insert: firstWord(query) == "insert"}
 	if s, ok := c.ClientData.(*sqlbackend.Session); ok {
 		ids.before = s.GetLastQueryInfoInt(sql.LastInsertId)
+		s.BeginStatementIDs()
 	}
 	return ids
 }
 
-// fix sets r's insert id to the first id its statement generated, when
-// it generated any (the session's LAST_INSERT_ID moved from before).
+// fix sets r's insert id to MariaDB's:
+//   - the first id the statement generated, when go-mysql-server moved
+//     LAST_INSERT_ID (its own insert id was the first row's: 10 for VALUES
+//     (10, ...), (DEFAULT, ...) where MariaDB answers the generated 11);
+//   - the first id generated where go-mysql-server did not record it
+//     (REPLACE), which then also becomes LAST_INSERT_ID;
+//   - for an INSERT ... ON DUPLICATE KEY UPDATE that only updated, the
+//     AUTO_INCREMENT value of the last row it changed, and 0 when it
+//     changed nothing (go-mysql-server answered the previous
+//     statement's LAST_INSERT_ID).
 func (ids insertIDs) fix(r *sqltypes.Result) {
-	if r == nil || len(r.Fields) != 0 || r.InsertID == 0 {
+	if r == nil || len(r.Fields) != 0 {
 		return
 	}
-	if s, ok := ids.c.ClientData.(*sqlbackend.Session); ok {
-		if now := s.GetLastQueryInfoInt(sql.LastInsertId); now != ids.before && now > 0 {
-			r.InsertID = uint64(now)
-		}
+	s, ok := ids.c.ClientData.(*sqlbackend.Session)
+	if !ok {
+		return
+	}
+	st := s.StatementIDs()
+	now := s.GetLastQueryInfoInt(sql.LastInsertId)
+	switch {
+	case r.InsertID != 0 && now != ids.before && now > 0:
+		r.InsertID = uint64(now)
+	case st.FirstID != 0:
+		r.InsertID = st.FirstID
+		s.SetLastQueryInfoInt(sql.LastInsertId, int64(st.FirstID))
+	case ids.insert && st.Inserted == 0 && st.Updated > 0:
+		r.InsertID = st.UpdatedID
+	case ids.insert && st.Inserted == 0 && r.InsertID == uint64(ids.before):
+		r.InsertID = 0
 	}
 }
 
@@ -278,6 +307,12 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
 	cb := withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
+	if sel, rest, ok := doStatement(query); ok {
+		if strings.Trim(rest, "; \t\r\n") == "" {
+			rest = ""
+		}
+		return rest, h.wireError(c, query, h.do(ctx, c, sel, rest != "", cb))
+	}
 	if done, err := h.loadData(ctx, c, query, cb); done {
 		// (loadData takes only a text of one statement.)
 		h.plans.gen.Add(1)
@@ -286,6 +321,16 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, cb)
 	h.plans.gen.Add(1) // the text may hold any statements
 	return rest, h.wireError(c, query, h.overrun(c, err))
+}
+
+// do runs a DO statement: sel, the SELECT of its expressions, with its
+// rows dropped, then OK (saying more results follow when more).
+func (h *mariaHandler) do(ctx context.Context, c *mysql.Conn, sel string, more bool, cb mysql.ResultSpoolFn) error {
+	err := h.Handler.ComQuery(ctx, c, sel, func(*sqltypes.Result, bool) error { return nil })
+	if err == nil {
+		err = cb(&sqltypes.Result{}, more)
+	}
+	return err
 }
 
 // warnings returns a function that counts the warnings of c's statement
@@ -491,6 +536,25 @@ func tooManyPlaceholders(query string) bool {
 	}, st)
 	return n > maxPlaceholders
 }
+
+// doStatement returns the SELECT that evaluates the expressions of the
+// first statement of query when it is DO expr[, expr...] (evaluated,
+// nothing returned), which go-mysql-server's parser does not know, and
+// the text after that statement; ok is false for anything else.
+func doStatement(query string) (sel, rest string, ok bool) {
+	q := strings.TrimLeft(query, " \t\r\n")
+	if len(q) < 4 || !strings.EqualFold(q[:2], "DO") || !isBlank(q[2]) {
+		return "", "", false
+	}
+	first, rest, err := sqlparser.SplitStatement(q)
+	if err != nil {
+		return "", "", false
+	}
+	return "SELECT " + strings.TrimSpace(first[3:]), rest, true
+}
+
+// isBlank reports whether c is a blank between words.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // isFlushHosts reports whether query is FLUSH HOSTS, which go-mysql-server
 // does not know.
