@@ -143,6 +143,9 @@ func lookupEnforces(cond sql.Expression, right sql.Node) bool {
 		if lit, ok := c.(*expression.Literal); ok && lit.Value() == true {
 			continue // what the join planner leaves when the lookup applies all
 		}
+		if _, ok := c.(*notExistsMark); ok {
+			continue // TRUE (notexists.go)
+		}
 		eq, ok := c.(*expression.Equals)
 		if !ok {
 			return false

@@ -17,12 +17,23 @@ import (
 // one random read per row of each side scanned through a secondary index
 // (the factor go-mysql-server gives a lookup's random read).
 //
-// It also adds lookupOverhead per left row to a lookup join.
+// It also adds lookupOverhead per left row to a lookup join, and rules
+// out (bypassCost) a merge join with a side, and a lookup join with a
+// right side, that must be made distinct: go-mysql-server offers, for a
+// semi join (WHERE EXISTS, IN (SELECT ...)), an inner join over the
+// distinct rows of the subquery's side, and those two joins read that
+// side's table through an index, without the distinct. EXISTS (SELECT 1
+// FROM t x WHERE x.a = t.a) over a primary key (a, b) then returned each
+// row once per row of x with the same a.
 //
 // It holds no state: safe for concurrent use.
 type coster struct {
 	memo.Coster
 }
+
+// bypassCost is the cost of a plan that would drop a required DISTINCT:
+// more than any real plan, so that the memo takes another.
+const bypassCost = 1e30
 
 // randRead is the cost of one random read, go-mysql-server's
 // randIOCostFactor.
@@ -63,6 +74,16 @@ func (c coster) EstimateCost(ctx *sql.Context, n memo.RelExpr, s sql.StatsProvid
 	cost, err := c.Coster.EstimateCost(ctx, n, s)
 	if err != nil {
 		return cost, err
+	}
+	switch x := n.(type) {
+	case *memo.MergeJoin:
+		if x.Left.RelProps.Distinct.IsHash() || x.Right.RelProps.Distinct.IsHash() {
+			return bypassCost, nil
+		}
+	case *memo.LookupJoin:
+		if x.Right.RelProps.Distinct.IsHash() {
+			return bypassCost, nil
+		}
 	}
 	if lj, ok := n.(*memo.LookupJoin); ok && wholeTable(lj.Left.Best) {
 		cost += lookupOverhead * math.Max(1, float64(lj.Left.RelProps.GetStats().RowCount()))

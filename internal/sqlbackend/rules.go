@@ -59,7 +59,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleFastCases, Apply: fastCasesRule},                     // fastcmp.go
 			analyzer.Rule{Id: ruleSharedSubqueryAlias, Apply: sharedSubqueryAliasRule}, // sharedalias.go
 			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule},               // subquerymemo.go
-			analyzer.Rule{Id: ruleRangeRead, Apply: rangeReadRule})                     // rangejoin.go
+			analyzer.Rule{Id: ruleRangeRead, Apply: rangeReadRule},                     // rangejoin.go
+			analyzer.Rule{Id: ruleNotExistsJoin, Apply: notExistsJoinRule})             // notexists.go
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withAssign(withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
@@ -80,8 +81,9 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleHideLike, Apply: hideLikeRule},     // exactlike.go
 			analyzer.Rule{Id: ruleJoinTables, Apply: joinTablesRule}, // guards.go
 			analyzer.Rule{Id: ruleShowCreateOfView, Apply: showCreateOfViewRule},
-			analyzer.Rule{Id: ruleLoadFile, Apply: loadFileRule},   // loadfile.go
-			analyzer.Rule{Id: ruleDDLNames, Apply: ddlNamesRule})). // ddlnames.go
+			analyzer.Rule{Id: ruleLoadFile, Apply: loadFileRule},             // loadfile.go
+			analyzer.Rule{Id: ruleDDLNames, Apply: ddlNamesRule},             // ddlnames.go
+			analyzer.Rule{Id: ruleNotExistsMark, Apply: notExistsMarkRule})). // notexists.go
 		// Prefix indexes: see prefix.go. The two wrappers keep
 		// go-mysql-server's rule ids; they run in the batch before.
 		RemoveOnceBeforeRule(analyzer.ValidateCreateTableId).

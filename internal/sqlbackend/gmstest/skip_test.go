@@ -68,6 +68,9 @@ func (s *skipList) report(w io.Writer) {
 // HandlerDB does not claim, and the query texts or script names it
 // covers.
 var skipRules = []skipRule{
+	{"a JSON value compared with text compares as MariaDB's text (a string scalar unquoted): JSON true = 'true' is true there (MySQL compares JSON with JSON and says false; MariaDB has no CAST AS JSON)",
+		[]string{"=select cast(true as json) = 'true';", "=select cast(false as json) = 'false';",
+			"=select cast('true' as json) = 'true';", "=select cast('false' as json) = 'false';"}},
 	{"a foreign key added with foreign_key_checks=0 keeps the rows it found, as in InnoDB: a later orphan insert is 1452 without go-mysql-server's resolution error",
 		[]string{"=Delayed foreign key resolution insert", "=Delayed foreign key resolution resetting FOREIGN_KEY_CHECKS"}},
 	{"cascade depth is InnoDB's for chains of rows (a table that references itself gets 14 nested levels); a cascade around a cycle of rows goes one level further than InnoDB before 1296",
