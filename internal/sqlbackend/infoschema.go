@@ -1,10 +1,14 @@
 package sqlbackend
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/information_schema"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -154,4 +158,100 @@ func mariaPrivileges(p string) string {
 		return p // not only those four: left as it is
 	}
 	return strings.Join(out, ",")
+}
+
+// information_schema.CHECK_CONSTRAINTS as MariaDB 10.11 has it: with
+// TABLE_NAME and LEVEL (Column for a check written on a column, and the
+// column's own JSON check, named after the column), which go-mysql-server
+// (MySQL 8's four columns) lacks; Django's MariaDB introspection reads
+// c.table_name. The rows are the checks of every table the session may
+// see, column checks in column order before the table's own.
+
+// mariaCheckConstraintsSchema is MariaDB's column list.
+var mariaCheckConstraintsSchema = sql.Schema{
+	{Name: "CONSTRAINT_CATALOG", Type: gtypes.MustCreateString(sqltypes.VarChar, 512, sql.Collation_Information_Schema_Default), Nullable: false, Source: information_schema.CheckConstraintsTableName},
+	{Name: "CONSTRAINT_SCHEMA", Type: gtypes.MustCreateString(sqltypes.VarChar, 64, sql.Collation_Information_Schema_Default), Nullable: false, Source: information_schema.CheckConstraintsTableName},
+	{Name: "TABLE_NAME", Type: gtypes.MustCreateString(sqltypes.VarChar, 64, sql.Collation_Information_Schema_Default), Nullable: false, Source: information_schema.CheckConstraintsTableName},
+	{Name: "CONSTRAINT_NAME", Type: gtypes.MustCreateString(sqltypes.VarChar, 64, sql.Collation_Information_Schema_Default), Nullable: false, Source: information_schema.CheckConstraintsTableName},
+	{Name: "LEVEL", Type: gtypes.MustCreateString(sqltypes.VarChar, 6, sql.Collation_Information_Schema_Default), Nullable: false, Source: information_schema.CheckConstraintsTableName},
+	{Name: "CHECK_CLAUSE", Type: gtypes.LongText, Nullable: false, Source: information_schema.CheckConstraintsTableName},
+}
+
+// MariaDBCheckConstraints gives the information_schema of catalog c
+// MariaDB's CHECK_CONSTRAINTS (the table object of that catalog's
+// information_schema is changed, no package state); it is called once,
+// when the analyzer is built, before any session reads it.
+func MariaDBCheckConstraints(c *analyzer.Catalog) {
+	if c == nil || c.InfoSchema == nil {
+		return
+	}
+	t, ok, err := c.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), information_schema.CheckConstraintsTableName)
+	if err != nil || !ok {
+		return
+	}
+	it, ok := t.(*information_schema.InformationSchemaTable)
+	if !ok {
+		return
+	}
+	it.TableSchema = mariaCheckConstraintsSchema
+	it.Reader = mariaCheckConstraintsRows
+}
+
+// mariaCheckConstraintsRows are the rows of MariaDB's CHECK_CONSTRAINTS.
+func mariaCheckConstraintsRows(ctx *sql.Context, c sql.Catalog) (sql.RowIter, error) {
+	dbs, err := information_schema.AllDatabasesWithNames(ctx, c, false)
+	if err != nil {
+		return nil, err
+	}
+	var rows []sql.Row
+	for _, db := range dbs {
+		names, err := db.Database.GetTableNames(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			tbl, _, err := c.DatabaseTable(ctx, db.Database, name)
+			if err != nil {
+				return nil, err
+			}
+			ct, ok := tbl.(sql.CheckTable)
+			if !ok {
+				continue
+			}
+			checks, err := ct.GetChecks(ctx)
+			if err != nil {
+				return nil, err
+			}
+			type colCheck struct {
+				pos int
+				row sql.Row
+			}
+			var cols []colCheck
+			var tables []sql.Row
+			prefix := strings.ToLower(tbl.Name()) + "."
+			seen := map[string]bool{}
+			for _, ch := range checks {
+				if strings.HasPrefix(strings.ToLower(ch.Name), prefix) {
+					col := ch.Name[len(prefix):]
+					// a JSON column written with CHECK (JSON_VALID(col)) has
+					// that check once, as in MariaDB
+					key := strings.ToLower(col + "\x00" + strings.ReplaceAll(ch.CheckExpression, "`", ""))
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					cols = append(cols, colCheck{tbl.Schema().IndexOfColName(col),
+						sql.Row{db.CatalogName, db.SchemaName, tbl.Name(), col, "Column", ch.CheckExpression}})
+					continue
+				}
+				tables = append(tables, sql.Row{db.CatalogName, db.SchemaName, tbl.Name(), ch.Name, "Table", ch.CheckExpression})
+			}
+			sort.SliceStable(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
+			for _, cc := range cols {
+				rows = append(rows, cc.row)
+			}
+			rows = append(rows, tables...)
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
 }

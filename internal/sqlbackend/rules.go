@@ -48,7 +48,11 @@ var installAfterAllRules sync.Once
 // server and the enginetest harness do).
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
-		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule},
+		// (before go-mysql-server's index assignment, which garbles the
+		// RETURNING list of an INSERT into a table with checks)
+		analyzer.OnceAfterAll = append([]analyzer.Rule{{Id: ruleReturning, Apply: returningRule}}, analyzer.OnceAfterAll...) // returning.go
+		analyzer.OnceAfterAll = append(analyzer.OnceAfterAll,
+			analyzer.Rule{Id: ruleStoreValues, Apply: storeValuesRule},
 			analyzer.Rule{Id: ruleExactUpdate, Apply: exactUpdateRule},
 			analyzer.Rule{Id: ruleOddDates, Apply: oddDatesRule},
 			analyzer.Rule{Id: ruleFastConcat, Apply: fastConcatRule},                   // concatws.go
@@ -60,7 +64,9 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleSharedSubqueryAlias, Apply: sharedSubqueryAliasRule}, // sharedalias.go
 			analyzer.Rule{Id: ruleSubqueryMemo, Apply: subqueryMemoRule},               // subquerymemo.go
 			analyzer.Rule{Id: ruleRangeRead, Apply: rangeReadRule},                     // rangejoin.go
-			analyzer.Rule{Id: ruleNotExistsJoin, Apply: notExistsJoinRule})             // notexists.go
+			analyzer.Rule{Id: ruleNotExistsJoin, Apply: notExistsJoinRule},             // notexists.go
+			analyzer.Rule{Id: ruleReturningPlace, Apply: returningPlaceRule},           // returning.go
+			analyzer.Rule{Id: ruleTopNLimits, Apply: topNLimitsRule})                   // limits.go
 	})
 	hp, _ := p.(*Provider) // nil for another provider
 	a := withAssign(withSpatial(withMatch(withTruncate(analyzer.NewBuilder(p).
@@ -116,7 +122,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleISOSortKeys, Apply: isoSortKeysRule}, nil},         // fastcmp.go
 				gatedRule{analyzer.Rule{Id: ruleIntoFile, Apply: intoFileRule}, nil})).             // guards.go
 		Build())))) // withAssign: uservar.go
-	a.Coster = coster{a.Coster} // coster.go
+	a.Coster = coster{a.Coster}        // coster.go
+	MariaDBCheckConstraints(a.Catalog) // infoschema.go
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

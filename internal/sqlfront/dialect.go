@@ -96,6 +96,20 @@ func dialectBlank(q string) (string, bool) {
 			end := rollupEnd(toks, i)
 			blank(t.start, end)
 			copy(b[t.start:], ","+rollupMarker)
+		case ddl && dropConstraintIfExists(toks, i):
+			// ALTER TABLE ... DROP CONSTRAINT IF EXISTS name: the parser
+			// does not read IF EXISTS there; mariaDropIfExists puts it
+			// back into the tree.
+			blank(toks[i+2].start, toks[i+3].end)
+		case i == 0 && t.text == "(" && wholeParenthesized(q, toks):
+			// (SELECT ...) alone: the parser reads parentheses around a
+			// SELECT only inside UNION and subqueries.
+			blank(t.start, t.end)
+			last := toks[len(toks)-1]
+			if last.text == ";" {
+				last = toks[len(toks)-2]
+			}
+			blank(last.start, last.end)
 		case t.word && strings.EqualFold(t.text, "DEFINER") && i+2 < len(toks) &&
 			toks[i+1].text == "=" && toks[i+2].word && strings.EqualFold(toks[i+2].text, "CURRENT_USER"):
 			end := toks[i+2].end
@@ -109,6 +123,46 @@ func dialectBlank(q string) (string, bool) {
 		return q, false
 	}
 	return string(b), true
+}
+
+// dropConstraintIfExists reports whether toks[i:] starts DROP CONSTRAINT
+// IF EXISTS.
+func dropConstraintIfExists(toks []codeWord, i int) bool {
+	return i+4 < len(toks) && strings.EqualFold(toks[i].text, "DROP") && strings.EqualFold(toks[i+1].text, "CONSTRAINT") &&
+		strings.EqualFold(toks[i+2].text, "IF") && strings.EqualFold(toks[i+3].text, "EXISTS")
+}
+
+// wholeParenthesized reports whether the statement toks are of is one
+// SELECT (or WITH, VALUES, TABLE) in parentheses: the '(' first matches
+// the last token (before a ';').
+func wholeParenthesized(q string, toks []codeWord) bool {
+	n := len(toks)
+	if n > 0 && toks[n-1].text == ";" {
+		n--
+	}
+	if n < 3 || toks[n-1].text != ")" {
+		return false
+	}
+	switch strings.ToUpper(toks[1].text) {
+	case "SELECT", "WITH", "VALUES", "TABLE", "(":
+	default:
+		return false
+	}
+	depth := 0
+	for k := 0; k < n; k++ {
+		switch toks[k].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 && k != n-1 {
+				return false
+			}
+		case ";":
+			return false
+		}
+	}
+	return depth == 0
 }
 
 // exprKeywords are words after which `YEAR(` is the function YEAR.

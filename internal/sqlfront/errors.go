@@ -465,6 +465,9 @@ func (x *errContext) stmt() sqlparser.Statement {
 				x.ast = st
 			} else if rw, ok := replicationRewrite(x.query); ok {
 				x.ast, _, _ = sqlparser.ParseOne(context.Background(), rw)
+			} else if at := returningAt(x.query); at > 0 && firstWord(x.query) == "insert" {
+				// INSERT ... RETURNING: the statement without its list
+				x.ast, _, _ = sqlparser.ParseOne(context.Background(), x.query[:at])
 			}
 		}
 	}

@@ -24,7 +24,7 @@ import (
 // plain EXPLAIN then prints MariaDB's columns, one row per table read,
 // and EXPLAIN FORMAT=TREE (or EXPLAIN PLAN) prints go-mysql-server's plan.
 
-var explainRe = regexp.MustCompile(`(?is)^\s*(?:EXPLAIN|DESCRIBE|DESC)\s+(?:(FORMAT\s*=\s*\w+|EXTENDED|PARTITIONS|PLAN)\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE)\b.*?)[\s;]*$`)
+var explainRe = regexp.MustCompile(`(?is)^\s*(?:EXPLAIN|DESCRIBE|DESC)\s+(?:(FORMAT\s*=\s*\w+|EXTENDED|PARTITIONS|PLAN)\s*)?((?:\(\s*)*(?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE)\b.*?)[\s;]*$`)
 
 // explainForm is the answer an EXPLAIN asks for.
 type explainForm uint8
@@ -33,11 +33,26 @@ const (
 	explainTraditional explainForm = iota // MariaDB's table
 	explainTree                           // go-mysql-server's plan
 	explainJSON                           // MariaDB's FORMAT=JSON document
+	analyzeTraditional                    // ANALYZE SELECT: the table with r_rows, filtered, r_filtered
 )
+
+// analyzeRe is MariaDB's ANALYZE [FORMAT=JSON] SELECT. The statement is
+// analyzed, not run: the r_ columns (rows read, as measured) are NULL.
+// ANALYZE of an UPDATE or DELETE, which would run it, is not taken.
+var analyzeRe = regexp.MustCompile(`(?is)^\s*ANALYZE\s+(?:(FORMAT\s*=\s*\w+)\s*)?((?:\(\s*)*(?:SELECT|WITH)\b.*?)[\s;]*$`)
 
 // explainStatement splits an EXPLAIN statement into the form it asks for
 // and the statement explained; ok is false for anything else.
 func explainStatement(q string) (form explainForm, stmt string, ok bool) {
+	if m := analyzeRe.FindStringSubmatch(q); m != nil && !strings.Contains(m[2], ";") {
+		switch strings.ToUpper(strings.Join(strings.Fields(m[1]), "")) {
+		case "", "FORMAT=TRADITIONAL":
+			return analyzeTraditional, m[2], true
+		case "FORMAT=JSON":
+			return explainJSON, m[2], true
+		}
+		return 0, "", false
+	}
 	m := explainRe.FindStringSubmatch(q)
 	if m == nil || strings.Contains(m[2], ";") {
 		return 0, "", false
@@ -85,6 +100,8 @@ func (h *mariaHandler) explain(ctx context.Context, c *mysql.Conn, query string,
 	case explainJSON:
 		res = &sqltypes.Result{Fields: []*querypb.Field{{Name: "EXPLAIN", Type: querypb.Type_BLOB, Charset: 33}},
 			Rows: [][]sqltypes.Value{{sqltypes.MakeTrusted(querypb.Type_BLOB, []byte(explainDocument(explainRows(sctx, node))))}}}
+	case analyzeTraditional:
+		res = analyzeTable(explainTable(explainRows(sctx, node)))
 	default:
 		res = explainTable(explainRows(sctx, node))
 	}
@@ -210,6 +227,36 @@ func explainTable(rows []*explainRow) *sqltypes.Result {
 			sqltypes.NULL, sqltypes.NULL, nrows, orNull(strings.Join(extra, "; "))})
 	}
 	return res
+}
+
+// analyzeTable is res, an EXPLAIN table, with ANALYZE's columns after
+// rows: r_rows (NULL: not measured), filtered (100.00) and r_filtered
+// (NULL).
+func analyzeTable(res *sqltypes.Result) *sqltypes.Result {
+	out := &sqltypes.Result{}
+	for _, f := range res.Fields {
+		out.Fields = append(out.Fields, f)
+		if f.Name == "rows" {
+			out.Fields = append(out.Fields, &querypb.Field{Name: "r_rows", Type: querypb.Type_DECIMAL, Charset: 63},
+				&querypb.Field{Name: "filtered", Type: querypb.Type_DECIMAL, Charset: 63},
+				&querypb.Field{Name: "r_filtered", Type: querypb.Type_DECIMAL, Charset: 63})
+		}
+	}
+	for _, r := range res.Rows {
+		var row []sqltypes.Value
+		for i, v := range r {
+			row = append(row, v)
+			if res.Fields[i].Name == "rows" {
+				filtered := sqltypes.MakeTrusted(querypb.Type_DECIMAL, []byte("100.00"))
+				if v.IsNull() {
+					filtered = sqltypes.NULL
+				}
+				row = append(row, sqltypes.NULL, filtered, sqltypes.NULL)
+			}
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
 }
 
 // explainDocument describes table reads as MariaDB's EXPLAIN FORMAT=JSON

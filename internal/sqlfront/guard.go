@@ -101,7 +101,9 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	query, ins := keepLikeEscapes(query)
 	st, err := g.Parser.ParseSimple(query)
 	if err != nil {
-		if rw, ok := dialectRewrite(query); ok {
+		if st2, _, _, ok := g.returningStatement(query); ok {
+			st, err = st2, nil
+		} else if rw, ok := dialectRewrite(query); ok {
 			if st2, err2 := g.Parser.ParseSimple(rw); err2 == nil {
 				st, err = st2, nil
 			}
@@ -136,7 +138,9 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
 	}
 	if err != nil {
-		if rw, ok := dialectRewrite(query); ok {
+		if st2, first, rest2, ok := g.returningStatement(query); ok && (multi || strings.TrimSpace(rest2) == "") {
+			st, parsed, rest, err = st2, first, rest2, nil
+		} else if rw, ok := dialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := g.Parser.Parse(ctx, rw, multi); err2 == nil {
 				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
 			}
@@ -173,7 +177,9 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
 	}
 	if err != nil {
-		if rw, ok := dialectRewrite(query); ok {
+		if st2, first, rest2, ok := g.returningStatement(query); ok && delimiter == ';' && (multi || strings.TrimSpace(rest2) == "") {
+			st, parsed, rest, err = st2, first, rest2, nil
+		} else if rw, ok := dialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := g.Parser.ParseWithOptions(ctx, rw, delimiter, multi, options); err2 == nil {
 				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
 			}
@@ -212,7 +218,9 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		defer func() { end = len(orig) - len(restOfOriginal(orig, s, ins, s[min(end, len(s)):])) }()
 	}
 	if err != nil {
-		if rw, ok := dialectRewrite(s); ok {
+		if st2, _, rest2, ok := g.returningStatement(s); ok {
+			st, end, err = st2, len(s)-len(rest2), nil
+		} else if rw, ok := dialectRewrite(s); ok {
 			if st2, end2, err2 := g.Parser.ParseOneWithOptions(ctx, rw, options); err2 == nil {
 				st, end, err = st2, end2, nil
 			}
@@ -250,6 +258,7 @@ func mariaTree(text string, st ast.Statement) {
 	trimLabelCommas(text, st)
 	infoSchemaLabels(text, st)
 	mariaExistsInDML(text, st)
+	mariaDropIfExists(text, st)
 	sqlbackend.RewriteMatch(text, st)
 }
 

@@ -75,5 +75,26 @@ func TestInsertIDAsMariaDB(t *testing.T) {
 		q = "INSERT INTO t (id, u, v) VALUES (DEFAULT, 9, 9), (200, 10, 10)"
 		got = exec(q)
 		check(q, got, idOf(9), lastID(), idOf(9))
+		// An ON DUPLICATE KEY UPDATE that only updates: the id of the
+		// row it changed (the last), 0 when it changed nothing, and
+		// LAST_INSERT_ID() as it was.
+		before = lastID()
+		q = "INSERT INTO t (u, v) VALUES (2, 20) ON DUPLICATE KEY UPDATE v = VALUES(v)"
+		got = exec(q)
+		check(q, got, idOf(2), lastID(), before)
+		q = "INSERT INTO t (u, v) VALUES (2, 21), (1, 21) ON DUPLICATE KEY UPDATE v = VALUES(v)"
+		got = exec(q)
+		check(q, got, idOf(1), lastID(), before)
+		q = "INSERT INTO t (u, v) VALUES (1, 21) ON DUPLICATE KEY UPDATE v = v"
+		got = exec(q)
+		check(q, got, 0, lastID(), before)
+		// REPLACE of a row by its unique key: the new row's id, which
+		// LAST_INSERT_ID() becomes too, taken once.
+		q = "REPLACE INTO t (u, v) VALUES (6, 60)"
+		got = exec(q)
+		check(q, got, idOf(6), lastID(), idOf(6))
+		if n := idOf(6); n <= before {
+			t.Errorf("prepared %v: REPLACE's row has id %d, after %d", prepared, n, before)
+		}
 	}
 }

@@ -71,3 +71,19 @@ SELECT LAST_INSERT_ID() = (SELECT id FROM ai WHERE k = 'e');
 REPLACE INTO ai (k, n) VALUES ('e', 9);
 SELECT LAST_INSERT_ID() = (SELECT id FROM ai WHERE k = 'e');
 SELECT k, n FROM ai ORDER BY k;
+-- What Django sends to MariaDB 10.5 and later: INSERT ... RETURNING,
+-- information_schema.CHECK_CONSTRAINTS with TABLE_NAME, LIMIT 2^64-1.
+CREATE TABLE dj (id INT PRIMARY KEY AUTO_INCREMENT, app VARCHAR(20), v JSON CHECK (JSON_VALID(v)), n INT, CONSTRAINT n_pos CHECK (n > 0));
+INSERT INTO dj (app, v, n) VALUES ('a', '{}', 1) RETURNING dj.id;
+INSERT INTO dj (app, v, n) VALUES ('b', '[1]', 2), ('c', '{"ord": 2}', 3) RETURNING id, app, CONCAT(app, '!') AS z;
+INSERT INTO dj (app, v, n) VALUES ('d', '{"ord": -1}', 4) RETURNING *;
+INSERT INTO dj (app, v, n) SELECT CONCAT(app, '2'), v, n FROM dj WHERE id < 3 RETURNING id, app;
+INSERT INTO dj (app, v, n) VALUES ('e', '{}', 0) RETURNING id;
+SELECT table_name, constraint_name, level, check_clause FROM information_schema.check_constraints WHERE constraint_schema = DATABASE() AND table_name = 'dj' ORDER BY constraint_name;
+SELECT c.constraint_name AS column_name FROM information_schema.check_constraints AS c WHERE c.table_name = 'dj' AND LOWER(c.check_clause) = 'json_valid(`' + LOWER(c.constraint_name) + '`)' AND c.constraint_schema = DATABASE() ORDER BY 1;
+ALTER TABLE dj DROP CONSTRAINT IF EXISTS n_pos;
+ALTER TABLE dj DROP CONSTRAINT IF EXISTS n_pos;
+SELECT id FROM dj ORDER BY app LIMIT 18446744073709551615 OFFSET 4;
+SELECT id FROM dj WHERE JSON_EXTRACT(v, '$."ord"') IS NOT NULL ORDER BY JSON_EXTRACT(v, '$."ord"');
+SELECT id FROM dj WHERE id IN (SELECT U0.id FROM dj U0 WHERE JSON_UNQUOTE(JSON_EXTRACT(U0.v, '$."ord"')) = JSON_EXTRACT('2', '$'));
+(SELECT id FROM dj WHERE id = 1);
