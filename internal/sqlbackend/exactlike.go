@@ -51,7 +51,7 @@ func hideLikeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 	if !containsFold(ctx.Query(), "like") {
 		return n, transform.SameTree, nil
 	}
-	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		l, ok := e.(*expression.Like)
 		if !ok {
 			return e, transform.SameTree, nil
@@ -93,7 +93,7 @@ func showLikeAgainRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope
 	if !containsFold(ctx.Query(), "like") {
 		return n, transform.SameTree, nil
 	}
-	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		if h, ok := e.(*hiddenLike); ok {
 			return h.Like, transform.NewTree, nil
 		}

@@ -390,6 +390,23 @@ func likeBytes(s, p []byte, esc byte) bool {
 // everyExpr applies f to every expression, and each one's children, of
 // every node of n, opaque nodes included: the walk of most of our
 // expression rules.
+// everyExprDeep is everyExpr over n and the plans of the subqueries its
+// expressions hold, for rules that run before go-mysql-server unnests a
+// subquery (IN (SELECT ...), EXISTS) into the plan: an unnested subquery
+// is never analyzed on its own.
+func everyExprDeep(n sql.Node, f transform.ExprFunc) (sql.Node, transform.TreeIdentity, error) {
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if sq, ok := e.(*plan.Subquery); ok && sq.Query != nil {
+			q, same, err := everyExprDeep(sq.Query, f)
+			if err != nil || same {
+				return e, transform.SameTree, err
+			}
+			return sq.WithQuery(q), transform.NewTree, nil
+		}
+		return f(e)
+	})
+}
+
 func everyExpr(n sql.Node, f transform.ExprFunc) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		return transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

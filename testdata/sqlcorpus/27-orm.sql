@@ -87,3 +87,6 @@ SELECT id FROM dj ORDER BY app LIMIT 18446744073709551615 OFFSET 4;
 SELECT id FROM dj WHERE JSON_EXTRACT(v, '$."ord"') IS NOT NULL ORDER BY JSON_EXTRACT(v, '$."ord"');
 SELECT id FROM dj WHERE id IN (SELECT U0.id FROM dj U0 WHERE JSON_UNQUOTE(JSON_EXTRACT(U0.v, '$."ord"')) = JSON_EXTRACT('2', '$'));
 (SELECT id FROM dj WHERE id = 1);
+-- LIKE inside a subquery the planner unnests (SQLAlchemy's IN (SELECT ...)).
+SELECT id FROM users WHERE id IN (SELECT user_id FROM pets WHERE name LIKE 'P%') ORDER BY id;
+SELECT id FROM users WHERE EXISTS (SELECT 1 FROM pets WHERE pets.user_id = users.id AND pets.name LIKE 'p_') ORDER BY id;
