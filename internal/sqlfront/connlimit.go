@@ -216,13 +216,19 @@ type limitConn struct {
 	maxUnanswered int64
 	unanswered    atomic.Int64
 	running       atomic.Bool
+
+	// stream frames the client's packets (preparestream.go).
+	stream prepareStream
 }
 
 // Read counts a read that ended at the connect deadline, and fails once
 // the client has sent more than max_allowed_packet without a reply (see
 // netlimit.go).
 func (c *limitConn) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
+	if c.stream.r == nil {
+		c.stream.r = c.Conn
+	}
+	n, err := c.stream.Read(b)
 	if err != nil && !c.authed.Load() {
 		if ne, ok := err.(net.Error); ok && ne.Timeout() {
 			c.l.stats.ConnectTimeouts.Add(1)

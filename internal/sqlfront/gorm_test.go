@@ -22,8 +22,7 @@ import (
 // per-parent limit GORM users write with ROW_NUMBER(). GORM's own suite
 // (its tests/ directory) is a nested module the module proxy does not
 // serve (proxy.golang.org answers 403 for gorm.io/gorm/tests), so this
-// scenario stands in for it. Statements go as text (interpolateParams;
-// see gormScenario). HANDLERDB_ORM_ANCHOR=127.0.0.1:13306 runs it
+// scenario stands in for it. HANDLERDB_ORM_ANCHOR=127.0.0.1:13306 runs it
 // against MariaDB 10.11 too, where it passes.
 
 type gormCompany struct {
@@ -65,11 +64,9 @@ func TestGORMScenario(t *testing.T) {
 
 func gormScenario(t *testing.T, addr string) {
 	open := func(dbName string) *gorm.DB {
-		// interpolateParams: GORM writes INSERT ... RETURNING for
-		// MariaDB 10.5 and later, and vitess's listener parses a
-		// COM_STMT_PREPARE with its own grammar, which has no RETURNING,
-		// before the server sees it; as text statements they work.
-		db, err := gorm.Open(gmysql.Open(fmt.Sprintf("root@tcp(%s)/%s?parseTime=true&charset=utf8mb4&interpolateParams=true", addr, dbName)),
+		// (prepared statements: GORM writes INSERT ... RETURNING for
+		// MariaDB 10.5 and later; see preparestream.go)
+		db, err := gorm.Open(gmysql.Open(fmt.Sprintf("root@tcp(%s)/%s?parseTime=true&charset=utf8mb4", addr, dbName)),
 			&gorm.Config{Logger: logger.Discard})
 		if err != nil {
 			t.Fatal(err)

@@ -88,6 +88,7 @@ func newGuardedParser(p sql.Parser) *guardedParser { return &guardedParser{Parse
 
 // ParseSimple parses query with the guard.
 func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
+	query = unmarkReturning(query)
 	if err := checkText(query, false); err != nil {
 		return nil, err
 	}
@@ -125,6 +126,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 
 // Parse parses the (first, with multi) statement of query with the guard.
 func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st ast.Statement, parsed, rest string, err error) {
+	query = unmarkReturning(query)
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
@@ -164,6 +166,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 // ParseWithOptions parses the (first, with multi) statement of query with
 // the guard.
 func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (st ast.Statement, parsed, rest string, err error) {
+	query = unmarkReturning(query)
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
@@ -202,6 +205,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 
 // ParseOneWithOptions parses the first statement of s with the guard.
 func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (st ast.Statement, end int, err error) {
+	s = unmarkReturning(s)
 	if err := checkText(s, true); err != nil {
 		return nil, 0, g.refuse(ctx, err)
 	}

@@ -62,10 +62,43 @@ func TestInsertReturning(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.q, got, c.want)
 		}
 	}
+	// A prepared statement (the driver prepares a query with arguments):
+	// the listener's own parse of COM_STMT_PREPARE must let it through.
+	var id int64
+	if err := c.QueryRowContext(ctx, "INSERT INTO m (app, v, n) VALUES (?, ?, ?) RETURNING id", "prep", "{}", 7).Scan(&id); err != nil || id != 7 {
+		t.Errorf("prepared INSERT ... RETURNING: id %d, %v; want 7", id, err)
+	}
 	if _, err := c.QueryContext(ctx, "INSERT INTO m (app, v, n) VALUES ('x', '{}', 0) RETURNING id"); err == nil || !strings.Contains(err.Error(), "4025") {
 		t.Errorf("a failed check: %v, want error 4025", err)
 	}
-	if got := rows("SELECT COUNT(*) FROM m"); got != "COUNT(*);6" {
+	if got := rows("SELECT COUNT(*) FROM m"); got != "COUNT(*);7" {
 		t.Errorf("rows after: %s", got)
+	}
+}
+
+// TestMarkReturning: the comment preparestream.go hides a prepared
+// INSERT's RETURNING clause in is taken out to give the text back.
+func TestMarkReturning(t *testing.T) {
+	for _, c := range []struct {
+		q      string
+		marked bool
+	}{
+		{"INSERT INTO t (a) VALUES (?) RETURNING `t`.`id`", true},
+		{"insert into t values (1) returning id, a ;", true},
+		{"INSERT INTO t (a) VALUES ('returning')", false},
+		{"INSERT INTO t (a) SELECT x FROM (SELECT 1 AS x) returning", false},
+		{"SELECT 1 AS returning", false},
+		{"INSERT INTO t VALUES (1) RETURNING id /* c */", false},
+	} {
+		m, ok := markReturning(c.q)
+		if ok != c.marked {
+			t.Errorf("%q: marked %v", c.q, ok)
+		}
+		if ok && (!strings.Contains(m, returningMark) || returningAt(m) >= 0) {
+			t.Errorf("%q: marked as %q, which still shows RETURNING", c.q, m)
+		}
+		if back := unmarkReturning(m); back != c.q {
+			t.Errorf("%q: marked %q, unmarked %q", c.q, m, back)
+		}
 	}
 }

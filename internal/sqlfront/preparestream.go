@@ -1,0 +1,135 @@
+package sqlfront
+
+import (
+	"encoding/binary"
+	"io"
+	"strings"
+)
+
+// The vitess listener parses every COM_STMT_PREPARE with its own grammar
+// (to count the placeholders) before any handler sees it, and that
+// grammar has no INSERT ... RETURNING, which GORM sends for every create
+// to a MariaDB of 10.5 or later: the client got a syntax error. On a
+// plain-text connection, prepareStream, under the connection's reads,
+// hides a RETURNING clause of a prepared INSERT in a comment vitess skips
+// (/*hdb:RETURNING ...*/, the packet's length fixed up), and the guarded
+// parser takes the comment out again before it parses (unmarkReturning),
+// so go-mysql-server gets the statement as written. A connection that
+// asks for TLS or compression is passed through untouched from its first
+// packet on (its bytes after that are not packets). Placeholders inside
+// the RETURNING list are not counted by vitess, and so not accepted.
+//
+// A prepareStream is used by the connection's one reading goroutine.
+
+const returningMark = "/*hdb:"
+
+// prepareStream frames the client's packets of one connection.
+type prepareStream struct {
+	r      io.Reader
+	off    bool   // TLS or compression: bytes pass as they come
+	first  bool   // the first packet (the handshake response) was seen
+	out    []byte // bytes ready to hand out
+	remain int    // bytes of the current packet to pass through unread
+}
+
+const (
+	capCompress = 0x20
+	capSSL      = 0x800
+	comPrepare  = 0x16
+	maxPayload  = 0xffffff
+)
+
+// Read hands out the stream, rewritten as described above.
+func (s *prepareStream) Read(b []byte) (int, error) {
+	for {
+		if len(s.out) > 0 {
+			n := copy(b, s.out)
+			s.out = s.out[n:]
+			return n, nil
+		}
+		if s.off {
+			return s.r.Read(b)
+		}
+		if s.remain > 0 {
+			n, err := s.r.Read(b[:min(len(b), s.remain)])
+			s.remain -= n
+			return n, err
+		}
+		var hdr [4]byte
+		if _, err := io.ReadFull(s.r, hdr[:]); err != nil {
+			return 0, err
+		}
+		plen := int(hdr[0]) | int(hdr[1])<<8 | int(hdr[2])<<16
+		if !s.first {
+			// The handshake response (or the request for TLS): read it
+			// whole, it is short, and decide from its capabilities.
+			s.first = true
+			payload := make([]byte, plen)
+			if _, err := io.ReadFull(s.r, payload); err != nil {
+				return 0, err
+			}
+			if len(payload) < 4 || binary.LittleEndian.Uint32(payload)&(capSSL|capCompress) != 0 {
+				s.off = true
+			}
+			s.out = append(hdr[:], payload...)
+			continue
+		}
+		if hdr[3] != 0 || plen == 0 || plen >= maxPayload {
+			s.out, s.remain = hdr[:], plen
+			continue
+		}
+		var cmd [1]byte
+		if _, err := io.ReadFull(s.r, cmd[:]); err != nil {
+			return 0, err
+		}
+		if cmd[0] != comPrepare {
+			s.out, s.remain = append(hdr[:], cmd[0]), plen-1
+			continue
+		}
+		payload := make([]byte, plen)
+		payload[0] = cmd[0]
+		if _, err := io.ReadFull(s.r, payload[1:]); err != nil {
+			return 0, err
+		}
+		if q, ok := markReturning(string(payload[1:])); ok && len(q)+1 < maxPayload {
+			payload = append(payload[:1], q...)
+			n := len(payload)
+			hdr[0], hdr[1], hdr[2] = byte(n), byte(n>>8), byte(n>>16)
+		}
+		s.out = append(hdr[:], payload...)
+	}
+}
+
+// markReturning hides the RETURNING clause of an INSERT in a comment; ok
+// is false when q has none (or the clause holds a comment's end).
+func markReturning(q string) (string, bool) {
+	if firstWord(q) != "insert" {
+		return q, false
+	}
+	at := returningAt(q)
+	if at < 0 || strings.Contains(q[at:], "*/") {
+		return q, false
+	}
+	end := len(strings.TrimRight(q, " \t\r\n;"))
+	if end <= at+len("returning") {
+		return q, false // the word, and no list: an alias
+	}
+	return q[:at] + returningMark + q[at:end] + "*/" + q[end:], true
+}
+
+// unmarkReturning is q with a RETURNING clause markReturning hid put back.
+func unmarkReturning(q string) string {
+	i := strings.Index(q, returningMark)
+	if i < 0 {
+		return q
+	}
+	rest := q[i+len(returningMark):]
+	if len(rest) < len("returning") || !strings.EqualFold(rest[:len("returning")], "returning") {
+		return q
+	}
+	j := strings.LastIndex(q, "*/")
+	if j < i {
+		return q
+	}
+	return q[:i] + q[i+len(returningMark):j] + q[j+2:]
+}
