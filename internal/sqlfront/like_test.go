@@ -4,6 +4,7 @@ import (
 	gosql "database/sql"
 	"fmt"
 	"math/rand"
+	"os"
 	"strings"
 	"testing"
 )
@@ -11,8 +12,9 @@ import (
 // TestLikeFiltersExact: a LIKE in WHERE (with an index, without one, on
 // VARCHAR and TEXT) selects exactly the rows whose LIKE, evaluated in the
 // select list, is 1, for random patterns over letters that
-// utf8mb4_general_ci folds ('y', 'Y', 'ÿ'), spaces and wildcards; and the
-// cases MariaDB 10.11 answered (LIKE 'subquer%' found 'subquery_1' there;
+// utf8mb4_general_ci folds ('y', 'Y', 'ÿ'), spaces and wildcards, each
+// answer also the one MariaDB 10.11 gave for the same rows (the golden
+// testdata/like/answers.txt); and the cases MariaDB 10.11 answered (LIKE 'subquer%' found 'subquery_1' there;
 // go-mysql-server's rewrite to x <= 'subquer' + byte 255 missed it).
 func TestLikeFiltersExact(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
@@ -47,6 +49,7 @@ func TestLikeFiltersExact(t *testing.T) {
 		}
 		patterns = append(patterns, p)
 	}
+	var answers strings.Builder // pattern, column, ids: as MariaDB's golden file
 	for _, p := range patterns {
 		for _, col := range []string{"s", "x"} {
 			want := joinLines(queryRows(t, c, fmt.Sprintf("SELECT id FROM (SELECT id, %s LIKE '%s' m FROM t) d WHERE m = 1 ORDER BY id", col, p)))
@@ -55,6 +58,40 @@ func TestLikeFiltersExact(t *testing.T) {
 				if got != want {
 					t.Errorf("WHERE %s LIKE '%s' FROM %s: %q, the select list says %q", col, p, from, got, want)
 				}
+			}
+			fmt.Fprintf(&answers, "%q\t%s\t%s\n", p, col, strings.ReplaceAll(want, "\n", ","))
+		}
+	}
+	// The same rows and patterns on MariaDB 10.11: its answers are the
+	// golden file (HANDLERDB_LIKE_RECORD=root:@127.0.0.1:13306 records it
+	// from the anchor).
+	const golden = "testdata/like/answers.txt"
+	if user, pw, addr, ok := anchorFromEnv("HANDLERDB_LIKE_RECORD"); ok {
+		m, err := gosql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/", user, pw, addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		m.SetMaxOpenConns(1) // one session: USE holds
+		mustExec(t, m, "DROP DATABASE IF EXISTS lk_record", "CREATE DATABASE lk_record", "USE lk_record",
+			"CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), x TEXT, KEY s (s)) CHARSET utf8mb4 COLLATE utf8mb4_general_ci",
+			"INSERT INTO t VALUES "+strings.Join(vals, ", "))
+		var rec strings.Builder
+		for _, p := range patterns {
+			for _, col := range []string{"s", "x"} {
+				ids := queryRows(t, m, fmt.Sprintf("SELECT id FROM lk_record.t WHERE %s LIKE '%s' ORDER BY id", col, p))
+				fmt.Fprintf(&rec, "%q\t%s\t%s\n", p, col, strings.Join(ids, ","))
+			}
+		}
+		writeGolden(t, golden, rec.String())
+	} else if want, err := os.ReadFile(golden); err != nil {
+		t.Fatal(err)
+	} else if got := answers.String(); got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Errorf("LIKE differs from MariaDB's recorded answer (pattern, column, ids):\n got %s\nwant %s", gl[i], wl[i])
+				break
 			}
 		}
 	}
