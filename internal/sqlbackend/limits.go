@@ -21,6 +21,9 @@ const ruleTopNLimits analyzer.RuleId = 10458
 // computed here, at most BIGINT's maximum. The rule is a pure function of
 // the plan.
 func topNLimitsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !containsFold(ctx.Query(), "limit") {
+		return n, transform.SameTree, nil
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		t, ok := n.(*plan.TopN)
 		if !ok {

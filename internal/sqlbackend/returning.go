@@ -34,6 +34,9 @@ const (
 )
 
 func returningRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !analyzer.FlagIsSet(qf, sql.QFlagInsert) {
+		return n, transform.SameTree, nil
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		if p, ok := n.(*plan.Project); ok {
 			if _, done := p.Child.(*plan.InsertInto); done {
@@ -60,6 +63,9 @@ func returningRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 }
 
 func returningPlaceRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !analyzer.FlagIsSet(qf, sql.QFlagInsert) {
+		return n, transform.SameTree, nil
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		p, ok := n.(*plan.Project)
 		if !ok {

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"bufio"
 	"encoding/binary"
 	"io"
 	"strings"
@@ -23,9 +24,13 @@ import (
 
 const returningMark = "/*hdb:"
 
-// prepareStream frames the client's packets of one connection.
+// prepareStream frames the client's packets of one connection, reading
+// through a small buffer of its own (a packet's header and command byte
+// are read apart from its body; the buffer keeps that to one read of the
+// socket).
 type prepareStream struct {
 	r      io.Reader
+	br     *bufio.Reader
 	off    bool   // TLS or compression: bytes pass as they come
 	first  bool   // the first packet (the handshake response) was seen
 	out    []byte // bytes ready to hand out
@@ -33,14 +38,18 @@ type prepareStream struct {
 }
 
 const (
-	capCompress = 0x20
-	capSSL      = 0x800
-	comPrepare  = 0x16
-	maxPayload  = 0xffffff
+	streamBuffer = 4 << 10
+	capCompress  = 0x20
+	capSSL       = 0x800
+	comPrepare   = 0x16
+	maxPayload   = 0xffffff
 )
 
 // Read hands out the stream, rewritten as described above.
 func (s *prepareStream) Read(b []byte) (int, error) {
+	if s.br == nil {
+		s.br = bufio.NewReaderSize(s.r, streamBuffer)
+	}
 	for {
 		if len(s.out) > 0 {
 			n := copy(b, s.out)
@@ -48,15 +57,15 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 			return n, nil
 		}
 		if s.off {
-			return s.r.Read(b)
+			return s.br.Read(b)
 		}
 		if s.remain > 0 {
-			n, err := s.r.Read(b[:min(len(b), s.remain)])
+			n, err := s.br.Read(b[:min(len(b), s.remain)])
 			s.remain -= n
 			return n, err
 		}
 		var hdr [4]byte
-		if _, err := io.ReadFull(s.r, hdr[:]); err != nil {
+		if _, err := io.ReadFull(s.br, hdr[:]); err != nil {
 			return 0, err
 		}
 		plen := int(hdr[0]) | int(hdr[1])<<8 | int(hdr[2])<<16
@@ -65,7 +74,7 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 			// whole, it is short, and decide from its capabilities.
 			s.first = true
 			payload := make([]byte, plen)
-			if _, err := io.ReadFull(s.r, payload); err != nil {
+			if _, err := io.ReadFull(s.br, payload); err != nil {
 				return 0, err
 			}
 			if len(payload) < 4 || binary.LittleEndian.Uint32(payload)&(capSSL|capCompress) != 0 {
@@ -79,7 +88,7 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 			continue
 		}
 		var cmd [1]byte
-		if _, err := io.ReadFull(s.r, cmd[:]); err != nil {
+		if _, err := io.ReadFull(s.br, cmd[:]); err != nil {
 			return 0, err
 		}
 		if cmd[0] != comPrepare {
@@ -88,7 +97,7 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 		}
 		payload := make([]byte, plen)
 		payload[0] = cmd[0]
-		if _, err := io.ReadFull(s.r, payload[1:]); err != nil {
+		if _, err := io.ReadFull(s.br, payload[1:]); err != nil {
 			return 0, err
 		}
 		if q, ok := markReturning(string(payload[1:])); ok && len(q)+1 < maxPayload {
