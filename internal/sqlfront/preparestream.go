@@ -34,6 +34,7 @@ type prepareStream struct {
 	off    bool   // TLS or compression: bytes pass as they come
 	first  bool   // the first packet (the handshake response) was seen
 	out    []byte // bytes ready to hand out
+	err    error  // what to answer once out is handed out
 	remain int    // bytes of the current packet to pass through unread
 }
 
@@ -45,7 +46,9 @@ const (
 	maxPayload   = 0xffffff
 )
 
-// Read hands out the stream, rewritten as described above.
+// Read hands out the stream, rewritten as described above. A packet cut
+// short by the end of the stream (or a read error) is handed out as far
+// as it came, then the error.
 func (s *prepareStream) Read(b []byte) (int, error) {
 	if s.br == nil {
 		s.br = bufio.NewReaderSize(s.r, streamBuffer)
@@ -56,6 +59,9 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 			s.out = s.out[n:]
 			return n, nil
 		}
+		if s.err != nil {
+			return 0, s.err
+		}
 		if s.off {
 			return s.br.Read(b)
 		}
@@ -64,49 +70,64 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 			s.remain -= n
 			return n, err
 		}
-		var hdr [4]byte
-		if _, err := io.ReadFull(s.br, hdr[:]); err != nil {
-			return 0, err
+		hdr, ok := s.read(nil, 4)
+		if !ok {
+			continue
 		}
 		plen := int(hdr[0]) | int(hdr[1])<<8 | int(hdr[2])<<16
 		if !s.first {
 			// The handshake response (or the request for TLS): read it
 			// whole, it is short, and decide from its capabilities.
 			s.first = true
-			payload := make([]byte, plen)
-			if _, err := io.ReadFull(s.br, payload); err != nil {
-				return 0, err
+			pkt, ok := s.read(hdr, plen)
+			if !ok {
+				s.off = true
+				continue
 			}
-			if len(payload) < 4 || binary.LittleEndian.Uint32(payload)&(capSSL|capCompress) != 0 {
+			if plen < 4 || binary.LittleEndian.Uint32(pkt[4:])&(capSSL|capCompress) != 0 {
 				s.off = true
 			}
-			s.out = append(hdr[:], payload...)
+			s.out = pkt
 			continue
 		}
 		if hdr[3] != 0 || plen == 0 || plen >= maxPayload {
-			s.out, s.remain = hdr[:], plen
+			s.out, s.remain = hdr, plen
 			continue
 		}
-		var cmd [1]byte
-		if _, err := io.ReadFull(s.br, cmd[:]); err != nil {
-			return 0, err
-		}
-		if cmd[0] != comPrepare {
-			s.out, s.remain = append(hdr[:], cmd[0]), plen-1
+		pkt, ok := s.read(hdr, 1)
+		if !ok {
 			continue
 		}
-		payload := make([]byte, plen)
-		payload[0] = cmd[0]
-		if _, err := io.ReadFull(s.br, payload[1:]); err != nil {
-			return 0, err
+		if pkt[4] != comPrepare {
+			s.out, s.remain = pkt, plen-1
+			continue
 		}
-		if q, ok := markReturning(string(payload[1:])); ok && len(q)+1 < maxPayload {
-			payload = append(payload[:1], q...)
-			n := len(payload)
-			hdr[0], hdr[1], hdr[2] = byte(n), byte(n>>8), byte(n>>16)
+		if pkt, ok = s.read(pkt, plen-1); !ok {
+			continue
 		}
-		s.out = append(hdr[:], payload...)
+		if q, ok := markReturning(string(pkt[5:])); ok && len(q)+1 < maxPayload {
+			n := len(q) + 1
+			pkt = append([]byte{byte(n), byte(n >> 8), byte(n >> 16), 0, comPrepare}, q...)
+		}
+		s.out = pkt
 	}
+}
+
+// read appends n bytes of the stream to buf; ok is false when the stream
+// ended or failed first, the bytes read so far then waiting in out and
+// the error in err.
+func (s *prepareStream) read(buf []byte, n int) ([]byte, bool) {
+	start := len(buf)
+	buf = append(buf, make([]byte, n)...)
+	got, err := io.ReadFull(s.br, buf[start:])
+	if err != nil {
+		s.out, s.err = buf[:start+got], err
+		if err == io.ErrUnexpectedEOF {
+			s.err = io.EOF
+		}
+		return nil, false
+	}
+	return buf, true
 }
 
 // markReturning hides the RETURNING clause of an INSERT in a comment; ok
