@@ -120,6 +120,7 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	var id uint64
+	sess := SessionOf(ctx)
 	gen := t.AutoInc >= 0 && (er[t.AutoInc].Null || er[t.AutoInc].I == 0)
 	if ed.keepZero(ctx, er) {
 		id, err = x.InsertKeepZero(t, er)
@@ -132,8 +133,8 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 			// REPLACE that deletes the duplicate inserts the row again
 			// with it rather than taking another.
 			row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
-			if s := SessionOf(ctx); s != nil {
-				s.stmtIDs.retryID = uint64(er[t.AutoInc].I)
+			if sess != nil {
+				sess.stmtIDs.retryID = uint64(er[t.AutoInc].I)
 			}
 		}
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
@@ -141,14 +142,15 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if id != 0 && t.AutoInc >= 0 {
 		row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
 	}
-	if s := SessionOf(ctx); s != nil {
-		s.stmtIDs.Inserted++
-		if id == 0 && t.AutoInc >= 0 && s.stmtIDs.retryID != 0 && uint64(er[t.AutoInc].I) == s.stmtIDs.retryID {
-			id = s.stmtIDs.retryID // a REPLACE's row inserted again with its id
+	if sess != nil {
+		ids := &sess.stmtIDs
+		ids.Inserted++
+		if id == 0 && t.AutoInc >= 0 && ids.retryID != 0 && uint64(er[t.AutoInc].I) == ids.retryID {
+			id = ids.retryID // a REPLACE's row inserted again with its id
 		}
-		s.stmtIDs.retryID = 0
-		if id != 0 && s.stmtIDs.FirstID == 0 {
-			s.stmtIDs.FirstID = id
+		ids.retryID = 0
+		if id != 0 && ids.FirstID == 0 {
+			ids.FirstID = id
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -62,9 +63,15 @@ func jsonComparison(e sql.Expression) (sql.Expression, transform.TreeIdentity, e
 	return e, transform.SameTree, nil
 }
 
-// isJSONValue reports whether e gives go-mysql-server's JSON values (a
-// JSON function; a JSON column here is LONGTEXT).
+// isJSONValue reports whether e gives go-mysql-server's JSON values: a
+// JSON function (a JSON column here is LONGTEXT). Only a function named
+// JSON_... is asked its type: asking an arbitrary expression walks its
+// subtree, and go-mysql-server's placeholders panic.
 func isJSONValue(e sql.Expression) bool {
+	f, ok := e.(sql.FunctionExpression)
+	if !ok || len(f.FunctionName()) < 5 || !strings.EqualFold(f.FunctionName()[:5], "json_") {
+		return false
+	}
 	return gtypes.IsJSON(e.Type())
 }
 

@@ -28,61 +28,50 @@ import (
 const ruleJSONPaths analyzer.RuleId = 10342
 
 func jsonPathsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return jsonNode(n)
+	// (deep: a subquery that go-mysql-server unnests later is never
+	// analyzed as one)
+	n, same, err := everyExprDeep(n, jsonExpr)
+	if err != nil {
+		return n, transform.SameTree, err
+	}
+	n, sortSame, err := transform.NodeWithOpaque(n, jsonSortKeys)
+	return n, same && sortSame, err
 }
 
-// jsonNode is jsonPathsRule over n and the subqueries of its expressions
-// (a subquery that go-mysql-server unnests later is never analyzed as
-// one), with JSON sort keys (ORDER BY JSON_EXTRACT(...)) ordered as
+// jsonSortKeys orders JSON sort keys (ORDER BY JSON_EXTRACT(...)) as
 // MariaDB orders them, by their text.
-func jsonNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		n, same, err := transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-				if sq, ok := e.(*plan.Subquery); ok && sq.Query != nil {
-					q, same, err := jsonNode(sq.Query)
-					if err != nil || same {
-						return e, transform.SameTree, err
-					}
-					return sq.WithQuery(q), transform.NewTree, nil
-				}
-				return jsonExpr(e)
-			})
-		})
-		if err != nil {
-			return n, transform.SameTree, err
+func jsonSortKeys(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	s, ok := n.(*plan.Sort)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	var fields sql.SortFields
+	for i, f := range s.SortFields {
+		if !isJSONValue(f.Column) {
+			continue
 		}
-		if s, ok := n.(*plan.Sort); ok {
-			fields := make(sql.SortFields, len(s.SortFields))
-			changed := false
-			for i, f := range s.SortFields {
-				fields[i] = f
-				if isJSONValue(f.Column) {
-					fields[i].Column = &jsonText{JSON: f.Column}
-					changed = true
-				}
-			}
-			if changed {
-				return plan.NewSort(fields, s.Child), transform.NewTree, nil
-			}
+		if fields == nil {
+			fields = append(sql.SortFields(nil), s.SortFields...)
 		}
-		return n, same, nil
-	})
+		fields[i].Column = &jsonText{JSON: f.Column}
+	}
+	if fields == nil {
+		return n, transform.SameTree, nil
+	}
+	return plan.NewSort(fields, s.Child), transform.NewTree, nil
 }
 
 // jsonExpr is jsonPathsRule's replacement of one expression.
 func jsonExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	{
-		switch x := e.(type) {
-		case *gjson.JSONExtract:
-			return &mariaJSONExtract{JSONExtract: x}, transform.NewTree, nil
-		case *gjson.JsonLength:
-			return &mariaJSONLength{JsonLength: x}, transform.NewTree, nil
-		case *gjson.JSONContainsPath:
-			return &mariaJSONContainsPath{JSONContainsPath: x}, transform.NewTree, nil
-		}
-		return jsonComparison(e)
+	switch x := e.(type) {
+	case *gjson.JSONExtract:
+		return &mariaJSONExtract{JSONExtract: x}, transform.NewTree, nil
+	case *gjson.JsonLength:
+		return &mariaJSONLength{JsonLength: x}, transform.NewTree, nil
+	case *gjson.JSONContainsPath:
+		return &mariaJSONContainsPath{JSONContainsPath: x}, transform.NewTree, nil
 	}
+	return jsonComparison(e)
 }
 
 // pathStep is one step of a simple path: a member name, or a position.

@@ -101,7 +101,7 @@ func dialectBlank(q string) (string, bool) {
 			// does not read IF EXISTS there; mariaDropIfExists puts it
 			// back into the tree.
 			blank(toks[i+2].start, toks[i+3].end)
-		case i == 0 && t.text == "(" && wholeParenthesized(q, toks):
+		case i == 0 && t.text == "(" && wholeParenthesized(toks):
 			// (SELECT ...) alone: the parser reads parentheses around a
 			// SELECT only inside UNION and subqueries.
 			blank(t.start, t.end)
@@ -135,7 +135,7 @@ func dropConstraintIfExists(toks []codeWord, i int) bool {
 // wholeParenthesized reports whether the statement toks are of is one
 // SELECT (or WITH, VALUES, TABLE) in parentheses: the '(' first matches
 // the last token (before a ';').
-func wholeParenthesized(q string, toks []codeWord) bool {
+func wholeParenthesized(toks []codeWord) bool {
 	n := len(toks)
 	if n > 0 && toks[n-1].text == ";" {
 		n--

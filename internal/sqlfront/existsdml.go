@@ -1,8 +1,6 @@
 package sqlfront
 
 import (
-	"strings"
-
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -27,7 +25,7 @@ func mariaExistsInDML(text string, st ast.Statement) {
 	default:
 		return
 	}
-	if w == nil || !strings.Contains(strings.ToLower(text), "exists") {
+	if w == nil || !containsFoldASCII(text, "exists") {
 		return
 	}
 	w.Expr = existsMarked(w.Expr)

@@ -36,7 +36,7 @@ func trimLabelCommas(text string, st ast.Statement) {
 // reference to the column by that name still finds. Texts without
 // "information_schema" are not walked.
 func infoSchemaLabels(text string, st ast.Statement) {
-	if !strings.Contains(strings.ToLower(text), "information_schema") {
+	if !containsFoldASCII(text, "information_schema") {
 		return
 	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {

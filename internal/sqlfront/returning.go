@@ -53,7 +53,7 @@ func (g *guardedParser) returningStatement(q string) (st ast.Statement, first, r
 // returningAt returns the offset in q of a RETURNING word outside
 // parentheses, strings and comments (as the tokenizer reads them), or -1.
 func returningAt(q string) int {
-	if !containsFold(q, "returning") {
+	if !containsFoldASCII(q, "returning") {
 		return -1
 	}
 	tz := ast.NewStringTokenizer(q)
@@ -77,15 +77,4 @@ func returningAt(q string) int {
 			return -1
 		}
 	}
-}
-
-// containsFold reports whether s holds word in any ASCII case (byte by
-// byte: s may hold bytes that are not UTF-8).
-func containsFold(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(word)], word) {
-			return true
-		}
-	}
-	return false
 }

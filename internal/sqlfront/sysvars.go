@@ -21,7 +21,7 @@ var mysqlOnlyVariables = map[string]bool{"transaction_isolation": true}
 // mysqlOnlyVariables (as @@name, @@session.name, or the target of SET),
 // or nil. Texts not holding such a name are not walked.
 func mysqlOnlyVariable(text string, st ast.Statement) error {
-	if !strings.Contains(strings.ToLower(text), "transaction_isolation") {
+	if !containsFoldASCII(text, "transaction_isolation") {
 		return nil
 	}
 	var found string
