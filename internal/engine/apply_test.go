@@ -28,20 +28,6 @@ func applyDef() *TableDef {
 		}}
 }
 
-func setupApply(tb testing.TB, e *Engine) *Table {
-	tb.Helper()
-	var t *Table
-	update(tb, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("a"); err != nil {
-			return err
-		}
-		var err error
-		t, err = tx.CreateTable("a", applyDef())
-		return err
-	})
-	return t
-}
-
 // dataKeys returns every index entry of the store, key -> value.
 func dataKeys(tb testing.TB, e *Engine) map[string]string {
 	tb.Helper()
@@ -113,16 +99,9 @@ func cloneChanges(cs []Change) []Change {
 func TestApplyMatchesOneByOne(t *testing.T) {
 	for _, cache := range []int64{0, -1} {
 		t.Run(fmt.Sprintf("rowcache=%d", cache), func(t *testing.T) {
-			open := func() *Engine {
-				e, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: cache})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { e.Close() })
-				return e
-			}
-			ea, eb := open(), open()
-			ta, tb := setupApply(t, ea), setupApply(t, eb)
+			ea := openTestEngine(t, "", DurabilityNone, withRowCache(cache))
+			eb := openTestEngine(t, "", DurabilityNone, withRowCache(cache))
+			ta, tb := createTable(t, ea, "a", applyDef()), createTable(t, eb, "a", applyDef())
 			rnd := rand.New(rand.NewSource(14))
 			const ids = 300
 			rowOf := func(id int) Row {

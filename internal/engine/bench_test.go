@@ -185,22 +185,10 @@ func BenchmarkInsertSync(b *testing.B) {
 	}{{1, false}, {16, false}, {16, true}} {
 		callers := c.callers
 		b.Run(fmt.Sprintf("callers=%d/pipeline=%v", callers, c.pipe), func(b *testing.B) {
-			e, err := Open(Options{Dir: b.TempDir(), Durability: DurabilitySync, CacheSize: 64 << 20, PipelineSync: c.pipe})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer e.Close()
-			var t *Table
-			update(b, e, func(tx *Job) error {
-				if err := tx.CreateDatabase("b"); err != nil {
-					return err
-				}
-				var err error
-				t, err = tx.CreateTable("b", &TableDef{Name: "t",
-					Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.BigInt}, AutoIncrement: true}, {Name: "name", Type: varcharType(64, "")}},
-					Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}})
-				return err
-			})
+			e := openTestEngine(b, "", DurabilitySync, withPipelineSync(c.pipe))
+			t := createTable(b, e, "b", &TableDef{Name: "t",
+				Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.BigInt}, AutoIncrement: true}, {Name: "name", Type: varcharType(64, "")}},
+				Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}})
 			var groups, jobs atomic.Int64
 			e.SetGroupHook(func(g GroupStats) { groups.Add(1); jobs.Add(int64(g.Jobs)) })
 			var next atomic.Int64
@@ -245,22 +233,11 @@ func BenchmarkUpdate16x16(b *testing.B) {
 }
 
 func benchUpdate16x16(b *testing.B, memtable int64) {
-	e, err := Open(Options{Dir: b.TempDir(), Durability: DurabilityOS, MemTableSize: memtable})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := openTestEngine(b, "", DurabilityOS, withBlockCache(0), withMemTable(memtable))
 	const rows = 100_000
-	var t *Table
-	update(b, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("b"); err != nil {
-			return err
-		}
-		t, err = tx.CreateTable("b", &TableDef{Name: "t",
-			Columns: []types.Column{{Name: "id", Type: intType()}, {Name: "name", Type: varcharType(64, "")}, {Name: "email", Type: varcharType(255, "")}},
-			Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}})
-		return err
-	})
+	t := createTable(b, e, "b", &TableDef{Name: "t",
+		Columns: []types.Column{{Name: "id", Type: intType()}, {Name: "name", Type: varcharType(64, "")}, {Name: "email", Type: varcharType(255, "")}},
+		Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}})
 	for start := 0; start < rows; start += 1000 {
 		update(b, e, func(tx *Job) error {
 			for id := start; id < start+1000; id++ {
@@ -329,11 +306,7 @@ func processCPU() int64 {
 // 100-byte values at random keys of a 100k-key space, as one group commit
 // of 16 jobs x 16 updates writes them. Reports process CPU per Set.
 func BenchmarkRawSet256(b *testing.B) {
-	e, err := Open(Options{Dir: b.TempDir(), Durability: DurabilityOS})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := openTestEngine(b, "", DurabilityOS, withBlockCache(0))
 	const keys = 100_000
 	key := func(i uint64) []byte {
 		return binary.BigEndian.AppendUint64([]byte{dataPrefix, 0, 0, 0, 9, 0, 0, 0, 1}, i)

@@ -25,13 +25,7 @@ func TestKeyBoundsDifferential(t *testing.T) {
 	def := &TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: intType()}, {Name: "v", Type: intType()}},
 		Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}}
 	for _, e := range engines {
-		update(t, e, func(tx *Job) error {
-			if err := tx.CreateDatabase("b"); err != nil {
-				return err
-			}
-			_, err := tx.CreateTable("b", def)
-			return err
-		})
+		createTable(t, e, "b", def)
 	}
 	tableOf := func(e *Engine) *Table {
 		tb, err := e.Catalog().Table("b", "t")

@@ -29,24 +29,6 @@ func sameTable(a, b *Table) string {
 	return ""
 }
 
-// createTable creates a table in database db, creating db first if it is
-// missing, and returns the table.
-func createTable(tb testing.TB, e *Engine, db string, def *TableDef) *Table {
-	tb.Helper()
-	var t *Table
-	update(tb, e, func(tx *Job) error {
-		if _, err := tx.Catalog().Database(db); err != nil {
-			if err := tx.CreateDatabase(db); err != nil {
-				return err
-			}
-		}
-		var err error
-		t, err = tx.CreateTable(db, def)
-		return err
-	})
-	return t
-}
-
 // TestTableDef: Def describes a table that newTable and CreateTable build
 // again as it was, with or without a primary key, and changing the
 // definition leaves the table alone.

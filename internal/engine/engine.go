@@ -53,7 +53,7 @@ type Engine struct {
 	rc       *rowCache                     // nil when Options.RowCacheSize < 0
 	bounds   keyBounds                     // the writer's key bounds (bounds.go)
 	drops    dropper                       // deferred deletion of retired index entries
-	checker  atomic.Pointer[rowCheckerBox] // SetRowChecker (rowcheck.go)
+	checker  atomic.Pointer[rowCheckerBox] // SetRowChecker (rowchecker.go)
 	locks    LockTable                     // row locks of SQL transactions (locks.go)
 	groupEnd groupWaiters                  // Locker.Lock waiting for a job's group to end (locks.go)
 

@@ -255,17 +255,9 @@ func TestFindModify(t *testing.T) {
 
 func TestHiddenPrimaryKey(t *testing.T) {
 	e := openTestEngine(t, "", DurabilitySync)
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("d"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("d", &TableDef{Name: "log",
-			Columns: []types.Column{{Name: "msg", Type: varcharType(20, "")}, {Name: "n", Type: intType()}},
-			Indexes: []IndexDef{{Name: "n", Columns: []string{"n"}}}})
-		return err
-	})
+	tb := createTable(t, e, "d", &TableDef{Name: "log",
+		Columns: []types.Column{{Name: "msg", Type: varcharType(20, "")}, {Name: "n", Type: intType()}},
+		Indexes: []IndexDef{{Name: "n", Columns: []string{"n"}}}})
 	if len(tb.Indexes) != 1 || !tb.Primary.Hidden {
 		t.Fatalf("indexes %v hidden %v", len(tb.Indexes), tb.Primary.Hidden)
 	}
@@ -301,15 +293,9 @@ func TestRestartKeepsCatalogRowsAndCounters(t *testing.T) {
 	e := openTestEngine(t, dir, DurabilitySync)
 	tb := setupPeople(t, e)
 	insertPeople(t, e, tb)
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("other"); err != nil {
-			return err
-		}
-		_, err := tx.CreateTable("other", &TableDef{Name: "kv",
-			Columns: []types.Column{{Name: "k", Type: varcharType(10, "utf8mb4_bin")}, {Name: "v", Type: types.Type{Kind: types.Double}, Nullable: true}},
-			Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}}})
-		return err
-	})
+	createTable(t, e, "other", &TableDef{Name: "kv",
+		Columns: []types.Column{{Name: "k", Type: varcharType(10, "utf8mb4_bin")}, {Name: "v", Type: types.Type{Kind: types.Double}, Nullable: true}},
+		Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}}})
 	before := e.Catalog()
 	beforeDef := map[string][]byte{}
 	for _, db := range before.Databases() {
@@ -468,17 +454,9 @@ func TestClosedEngine(t *testing.T) {
 
 func TestNaNRefused(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("d"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("d", &TableDef{Name: "f",
-			Columns: []types.Column{{Name: "k", Type: intType()}, {Name: "x", Type: types.Type{Kind: types.Double}, Nullable: true}},
-			Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}, {Name: "x", Columns: []string{"x"}}}})
-		return err
-	})
+	tb := createTable(t, e, "d", &TableDef{Name: "f",
+		Columns: []types.Column{{Name: "k", Type: intType()}, {Name: "x", Type: types.Type{Kind: types.Double}, Nullable: true}},
+		Indexes: []IndexDef{{Primary: true, Columns: []string{"k"}}, {Name: "x", Columns: []string{"x"}}}})
 	err := e.Update(context.Background(), func(tx *Job) error {
 		_, err := tx.Insert(tb, row(iv(1), types.Value{F: math.NaN()}))
 		return err

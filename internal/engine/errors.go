@@ -153,7 +153,7 @@ var (
 	// context is Privileged.
 	ErrReadOnly = newKind("read-only", HaErrTableReadonly)
 	// ErrNoReferencedRow, ErrRowIsReferenced and ErrFKDepthExceeded are
-	// the foreign key conditions a RowChecker reports (rowcheck.go): a
+	// the foreign key conditions a RowChecker reports (rowchecker.go): a
 	// child row without its parent, a parent row with children under
 	// RESTRICT, a cascade nested too deep. The *Error names the child table
 	// and, in Detail, the key.

@@ -16,24 +16,16 @@ import (
 // order built from types.Compare.
 func TestFindMatchesModel(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("m"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("m", &TableDef{Name: "t",
-			Columns: []types.Column{
-				{Name: "a", Type: intType()},
-				{Name: "b", Type: varcharType(8, "utf8mb4_general_ci")},
-				{Name: "c", Type: intType(), Nullable: true},
-			},
-			Indexes: []IndexDef{
-				{Primary: true, Columns: []string{"a", "b"}},
-				{Name: "bc", Columns: []string{"b", "c"}},
-			}})
-		return err
-	})
+	tb := createTable(t, e, "m", &TableDef{Name: "t",
+		Columns: []types.Column{
+			{Name: "a", Type: intType()},
+			{Name: "b", Type: varcharType(8, "utf8mb4_general_ci")},
+			{Name: "c", Type: intType(), Nullable: true},
+		},
+		Indexes: []IndexDef{
+			{Primary: true, Columns: []string{"a", "b"}},
+			{Name: "bc", Columns: []string{"b", "c"}},
+		}})
 	rng := rand.New(rand.NewSource(1))
 	words := []string{"", "a", "A", "a ", "b", "B ", "ab", "ba", "z", "é", "E"}
 	randVal := func(col int) types.Value {

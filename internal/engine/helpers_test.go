@@ -8,19 +8,62 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// openTestEngine opens an engine in a fresh temporary directory (or dir,
-// when given) and closes it when the test ends unless the test closes it.
-func openTestEngine(tb testing.TB, dir string, d Durability) *Engine {
+// The engine-test fixture: openTestEngine opens the engine, createTable
+// (or setupPeople, for the people table most tests share) makes its
+// table. Tests that need other options than the defaults below say so
+// with engineOptions.
+
+// An engineOption changes the Options openTestEngine opens with.
+type engineOption func(*Options)
+
+// withRowCache sets RowCacheSize (0: the default size, -1: no row cache).
+func withRowCache(size int64) engineOption { return func(o *Options) { o.RowCacheSize = size } }
+
+// withBlockCache sets CacheSize, Pebble's block cache (0: the default size).
+func withBlockCache(size int64) engineOption { return func(o *Options) { o.CacheSize = size } }
+
+// withMemTable sets MemTableSize (0: the default).
+func withMemTable(size int64) engineOption { return func(o *Options) { o.MemTableSize = size } }
+
+// withPipelineSync sets PipelineSync.
+func withPipelineSync(on bool) engineOption { return func(o *Options) { o.PipelineSync = on } }
+
+// openTestEngine opens an engine with durability d and a 64 MiB block
+// cache, changed by opts, in a fresh temporary directory (or dir, when
+// given), and closes it when the test ends unless the test closes it.
+func openTestEngine(tb testing.TB, dir string, d Durability, opts ...engineOption) *Engine {
 	tb.Helper()
 	if dir == "" {
 		dir = tb.TempDir()
 	}
-	e, err := Open(Options{Dir: dir, Durability: d, CacheSize: 64 << 20})
+	o := Options{Dir: dir, Durability: d, CacheSize: 64 << 20}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	e, err := Open(o)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { e.Close() })
 	return e
+}
+
+// createTable creates a table in database db, creating db first if it is
+// missing, and returns the table.
+func createTable(tb testing.TB, e *Engine, db string, def *TableDef) *Table {
+	tb.Helper()
+	var t *Table
+	update(tb, e, func(tx *Job) error {
+		if _, err := tx.Catalog().Database(db); err != nil {
+			if err := tx.CreateDatabase(db); err != nil {
+				return err
+			}
+		}
+		var err error
+		t, err = tx.CreateTable(db, def)
+		return err
+	})
+	return t
 }
 
 // update runs fn as a job and fails the test on error.
@@ -68,16 +111,7 @@ func peopleDef() *TableDef {
 // setupPeople creates database app with the people table and returns it.
 func setupPeople(tb testing.TB, e *Engine) *Table {
 	tb.Helper()
-	var t *Table
-	update(tb, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("app"); err != nil {
-			return err
-		}
-		var err error
-		t, err = tx.CreateTable("app", peopleDef())
-		return err
-	})
-	return t
+	return createTable(tb, e, "app", peopleDef())
 }
 
 // findAll collects clones of every row a query returns.

@@ -60,15 +60,7 @@ func coverRow(r *rand.Rand, id int64) Row {
 // TestKeyColumns lists the columns each index's entries hold whole.
 func TestKeyColumns(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("app"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("app", coverDef())
-		return err
-	})
+	tb := createTable(t, e, "app", coverDef())
 	want := map[string][]int{
 		"PRIMARY": nil,
 		"k":       {0, 1, 2, 3, 4}, // a, d, m, b and the primary key (id, b)
@@ -85,7 +77,7 @@ func TestKeyColumns(t *testing.T) {
 	// Prefix parts, of the index and of the primary key, hold no whole
 	// value.
 	pe := openTestEngine(t, "", DurabilityNone)
-	pt := setupPrefix(t, pe)
+	pt := createTable(t, pe, "app", prefixDef())
 	for _, name := range []string{"w", "b"} {
 		if got := pt.KeyColumns(pt.Index(name)); got != nil {
 			t.Errorf("prefix table: KeyColumns(%s) = %v, want none", name, got)
@@ -100,15 +92,7 @@ func TestKeyColumns(t *testing.T) {
 // columns KeyColumns lists must be equal, the others NULL.
 func TestKeyOnlyIterator(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("app"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("app", coverDef())
-		return err
-	})
+	tb := createTable(t, e, "app", coverDef())
 	r := rand.New(rand.NewPCG(7, 8))
 	const n = 400
 	update(t, e, func(tx *Job) error {
@@ -232,18 +216,10 @@ func TestKeyOnlyIterator(t *testing.T) {
 // key (whose entries store a hidden row id): only the index columns.
 func TestKeyOnlyHiddenPrimary(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("app"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("app", &TableDef{
-			Name:    "nopk",
-			Columns: []types.Column{{Name: "a", Type: intType(), Nullable: true}, {Name: "b", Type: intType()}},
-			Indexes: []IndexDef{{Name: "ka", Columns: []string{"a"}}},
-		})
-		return err
+	tb := createTable(t, e, "app", &TableDef{
+		Name:    "nopk",
+		Columns: []types.Column{{Name: "a", Type: intType(), Nullable: true}, {Name: "b", Type: intType()}},
+		Indexes: []IndexDef{{Name: "ka", Columns: []string{"a"}}},
 	})
 	update(t, e, func(tx *Job) error {
 		for i := int64(0); i < 50; i++ {

@@ -11,7 +11,7 @@ import (
 // of them until Issue, and a prefetch changes no lookup's answer. The
 // shards' published slot arrays are the ones in use.
 func TestPrefetcher(t *testing.T) {
-	e := openTestEngine(t, t.TempDir(), DurabilityNone)
+	e := openTestEngine(t, "", DurabilityNone)
 	tb := setupPeople(t, e)
 	update(t, e, func(tx *Job) error {
 		for i := range 200 {
@@ -60,11 +60,7 @@ func TestPrefetcher(t *testing.T) {
 			t.Fatalf("id %d: %v after the prefetches, %v before", id, got, before[id])
 		}
 	}
-	plain, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
+	plain := openTestEngine(t, "", DurabilityNone, withRowCache(-1))
 	ptb := setupPeople(t, plain)
 	if p.Add(plain, ptb, ptb.Primary, key(1)) {
 		t.Error("Add took a lookup on an engine without a row cache")

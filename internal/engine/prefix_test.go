@@ -30,20 +30,6 @@ func prefixDef() *TableDef {
 	}
 }
 
-func setupPrefix(tb testing.TB, e *Engine) *Table {
-	tb.Helper()
-	var t *Table
-	update(tb, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("app"); err != nil {
-			return err
-		}
-		var err error
-		t, err = tx.CreateTable("app", prefixDef())
-		return err
-	})
-	return t
-}
-
 func strs(rows []Row, col int) []string {
 	out := []string{}
 	for _, r := range rows {
@@ -57,7 +43,7 @@ func strs(rows []Row, col int) []string {
 // (Duplicate entry 'abcde' for key 'PRIMARY').
 func TestPrefixUniqueness(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	tb := setupPrefix(t, e)
+	tb := createTable(t, e, "app", prefixDef())
 	update(t, e, func(tx *Job) error {
 		for _, r := range []Row{
 			row(sv("abcdefg"), iv(1), sv("aa1"), types.Value{B: []byte("xyz1")}),
@@ -95,7 +81,7 @@ func TestPrefixUniqueness(t *testing.T) {
 // < and > exclude every row of the prefix 'abcde'.
 func TestPrefixFind(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	tb := setupPrefix(t, e)
+	tb := createTable(t, e, "app", prefixDef())
 	update(t, e, func(tx *Job) error {
 		for i, k := range []string{"abcdefg", "abcd", "abcz", "b"} {
 			w := []string{"aa1", "aa2", "ab", "b"}[i]
@@ -139,7 +125,7 @@ func TestPrefixFind(t *testing.T) {
 // rechecks), and never loses a row.
 func TestPrefixRange(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	tb := setupPrefix(t, e)
+	tb := createTable(t, e, "app", prefixDef())
 	update(t, e, func(tx *Job) error {
 		for i, k := range []string{"abcdefg", "abcdexx", "abcd", "abcz", "b"} {
 			if _, err := tx.Insert(tb, row(sv(string(rune('0'+i))+k), iv(int64(i)), sv(k), null())); err != nil {
@@ -205,7 +191,7 @@ func TestPrefixRange(t *testing.T) {
 func TestPrefixCatalog(t *testing.T) {
 	dir := t.TempDir()
 	e := openTestEngine(t, dir, DurabilityNone)
-	setupPrefix(t, e)
+	createTable(t, e, "app", prefixDef())
 	e.Close()
 	e = openTestEngine(t, dir, DurabilityNone)
 	tb, err := e.Catalog().Table("app", "p")

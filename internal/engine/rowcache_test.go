@@ -26,15 +26,8 @@ func findText(tb testing.TB, e *Engine, t *Table, q *Query) []string {
 // row cache of size bytes (0: the default) and one without.
 func cachedAndPlain(t *testing.T, size int64) (cached, plain *Engine) {
 	t.Helper()
-	var err error
-	if cached, err = Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: size}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cached.Close() })
-	if plain, err = Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: -1}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { plain.Close() })
+	cached = openTestEngine(t, "", DurabilityNone, withRowCache(size))
+	plain = openTestEngine(t, "", DurabilityNone, withRowCache(-1))
 	if plain.rc != nil || cached.rc == nil {
 		t.Fatal("RowCacheSize did not switch the cache")
 	}
@@ -176,11 +169,7 @@ func testRowCacheDifferential(t *testing.T, size int64) {
 // per-key counter. Once an update has returned, no reader may see an older
 // value, and no reader sees a key go backwards.
 func TestRowCacheLinearizable(t *testing.T) {
-	e, err := Open(Options{Dir: t.TempDir(), Durability: DurabilityNone, RowCacheSize: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openTestEngine(t, "", DurabilityNone, withRowCache(1<<20))
 	tb := setupPeople(t, e)
 	const keys = 8
 	var acked [keys + 1]atomic.Int64

@@ -312,17 +312,7 @@ func TestStageRules(t *testing.T) {
 // entries behind). Without the write in between it commits.
 func TestStageNewKeysConflict(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
-	var tb *Table
-	if err := e.Update(context.Background(), func(tx *Job) error {
-		if err := tx.CreateDatabase("c"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("c", crashTableDef())
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	tb := createTable(t, e, "c", crashTableDef())
 	for _, between := range []bool{false, true} {
 		base := int64(100)
 		if between {

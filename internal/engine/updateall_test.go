@@ -16,11 +16,7 @@ import (
 func TestUpdateAll(t *testing.T) {
 	for _, pipe := range []bool{false, true} {
 		t.Run(fmt.Sprintf("PipelineSync=%v", pipe), func(t *testing.T) {
-			e, err := Open(Options{Dir: t.TempDir(), Durability: DurabilitySync, PipelineSync: pipe})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e := openTestEngine(t, "", DurabilitySync, withPipelineSync(pipe))
 			tb := setupPeople(t, e)
 			groups := e.Stats().Groups.Load()
 			boom := errors.New("boom")
@@ -60,10 +56,7 @@ func TestUpdateAll(t *testing.T) {
 // reopen.
 func TestPipelineSync(t *testing.T) {
 	dir := t.TempDir()
-	e, err := Open(Options{Dir: dir, Durability: DurabilitySync, PipelineSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := openTestEngine(t, dir, DurabilitySync, withPipelineSync(true))
 	tb := setupPeople(t, e)
 	const writers, each = 8, 40
 	var wg sync.WaitGroup
@@ -98,6 +91,7 @@ func TestPipelineSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	e = openTestEngine(t, dir, DurabilitySync)
+	var err error
 	if tb, err = e.Catalog().Table("app", "people"); err != nil {
 		t.Fatal(err)
 	}

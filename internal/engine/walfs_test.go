@@ -40,11 +40,8 @@ func logFiles(t *testing.T, dir string) []int64 {
 func TestSyncLogPrewritten(t *testing.T) {
 	const mem = 1 << 20
 	dir := t.TempDir()
-	e, err := Open(Options{Dir: dir, Durability: DurabilitySync, MemTableSize: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := setupWideTable(t, e)
+	e := openTestEngine(t, dir, DurabilitySync, withMemTable(mem))
+	tb := createTable(t, e, "c", wideDef())
 	sizes := logFiles(t, dir)
 	if len(sizes) == 0 || sizes[len(sizes)-1] < mem {
 		t.Fatalf("log sizes %v: the log in use is not zeroed to %d bytes", sizes, mem)
@@ -75,12 +72,8 @@ func TestSyncLogPrewritten(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	e, err = Open(Options{Dir: dir, Durability: DurabilitySync, MemTableSize: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	tb, err = e.Catalog().Table("c", "t")
+	e = openTestEngine(t, dir, DurabilitySync, withMemTable(mem))
+	tb, err := e.Catalog().Table("c", "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,24 +82,13 @@ func TestSyncLogPrewritten(t *testing.T) {
 	}
 }
 
-// setupWideTable creates c.t (id BIGINT PRIMARY KEY, grp INT, val
-// VARCHAR(1000)).
-func setupWideTable(t *testing.T, e *Engine) *Table {
-	t.Helper()
-	var tb *Table
-	update(t, e, func(tx *Job) error {
-		if err := tx.CreateDatabase("c"); err != nil {
-			return err
-		}
-		var err error
-		tb, err = tx.CreateTable("c", &TableDef{Name: "t",
-			Columns: []types.Column{
-				{Name: "id", Type: types.Type{Kind: types.BigInt}},
-				{Name: "grp", Type: intType()},
-				{Name: "val", Type: varcharType(1000, "utf8mb4_general_ci")},
-			},
-			Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}})
-		return err
-	})
-	return tb
+// wideDef is t (id BIGINT PRIMARY KEY, grp INT, val VARCHAR(1000)).
+func wideDef() *TableDef {
+	return &TableDef{Name: "t",
+		Columns: []types.Column{
+			{Name: "id", Type: types.Type{Kind: types.BigInt}},
+			{Name: "grp", Type: intType()},
+			{Name: "val", Type: varcharType(1000, "utf8mb4_general_ci")},
+		},
+		Indexes: []IndexDef{{Primary: true, Columns: []string{"id"}}}}
 }
