@@ -106,7 +106,7 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	if err := s.startReplica(); err != nil {
 		return nil, err
 	}
-	hcfg := cfg.HSConfig()
+	hcfg := hsConfig(&cfg)
 	hcfg.Logger = log
 	hcfg.TLS = s.tls
 	hcfg.Authorize = s.authorizeHS

@@ -12,7 +12,7 @@ func (s *Server) newSQL() error {
 	if s.cfg.Port < 0 {
 		return nil
 	}
-	scfg := s.cfg.SQLConfig()
+	scfg := sqlConfig(&s.cfg)
 	scfg.TLS = s.tls
 	scfg.ExtraProcesses = s.hsProcesses
 	f, err := sqlfront.New(s.e, scfg)

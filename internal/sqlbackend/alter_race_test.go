@@ -14,11 +14,11 @@ import (
 // applying a column map made for the old definition (which would move the
 // values of one column into another).
 func TestAlterOnStaleDefinition(t *testing.T) {
-	b := newTestBackend(t)
-	db := b.session()
-	b.mustExec(t, db, "CREATE DATABASE ad", "CREATE TABLE ad.t (id INT PRIMARY KEY, a INT, b INT, c INT)", "INSERT INTO ad.t VALUES (1, 10, 20, 30)")
-	ctx := b.session()
-	sdb, err := b.p.Database(ctx, "ad")
+	b := NewTestBackend(t)
+	db := b.Session()
+	b.MustExec(t, db, "CREATE DATABASE ad", "CREATE TABLE ad.t (id INT PRIMARY KEY, a INT, b INT, c INT)", "INSERT INTO ad.t VALUES (1, 10, 20, 30)")
+	ctx := b.Session()
+	sdb, err := b.P.Database(ctx, "ad")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,15 +27,15 @@ func TestAlterOnStaleDefinition(t *testing.T) {
 		t.Fatalf("table t: %v %v", ok, err)
 	}
 	stale := st.(*table)
-	b.mustExec(t, db, "ALTER TABLE ad.t DROP COLUMN a") // commits first
+	b.MustExec(t, db, "ALTER TABLE ad.t DROP COLUMN a") // commits first
 	err = stale.DropColumn(ctx, "c")
 	var se *mysql.SQLError
 	if !errors.As(err, &se) || se.Num != errtable.ERTableDefChanged {
 		t.Fatalf("ALTER on a stale definition: %v, want error %d", err, errtable.ERTableDefChanged)
 	}
-	b.expectRows(t, db, "SELECT id, b, c FROM ad.t", "1|20|30")
+	b.ExpectRows(t, db, "SELECT id, b, c FROM ad.t", "1|20|30")
 	// One statement of several clauses still works: each clause resolves
 	// the table as the previous one left it.
-	b.mustExec(t, db, "ALTER TABLE ad.t ADD COLUMN x INT DEFAULT 7, DROP COLUMN b, ADD INDEX ix (x), MODIFY c BIGINT")
-	b.expectRows(t, db, "SELECT id, c, x FROM ad.t WHERE x = 7", "1|30|7")
+	b.MustExec(t, db, "ALTER TABLE ad.t ADD COLUMN x INT DEFAULT 7, DROP COLUMN b, ADD INDEX ix (x), MODIFY c BIGINT")
+	b.ExpectRows(t, db, "SELECT id, c, x FROM ad.t WHERE x = 7", "1|30|7")
 }

@@ -47,10 +47,10 @@ func dropCharsetWarning(ctx *sql.Context) {
 // showCreateDatabaseRule puts SHOW CREATE DATABASE under a
 // showCreateDatabase: MariaDB prints the binary character set without a
 // COLLATE (`/*!40100 DEFAULT CHARACTER SET binary */`).
-func showCreateDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func ShowCreateDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		if sc, ok := n.(*plan.ShowCreateDatabase); ok {
-			return &showCreateDatabase{wrapper: wrapper{sc}}, transform.NewTree, nil
+			return &showCreateDatabase{Wrapper: Wrapper{sc}}, transform.NewTree, nil
 		}
 		return n, transform.SameTree, nil
 	})
@@ -59,7 +59,7 @@ func showCreateDatabaseRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, 
 // showCreateDatabase runs its child, a SHOW CREATE DATABASE, and drops
 // "COLLATE binary" from the statement it prints.
 type showCreateDatabase struct {
-	wrapper
+	Wrapper
 }
 
 var _ sql.ExecSourceRel = (*showCreateDatabase)(nil)
@@ -68,12 +68,12 @@ func (c *showCreateDatabase) IsReadOnly() bool { return true }
 
 // WithChildren replaces the child.
 func (c *showCreateDatabase) WithChildren(children ...sql.Node) (sql.Node, error) {
-	return rewrap(c, children, func(w wrapper) sql.Node { return &showCreateDatabase{wrapper: w} })
+	return Rewrap(c, children, func(w Wrapper) sql.Node { return &showCreateDatabase{Wrapper: w} })
 }
 
 // RowIter runs the child and rewrites its statement.
 func (c *showCreateDatabase) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, c.child, row)
+	iter, err := rowexec.DefaultBuilder.Build(ctx, c.Child, row)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ import (
 // row once per row of x with the same a.
 //
 // It holds no state: safe for concurrent use.
-type coster struct {
+type Coster struct {
 	memo.Coster
 }
 
@@ -70,7 +70,7 @@ func wholeTable(r memo.RelExpr) bool {
 
 // EstimateCost is go-mysql-server's estimate plus the primary-index reads
 // of a merge join's secondary-index scans and a lookup join's overhead.
-func (c coster) EstimateCost(ctx *sql.Context, n memo.RelExpr, s sql.StatsProvider) (float64, error) {
+func (c Coster) EstimateCost(ctx *sql.Context, n memo.RelExpr, s sql.StatsProvider) (float64, error) {
 	cost, err := c.Coster.EstimateCost(ctx, n, s)
 	if err != nil {
 		return cost, err

@@ -14,12 +14,10 @@ import (
 // a dropDatabase node, which counts the database's tables (temporary
 // tables of the session aside, as the engine hides them) and then runs it.
 
-const ruleDropDatabase analyzer.RuleId = 10032
-
 // dropDatabaseRule wraps DROP DATABASE when p answers as MariaDB (see
 // Provider.MariaDB; the enginetest keeps go-mysql-server's answer); with
 // a nil p it changes nothing.
-func dropDatabaseRule(p *Provider) analyzer.RuleFunc {
+func DropDatabaseRule(p *Provider) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 		if p == nil || !p.maria {
 			return n, transform.SameTree, nil
@@ -35,7 +33,7 @@ func dropDatabaseRule(p *Provider) analyzer.RuleFunc {
 		}
 		return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 			if d, ok := n.(*plan.DropDB); ok {
-				return &dropDatabase{wrapper: wrapper{d}, p: p, name: d.DbName}, transform.NewTree, nil
+				return &dropDatabase{Wrapper: Wrapper{d}, p: p, name: d.DbName}, transform.NewTree, nil
 			}
 			return n, transform.SameTree, nil
 		})
@@ -43,7 +41,7 @@ func dropDatabaseRule(p *Provider) analyzer.RuleFunc {
 }
 
 type dropDatabase struct {
-	wrapper
+	Wrapper
 	p    *Provider
 	name string
 }
@@ -54,7 +52,7 @@ func (d *dropDatabase) IsReadOnly() bool { return false }
 
 // WithChildren replaces the DROP DATABASE.
 func (d *dropDatabase) WithChildren(children ...sql.Node) (sql.Node, error) {
-	return rewrap(d, children, func(w wrapper) sql.Node { return &dropDatabase{wrapper: w, p: d.p, name: d.name} })
+	return Rewrap(d, children, func(w Wrapper) sql.Node { return &dropDatabase{Wrapper: w, p: d.p, name: d.name} })
 }
 
 // RowIter counts the tables, drops the database and answers the count.
@@ -65,7 +63,7 @@ func (d *dropDatabase) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, erro
 			tables = len(db.Tables())
 		}
 	}
-	iter, err := rowexec.DefaultBuilder.Build(ctx, d.child, row)
+	iter, err := rowexec.DefaultBuilder.Build(ctx, d.Child, row)
 	if err != nil {
 		return nil, err
 	}

@@ -33,9 +33,7 @@ import (
 // marks every table under it and types the text columns of a projection
 // there exactText (exactJoinRows).
 
-const ruleExactUpdate analyzer.RuleId = 10013
-
-func exactUpdateRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func ExactUpdateRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if qf != nil && !qf.IsSet(sql.QFlagUpdate) && !qf.IsSet(sql.QFlagInsert) {
 		return n, transform.SameTree, nil
 	}

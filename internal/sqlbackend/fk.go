@@ -296,7 +296,7 @@ func (m *tableMeta) foreignKey(name string) int {
 // parent index): MySQL creates nothing. atomicCreateTableRule puts a CREATE
 // TABLE that declares foreign keys under atomicCreateTable, which drops the
 // table the statement created when it fails.
-func atomicCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func AtomicCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if _, ok := n.(*atomicCreateTable); ok {
 		return n, transform.SameTree, nil
 	}
@@ -527,7 +527,7 @@ func quoteIdents(names []string) string { return quoteJoin(names, ", ") }
 // UPDATE and DELETE with a fixed list of rules that ends with its
 // OnceAfterAll rules, so the rule is added there (init), not to one
 // analyzer; it is a pure function of the plan.
-func fkDepthRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func FKDepthRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !hasWriteNode(n) {
 		return n, transform.SameTree, nil // nothing of a read has foreign key editors
 	}
@@ -561,8 +561,4 @@ func fkDepthRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan
 		return visit(n)
 	})
 	return n, transform.SameTree, nil
-}
-
-func init() {
-	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: ruleFKDepth, Apply: fkDepthRule})
 }

@@ -34,8 +34,6 @@ import (
 // and the other spatial functions scan too. The rule reads the catalog
 // only; its nodes are built per statement.
 
-const ruleTextIndexes analyzer.RuleId = 10023
-
 // textIndexDef is a kept FULLTEXT index, or with Spatial a SPATIAL one.
 type textIndexDef struct {
 	Name    string   `json:"name"`
@@ -76,7 +74,7 @@ func (l *spatialLister) at(n int, f func(x *textIndexDef)) {
 // building it.
 func keptIndex(d *sql.IndexDef) bool { return d.IsFullText() || d.IsSpatial() }
 
-func textIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func TextIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.CreateTable:
@@ -141,7 +139,7 @@ func likeSourceMeta(ctx *sql.Context, ct *plan.CreateTable) *tableMeta {
 // already copied the source's columns and indexes into the plan and
 // keeps no link to the source, so the statement's text names it.
 func likeSource(ctx *sql.Context, ct *plan.CreateTable) (*database, *engine.Table) {
-	if ctx == nil || !containsFold(ctx.Query(), "like") {
+	if ctx == nil || !ContainsFold(ctx.Query(), "like") {
 		return nil, nil
 	}
 	var db sql.Database = ct.Db

@@ -16,7 +16,7 @@ import (
 // ACTION (HA_ERR_ROW_IS_REFERENCED, 1 1 152) and otherwise cascades or
 // sets them NULL, 15 levels deep at most (1 1 193). HandlerSocket writes
 // never pass through go-mysql-server, so the provider is the engine's
-// RowChecker (engine/rowcheck.go) and makes the same checks and changes in
+// RowChecker (engine/rowchecker.go) and makes the same checks and changes in
 // the write's job, from the foreign keys of the provider's fkIndex (by
 // table id). A write of a table that no foreign key involves costs a look
 // at the current fkIndex and two map lookups. HandlerSocket has no

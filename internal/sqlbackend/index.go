@@ -36,7 +36,7 @@ func newIndex(db string, t *engine.Table, idx *engine.Index, ts *tableSchema) *i
 		ix.exprs = append(ix.exprs, e)
 		// oddType: a range's bounds may be dates time.Time cannot
 		// hold (oddate.go).
-		ix.cets = append(ix.cets, sql.ColumnExpressionType{Expression: e, Type: oddTypeOf(ts.types[c])})
+		ix.cets = append(ix.cets, sql.ColumnExpressionType{Expression: e, Type: OddTypeOf(ts.types[c])})
 	}
 	return ix
 }

@@ -220,7 +220,7 @@ func (s *Session) lockClause(ctx *sql.Context) lockMode {
 		return s.lcMode
 	}
 	s.lcQuery, s.lcKnown, s.lcMode = q, true, lockNone
-	if !containsFold(q, "for update") && !containsFold(q, "share mode") {
+	if !ContainsFold(q, "for update") && !ContainsFold(q, "share mode") {
 		return lockNone
 	}
 	st, err := ast.Parse(q)
@@ -245,7 +245,7 @@ func (s *Session) lockClause(ctx *sql.Context) lockMode {
 
 // containsFold reports whether s contains sub (lower case ASCII),
 // ignoring ASCII case.
-func containsFold(s, sub string) bool {
+func ContainsFold(s, sub string) bool {
 	c0 := sub[0]
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if s[i]|0x20 == c0 && strings.EqualFold(s[i:i+len(sub)], sub) {
@@ -338,5 +338,5 @@ func (s *Session) settle() {
 // startsWithConsistentSnapshot reports START TRANSACTION WITH CONSISTENT
 // SNAPSHOT, which go-mysql-server parses and forgets.
 func startsWithConsistentSnapshot(ctx *sql.Context) bool {
-	return containsFold(ctx.Query(), "consistent snapshot")
+	return ContainsFold(ctx.Query(), "consistent snapshot")
 }

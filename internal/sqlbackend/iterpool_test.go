@@ -15,21 +15,21 @@ import (
 // REPEATABLE READ snapshot (which never pools); a commit by another
 // session between two statements is seen by the second.
 func TestIterPoolReuse(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
-	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+	b := NewTestBackend(t)
+	ctx := b.Session()
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d",
 		"CREATE TABLE cu (id INT PRIMARY KEY, name VARCHAR(20))",
 		"CREATE TABLE re (id INT PRIMARY KEY, cu INT, at DATE, KEY kcu (cu))")
 	var rows []string
 	for i := 1; i <= 60; i++ {
 		rows = append(rows, fmt.Sprintf("(%d, 'c%d')", i, i))
 	}
-	b.mustExec(t, ctx, "INSERT INTO cu VALUES "+strings.Join(rows, ", "))
+	b.MustExec(t, ctx, "INSERT INTO cu VALUES "+strings.Join(rows, ", "))
 	rows = rows[:0]
 	for i := 1; i <= 400; i++ {
 		rows = append(rows, fmt.Sprintf("(%d, %d, '2024-01-%02d')", i, 1+i%53, 1+i%28))
 	}
-	b.mustExec(t, ctx, "INSERT INTO re VALUES "+strings.Join(rows, ", "))
+	b.MustExec(t, ctx, "INSERT INTO re VALUES "+strings.Join(rows, ", "))
 	queries := []string{
 		"SELECT cu.id FROM cu LEFT JOIN re ON re.cu = cu.id WHERE re.id IS NULL ORDER BY cu.id",
 		"SELECT cu.id, COUNT(re.id), MAX(re.at) FROM cu LEFT JOIN re ON re.cu = cu.id GROUP BY cu.id ORDER BY cu.id",
@@ -41,7 +41,7 @@ func TestIterPoolReuse(t *testing.T) {
 		var first []string
 		for _, q := range queries {
 			before := sess.pool.reused
-			got, err := b.query(ctx, q)
+			got, err := b.Query(ctx, q)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", label, q, err)
 			}
@@ -51,9 +51,9 @@ func TestIterPoolReuse(t *testing.T) {
 			if len(sess.pool.free) != 0 || sess.pool.open != 0 {
 				t.Fatalf("%s: %s: %d pooled, %d open after the statement", label, q, len(sess.pool.free), sess.pool.open)
 			}
-			b.mustExec(t, ctx, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
-			want, err := b.query(ctx, q)
-			b.mustExec(t, ctx, "COMMIT")
+			b.MustExec(t, ctx, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
+			want, err := b.Query(ctx, q)
+			b.MustExec(t, ctx, "COMMIT")
 			if err != nil || len(want) == 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("%s: %s:\n got %q\nwant %q (%v)", label, q, got, want, err)
 			}
@@ -63,10 +63,10 @@ func TestIterPoolReuse(t *testing.T) {
 		}
 		return first
 	}
-	b.mustExec(t, ctx, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+	b.MustExec(t, ctx, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ")
 	never := check("before")
-	other := b.session()
-	b.mustExec(t, other, "USE d", "INSERT INTO re VALUES (1000, "+strings.TrimSpace(never[0])+", '2024-02-01')", "DELETE FROM re WHERE cu = 5")
+	other := b.Session()
+	b.MustExec(t, other, "USE d", "INSERT INTO re VALUES (1000, "+strings.TrimSpace(never[0])+", '2024-02-01')", "DELETE FROM re WHERE cu = 5")
 	after := check("after")
 	if strings.Join(after, ",") == strings.Join(never, ",") {
 		t.Fatalf("another session's commit not seen: %q", after)
@@ -76,22 +76,22 @@ func TestIterPoolReuse(t *testing.T) {
 // TestIterPoolStale checks that a pooled iterator is not reused once the
 // store has changed since it was opened.
 func TestIterPoolStale(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
-	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d", "CREATE TABLE k (id INT PRIMARY KEY, v INT, KEY kv (v))",
+	b := NewTestBackend(t)
+	ctx := b.Session()
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d", "CREATE TABLE k (id INT PRIMARY KEY, v INT, KEY kv (v))",
 		"INSERT INTO k VALUES (1, 10), (2, 20)")
-	tb, err := b.e.Catalog().Table("d", "k")
+	tb, err := b.E.Catalog().Table("d", "k")
 	if err != nil {
 		t.Fatal(err)
 	}
 	idx := tb.Index("kv")
 	var p iterPool
 	open := func() pooledIter {
-		mark, quiet := b.e.QuietPoint()
+		mark, quiet := b.E.QuietPoint()
 		if !quiet {
 			t.Fatal("writer busy")
 		}
-		it, err := b.e.NewIterator(tb, idx, engine.Range{}, false)
+		it, err := b.E.NewIterator(tb, idx, engine.Range{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestIterPoolStale(t *testing.T) {
 	}
 	p.put(open())
 	rg := engine.Range{Lower: []types.Value{{I: 20}}, Upper: []types.Value{{I: 20}}}
-	it, mark := p.take(b.e, tb, idx, rg, false)
+	it, mark := p.take(b.E, tb, idx, rg, false)
 	if it == nil {
 		t.Fatal("no reuse of an unchanged store")
 	}
@@ -108,13 +108,13 @@ func TestIterPoolStale(t *testing.T) {
 		t.Fatalf("reset iterator read %v, %v", r, err)
 	}
 	p.put(pooledIter{it: it, t: tb, idx: idx, mark: mark})
-	if err := b.e.Update(context.Background(), func(tx *engine.Job) error {
+	if err := b.E.Update(context.Background(), func(tx *engine.Job) error {
 		_, err := tx.Insert(tb, engine.Row{{I: 3}, {I: 20}})
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if it, _ := p.take(b.e, tb, idx, rg, false); it != nil {
+	if it, _ := p.take(b.E, tb, idx, rg, false); it != nil {
 		t.Fatal("a pooled iterator reused after a commit")
 	}
 	if len(p.free) != 0 {

@@ -545,7 +545,7 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 			return &LoadDataNode{p: p, t: t, failure: err}
 		}
 	} else {
-		if !underSecureFilePriv(ls.File) {
+		if !UnderSecureFilePriv(ls.File) {
 			return nil
 		}
 		f, err := os.Open(ls.File)
@@ -840,7 +840,7 @@ func typesImplicit(col *types.Column) types.Value {
 func loadCondError(t *engine.Table, c int, sc storeCond, text string, line int) error {
 	col := &t.Columns[c]
 	switch sc.code {
-	case erTruncatedWrongValueForField, erTruncatedWrongValue:
+	case erTruncatedWrongValueForField, ERTruncatedWrongValue:
 		if sc.text != "" {
 			text = sc.text
 		}
@@ -867,7 +867,7 @@ func UTF8Variable(ctx *sql.Context, name string) bool {
 
 // underSecureFilePriv reports whether file lies in the secure_file_priv
 // directory (which HandlerDB always sets), symbolic links resolved.
-func underSecureFilePriv(file string) bool {
+func UnderSecureFilePriv(file string) bool {
 	_, v, ok := sql.SystemVariables.GetGlobal("secure_file_priv")
 	dir, _ := v.(string)
 	if !ok || dir == "" {

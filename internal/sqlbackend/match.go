@@ -57,8 +57,6 @@ import (
 // the weights under a mutex, so it is safe for concurrent use; it is
 // otherwise immutable once the rule has built it.
 
-const ruleMatchIndex analyzer.RuleId = 10320
-
 // matchFuncName is the name RewriteMatch gives MATCH.
 const matchFuncName = "handlerdb_match"
 
@@ -71,7 +69,7 @@ const (
 // the handlerdb_match call the backend evaluates. query is the statement's
 // text: a statement without the word AGAINST is left alone unread.
 func RewriteMatch(query string, st ast.Statement) {
-	if st == nil || !containsFold(query, "against") {
+	if st == nil || !ContainsFold(query, "against") {
 		return
 	}
 	rewriteMatch(reflect.ValueOf(&st).Elem(), map[uintptr]bool{})
@@ -138,14 +136,14 @@ func matchCall(m *ast.MatchExpr) *ast.FuncExpr {
 }
 
 // withMatch registers handlerdb_match in a's function catalog.
-func withMatch(a *analyzer.Analyzer) *analyzer.Analyzer {
+func WithMatch(a *analyzer.Analyzer) *analyzer.Analyzer {
 	a.Catalog.RegisterFunction(sql.NewEmptyContext(), sql.FunctionN{Name: matchFuncName, Fn: newMatchFunc})
 	return a
 }
 
 // matchIndexRule checks each MATCH against the FULLTEXT indexes of its
 // table and readies it for evaluation.
-func matchIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func MatchIndexRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	found := false
 	transform.InspectExpressions(n, func(e sql.Expression) bool {
 		if _, ok := e.(*matchFunc); ok {
@@ -520,13 +518,13 @@ func tokenize(c *collation.Collation, s string) []ftToken {
 
 // ftStopwords are InnoDB's default stopwords
 // (information_schema.INNODB_FT_DEFAULT_STOPWORD).
-var ftStopwords = map[string]bool{}
-
-func init() {
+var ftStopwords = func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields("a about an are as at be by com de en for from how i in is it la of on or that the this to was what when where who will with und www") {
-		ftStopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+}()
 
 // ftIgnored reports whether a query word is left out of the search: too
 // short or too long for InnoDB's index, or a stopword.

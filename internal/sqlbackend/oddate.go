@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
@@ -77,7 +78,7 @@ const timePart = 1<<41 - 1
 // type t: the zero date, a time.Time, or an OddDate.
 func dateValue(t *types.Type, p int64) interface{} {
 	if p == 0 {
-		return zeroTime
+		return ZeroTime
 	}
 	if types.ValidDate(p) {
 		return unpackTime(p)
@@ -92,7 +93,7 @@ func dateValue(t *types.Type, p int64) interface{} {
 // with a date (microseconds kept): a date value, a string MariaDB reads
 // as a date, or a number read as its digits. ok is false for anything
 // else.
-func packedOf(v interface{}) (p int64, ok bool) {
+func PackedOf(v interface{}) (p int64, ok bool) {
 	dt := &types.Type{Kind: types.DateTime, Scale: 6}
 	switch x := v.(type) {
 	case OddDate:
@@ -106,7 +107,7 @@ func packedOf(v interface{}) (p int64, ok bool) {
 		c, ok := types.ConvertDate(dt, x, true)
 		return c.I, ok
 	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint, decimal.Decimal, float32, float64:
-		if d, ok := toDecimal(x); ok && d.IsZero() {
+		if d, ok := ToDecimal(x); ok && d.IsZero() {
 			return 0, true
 		}
 		c, ok := types.ConvertDate(dt, []byte(valueText(x)), true)
@@ -118,12 +119,12 @@ func packedOf(v interface{}) (p int64, ok bool) {
 // asColumn converts an OddDate to the date kind of go-mysql-server type
 // st: a DATE drops the time of day, a DATETIME keeps its scale's digits,
 // a TIMESTAMP (which holds no such date) is the zero date.
-func (o OddDate) asColumn(st sql.DatetimeType) interface{} {
+func (o OddDate) AsColumn(st sql.DatetimeType) interface{} {
 	switch st.Type() {
 	case sqltypes.Date:
 		return dateValue(&types.Type{Kind: types.Date}, o.P&^timePart)
 	case sqltypes.Timestamp:
-		return zeroTime
+		return ZeroTime
 	}
 	scale := st.Precision()
 	p := o.P
@@ -138,7 +139,7 @@ func (o OddDate) asColumn(st sql.DatetimeType) interface{} {
 // oddDateOf returns a time.Time of go-mysql-server date type t as an
 // OddDate: the same value, printed as MariaDB prints t (functions that
 // must print or take apart any date use it).
-func oddDateOf(tm time.Time, t sql.Type) OddDate {
+func OddDateOf(tm time.Time, t sql.Type) OddDate {
 	if t.Type() == sqltypes.Date {
 		return OddDate{P: packTime(&types.Type{Kind: types.Date}, tm), Date: true}
 	}
@@ -151,15 +152,15 @@ func oddDateOf(tm time.Time, t sql.Type) OddDate {
 
 // printedDate is the text of a value of date or time type t as MariaDB
 // prints it, or the value unchanged when it is neither.
-func printedDate(v interface{}, t sql.Type) interface{} {
+func PrintedDate(v interface{}, t sql.Type) interface{} {
 	switch x := v.(type) {
 	case OddDate:
 		return x.String()
 	case time.Time:
-		return oddDateOf(x, t).String()
+		return OddDateOf(x, t).String()
 	case gtypes.Timespan:
-		if tt, ok := t.(timeType); ok {
-			return string(types.AppendFormat(nil, &types.Type{Kind: types.Time, Scale: tt.scale}, types.Value{I: int64(x)}))
+		if tt, ok := t.(TimeType); ok {
+			return string(types.AppendFormat(nil, &types.Type{Kind: types.Time, Scale: tt.Scale}, types.Value{I: int64(x)}))
 		}
 		return x.String()
 	}
@@ -170,23 +171,23 @@ func printedDate(v interface{}, t sql.Type) interface{} {
 // also converts, compares and prints OddDate values. It is given only to
 // the few expressions oddrule.go picks: go-mysql-server recognises its
 // own date types by their concrete type, which oddType is not.
-type oddType struct {
+type OddType struct {
 	sql.DatetimeType
 }
 
-var _ sql.DatetimeType = oddType{}
+var _ sql.DatetimeType = OddType{}
 
 // oddTypeOf returns t with OddDate values understood when t is one of
 // go-mysql-server's date types, and t otherwise.
-func oddTypeOf(t sql.Type) sql.Type {
+func OddTypeOf(t sql.Type) sql.Type {
 	if gtypes.IsTime(t) {
-		return oddType{t.(sql.DatetimeType)}
+		return OddType{t.(sql.DatetimeType)}
 	}
 	return t
 }
 
 // Compare orders dates exactly when either value is an OddDate.
-func (t oddType) Compare(ctx context.Context, a, b interface{}) (int, error) {
+func (t OddType) Compare(ctx context.Context, a, b interface{}) (int, error) {
 	_, ao := a.(OddDate)
 	_, bo := b.(OddDate)
 	if !ao && !bo {
@@ -195,32 +196,32 @@ func (t oddType) Compare(ctx context.Context, a, b interface{}) (int, error) {
 	if null, c := gtypes.CompareNulls(a, b); null {
 		return c, nil
 	}
-	pa, aok := packedOf(a)
-	pb, bok := packedOf(b)
+	pa, aok := PackedOf(a)
+	pb, bok := PackedOf(b)
 	if !aok {
 		return 0, gtypes.ErrConvertingToTime.New(a)
 	}
 	if !bok {
 		return 0, gtypes.ErrConvertingToTime.New(b)
 	}
-	return comparePacked(pa, pb), nil
+	return ComparePacked(pa, pb), nil
 }
 
 // comparePacked orders two packed date-times.
-func comparePacked(a, b int64) int { return cmp.Compare(a, b) }
+func ComparePacked(a, b int64) int { return cmp.Compare(a, b) }
 
 // Convert keeps an OddDate (in the type's kind) and converts anything
 // else as go-mysql-server's type does; a string it refuses that MariaDB
 // reads as a date (2020-00-15, 2021-02-30) becomes that date.
-func (t oddType) Convert(ctx context.Context, v interface{}) (interface{}, sql.ConvertInRange, error) {
+func (t OddType) Convert(ctx context.Context, v interface{}) (interface{}, sql.ConvertInRange, error) {
 	if o, ok := v.(OddDate); ok {
-		return o.asColumn(t.DatetimeType), sql.InRange, nil
+		return o.AsColumn(t.DatetimeType), sql.InRange, nil
 	}
 	out, in, err := t.DatetimeType.Convert(ctx, v)
 	if err != nil {
-		if _, text := bytesOf(v); text {
-			if p, ok := packedOf(v); ok && p != 0 {
-				return OddDate{P: p, Scale: 6}.asColumn(t.DatetimeType), sql.InRange, nil
+		if _, text := BytesOf(v); text {
+			if p, ok := PackedOf(v); ok && p != 0 {
+				return OddDate{P: p, Scale: 6}.AsColumn(t.DatetimeType), sql.InRange, nil
 			}
 		}
 	}
@@ -232,7 +233,7 @@ func (t oddType) Convert(ctx context.Context, v interface{}) (interface{}, sql.C
 // zeros, and the MySQL front, which pads them from the field's decimals,
 // is not told them for a type that is not go-mysql-server's own).
 // Anything else is printed as go-mysql-server's type does.
-func (t oddType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Value, error) {
+func (t OddType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Value, error) {
 	et := &types.Type{Kind: types.DateTime, Scale: uint8(t.Precision())}
 	if t.Type() == sqltypes.Date {
 		et = &types.Type{Kind: types.Date}
@@ -249,8 +250,8 @@ func (t oddType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Val
 }
 
 // Equals compares the types under the wrappers.
-func (t oddType) Equals(other sql.Type) bool {
-	if o, ok := other.(oddType); ok {
+func (t OddType) Equals(other sql.Type) bool {
+	if o, ok := other.(OddType); ok {
 		other = o.DatetimeType
 	}
 	return t.DatetimeType.Equals(other)
@@ -277,7 +278,7 @@ var weekdayNames = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Frid
 // false where MariaDB's answer is NULL: a month name of month 0, a day of
 // the week of a date with neither month nor year, a day of the year of
 // month 0, and (not computed here) the week numbers %U %u %V %v %X %x.
-func formatOddDate(o OddDate, f string) (string, bool) {
+func FormatOddDate(o OddDate, f string) (string, bool) {
 	y, mo, d, h, mi, s, us := types.UnpackDateTime(o.P)
 	h12 := h % 12
 	if h12 == 0 {
@@ -395,4 +396,50 @@ func appendNumber(dst []byte, n int, width int) []byte {
 		dst = append(dst, '0')
 	}
 	return append(dst, s...)
+}
+
+// HasTime reports whether a schema has a DATE, DATETIME or TIMESTAMP
+// column of go-mysql-server's own types.
+func HasTime(sch sql.Schema) bool {
+	for _, c := range sch {
+		if gtypes.IsTime(c.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// OddSchema is sch with its date types made oddType.
+func OddSchema(sch sql.Schema) sql.Schema {
+	out := sch.Copy()
+	for _, c := range out {
+		c.Type = OddTypeOf(c.Type)
+	}
+	return out
+}
+
+// OddTable returns a copy of our table under go-mysql-server's process
+// wrapper whose schema has oddType for its dates; ok is false when there
+// is none to change.
+func OddTable(st sql.Table) (sql.Table, bool) {
+	switch x := st.(type) {
+	case *table:
+		if x.oddSch != nil || !HasTime(x.ts.sch.Schema) {
+			return st, false
+		}
+		c := *x
+		c.oddSch = OddSchema(x.ts.sch.Schema)
+		return &c, true
+	case *indexedTable:
+		if t, ok := OddTable(x.table); ok {
+			return &indexedTable{table: t.(*table), lookup: x.lookup}, true
+		}
+	case *plan.ProcessTable:
+		if t, ok := OddTable(x.Table); ok {
+			nn := *x
+			nn.Table = t
+			return &nn, true
+		}
+	}
+	return st, false
 }

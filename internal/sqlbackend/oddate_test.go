@@ -51,11 +51,11 @@ func TestOddDateValues(t *testing.T) {
 	if _, ok := dateValue(date, oddAt(2020, 1, 15, 0, 0, 0, 0)).(OddDate); ok {
 		t.Errorf("2020-01-15 is an OddDate; want a time.Time")
 	}
-	if v := dateValue(date, 0); v != zeroTime {
+	if v := dateValue(date, 0); v != ZeroTime {
 		t.Errorf("the zero date is %v, want go-mysql-server's zero time", v)
 	}
 	// oddType orders an OddDate among ordinary dates and strings.
-	ot := oddTypeOf(gtypes.Date)
+	ot := OddTypeOf(gtypes.Date)
 	ctx := context.Background()
 	odd := dateValue(date, oddAt(2020, 0, 15, 0, 0, 0, 0))
 	for _, c := range []struct {
@@ -66,7 +66,7 @@ func TestOddDateValues(t *testing.T) {
 		{dateValue(date, oddAt(2020, 1, 1, 0, 0, 0, 0)), -1},
 		{"2020-00-15", 0},
 		{"2020-00-16", -1},
-		{zeroTime, 1},
+		{ZeroTime, 1},
 	} {
 		if got, err := ot.Compare(ctx, odd, c.other); err != nil || got != c.want {
 			t.Errorf("Compare(2020-00-15, %v) = %d %v, want %d", c.other, got, err, c.want)
@@ -97,7 +97,7 @@ func TestFormatOddDate(t *testing.T) {
 		{oddAt(2021, 2, 30, 0, 0, 0, 0), "%d %M", "30 February", true},
 	}
 	for _, c := range cases {
-		got, ok := formatOddDate(OddDate{P: c.p}, c.format)
+		got, ok := FormatOddDate(OddDate{P: c.p}, c.format)
 		if got != c.want || ok != c.ok {
 			t.Errorf("formatOddDate(%s, %q) = %q %v, want %q %v", OddDate{P: c.p}, c.format, got, ok, c.want, c.ok)
 		}

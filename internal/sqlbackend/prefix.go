@@ -258,7 +258,7 @@ func createTableColumns(ctx *sql.Context, ct *plan.CreateTable) ([]types.Column,
 // it checks the prefixes of a CREATE TABLE's indexes (before anything is
 // created, as MariaDB refuses the whole statement), then runs the rule
 // with the prefixes hidden from it.
-func prefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func PrefixCreateTableRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	ct, ok := n.(*plan.CreateTable)
 	if !ok || ct.Like() != nil {
 		return gmsValidateCreateTable(ctx, a, n, scope, sel, qf)
@@ -335,7 +335,7 @@ func hasPrefix(parts []sql.IndexColumn) bool {
 // KEY hidden, and gives them back in the plan it returns. The backend
 // checks them when it runs the statement (CreateIndex,
 // CreatePrimaryKey).
-func prefixAlterRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func PrefixAlterRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !hasAlterIndexOrPK(n) {
 		return gmsResolveAlterColumn(ctx, a, n, scope, sel, qf)
 	}
@@ -414,7 +414,7 @@ func primaryKeyParts(ctx *sql.Context) []sql.IndexColumn {
 
 // pkPrefixRule puts a CREATE TABLE whose primary key has a prefix under a
 // pkPrefixCreate.
-func pkPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func PKPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if _, ok := n.(*pkPrefixCreate); ok {
 		return n, transform.SameTree, nil
 	}
@@ -425,7 +425,7 @@ func pkPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 		}
 		for _, d := range ct.Indexes() {
 			if d.IsPrimary() && hasPrefix(d.Columns) {
-				return &pkPrefixCreate{wrapper: wrapper{ct}, parts: d.Columns}, transform.NewTree, nil
+				return &pkPrefixCreate{Wrapper: Wrapper{ct}, parts: d.Columns}, transform.NewTree, nil
 			}
 		}
 		return n, transform.SameTree, nil
@@ -435,7 +435,7 @@ func pkPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 // pkPrefixCreate runs its child, a CREATE TABLE (possibly under another
 // node), with the primary key parts in the context.
 type pkPrefixCreate struct {
-	wrapper
+	Wrapper
 	parts []sql.IndexColumn
 }
 
@@ -445,19 +445,19 @@ func (c *pkPrefixCreate) IsReadOnly() bool { return false }
 
 // WithChildren replaces the child.
 func (c *pkPrefixCreate) WithChildren(children ...sql.Node) (sql.Node, error) {
-	return rewrap(c, children, func(w wrapper) sql.Node { return &pkPrefixCreate{wrapper: w, parts: c.parts} })
+	return Rewrap(c, children, func(w Wrapper) sql.Node { return &pkPrefixCreate{Wrapper: w, parts: c.parts} })
 }
 
 // RowIter runs the child with the parts in the context.
 func (c *pkPrefixCreate) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	return rowexec.DefaultBuilder.Build(ctx.WithContext(context.WithValue(ctx.Context, pkPrefixKey{}, c.parts)), c.child, row)
+	return rowexec.DefaultBuilder.Build(ctx.WithContext(context.WithValue(ctx.Context, pkPrefixKey{}, c.parts)), c.Child, row)
 }
 
 // showCreatePKRule: go-mysql-server prints the primary key of SHOW CREATE
 // TABLE from its column names only, so the rule puts a SHOW CREATE TABLE
 // of a table whose primary key has a prefix under a pkShowCreate, which
 // adds the lengths.
-func showCreatePKRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func ShowCreatePKRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		sc, ok := n.(*plan.ShowCreateTable)
 		if !ok || sc.IsView {
@@ -471,14 +471,14 @@ func showCreatePKRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 		if !ok || t.t.Primary.Hidden || t.t.Primary.Prefix == nil {
 			return n, transform.SameTree, nil
 		}
-		return &pkShowCreate{wrapper: wrapper{sc}, t: t.t}, transform.NewTree, nil
+		return &pkShowCreate{Wrapper: Wrapper{sc}, t: t.t}, transform.NewTree, nil
 	})
 }
 
 // pkShowCreate runs a SHOW CREATE TABLE and writes the prefix lengths of
 // t's primary key into its PRIMARY KEY line.
 type pkShowCreate struct {
-	wrapper
+	Wrapper
 	t *engine.Table
 }
 
@@ -488,12 +488,12 @@ func (c *pkShowCreate) IsReadOnly() bool { return true }
 
 // WithChildren replaces the child.
 func (c *pkShowCreate) WithChildren(children ...sql.Node) (sql.Node, error) {
-	return rewrap(c, children, func(w wrapper) sql.Node { return &pkShowCreate{wrapper: w, t: c.t} })
+	return Rewrap(c, children, func(w Wrapper) sql.Node { return &pkShowCreate{Wrapper: w, t: c.t} })
 }
 
 // RowIter runs the child and rewrites the statement it prints.
 func (c *pkShowCreate) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, c.child, row)
+	iter, err := rowexec.DefaultBuilder.Build(ctx, c.Child, row)
 	if err != nil {
 		return nil, err
 	}
@@ -536,7 +536,7 @@ func (c *pkShowCreate) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, erro
 // showIndexPrefixRule: go-mysql-server's SHOW INDEX leaves Sub_part NULL;
 // the rule puts a SHOW INDEX of a table with a prefix index under a
 // subPartShowIndex, which fills it in.
-func showIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func ShowIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		si, ok := n.(*plan.ShowIndexes)
 		if !ok {
@@ -552,7 +552,7 @@ func showIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, sco
 		}
 		for _, idx := range t.t.Indexes {
 			if idx.Prefix != nil {
-				return &subPartShowIndex{wrapper: wrapper{si}, t: t.t}, transform.NewTree, nil
+				return &subPartShowIndex{Wrapper: Wrapper{si}, t: t.t}, transform.NewTree, nil
 			}
 		}
 		return n, transform.SameTree, nil
@@ -562,7 +562,7 @@ func showIndexPrefixRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, sco
 // subPartShowIndex runs a SHOW INDEX and sets each row's Sub_part from
 // t's prefix lengths.
 type subPartShowIndex struct {
-	wrapper
+	Wrapper
 	t *engine.Table
 }
 
@@ -572,7 +572,7 @@ func (c *subPartShowIndex) IsReadOnly() bool { return true }
 
 // WithChildren replaces the child.
 func (c *subPartShowIndex) WithChildren(children ...sql.Node) (sql.Node, error) {
-	return rewrap(c, children, func(w wrapper) sql.Node { return &subPartShowIndex{wrapper: w, t: c.t} })
+	return Rewrap(c, children, func(w Wrapper) sql.Node { return &subPartShowIndex{Wrapper: w, t: c.t} })
 }
 
 // SHOW INDEX's columns: Key_name, Seq_in_index (from 1) and Sub_part.
@@ -584,7 +584,7 @@ const (
 
 // RowIter runs the child and fills in Sub_part.
 func (c *subPartShowIndex) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, c.child, row)
+	iter, err := rowexec.DefaultBuilder.Build(ctx, c.Child, row)
 	if err != nil {
 		return nil, err
 	}
@@ -613,7 +613,7 @@ func (c *subPartShowIndex) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, 
 // KEY (v2, v1(300))); MariaDB shows NULL. No prefix is 0 long, so the
 // rule reads the table through statisticsTable, which turns a SUB_PART of
 // 0 into NULL.
-func statisticsSubPartRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func StatisticsSubPartRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		rt, ok := n.(*plan.ResolvedTable)
 		if !ok {

@@ -153,7 +153,7 @@ func (it *rangeIter) toSQL(r engine.Row) sql.Row {
 // when n is none or they cannot be told. A projected table's node keeps
 // the ids of all its columns (go-mysql-server numbers them from the
 // first in table order).
-func tableColumnIds(n sql.Node) []sql.ColumnId {
+func TableColumnIds(n sql.Node) []sql.ColumnId {
 	tn, ok := n.(plan.TableIdNode)
 	if !ok {
 		return nil

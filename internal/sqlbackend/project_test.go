@@ -12,9 +12,9 @@ import (
 // kinds (and some whose keys cannot be read back), with rows holding
 // NULLs, 0x00 bytes, negative numbers and text in mixed case, and d.o,
 // a table to join cv from.
-func coverSetup(t *testing.T, b *testBackend, ctx *sql.Context) {
+func coverSetup(t *testing.T, b *TestBackend, ctx *sql.Context) {
 	t.Helper()
-	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d",
 		`CREATE TABLE cv (
 		  id INT NOT NULL, b VARBINARY(6) NOT NULL,
 		  i INT NULL, u BIGINT UNSIGNED NULL, dt DATETIME(3) NULL, dd DATE NULL,
@@ -50,8 +50,8 @@ func coverSetup(t *testing.T, b *testBackend, ctx *sql.Context) {
 			null(11, fmt.Sprintf("%d.25", n%9-4)),
 			null(14, "'"+strings.Repeat(words[n%len(words)], 2)+"'")))
 	}
-	b.mustExec(t, ctx, "INSERT INTO cv VALUES "+strings.Join(rows, ", "))
-	b.mustExec(t, ctx, "INSERT INTO o VALUES (1, -3), (2, 0), (3, 4), (4, 99), (5, NULL)")
+	b.MustExec(t, ctx, "INSERT INTO cv VALUES "+strings.Join(rows, ", "))
+	b.MustExec(t, ctx, "INSERT INTO o VALUES (1, -3), (2, 0), (3, 4), (4, 99), (5, NULL)")
 }
 
 // coverQueries are reads through secondary indexes whose entries hold
@@ -80,14 +80,14 @@ var coverQueries = []string{
 // another session's later changes do not reach; a locking read takes
 // the primary rows. A decode that gave back any other value fails it.
 func TestCoveringReads(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
+	b := NewTestBackend(t)
+	ctx := b.Session()
 	coverSetup(t, b, ctx)
 	sess := SessionOf(ctx)
 	run := func(label, q string, wantKeyOnly bool) []string {
 		t.Helper()
 		before := sess.keyOnlyWalks
-		got, err := b.query(ctx, q)
+		got, err := b.Query(ctx, q)
 		if err != nil {
 			t.Fatalf("%s: %s: %v", label, q, err)
 		}
@@ -119,28 +119,28 @@ func TestCoveringReads(t *testing.T) {
 	}
 	check("committed")
 
-	b.mustExec(t, ctx, "BEGIN",
+	b.MustExec(t, ctx, "BEGIN",
 		"INSERT INTO cv (id, b, i, dt, m, y, e, u) VALUES (500, X'00', 1, '2024-07-01', -99.99, 2011, 'y', 18446744073709551615)",
 		"UPDATE cv SET i = -1, m = 12.5 WHERE id < 20",
 		"DELETE FROM cv WHERE id BETWEEN 40 AND 45")
 	check("transaction")
 	// A locking read locks and re-reads whole rows.
 	run("locking", "SELECT i, id, b FROM cv WHERE i = 1 FOR UPDATE", false)
-	b.mustExec(t, ctx, "ROLLBACK")
+	b.MustExec(t, ctx, "ROLLBACK")
 
-	other := b.session()
-	b.mustExec(t, other, "USE d")
-	b.mustExec(t, ctx, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION WITH CONSISTENT SNAPSHOT")
-	snapBefore, err := b.query(ctx, fmt.Sprintf(coverQueries[0], ""))
+	other := b.Session()
+	b.MustExec(t, other, "USE d")
+	b.MustExec(t, ctx, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION WITH CONSISTENT SNAPSHOT")
+	snapBefore, err := b.Query(ctx, fmt.Sprintf(coverQueries[0], ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.mustExec(t, other, "UPDATE cv SET i = 2, dt = '2030-01-01' WHERE i = -2", "DELETE FROM cv WHERE i = 0")
+	b.MustExec(t, other, "UPDATE cv SET i = 2, dt = '2030-01-01' WHERE i = -2", "DELETE FROM cv WHERE i = 0")
 	check("snapshot")
 	if snapAfter := run("snapshot", fmt.Sprintf(coverQueries[0], ""), true); strings.Join(snapAfter, "\n") != strings.Join(snapBefore, "\n") {
 		t.Fatalf("the snapshot's covering read sees another session's commit")
 	}
-	b.mustExec(t, ctx, "COMMIT")
+	b.MustExec(t, ctx, "COMMIT")
 	check("after")
 }
 
@@ -149,8 +149,8 @@ func TestCoveringReads(t *testing.T) {
 // primary rows, and give the stored values (case, accents, the whole
 // text).
 func TestNotCoveringReads(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
+	b := NewTestBackend(t)
+	ctx := b.Session()
 	coverSetup(t, b, ctx)
 	sess := SessionOf(ctx)
 	for _, c := range []struct{ q, scan string }{
@@ -161,14 +161,14 @@ func TestNotCoveringReads(t *testing.T) {
 		{"SELECT f, id FROM cv WHERE f > 0 ORDER BY f, id, b", "SELECT f, id FROM cv WHERE COALESCE(f > 0, 0) ORDER BY f, id, b"},
 	} {
 		before := sess.keyOnlyWalks
-		got, err := b.query(ctx, c.q)
+		got, err := b.Query(ctx, c.q)
 		if err != nil {
 			t.Fatalf("%s: %v", c.q, err)
 		}
 		if sess.keyOnlyWalks != before {
 			t.Fatalf("%s: read from the index entries alone", c.q)
 		}
-		want, err := b.query(ctx, c.scan)
+		want, err := b.Query(ctx, c.scan)
 		if err != nil {
 			t.Fatalf("%s: %v", c.scan, err)
 		}

@@ -194,7 +194,7 @@ func (p *Provider) ColumnTypes(t *engine.Table) []sql.Type {
 	ts := p.schemaOf(t).types
 	out := make([]sql.Type, len(ts))
 	for i, c := range ts {
-		out[i] = oddTypeOf(c)
+		out[i] = OddTypeOf(c)
 	}
 	return out
 }
@@ -224,3 +224,12 @@ func (noDatabase) GetTableInsensitive(*sql.Context, string) (sql.Table, bool, er
 
 // GetTableNames returns no names.
 func (noDatabase) GetTableNames(*sql.Context) ([]string, error) { return nil, nil }
+
+// ObjectsGen returns a number that changes whenever a view, trigger,
+// procedure or stored function of any database changes (a cached plan
+// that read one is then stale). Safe for concurrent use.
+func (p *Provider) ObjectsGen() uint64 {
+	p.objCacheMu.RLock()
+	defer p.objCacheMu.RUnlock()
+	return p.objGen
+}

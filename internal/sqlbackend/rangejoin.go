@@ -32,8 +32,6 @@ import (
 // takes its whole day; FLOAT, DECIMAL, text and odd dates leave that
 // side open).
 
-const ruleRangeRead analyzer.RuleId = 10400
-
 // assignExecIndexesID is go-mysql-server's assignExecIndexes rule
 // (unexported): rangeReadRule runs only where it has run (the whole
 // statement, not a subquery finalized on its own), since it takes the
@@ -51,7 +49,7 @@ var assignExecIndexesID = func() analyzer.RuleId {
 // left join whose condition bounds one of its indexed columns by the
 // outer row with a rangeRead. It runs after go-mysql-server's rules
 // (analyzer.OnceAfterAll), once the columns have their positions.
-func rangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func RangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if assignExecIndexesID < 0 || !sel(assignExecIndexesID) {
 		return n, transform.SameTree, nil
 	}
@@ -155,11 +153,8 @@ func newRangeRead(j *plan.JoinNode) (sql.Node, bool) {
 		}
 	}
 	for _, f := range expression.SplitConjunction(j.Filter) {
-		switch o := f.(type) { // oddrule.go's stand-ins
-		case *oddExpr:
-			f = o.Expression
-		case *oddComparer:
-			f = o.Expression
+		if o, ok := f.(StandIn); ok {
+			f = o.StandsFor()
 		}
 		switch f := f.(type) {
 		case *expression.GreaterThanOrEqual:

@@ -18,9 +18,9 @@ import (
 // a DATETIME(2)'s steps and a DATE's days, lie outside a TINYINT's or an
 // UNSIGNED column's range, or are NULL.
 func TestRangeRead(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
-	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+	b := NewTestBackend(t)
+	ctx := b.Session()
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d",
 		`CREATE TABLE ev (id INT PRIMARY KEY, at DATETIME(2) NULL, d DATE NULL, n INT NULL, tn TINYINT NULL,
 		  un INT UNSIGNED NULL, s VARCHAR(10) NULL, KEY kat (at), KEY kd (d), KEY kn (n, s), KEY ktn (tn), KEY kun (un))`,
 		`CREATE TABLE bd (k INT PRIMARY KEY, lo DATETIME(6) NULL, hi DATETIME(6) NULL, dl DATE NULL,
@@ -40,8 +40,8 @@ func TestRangeRead(t *testing.T) {
 			null(9, fmt.Sprint(i%250-125)),
 			null(7, fmt.Sprint(i*3)), i))
 	}
-	b.mustExec(t, ctx, "INSERT INTO ev VALUES "+strings.Join(rows, ", "))
-	b.mustExec(t, ctx, `INSERT INTO bd VALUES
+	b.MustExec(t, ctx, "INSERT INTO ev VALUES "+strings.Join(rows, ", "))
+	b.MustExec(t, ctx, `INSERT INTO bd VALUES
 		(1, '2024-01-02 00:00:00', '2024-01-04 12:00:00.25', '2024-01-02', -5, 5),
 		(2, '2024-01-03 05:00:00.249999', '2024-01-03 05:00:00.250001', '2024-01-03', 0, 0),
 		(3, '2024-01-05 10:00:00.5', '2024-01-04 00:00:00', '2024-01-09', 7, -7),
@@ -82,11 +82,11 @@ func TestRangeRead(t *testing.T) {
 		if usesRangeRead(t, b, ctx, ref) {
 			t.Fatalf("%s: a range read per row", ref)
 		}
-		got, err := b.query(ctx, q)
+		got, err := b.Query(ctx, q)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-		want, err := b.query(ctx, ref)
+		want, err := b.Query(ctx, ref)
 		if err != nil {
 			t.Fatalf("%s: %v", ref, err)
 		}
@@ -95,9 +95,9 @@ func TestRangeRead(t *testing.T) {
 		}
 	}
 	// A locking read in a transaction reads through the range too.
-	b.mustExec(t, ctx, "BEGIN")
-	got, err := b.query(ctx, "SELECT bd.k, ev.id FROM bd JOIN ev ON ev.n >= bd.il AND ev.n < bd.ih WHERE bd.k = 1 ORDER BY ev.id FOR UPDATE")
-	b.mustExec(t, ctx, "ROLLBACK")
+	b.MustExec(t, ctx, "BEGIN")
+	got, err := b.Query(ctx, "SELECT bd.k, ev.id FROM bd JOIN ev ON ev.n >= bd.il AND ev.n < bd.ih WHERE bd.k = 1 ORDER BY ev.id FOR UPDATE")
+	b.MustExec(t, ctx, "ROLLBACK")
 	if err != nil || len(got) == 0 {
 		t.Fatalf("locking range join: %q, %v", got, err)
 	}
@@ -105,9 +105,9 @@ func TestRangeRead(t *testing.T) {
 
 // usesRangeRead reports whether the plan of q reads a table through a
 // rangeRead.
-func usesRangeRead(t *testing.T, b *testBackend, ctx *sql.Context, q string) bool {
+func usesRangeRead(t *testing.T, b *TestBackend, ctx *sql.Context, q string) bool {
 	t.Helper()
-	n, err := b.se.AnalyzeQuery(ctx.WithQuery(q), q)
+	n, err := b.SE.AnalyzeQuery(ctx.WithQuery(q), q)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}

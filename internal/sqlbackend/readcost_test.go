@@ -1,15 +1,12 @@
 package sqlbackend
 
 import (
-	gtypes "github.com/dolthub/go-mysql-server/sql/types"
-	"github.com/dolthub/vitess/go/sqltypes"
-	"github.com/shopspring/decimal"
 	"testing"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/shopspring/decimal"
 )
 
 // TestProjectedReads: a single-table read returns only the columns the
@@ -17,21 +14,21 @@ import (
 // also through a view (whose body's table read the result projection of
 // oddDatesRule wraps) and for COUNT(*), which uses none.
 func TestProjectedReads(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
-	b.mustExec(t, ctx, "CREATE DATABASE d", "USE d",
+	b := NewTestBackend(t)
+	ctx := b.Session()
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d",
 		"CREATE TABLE ev (id INT PRIMARY KEY, kind ENUM('open','close') NOT NULL, grp CHAR(1), day DATE, at DATETIME, amount DECIMAL(6,2))",
 		"INSERT INTO ev VALUES (1, 'open', 'a', '2024-01-05', '2024-01-05 08:00:00', 1.50), (2, 'close', 'b', NULL, '2024-02-01 10:00:00', 2.25), (3, 'open', 'a', '2024-03-01', '2024-03-01 00:00:00', 0.10)",
 		"CREATE VIEW ev_v AS SELECT id, kind, day, at FROM ev")
-	b.expectRows(t, ctx, "SELECT COUNT(*) FROM ev", "3")
-	b.expectRows(t, ctx, "SELECT SUM(amount), MAX(day) FROM ev WHERE grp = 'a'", "1.6|2024-03-01 00:00:00 +0000 UTC")
-	b.expectRows(t, ctx, "SELECT id, day, kind FROM ev_v ORDER BY id",
+	b.ExpectRows(t, ctx, "SELECT COUNT(*) FROM ev", "3")
+	b.ExpectRows(t, ctx, "SELECT SUM(amount), MAX(day) FROM ev WHERE grp = 'a'", "1.6|2024-03-01 00:00:00 +0000 UTC")
+	b.ExpectRows(t, ctx, "SELECT id, day, kind FROM ev_v ORDER BY id",
 		"1|2024-01-05 00:00:00 +0000 UTC|1", "2|NULL|2", "3|2024-03-01 00:00:00 +0000 UTC|1")
-	b.expectRows(t, ctx, "SELECT at, id FROM ev_v WHERE kind = 'close'", "2024-02-01 10:00:00 +0000 UTC|2")
-	b.expectRows(t, ctx, "SELECT grp, COUNT(*) FROM ev GROUP BY grp ORDER BY grp", "a|2", "b|1")
+	b.ExpectRows(t, ctx, "SELECT at, id FROM ev_v WHERE kind = 'close'", "2024-02-01 10:00:00 +0000 UTC|2")
+	b.ExpectRows(t, ctx, "SELECT grp, COUNT(*) FROM ev GROUP BY grp ORDER BY grp", "a|2", "b|1")
 
 	q := "SELECT SUM(amount) FROM ev"
-	n, err := b.se.AnalyzeQuery(ctx.WithQuery(q), q)
+	n, err := b.SE.AnalyzeQuery(ctx.WithQuery(q), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,25 +71,8 @@ func TestAppendDecimal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range []decimal.Decimal{d, d.Mul(decimal.New(1, 3)), decimal.New(d.CoefficientInt64(), 2)} {
-			if got, want := string(appendDecimal([]byte("x"), v)), "x"+v.StringFixed(-v.Exponent()); got != want {
+			if got, want := string(AppendDecimal([]byte("x"), v)), "x"+v.StringFixed(-v.Exponent()); got != want {
 				t.Errorf("%s (exp %d): got %q, want %q", v, v.Exponent(), got, want)
-			}
-		}
-	}
-}
-
-// TestAppendTemporal: the digits written by hand are time.Format's.
-func TestAppendTemporal(t *testing.T) {
-	for _, tm := range []time.Time{
-		time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(999, 12, 31, 23, 59, 59, 999999999, time.UTC),
-		time.Date(1, 1, 1, 1, 2, 3, 4000, time.UTC), time.Date(9999, 12, 31, 8, 5, 0, 120000000, time.UTC),
-	} {
-		for _, c := range []struct {
-			typ    sql.DatetimeType
-			layout string
-		}{{gtypes.Date, "2006-01-02"}, {gtypes.Datetime, "2006-01-02 15:04:05"}, {gtypes.MustCreateDatetimeType(sqltypes.Datetime, 3), "2006-01-02 15:04:05.000"}, {gtypes.DatetimeMaxPrecision, "2006-01-02 15:04:05.000000"}} {
-			if got, want := string(appendTemporal(nil, tm, c.typ)), tm.Format(c.layout); got != want {
-				t.Errorf("%v as %s: got %q, want %q", tm, c.typ, got, want)
 			}
 		}
 	}

@@ -29,7 +29,7 @@ import (
 // while the plan executes.
 func ReusablePlan(n sql.Node) (reset func(), ok bool) {
 	var resets []func()
-	if !reusableNode(n, &resets) {
+	if !ReusableNode(n, &resets) {
 		return nil, false
 	}
 	return func() {
@@ -41,7 +41,7 @@ func ReusablePlan(n sql.Node) (reset func(), ok bool) {
 
 // reusableNode is ReusablePlan's walk; it adds to resets what clears the
 // state of the plan's hash lookups and subquery memos.
-func reusableNode(n sql.Node, resets *[]func()) bool {
+func ReusableNode(n sql.Node, resets *[]func()) bool {
 	switch n := n.(type) {
 	case *plan.Project, *plan.Filter, *plan.Sort, *plan.TopN, *plan.Limit, *plan.Offset,
 		*plan.GroupBy, *plan.Having, *plan.Window, *plan.Distinct, *plan.OrderedDistinct,
@@ -81,7 +81,7 @@ func reusableNode(n sql.Node, resets *[]func()) bool {
 		}
 	}
 	for _, c := range n.Children() {
-		if !reusableNode(c, resets) {
+		if !ReusableNode(c, resets) {
 			return false
 		}
 	}
@@ -114,21 +114,27 @@ func reusableExpr(e sql.Expression, resets *[]func()) bool {
 		return true
 	}
 	switch x := e.(type) {
-	case *memoSubquery:
-		if !reusableNode(x.Query, resets) {
+	case ReusableExpression:
+		ok, query, reset := x.Reuse()
+		if !ok {
 			return false
 		}
-		*resets = append(*resets, x.forget)
-		return true
-	case *scalarSubquery:
-		// A wrapper: its child is the subquery (below).
+		if query != nil {
+			if !ReusableNode(query, resets) {
+				return false
+			}
+			if reset != nil {
+				*resets = append(*resets, reset)
+			}
+			return true
+		}
 	case *plan.Subquery:
 		// A correlated subquery runs its plan for every row and keeps
 		// no results; an uncorrelated one keeps them in the expression.
-		if x.CanCacheResults() || !reusableNode(x.Query, resets) {
+		if x.CanCacheResults() || !ReusableNode(x.Query, resets) {
 			return false
 		}
-	case sql.ExpressionWithNodes, *matchFunc, *storedFunc, *assignVar, *function.Rand:
+	case sql.ExpressionWithNodes, *matchFunc, *storedFunc, *function.Rand:
 		return false
 	}
 	for _, c := range e.Children() {
@@ -139,11 +145,21 @@ func reusableExpr(e sql.Expression, resets *[]func()) bool {
 	return true
 }
 
-// ObjectsGen returns a number that changes whenever a view, trigger,
-// procedure or stored function of any database changes (a cached plan
-// that read one is then stale). Safe for concurrent use.
-func (p *Provider) ObjectsGen() uint64 {
-	p.objCacheMu.RLock()
-	defer p.objCacheMu.RUnlock()
-	return p.objGen
+// A ReusableExpression is an expression of a layer above the backend (the
+// MariaDB dialect's) that tells ReusablePlan what it keeps between
+// executions: ok false if the plan may not run again; else the plan it
+// runs (nil if none; its children are then walked as any expression's)
+// and the function that clears what it keeps (nil if nothing).
+type ReusableExpression interface {
+	sql.Expression
+	Reuse() (ok bool, query sql.Node, reset func())
+}
+
+// A StandIn is an expression of a layer above the backend that computes
+// another one differently but means the same condition (the dialect's
+// date comparisons as MariaDB makes them); the range read looks through
+// it to the expression it stands for.
+type StandIn interface {
+	sql.Expression
+	StandsFor() sql.Expression
 }

@@ -582,7 +582,7 @@ func dataTypeName(text string) string {
 // stored procedures only. The rule wraps the table of each read of it in
 // routinesTable, which adds the stored functions; SHOW FUNCTION STATUS,
 // which go-mysql-server plans as a query of ROUTINES, lists them too.
-func routinesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func RoutinesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	p, ok := a.Catalog.DbProvider.(*Provider)
 	if !ok {
 		return n, transform.SameTree, nil

@@ -124,7 +124,7 @@ func SQLType(t *types.Type) sql.Type {
 		return gtypes.MustCreateDatetimeType(sqltypes.Timestamp, int(t.Scale))
 	case types.Time:
 		if t.Scale > 0 {
-			return timeType{TimeType: gtypes.Time, scale: t.Scale}
+			return TimeType{TimeType: gtypes.Time, Scale: t.Scale}
 		}
 		return gtypes.Time
 	case types.Year:
@@ -177,13 +177,13 @@ func SQLType(t *types.Type) sql.Type {
 // 6), printing its values with n fractional digits as MariaDB does
 // (go-mysql-server prints six, or none when they are all zero). It is an
 // immutable value, safe for concurrent use.
-type timeType struct {
+type TimeType struct {
 	gtypes.TimeType
-	scale uint8
+	Scale uint8
 }
 
 // SQL prints a TIME value with the column's digits.
-func (t timeType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Value, error) {
+func (t TimeType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Value, error) {
 	if v == nil {
 		return sqltypes.NULL, nil
 	}
@@ -191,17 +191,17 @@ func (t timeType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Va
 	if err != nil {
 		return sqltypes.Value{}, err
 	}
-	et := &types.Type{Kind: types.Time, Scale: t.scale}
+	et := &types.Type{Kind: types.Time, Scale: t.Scale}
 	return sqltypes.MakeTrusted(sqltypes.Time, types.AppendFormat(dest, et, types.Value{I: int64(ts)})), nil
 }
 
 // String is the type as MariaDB names it.
-func (t timeType) String() string { return "time(" + strconv.Itoa(int(t.scale)) + ")" }
+func (t TimeType) String() string { return "time(" + strconv.Itoa(int(t.Scale)) + ")" }
 
 // Equals compares the types under the wrapper.
-func (t timeType) Equals(other sql.Type) bool {
-	if o, ok := other.(timeType); ok {
-		return o.scale == t.scale
+func (t TimeType) Equals(other sql.Type) bool {
+	if o, ok := other.(TimeType); ok {
+		return o.Scale == t.Scale
 	}
 	return t.TimeType.Equals(other)
 }
@@ -237,8 +237,8 @@ func engineType(st sql.Type) (types.Type, error) {
 		t.Kind, t.Scale = types.Timestamp, uint8(st.(sql.DatetimeType).Precision())
 	case sqltypes.Time:
 		t.Kind = types.Time
-		if tt, ok := st.(timeType); ok {
-			t.Scale = tt.scale
+		if tt, ok := st.(TimeType); ok {
+			t.Scale = tt.Scale
 		}
 	case sqltypes.Year:
 		t.Kind = types.Year
@@ -398,7 +398,7 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 	if err != nil {
 		return types.Column{}, cm, err
 	}
-	if c.Type.Type() == sqltypes.TypeJSON && mariaDB(ctx) {
+	if c.Type.Type() == sqltypes.TypeJSON && AnswersAsMariaDB(ctx) {
 		// MariaDB's JSON is LONGTEXT utf8mb4_bin with a JSON_VALID check
 		// (GetChecks adds it): the text stays as inserted.
 		t = types.Type{Kind: types.Text, Length: longTextLength, Collation: collation.Utf8mb4Bin}
@@ -495,7 +495,7 @@ const longTextLength = 4294967295
 
 // mariaDB reports whether the statement's provider answers as MariaDB
 // (Provider.MariaDB).
-func mariaDB(ctx *sql.Context) bool {
+func AnswersAsMariaDB(ctx *sql.Context) bool {
 	s := SessionOf(ctx)
 	return s != nil && s.p.maria
 }

@@ -125,7 +125,7 @@ func (s *Session) StatusFlags() uint16 {
 	var f uint16
 	auto := true
 	if v, err := s.GetSessionVariable(nil, "autocommit"); err == nil {
-		if n, ok := wideInt(v); ok {
+		if n, ok := WideInt(v); ok {
 			auto = n != 0
 		}
 	}

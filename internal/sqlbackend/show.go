@@ -31,8 +31,6 @@ import (
 // output) nothing changes. The nodes are built per statement and run on
 // its goroutine; the rule itself is a pure function of the plan.
 
-const ruleMariaShow analyzer.RuleId = 10020
-
 // MariaDB makes the provider answer as MariaDB where go-mysql-server's
 // own enginetest expects go-mysql-server's answers: SHOW CREATE TABLE,
 // DESCRIBE and SHOW COLUMNS print HandlerDB's tables as MariaDB does, an
@@ -42,7 +40,7 @@ const ruleMariaShow analyzer.RuleId = 10020
 func (p *Provider) MariaDB() { p.maria = true }
 
 // mariaShowRule replaces SHOW CREATE TABLE and SHOW COLUMNS of our tables.
-func mariaShowRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func MariaShowRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.ShowCreateTable:

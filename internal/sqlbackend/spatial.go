@@ -114,7 +114,7 @@ func geometryFromSQL(t *types.Type, v interface{}) (types.Value, error) {
 func storeGeometry(ctx *sql.Context, t *types.Type, v interface{}) (interface{}, storeCond) {
 	g, ok := v.(gtypes.GeometryValue)
 	if !ok {
-		b, isBytes := bytesOf(v)
+		b, isBytes := BytesOf(v)
 		if !isBytes || !types.ValidGeometry(&types.Type{Kind: types.Geometry}, b) {
 			return nil, storeCond{code: erCantCreateGeometry, always: true}
 		}
@@ -127,7 +127,7 @@ func storeGeometry(ctx *sql.Context, t *types.Type, v interface{}) (interface{},
 	}
 	text := ""
 	shown := g
-	if mariaDB(ctx) && g.GetSRID() == gtypes.GeoSpatialSRID {
+	if AnswersAsMariaDB(ctx) && g.GetSRID() == gtypes.GeoSpatialSRID {
 		shown = g.SetSRID(0) // MariaDB prints the coordinates as stored (axisOrderRule)
 	}
 	if s, err := spatial.NewAsWKT(expression.NewLiteral(shown, gtypes.GeometryType{})).Eval(ctx, nil); err == nil {

@@ -43,20 +43,22 @@ import (
 // the wrappers of a statement share is not safe for concurrent use, and
 // starts again when a new query (ctx.Pid) evaluates it.
 
-// ruleStoreValues names storeValuesRule.
-const ruleStoreValues analyzer.RuleId = 10006
-
-// storeValuesRule wraps the values of INSERT and UPDATE in storeValue.
-func storeValuesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		switch n := n.(type) {
-		case *plan.InsertInto:
-			return storeInsert(n)
-		case *plan.Update:
-			return storeUpdate(n)
-		}
-		return n, transform.SameTree, nil
-	})
+// StoreValuesRule returns the rule that wraps the values of INSERT and
+// UPDATE in storeValue. The short analysis of a single-table UPDATE skips
+// the rules that replace expressions: replace is applied to an UPDATE's
+// values first (nil: none).
+func StoreValuesRule(replace transform.ExprFunc) analyzer.RuleFunc {
+	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+		return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+			switch n := n.(type) {
+			case *plan.InsertInto:
+				return storeInsert(n)
+			case *plan.Update:
+				return storeUpdate(n, replace)
+			}
+			return n, transform.SameTree, nil
+		})
+	}
 }
 
 // ourTable returns the HandlerDB table a node reads or writes, or nil.
@@ -251,7 +253,7 @@ func hexNumbers(vals *plan.Values, proj []sql.Expression, t *table) *plan.Values
 }
 
 // storeUpdate wraps the right side of every SET of an UPDATE.
-func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
+func storeUpdate(u *plan.Update, replace transform.ExprFunc) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(u, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		us, ok := n.(*plan.UpdateSource)
 		if !ok {
@@ -302,11 +304,12 @@ func storeUpdate(u *plan.Update) (sql.Node, transform.TreeIdentity, error) {
 			if col < 0 {
 				continue
 			}
-			// The short analysis of a single-table UPDATE skips
-			// valuesRule: apply its replacements here.
-			rc, _, err := transform.Expr(sf.RightChild, replaceValueExpr)
-			if err != nil {
-				return nil, transform.SameTree, err
+			rc := sf.RightChild
+			if replace != nil {
+				var err error
+				if rc, _, err = transform.Expr(rc, replace); err != nil {
+					return nil, transform.SameTree, err
+				}
 			}
 			sv := &storeValue{child: rc, rows: rows, t: t, col: col, ignore: us.Ignore, first: !changed, nullDefault: true}
 			ne, err := sf.WithChildren(sf.LeftChild, sv)
@@ -538,7 +541,7 @@ func (s *storeValue) condError(c storeCond, v interface{}) error {
 	col := &s.t.t.Columns[s.col]
 	row := s.rows.n
 	switch c.code {
-	case erTruncatedWrongValueForField, erTruncatedWrongValue:
+	case erTruncatedWrongValueForField, ERTruncatedWrongValue:
 		text := c.text
 		if text == "" {
 			text = valueText(v)

@@ -15,30 +15,30 @@ import (
 // INSERT under a BEFORE INSERT trigger (the trigger sees the value as
 // stored, as in MariaDB) and a multi-table UPDATE.
 func TestStoreValuesPlans(t *testing.T) {
-	b := newTestBackend(t)
-	ctx := b.session()
+	b := NewTestBackend(t)
+	ctx := b.Session()
 	for _, q := range []string{"CREATE DATABASE d",
 		"CREATE TABLE d.t (id INT PRIMARY KEY, ti TINYINT NULL, n INT NOT NULL)",
 		"CREATE TABLE d.u (id INT PRIMARY KEY, ti TINYINT NULL)",
 		"CREATE TRIGGER d.tr BEFORE INSERT ON d.t FOR EACH ROW SET NEW.n = NEW.ti",
 		"INSERT INTO d.u VALUES (1, 1)", "INSERT INTO d.t VALUES (0, 0, 0)"} {
-		if _, err := b.query(ctx, q); err != nil {
+		if _, err := b.Query(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
 	ctx.SetCurrentDatabase("d")
 	for _, q := range []string{"INSERT INTO t VALUES (1, 1000, 0)", "UPDATE t, u SET u.ti = 1000 WHERE u.id = 1 AND t.id = 0"} {
-		if _, err := b.query(ctx, q); err == nil || !strings.Contains(err.Error(), "Out of range value for column 'ti' at row 1") {
+		if _, err := b.Query(ctx, q); err == nil || !strings.Contains(err.Error(), "Out of range value for column 'ti' at row 1") {
 			t.Errorf("strict %s: %v, want 1264 Out of range value for column 'ti' at row 1", q, err)
 		}
 	}
 	for _, q := range []string{"SET sql_mode = ''", "INSERT INTO t VALUES (1, 1000, 0)", "UPDATE t, u SET u.ti = -1000 WHERE u.id = 1 AND t.id = 0"} {
-		if _, err := b.query(ctx, q); err != nil {
+		if _, err := b.Query(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
 	for q, want := range map[string]string{"SELECT ti, n FROM t WHERE id = 1": "127|127", "SELECT ti FROM u": "-128"} {
-		rows, err := b.query(ctx, q)
+		rows, err := b.Query(ctx, q)
 		if err != nil || len(rows) != 1 || rows[0] != want {
 			t.Errorf("%s: %q, %v; want %s", q, rows, err, want)
 		}

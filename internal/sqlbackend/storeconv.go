@@ -24,7 +24,7 @@ import (
 const (
 	erOutOfRange                  = 1264 // ER_WARN_DATA_OUT_OF_RANGE
 	erDataTruncated               = 1265 // WARN_DATA_TRUNCATED
-	erTruncatedWrongValue         = 1292 // ER_TRUNCATED_WRONG_VALUE
+	ERTruncatedWrongValue         = 1292 // ER_TRUNCATED_WRONG_VALUE
 	erBadNull                     = 1048 // ER_BAD_NULL_ERROR
 	erNoDefault                   = 1364 // ER_NO_DEFAULT_FOR_FIELD
 	erDivisionByZero              = 1365 // ER_DIVISION_BY_ZERO
@@ -66,8 +66,8 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 	case t.Kind == types.Decimal:
 		return storeDecimal(t, v)
 	case t.Kind == types.Float || t.Kind == types.Double:
-		if s, ok := bytesOf(v); ok {
-			n := scanNumber(s)
+		if s, ok := BytesOf(v); ok {
+			n := ScanNumber(s)
 			out := ValueToSQL(t, types.Convert(t, s, nil))
 			return out, n.textCond("double")
 		}
@@ -85,7 +85,7 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 		// Text in MariaDB's forms ('1 02:03:04.5', '12:00'), which
 		// go-mysql-server's TIME does not all read; anything else is
 		// left to it.
-		if s, ok := bytesOf(v); ok {
+		if s, ok := BytesOf(v); ok {
 			if c, ok := types.ConvertTime(t, s); ok {
 				return gtypes.Timespan(c.I), storeCond{}
 			}
@@ -96,17 +96,17 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 
 // numText is what scanNumber found in a string.
 type numText struct {
-	num      string // the number's text (sign, digits, point, exponent), "" for none
-	trailing bool   // text other than spaces follows the number
+	Num      string // the number's text (sign, digits, point, exponent), "" for none
+	Trailing bool   // text other than spaces follows the number
 	spaces   bool   // only spaces follow the number
 }
 
 // scanNumber reads the number a string starts with, as MySQL does when it
 // stores a string into a numeric column: leading spaces, a sign, digits
 // with an optional point, an optional exponent.
-func scanNumber(s []byte) numText {
+func ScanNumber(s []byte) numText {
 	i := 0
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && IsSpace(s[i]) {
 		i++
 	}
 	start := i
@@ -126,7 +126,7 @@ func scanNumber(s []byte) numText {
 		}
 	}
 	if digits == 0 {
-		return numText{trailing: true}
+		return numText{Trailing: true}
 	}
 	end := i
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -141,18 +141,18 @@ func scanNumber(s []byte) numText {
 			end = j
 		}
 	}
-	n := numText{num: string(s[start:end])}
+	n := numText{Num: string(s[start:end])}
 	for _, c := range s[end:] {
-		if !isSpace(c) {
-			n.trailing = true
+		if !IsSpace(c) {
+			n.Trailing = true
 			break
 		}
 	}
-	n.spaces = !n.trailing && end < len(s)
+	n.spaces = !n.Trailing && end < len(s)
 	return n
 }
 
-func isSpace(c byte) bool {
+func IsSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
@@ -160,9 +160,9 @@ func isSpace(c byte) bool {
 // no number, 1265 when text follows the number.
 func (n numText) textCond(word string) storeCond {
 	switch {
-	case n.num == "":
+	case n.Num == "":
 		return storeCond{code: erTruncatedWrongValueForField, word: word}
-	case n.trailing:
+	case n.Trailing:
 		return storeCond{code: erDataTruncated}
 	}
 	return storeCond{}
@@ -170,7 +170,7 @@ func (n numText) textCond(word string) storeCond {
 
 // toDecimal returns a numeric value as a decimal; ok is false for values
 // that are not numbers.
-func toDecimal(v interface{}) (decimal.Decimal, bool) {
+func ToDecimal(v interface{}) (decimal.Decimal, bool) {
 	switch x := v.(type) {
 	case int8:
 		return decimal.NewFromInt(int64(x)), true
@@ -276,7 +276,7 @@ func signedInt(v interface{}) (int64, bool) {
 
 // wideInt is signedInt for unsigned values too (past MaxInt64 it gives
 // MaxInt64): the reading of a system variable, whose type may be either.
-func wideInt(v interface{}) (int64, bool) {
+func WideInt(v interface{}) (int64, bool) {
 	switch x := v.(type) {
 	case uint8:
 		return int64(x), true
@@ -299,7 +299,7 @@ func GlobalInt(name string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return wideInt(v)
+	return WideInt(v)
 }
 
 // intValue returns the go-mysql-server value of integer d (in range) in
@@ -328,19 +328,19 @@ func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
 		return ValueToSQL(t, types.Value{I: i}), storeCond{}
 	}
 	var cond storeCond
-	d, ok := toDecimal(v)
+	d, ok := ToDecimal(v)
 	if !ok {
-		s, isText := bytesOf(v)
+		s, isText := BytesOf(v)
 		if !isText {
 			return v, storeCond{}
 		}
-		n := scanNumber(s)
+		n := ScanNumber(s)
 		cond = n.textCond("integer")
-		if n.num == "" {
+		if n.Num == "" {
 			return intValue(t, decimal.Zero), cond
 		}
 		var err error
-		if d, err = decimal.NewFromString(n.num); err != nil {
+		if d, err = decimal.NewFromString(n.Num); err != nil {
 			return ValueToSQL(t, types.Convert(t, s, nil)), cond
 		}
 		if cond.code == 0 && n.spaces {
@@ -361,19 +361,19 @@ func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
 // storeDecimal stores v into a DECIMAL column.
 func storeDecimal(t *types.Type, v interface{}) (interface{}, storeCond) {
 	var cond storeCond
-	d, ok := toDecimal(v)
+	d, ok := ToDecimal(v)
 	if !ok {
-		s, isText := bytesOf(v)
+		s, isText := BytesOf(v)
 		if !isText {
 			return v, storeCond{}
 		}
-		n := scanNumber(s)
+		n := ScanNumber(s)
 		cond = n.textCond("decimal")
-		if n.num == "" {
+		if n.Num == "" {
 			return decimalValue(t, decimal.Zero), cond
 		}
 		var err error
-		if d, err = decimal.NewFromString(n.num); err != nil {
+		if d, err = decimal.NewFromString(n.Num); err != nil {
 			return v, storeCond{}
 		}
 	}
@@ -430,12 +430,12 @@ func decimalValue(t *types.Type, d decimal.Decimal) interface{} {
 // index; anything else is the error value ” (index 0) and 1265.
 func storeEnum(t *types.Type, v interface{}) (interface{}, storeCond) {
 	var idx int64
-	if d, ok := toDecimal(v); ok {
+	if d, ok := ToDecimal(v); ok {
 		d = d.Round(0)
 		if d.IsPositive() && d.LessThanOrEqual(decimal.NewFromInt(int64(len(t.Elems)))) {
 			idx = d.IntPart()
 		}
-	} else if s, ok := bytesOf(v); ok {
+	} else if s, ok := BytesOf(v); ok {
 		idx = types.Convert(t, s, nil).I
 	} else {
 		return v, storeCond{}
@@ -450,14 +450,14 @@ func storeEnum(t *types.Type, v interface{}) (interface{}, storeCond) {
 // or a bit mask; unknown members are dropped with 1265.
 func storeSet(t *types.Type, v interface{}) (interface{}, storeCond) {
 	full := uint64(1)<<uint(len(t.Elems)) - 1
-	if d, ok := toDecimal(v); ok {
+	if d, ok := ToDecimal(v); ok {
 		d = d.Round(0)
 		if d.IsNegative() || d.GreaterThan(decimalFromUint(full)) {
 			return uint64(d.BigInt().Uint64()) & full, storeCond{code: erDataTruncated}
 		}
 		return d.BigInt().Uint64(), storeCond{}
 	}
-	s, ok := bytesOf(v)
+	s, ok := BytesOf(v)
 	if !ok {
 		return v, storeCond{}
 	}
@@ -477,9 +477,9 @@ func storeSet(t *types.Type, v interface{}) (interface{}, storeCond) {
 // than the column is cut, with 1406 (1265 when not strict), or only a note
 // when what is cut is trailing spaces.
 func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
-	s, ok := bytesOf(v)
+	s, ok := BytesOf(v)
 	if !ok {
-		if _, num := toDecimal(v); !num {
+		if _, num := ToDecimal(v); !num {
 			return v, storeCond{}
 		}
 		if _, isFloat := v.(float64); isFloat {
@@ -534,10 +534,10 @@ func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
 // month is stored as written under ALLOW_INVALID_DATES, and is 1292 or
 // the zero date with 1265 otherwise; a time part lost by DATE is a note.
 func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (interface{}, storeCond) {
-	s, ok := bytesOf(v)
+	s, ok := BytesOf(v)
 	switch x := v.(type) {
 	case time.Time:
-		if !x.Equal(zeroTime) {
+		if !x.Equal(ZeroTime) {
 			return v, storeCond{}
 		}
 		s, ok = []byte("0000-00-00"), true
@@ -545,7 +545,7 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 		s, ok = []byte(x.String()), true
 	}
 	if !ok {
-		d, num := toDecimal(v)
+		d, num := ToDecimal(v)
 		if !num {
 			return v, storeCond{}
 		}
@@ -558,14 +558,14 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 	if t.Kind != types.Date {
 		word = "datetime"
 	}
-	refuse := storeCond{code: erTruncatedWrongValue, word: word}
+	refuse := storeCond{code: ERTruncatedWrongValue, word: word}
 	truncated := storeCond{code: erDataTruncated}
 	// bad is the outcome of a value MariaDB does not store in this mode.
 	bad := func() (interface{}, storeCond) {
 		if mode.strict {
 			return nil, refuse
 		}
-		return zeroTime, truncated
+		return ZeroTime, truncated
 	}
 	f, trailing, ok := scanDate(s)
 	if !ok {
@@ -595,7 +595,7 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 			if mode.strict {
 				return nil, refuse
 			}
-			return zeroTime, storeCond{code: erOutOfRange}
+			return ZeroTime, storeCond{code: erOutOfRange}
 		}
 	case mo == 0 || d == 0:
 		// a zero month or day written without separators (20200015)
@@ -638,7 +638,7 @@ type dateText struct {
 // after it; ok is false for text that starts with no date at all.
 func scanDate(s []byte) (f dateText, trailing, ok bool) {
 	i := 0
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && IsSpace(s[i]) {
 		i++
 	}
 	var groups [][]byte
@@ -658,7 +658,7 @@ func scanDate(s []byte) (f dateText, trailing, ok bool) {
 		}
 	}
 	for ; i < len(s); i++ {
-		if !isSpace(s[i]) {
+		if !IsSpace(s[i]) {
 			trailing = true
 		}
 	}

@@ -28,7 +28,7 @@ import (
 // Every function here is pure and safe for concurrent use.
 
 // zeroTime is how go-mysql-server represents the zero date 0000-00-00.
-var zeroTime = time.Unix(-62167219200, 0).UTC()
+var ZeroTime = time.Unix(-62167219200, 0).UTC()
 
 // ValueToSQL converts a stored value of type t into go-mysql-server's Go
 // value (nil for NULL), which SQLType(t) converts for the wire. Bytes are
@@ -133,7 +133,7 @@ func storedDecimal(b []byte) decimal.Decimal {
 // appendDecimal appends d as d.StringFixed(-d.Exponent()) prints it (the
 // text go-mysql-server converts a decimal to), without the big.Int
 // printing when the coefficient has at most 15 digits.
-func appendDecimal(b []byte, d decimal.Decimal) []byte {
+func AppendDecimal(b []byte, d decimal.Decimal) []byte {
 	exp := d.Exponent()
 	if exp > 0 || exp < -30 || d.NumDigits() > 15 {
 		return append(b, d.StringFixed(-exp)...)
@@ -167,7 +167,7 @@ func appendDecimal(b []byte, d decimal.Decimal) []byte {
 func unpackTime(p int64) time.Time {
 	y, mo, d, h, mi, s, us := types.UnpackDateTime(p)
 	if y == 0 && mo == 0 && d == 0 && h == 0 && mi == 0 && s == 0 && us == 0 {
-		return zeroTime
+		return ZeroTime
 	}
 	if mo == 0 {
 		mo = 1
@@ -180,7 +180,7 @@ func unpackTime(p int64) time.Time {
 
 // packTime packs a time.Time (taken in UTC) as a date-time of type t.
 func packTime(t *types.Type, tm time.Time) int64 {
-	if tm.Equal(zeroTime) {
+	if tm.Equal(ZeroTime) {
 		return 0
 	}
 	tm = tm.UTC()
@@ -349,7 +349,7 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 			return c, nil
 		}
 	case types.Char, types.VarChar, types.Text:
-		b, ok := bytesOf(v)
+		b, ok := BytesOf(v)
 		if !ok {
 			return convertText(t, v, asKey), nil
 		}
@@ -362,7 +362,7 @@ func valueFromSQL(ctx context.Context, t *types.Type, v interface{}, asKey bool)
 		}
 		return types.Convert(t, b, nil), nil
 	case types.Binary, types.VarBinary, types.Blob:
-		b, ok := bytesOf(v)
+		b, ok := BytesOf(v)
 		if !ok {
 			return convertText(t, v, asKey), nil
 		}
@@ -393,7 +393,7 @@ func convertText(t *types.Type, v interface{}, asKey bool) types.Value {
 	case []byte:
 		s = x
 	case time.Time:
-		if x.Equal(zeroTime) {
+		if x.Equal(ZeroTime) {
 			s = []byte("0000-00-00 00:00:00")
 		} else {
 			s = x.UTC().AppendFormat(nil, "2006-01-02 15:04:05.999999")
@@ -443,7 +443,7 @@ func jsonValue(ctx context.Context, v interface{}) (types.Value, error) {
 }
 
 // bytesOf returns the bytes of a string or []byte value.
-func bytesOf(v any) ([]byte, bool) {
+func BytesOf(v any) ([]byte, bool) {
 	switch x := v.(type) {
 	case string:
 		return []byte(x), true

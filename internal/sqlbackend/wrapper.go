@@ -7,18 +7,18 @@ import "github.com/dolthub/go-mysql-server/sql"
 // index nodes): they are resolved, print and answer with the schema as
 // their child does. Like every plan node, a wrapper is built per
 // statement and used by the statement's goroutine.
-type wrapper struct{ child sql.Node }
+type Wrapper struct{ Child sql.Node }
 
-func (w wrapper) Resolved() bool       { return w.child.Resolved() }
-func (w wrapper) String() string       { return w.child.String() }
-func (w wrapper) Schema() sql.Schema   { return w.child.Schema() }
-func (w wrapper) Children() []sql.Node { return []sql.Node{w.child} }
+func (w Wrapper) Resolved() bool       { return w.Child.Resolved() }
+func (w Wrapper) String() string       { return w.Child.String() }
+func (w Wrapper) Schema() sql.Schema   { return w.Child.Schema() }
+func (w Wrapper) Children() []sql.Node { return []sql.Node{w.Child} }
 
 // rewrap is WithChildren of a wrapper node n: it checks that there is one
 // child and returns wrap(child).
-func rewrap(n sql.Node, children []sql.Node, wrap func(w wrapper) sql.Node) (sql.Node, error) {
+func Rewrap(n sql.Node, children []sql.Node, wrap func(w Wrapper) sql.Node) (sql.Node, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
 	}
-	return wrap(wrapper{children[0]}), nil
+	return wrap(Wrapper{children[0]}), nil
 }

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"context"
 	"errors"
 	"regexp"
@@ -111,7 +113,7 @@ func (r *gmsRule) match(msg string) ([]string, bool) {
 
 // gmsRules are tried in order on the message of every error that is not
 // already one of ours.
-var gmsRules = []gmsRule{
+var gmsRules = append(fkRules, []gmsRule{
 	// One of our errors that go-mysql-server wrapped (an error of the
 	// parser, reportRewrite's): its own number, state and message.
 	{re: regexp.MustCompile(`^(?s)(.*) \(errno (\d+)\) \(sqlstate ([0-9A-Z]{5})\)$`), quoted: []bool{false, false, false},
@@ -294,7 +296,7 @@ var gmsRules = []gmsRule{
 	kindRule(sql.ErrPrivilegeCheckFailed.Message, func(x *errContext, a []string) *mysql.SQLError {
 		return x.accessDenied("", "")
 	}),
-}
+}...)
 
 // translate returns err as MariaDB words it.
 func (x *errContext) translate(err error) error {
@@ -461,9 +463,9 @@ func (x *errContext) stmt() sqlparser.Statement {
 		if x.ast == nil && x.query != "" {
 			// The replication statements the SQL front reads itself,
 			// or gives the parser in another spelling (replication.go).
-			if st, _, ok, err := replicationStatement(x.query, true); ok && err == nil {
+			if st, _, ok, err := mariadb.ReplicationStatement(x.query, true); ok && err == nil {
 				x.ast = st
-			} else if rw, ok := replicationRewrite(x.query); ok {
+			} else if rw, ok := mariadb.ReplicationRewrite(x.query); ok {
 				x.ast, _, _ = sqlparser.ParseOne(context.Background(), rw)
 			} else if at := returningAt(x.query); at > 0 && firstWord(x.query) == "insert" {
 				// INSERT ... RETURNING: the statement without its list

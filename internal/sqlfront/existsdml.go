@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -25,7 +27,7 @@ func mariaExistsInDML(text string, st ast.Statement) {
 	default:
 		return
 	}
-	if w == nil || !containsFoldASCII(text, "exists") {
+	if w == nil || !mariadb.ContainsFoldASCII(text, "exists") {
 		return
 	}
 	w.Expr = existsMarked(w.Expr)

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"context"
 	"strings"
 	"testing"
@@ -186,7 +188,7 @@ func TestDialectRewrite(t *testing.T) {
 		{"SELECT 'DEFINER=CURRENT_USER'", ""},
 		{"CREATE DEFINER=`root`@`localhost` VIEW v AS SELECT 1", ""},
 	} {
-		got, ok := dialectRewrite(c.in)
+		got, ok := mariadb.DialectRewrite(c.in)
 		if c.want == "" {
 			if ok || got != c.in {
 				t.Errorf("%q rewritten to %q", c.in, got)

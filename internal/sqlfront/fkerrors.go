@@ -36,10 +36,6 @@ const fkDuplicateName = 121
 // fkIncorrectlyFormed is InnoDB's errno 150 and its text in 1005.
 const fkIncorrectlyFormed = 150
 
-func init() {
-	gmsRules = append(fkRules, gmsRules...)
-}
-
 var fkRules = []gmsRule{
 	kindRule(sql.ErrForeignKeyChildViolation.Message, func(x *errContext, a []string) *mysql.SQLError {
 		return x.fkViolation(erNoReferencedRow2, a[1], a[0])

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"context"
 	"reflect"
 	"strings"
@@ -92,7 +94,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err := checkText(query, false); err != nil {
 		return nil, err
 	}
-	if st, _, ok, err := replicationStatement(query, false); ok { // replication.go
+	if st, _, ok, err := mariadb.ReplicationStatement(query, false); ok { // replication.go
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +106,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err != nil {
 		if st2, _, _, ok := g.returningStatement(query); ok {
 			st, err = st2, nil
-		} else if rw, ok := dialectRewrite(query); ok {
+		} else if rw, ok := mariadb.DialectRewrite(query); ok {
 			if st2, err2 := g.Parser.ParseSimple(rw); err2 == nil {
 				st, err = st2, nil
 			}
@@ -130,7 +132,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
-	if st, parsed, rest, ok, err := replicationFilterParse(query, ';', multi); ok {
+	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(query, ';', multi); ok {
 		return st, parsed, rest, err
 	}
 	orig := query
@@ -142,7 +144,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 	if err != nil {
 		if st2, first, rest2, ok := g.returningStatement(query); ok && (multi || strings.TrimSpace(rest2) == "") {
 			st, parsed, rest, err = st2, first, rest2, nil
-		} else if rw, ok := dialectRewrite(query); ok {
+		} else if rw, ok := mariadb.DialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := g.Parser.Parse(ctx, rw, multi); err2 == nil {
 				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
 			}
@@ -170,7 +172,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
-	if st, parsed, rest, ok, err := replicationFilterParse(query, delimiter, multi); ok {
+	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(query, delimiter, multi); ok {
 		return st, parsed, rest, err
 	}
 	orig := query
@@ -182,7 +184,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 	if err != nil {
 		if st2, first, rest2, ok := g.returningStatement(query); ok && delimiter == ';' && (multi || strings.TrimSpace(rest2) == "") {
 			st, parsed, rest, err = st2, first, rest2, nil
-		} else if rw, ok := dialectRewrite(query); ok {
+		} else if rw, ok := mariadb.DialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := g.Parser.ParseWithOptions(ctx, rw, delimiter, multi, options); err2 == nil {
 				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
 			}
@@ -209,7 +211,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 	if err := checkText(s, true); err != nil {
 		return nil, 0, g.refuse(ctx, err)
 	}
-	if st, end, ok, err := replicationStatement(s, true); ok {
+	if st, end, ok, err := mariadb.ReplicationStatement(s, true); ok {
 		if err != nil {
 			return nil, 0, err
 		}
@@ -224,7 +226,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 	if err != nil {
 		if st2, _, rest2, ok := g.returningStatement(s); ok {
 			st, end, err = st2, len(s)-len(rest2), nil
-		} else if rw, ok := dialectRewrite(s); ok {
+		} else if rw, ok := mariadb.DialectRewrite(s); ok {
 			if st2, end2, err2 := g.Parser.ParseOneWithOptions(ctx, rw, options); err2 == nil {
 				st, end, err = st2, end2, nil
 			}
@@ -249,15 +251,15 @@ func mariaCheck(text string, st ast.Statement) error {
 	if err := mysqlOnlyVariable(text, st); err != nil {
 		return err
 	}
-	return reportRewrite(text, st)
+	return mariadb.ReportRewrite(text, st)
 }
 
 // mariaTree adjusts a parsed statement to MariaDB: utf8mb4's default
 // collation, and MATCH ... AGAINST as the backend evaluates it
 // (sqlbackend.RewriteMatch). text is the statement's text.
 func mariaTree(text string, st ast.Statement) {
-	mariaCharsetDefaults(st)
-	mariaTimeScales(st)
+	mariadb.MariaCharsetDefaults(st)
+	mariadb.MariaTimeScales(st)
 	mariaOrderPositions(text, st)
 	trimLabelCommas(text, st)
 	infoSchemaLabels(text, st)

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
@@ -36,7 +38,7 @@ func trimLabelCommas(text string, st ast.Statement) {
 // reference to the column by that name still finds. Texts without
 // "information_schema" are not walked.
 func infoSchemaLabels(text string, st ast.Statement) {
-	if !containsFoldASCII(text, "information_schema") {
+	if !mariadb.ContainsFoldASCII(text, "information_schema") {
 		return
 	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"context"
 	"strings"
 	"sync"
@@ -126,7 +128,7 @@ func planCacheable(query string) bool {
 		return false
 	}
 	for _, w := range planUncacheable {
-		if containsFoldASCII(query, w) {
+		if mariadb.ContainsFoldASCII(query, w) {
 			return false
 		}
 	}

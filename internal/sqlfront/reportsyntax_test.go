@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"errors"
 	"slices"
 	"strings"
@@ -16,7 +18,7 @@ func rewritten(t *testing.T, q string) (string, error) {
 	t.Helper()
 	st, err := ast.Parse(q)
 	if err != nil {
-		rw, ok := dialectRewrite(q)
+		rw, ok := mariadb.DialectRewrite(q)
 		if !ok {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -24,7 +26,7 @@ func rewritten(t *testing.T, q string) (string, error) {
 			t.Fatalf("%s: %v", rw, err)
 		}
 	}
-	if err := reportRewrite(q, st); err != nil {
+	if err := mariadb.ReportRewrite(q, st); err != nil {
 		return "", err
 	}
 	return ast.String(st), nil
@@ -94,7 +96,7 @@ func TestRollup(t *testing.T) {
 		t.Errorf("ORDER BY with ROLLUP: %v", err)
 	}
 	// Only WITH ROLLUP after GROUP BY's expressions becomes the marker.
-	if rw, ok := dialectRewrite("SELECT 'WITH ROLLUP' FROM t GROUP BY a WITH  ROLLUP"); !ok || rw != "SELECT 'WITH ROLLUP' FROM t GROUP BY a ,__rollup__ " {
+	if rw, ok := mariadb.DialectRewrite("SELECT 'WITH ROLLUP' FROM t GROUP BY a WITH  ROLLUP"); !ok || rw != "SELECT 'WITH ROLLUP' FROM t GROUP BY a ,__rollup__ " {
 		t.Errorf("%q", rw)
 	}
 }
@@ -111,18 +113,18 @@ func TestAssignRewrite(t *testing.T) {
 		// Only the first statement is rewritten.
 		{"SELECT @a := 1; SELECT @b := 2", "SELECT __hdb_assign('@a', 1); SELECT @b := 2"},
 	} {
-		got, ok := assignRewrite(c.q)
+		got, ok := mariadb.AssignRewrite(c.q)
 		if !ok || got != c.want {
 			t.Errorf("%s:\n got %s (%v)\nwant %s", c.q, got, ok, c.want)
 		}
-		if back := unassignText(got); !strings.HasPrefix(c.q, back) {
+		if back := mariadb.UnassignText(got); !strings.HasPrefix(c.q, back) {
 			t.Errorf("%s: unassignText gives %s", c.q, back)
 		}
 	}
 	// Where := binding loosest changes the expression, and in SET's own
 	// list, nothing is rewritten.
 	for _, q := range []string{"SELECT @a := b AND c", "SELECT @a := b = c FROM t", "SET @a := 1, @b := 2", "SELECT 'x := 1'"} {
-		if got, ok := assignRewrite(q); ok {
+		if got, ok := mariadb.AssignRewrite(q); ok {
 			t.Errorf("%s: rewritten as %s", q, got)
 		}
 	}
@@ -151,7 +153,7 @@ func TestTypedLiteralValues(t *testing.T) {
 		"SELECT CONCAT(TIMESTAMP '2024-02-29 10:00:00.5'), DATE'2024-01-01'": "2024-01-01=date 2024-02-29 10:00:00.5=datetime",
 	} {
 		var got []string
-		for v, ct := range typedLiteralValues(text) {
+		for v, ct := range mariadb.TypedLiteralValues(text) {
 			got = append(got, v+"="+ct.Type)
 		}
 		slices.Sort(got)

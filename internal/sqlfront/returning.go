@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
@@ -53,7 +55,7 @@ func (g *guardedParser) returningStatement(q string) (st ast.Statement, first, r
 // returningAt returns the offset in q of a RETURNING word outside
 // parentheses, strings and comments (as the tokenizer reads them), or -1.
 func returningAt(q string) int {
-	if !containsFoldASCII(q, "returning") {
+	if !mariadb.ContainsFoldASCII(q, "returning") {
 		return -1
 	}
 	tz := ast.NewStringTokenizer(q)

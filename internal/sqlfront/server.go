@@ -18,6 +18,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -157,7 +158,8 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if err := p.DropTemporaryLeftovers(context.Background()); err != nil {
 		return nil, fmt.Errorf("sqlfront: temporary tables left by a crash: %w", err)
 	}
-	se := sqle.New(sqlbackend.NewAnalyzer(p), &sqle.Config{})
+	mariadb.InstallPrinting()
+	se := sqle.New(mariadb.NewAnalyzer(p), &sqle.Config{})
 	guard := newGuardedParser(se.Parser)
 	se.Parser, se.Analyzer.Parser = guard, guard
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}

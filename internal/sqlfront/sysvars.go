@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -21,7 +23,7 @@ var mysqlOnlyVariables = map[string]bool{"transaction_isolation": true}
 // mysqlOnlyVariables (as @@name, @@session.name, or the target of SET),
 // or nil. Texts not holding such a name are not walked.
 func mysqlOnlyVariable(text string, st ast.Statement) error {
-	if !containsFoldASCII(text, "transaction_isolation") {
+	if !mariadb.ContainsFoldASCII(text, "transaction_isolation") {
 		return nil
 	}
 	var found string

@@ -21,6 +21,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -132,7 +133,7 @@ func (h *harness) Setup(scripts ...[]setup.SetupScript) {
 // setup data.
 func (h *harness) NewEngine(t *testing.T) (enginetest.QueryEngine, error) {
 	h.reset()
-	a := sqlbackend.NewAnalyzer(h.p)
+	a := mariadb.NewAnalyzer(h.p)
 	a.Catalog.MySQLDb.AddRootAccount()
 	a.Catalog.InfoSchema = information_schema.NewInformationSchemaDatabase()
 	se := sqle.New(a, new(sqle.Config))

@@ -1,0 +1,275 @@
+package mariadb
+
+import (
+	"strings"
+)
+
+// MariaDB/MySQL syntax the vitess parser does not accept.
+//
+// The grammar of go-mysql-server's parser (dolthub/vitess) cannot be
+// configured, and two forms that MySQL and MariaDB accept, and that
+// mysqldump and hand-written schemas use, are syntax errors there:
+//
+//   - a display width on YEAR (`YEAR(4)`, deprecated in MySQL, printed by
+//     MariaDB's SHOW CREATE TABLE), which both servers ignore;
+//   - `DEFINER = CURRENT_USER` (or `CURRENT_USER()`) in CREATE VIEW,
+//     TRIGGER, PROCEDURE, FUNCTION and EVENT, which names the account
+//     creating the object, as no DEFINER clause does;
+//   - MariaDB's `AS (expr) PERSISTENT`, its synonym of STORED for a
+//     generated column;
+//   - GROUP BY ... WITH ROLLUP, which becomes a marker column that
+//     reportRewrite expands (reportsyntax.go).
+//
+// When a statement fails to parse, guardedParser retries it once with
+// those forms blanked out (replaced by as many spaces, so that offsets
+// into the text stay valid): `YEAR(4)` becomes `YEAR`, and the DEFINER
+// clause disappears, PERSISTENT after a generated column's expression
+// becomes STORED (padded with spaces). The retry's result is used only if it parses; else
+// the original error stands. A statement that parses as written is never
+// rewritten, so `SELECT YEAR(4)` (the function) is untouched, and the
+// rewrite looks only at code (not in strings, quoted identifiers or
+// comments, except MySQL's executable /*! */ comments).
+
+// dialectRewrite returns q with the forms above blanked out, and whether
+// it changed anything. A stored function statement at the start of q is
+// translated first (routineRewrite, routines.go); that changes the length
+// of the statement, not the text after it, as does the rewrite of
+// `@var := expr` in the first statement (assignRewrite, reportsyntax.go).
+func DialectRewrite(q string) (string, bool) {
+	if rw, ok := routineRewrite(q); ok {
+		out, _ := dialectBlank(rw)
+		return out, true
+	}
+	if rw, ok := ReplicationRewrite(q); ok { // replication.go
+		return rw, true
+	}
+	out, blanked := dialectBlank(q)
+	if rw, ok := AssignRewrite(out); ok {
+		return rw, true
+	}
+	return out, blanked
+}
+
+// dialectBlank blanks out the forms above.
+func dialectBlank(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) == 0 {
+		return q, false
+	}
+	var b []byte
+	blank := func(from, to int) {
+		if b == nil {
+			b = []byte(q)
+		}
+		for i := from; i < to; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	// The YEAR width is removed only in DDL (column types, routine
+	// parameters and variables).
+	ddl := strings.EqualFold(toks[0].text, "CREATE") || strings.EqualFold(toks[0].text, "ALTER")
+	for i, t := range toks {
+		switch {
+		case ddl && t.word && strings.EqualFold(t.text, "YEAR") && i > 0 && i+3 < len(toks):
+			prev := toks[i-1]
+			if !prev.word || exprKeywords[strings.ToUpper(prev.text)] {
+				continue
+			}
+			if toks[i+1].text == "(" && isDigits(toks[i+2].text) && toks[i+3].text == ")" {
+				blank(toks[i+1].start, toks[i+3].end)
+			}
+		case ddl && t.word && strings.EqualFold(t.text, "PERSISTENT") && i > 0 && toks[i-1].text == ")":
+			blank(t.start, t.end)
+			copy(b[t.start:], "STORED")
+		case t.word && rollupEnd(toks, i) >= 0 && i > 0:
+			// WITH ROLLUP becomes the marker column that expandRollup
+			// (reportsyntax.go) takes out of the GROUP BY.
+			end := rollupEnd(toks, i)
+			blank(t.start, end)
+			copy(b[t.start:], ","+rollupMarker)
+		case ddl && dropConstraintIfExists(toks, i):
+			// ALTER TABLE ... DROP CONSTRAINT IF EXISTS name: the parser
+			// does not read IF EXISTS there; mariaDropIfExists puts it
+			// back into the tree.
+			blank(toks[i+2].start, toks[i+3].end)
+		case i == 0 && t.text == "(" && wholeParenthesized(toks):
+			// (SELECT ...) alone: the parser reads parentheses around a
+			// SELECT only inside UNION and subqueries.
+			blank(t.start, t.end)
+			last := toks[len(toks)-1]
+			if last.text == ";" {
+				last = toks[len(toks)-2]
+			}
+			blank(last.start, last.end)
+		case t.word && strings.EqualFold(t.text, "DEFINER") && i+2 < len(toks) &&
+			toks[i+1].text == "=" && toks[i+2].word && strings.EqualFold(toks[i+2].text, "CURRENT_USER"):
+			end := toks[i+2].end
+			if i+4 < len(toks) && toks[i+3].text == "(" && toks[i+4].text == ")" {
+				end = toks[i+4].end
+			}
+			blank(t.start, end)
+		}
+	}
+	if b == nil {
+		return q, false
+	}
+	return string(b), true
+}
+
+// dropConstraintIfExists reports whether toks[i:] starts DROP CONSTRAINT
+// IF EXISTS.
+func dropConstraintIfExists(toks []codeWord, i int) bool {
+	return i+4 < len(toks) && strings.EqualFold(toks[i].text, "DROP") && strings.EqualFold(toks[i+1].text, "CONSTRAINT") &&
+		strings.EqualFold(toks[i+2].text, "IF") && strings.EqualFold(toks[i+3].text, "EXISTS")
+}
+
+// wholeParenthesized reports whether the statement toks are of is one
+// SELECT (or WITH, VALUES, TABLE) in parentheses: the '(' first matches
+// the last token (before a ';').
+func wholeParenthesized(toks []codeWord) bool {
+	n := len(toks)
+	if n > 0 && toks[n-1].text == ";" {
+		n--
+	}
+	if n < 3 || toks[n-1].text != ")" {
+		return false
+	}
+	switch strings.ToUpper(toks[1].text) {
+	case "SELECT", "WITH", "VALUES", "TABLE", "(":
+	default:
+		return false
+	}
+	depth := 0
+	for k := 0; k < n; k++ {
+		switch toks[k].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 && k != n-1 {
+				return false
+			}
+		case ";":
+			return false
+		}
+	}
+	return depth == 0
+}
+
+// exprKeywords are words after which `YEAR(` is the function YEAR.
+var exprKeywords = wordSet(`SELECT WHERE AND OR NOT XOR BY THEN ELSE WHEN RETURN DISTINCT
+		DISTINCTROW ON HAVING SET IN IS LIKE CASE DEFAULT INTERVAL ALL ANY SOME EXISTS
+		BETWEEN DIV MOD AS REGEXP RLIKE UNION EXCEPT INTERSECT DO CALL IF WHILE UNTIL ELSEIF LIMIT
+		OFFSET BINARY HIGH_PRIORITY STRAIGHT_JOIN SQL_SMALL_RESULT SQL_BIG_RESULT SQL_BUFFER_RESULT
+		SQL_NO_CACHE SQL_CACHE SQL_CALC_FOUND_ROWS ESCAPE SOUNDS SEPARATOR USING INTO
+		GENERATED ALWAYS EACH`)
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// codeWord is a token of code: a word (identifier, keyword, number or
+// quoted identifier) or one punctuation byte, with its byte range.
+type codeWord struct {
+	text       string
+	start, end int
+	word       bool
+}
+
+// codeWords splits q into code tokens, skipping strings, comments (the
+// text of /*! */ comments is code) and whitespace. Quoted identifiers are
+// words. It is not the parser's tokenizer: it serves dialectRewrite's
+// patterns, whose result the parser checks.
+func codeWords(q string) []codeWord {
+	var out []codeWord
+	isWord := func(c byte) bool {
+		return c == '_' || c == '$' || c >= 0x80 || (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
+	}
+	for i := 0; i < len(q); {
+		c := q[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '#' || (c == '-' && strings.HasPrefix(q[i:], "-- ")) || (c == '-' && (q[i:] == "--" || strings.HasPrefix(q[i:], "--\n") || strings.HasPrefix(q[i:], "--\t"))):
+			for i < len(q) && q[i] != '\n' {
+				i++
+			}
+		case c == '/' && strings.HasPrefix(q[i:], "/*!"):
+			// Executable comment: skip the marker and the version.
+			i += 3
+			for i < len(q) && q[i] >= '0' && q[i] <= '9' {
+				i++
+			}
+		case c == '/' && strings.HasPrefix(q[i:], "/*"):
+			if j := strings.Index(q[i+2:], "*/"); j >= 0 {
+				i += j + 4
+			} else {
+				i = len(q)
+			}
+		case c == '*' && strings.HasPrefix(q[i:], "*/"):
+			i += 2 // end of an executable comment
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(q) {
+				if q[j] == '\\' {
+					j += 2
+					continue
+				}
+				if q[j] == c {
+					if j+1 < len(q) && q[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			i = min(j+1, len(q))
+		case c == '`':
+			j := i + 1
+			for j < len(q) {
+				if q[j] == '`' {
+					if j+1 < len(q) && q[j+1] == '`' {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			end := min(j+1, len(q))
+			out = append(out, codeWord{text: q[i:end], start: i, end: end, word: true})
+			i = end
+		case isWord(c):
+			j := i
+			for j < len(q) && isWord(q[j]) {
+				j++
+			}
+			out = append(out, codeWord{text: q[i:j], start: i, end: j, word: true})
+			i = j
+		default:
+			out = append(out, codeWord{text: q[i : i+1], start: i, end: i + 1})
+			i++
+		}
+	}
+	return out
+}
+
+// wordSet is the set of the space-separated words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}

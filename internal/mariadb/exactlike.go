@@ -1,0 +1,86 @@
+package mariadb
+
+import (
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// hiddenLike is a LIKE simplifyFilters does not recognise. It is
+// immutable, safe for concurrent use.
+type hiddenLike struct {
+	*expression.Like
+}
+
+// WithChildren implements sql.Expression, keeping the wrapper.
+func (h *hiddenLike) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := h.Like.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := e.(*expression.Like); ok {
+		return &hiddenLike{Like: l}, nil
+	}
+	return e, nil
+}
+
+func hideLikeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !sqlbackend.ContainsFold(ctx.Query(), "like") {
+		return n, transform.SameTree, nil
+	}
+	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		l, ok := e.(*expression.Like)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		h := &hiddenLike{Like: l}
+		if p, ok := likePrefix(l); ok {
+			lower := expression.NewLiteral(p, l.RightChild.Type())
+			return expression.NewAnd(expression.NewGreaterThanOrEqual(l.LeftChild, lower), h), transform.NewTree, nil
+		}
+		return h, transform.NewTree, nil
+	})
+}
+
+// likePrefix is p of a LIKE over a text column whose pattern is the
+// literal 'p%' with no other wildcard and no backslash.
+func likePrefix(l *expression.Like) (string, bool) {
+	if l.Escape != nil || gtypes.IsBinaryType(l.LeftChild.Type()) || !gtypes.IsText(l.LeftChild.Type()) {
+		return "", false
+	}
+	if _, ok := l.LeftChild.(*expression.GetField); !ok {
+		return "", false
+	}
+	r, ok := l.RightChild.(*expression.Literal)
+	if !ok {
+		return "", false
+	}
+	s, ok := r.Value().(string)
+	if !ok || len(s) < 2 || s[len(s)-1] != '%' {
+		return "", false
+	}
+	p := s[:len(s)-1]
+	if strings.ContainsAny(p, "%_\\") {
+		return "", false
+	}
+	return p, true
+}
+
+func showLikeAgainRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !sqlbackend.ContainsFold(ctx.Query(), "like") {
+		return n, transform.SameTree, nil
+	}
+	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if h, ok := e.(*hiddenLike); ok {
+			return h.Like, transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
+	})
+}

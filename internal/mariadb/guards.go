@@ -1,0 +1,66 @@
+package mariadb
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// Guards against statements that go-mysql-server answers wrongly or
+// panics on.
+
+func intoFileRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	toFile := transform.InspectUp(n, func(n sql.Node) bool {
+		into, ok := n.(*plan.Into)
+		return ok && (into.Outfile != "" || into.Dumpfile != "")
+	})
+	if toFile && !hasFilePrivilege(ctx, a) {
+		return nil, transform.SameTree, mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000",
+			"Access denied; you need (at least one of) the FILE privilege(s) for this operation")
+	}
+	return n, transform.SameTree, nil
+}
+
+func showCreateOfViewRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		sc, ok := n.(*plan.ShowCreateTable)
+		if !ok || sc.IsView {
+			return n, transform.SameTree, nil
+		}
+		if _, view := sc.Child.(*plan.SubqueryAlias); !view {
+			return n, transform.SameTree, nil
+		}
+		nc := *sc
+		nc.IsView = true
+		return &nc, transform.NewTree, nil
+	})
+}
+
+// maxJoinTables is MariaDB's limit of tables in one join (MAX_TABLES).
+const maxJoinTables = 61
+
+func joinTablesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	var err error
+	transform.Inspect(n, func(n sql.Node) bool {
+		if j, ok := n.(*plan.JoinNode); ok && err == nil && joinLeaves(j) > maxJoinTables {
+			err = mysql.NewSQLError(erTooManyTables, "HY000",
+				"Too many tables; MariaDB can only use %d tables in a join", maxJoinTables)
+		}
+		return err == nil
+	})
+	return n, transform.SameTree, err
+}
+
+// erTooManyTables is MariaDB's ER_TOO_MANY_TABLES.
+const erTooManyTables = 1116
+
+// joinLeaves counts the tables (or derived tables) a join tree joins.
+func joinLeaves(n sql.Node) int {
+	j, ok := n.(*plan.JoinNode)
+	if !ok {
+		return 1
+	}
+	return joinLeaves(j.Left()) + joinLeaves(j.Right())
+}

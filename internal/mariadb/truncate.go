@@ -1,0 +1,191 @@
+package mariadb
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
+)
+
+// TRUNCATE(x, d), which go-mysql-server lacks: x cut (toward zero) to d
+// digits after the point, or -d digits before it. As in MySQL the result
+// has x's kind: DECIMAL with d digits of scale (d a constant, else x's
+// scale), an integer of x's type, or DOUBLE for anything else. A
+// truncateFunc is immutable and safe for concurrent use.
+
+// withTruncate registers TRUNCATE in a's function catalog and returns a.
+func withTruncate(a *analyzer.Analyzer) *analyzer.Analyzer {
+	a.Catalog.RegisterFunction(sql.NewEmptyContext(), sql.Function2{Name: "truncate", Fn: newTruncate})
+	return a
+}
+
+type truncateFunc struct {
+	expression.BinaryExpressionStub
+}
+
+var _ sql.FunctionExpression = (*truncateFunc)(nil)
+
+func newTruncate(x, d sql.Expression) sql.Expression {
+	return &truncateFunc{expression.BinaryExpressionStub{LeftChild: x, RightChild: d}}
+}
+
+// FunctionName implements sql.FunctionExpression.
+func (t *truncateFunc) FunctionName() string { return "truncate" }
+
+// Description implements sql.FunctionExpression.
+func (t *truncateFunc) Description() string {
+	return "truncates the number to d decimal places."
+}
+
+func (t *truncateFunc) String() string {
+	return fmt.Sprintf("truncate(%s,%s)", t.LeftChild, t.RightChild)
+}
+
+// constDigits is d when it is a constant.
+func (t *truncateFunc) constDigits() (int64, bool) {
+	lit, ok := t.RightChild.(*expression.Literal)
+	if !ok || lit.Value() == nil {
+		return 0, false
+	}
+	f, _, err := gmstypes.Float64.Convert(context.Background(), lit.Value())
+	if err != nil {
+		return 0, false
+	}
+	return int64(math.Round(f.(float64))), true
+}
+
+// Type implements sql.Expression.
+func (t *truncateFunc) Type() sql.Type {
+	xt := t.LeftChild.Type()
+	if dt, ok := xt.(sql.DecimalType); ok {
+		intDigits := int64(dt.Precision()) - int64(dt.Scale())
+		scale := int64(dt.Scale())
+		if d, ok := t.constDigits(); ok {
+			scale = max(0, min(d, gmstypes.DecimalTypeMaxScale))
+		}
+		prec := max(1, min(intDigits+scale, gmstypes.DecimalTypeMaxPrecision))
+		if scale > prec {
+			scale = prec
+		}
+		return gmstypes.MustCreateDecimalType(uint8(prec), uint8(scale))
+	}
+	if gmstypes.IsInteger(xt) {
+		return xt
+	}
+	return gmstypes.Float64
+}
+
+// IsNullable implements sql.Expression.
+func (t *truncateFunc) IsNullable() bool { return true }
+
+// WithChildren implements sql.Expression.
+func (t *truncateFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 2 {
+		return nil, sql.ErrInvalidChildrenNumber.New(t, len(children), 2)
+	}
+	return newTruncate(children[0], children[1]), nil
+}
+
+// Eval implements sql.Expression.
+func (t *truncateFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	x, err := t.LeftChild.Eval(ctx, row)
+	if err != nil || x == nil {
+		return nil, err
+	}
+	dv, err := t.RightChild.Eval(ctx, row)
+	if err != nil || dv == nil {
+		return nil, err
+	}
+	df, _, err := gmstypes.Float64.Convert(ctx, dv)
+	if err != nil {
+		return nil, err
+	}
+	d := int64(math.Round(df.(float64)))
+	typ := t.Type()
+	switch {
+	case gmstypes.IsDecimal(typ):
+		v, err := gmstypes.InternalDecimalType.ConvertNoBoundsCheck(x)
+		if err != nil {
+			return nil, err
+		}
+		return truncateDecimal(v, d).Round(int32(typ.(sql.DecimalType).Scale())), nil
+	case gmstypes.IsInteger(typ):
+		if d >= 0 {
+			v, _, err := typ.Convert(ctx, x)
+			return v, err
+		}
+		if gmstypes.IsUnsigned(typ) {
+			v, _, err := gmstypes.Uint64.Convert(ctx, x)
+			if err != nil {
+				return nil, err
+			}
+			u := v.(uint64)
+			if d < -19 {
+				u = 0
+			} else {
+				p := uint64(math.Pow10(int(-d)))
+				u = u / p * p
+			}
+			out, _, err := typ.Convert(ctx, u)
+			return out, err
+		}
+		v, _, err := gmstypes.Int64.Convert(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		i := v.(int64)
+		if d < -18 {
+			i = 0
+		} else {
+			p := int64(math.Pow10(int(-d)))
+			i = i / p * p
+		}
+		out, _, err := typ.Convert(ctx, i)
+		return out, err
+	}
+	fv, _, err := gmstypes.Float64.Convert(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	return truncateFloat(fv.(float64), d), nil
+}
+
+// truncateDecimal cuts v toward zero to d digits after the point (d < 0:
+// before it).
+func truncateDecimal(v decimal.Decimal, d int64) decimal.Decimal {
+	if d >= 0 {
+		return v.Truncate(int32(min(d, math.MaxInt32)))
+	}
+	if d < -80 {
+		return decimal.Zero
+	}
+	return v.Shift(int32(d)).Truncate(0).Shift(int32(-d))
+}
+
+// truncateFloat cuts f as MySQL's my_double_round does with truncate set.
+func truncateFloat(f float64, d int64) float64 {
+	d = max(min(d, 400), -400)
+	if d < 0 {
+		p := math.Pow10(int(-d))
+		if math.IsInf(p, 0) {
+			return 0
+		}
+		if f >= 0 {
+			return math.Floor(f/p) * p
+		}
+		return math.Ceil(f/p) * p
+	}
+	p := math.Pow10(int(d))
+	if math.IsInf(f*p, 0) {
+		return f
+	}
+	if f >= 0 {
+		return math.Floor(f*p) / p
+	}
+	return math.Ceil(f*p) / p
+}

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/config"
+	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/sqlfront"
+)
+
+// The fronts' options from the command line's settings (config holds the
+// settings and the store's options; it imports no front). The flags
+// follow mysqld's and the plugin's conventions (0 often means "no limit"
+// or "never"); the packages follow Pebble's (0 means the default, a
+// negative value "none" where a field allows it).
+
+// none maps a flag's 0 ("no limit", "never") to a package's negative
+// value ("none"); other values pass through.
+func none[T int | int64 | time.Duration](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
+}
+
+// HSConfig is the HandlerSocket front's configuration, without what only
+// the running server has (TLS, Authorize, Backoff, Logger, Observe).
+func hsConfig(c *config.Config) hsfront.Config {
+	return hsfront.Config{
+		ReadAddr:        c.Addr(c.HSPort),
+		WriteAddr:       c.Addr(c.HSPortWr),
+		ReadSecret:      c.HSSecret,
+		WriteSecret:     c.HSSecretWr,
+		Timeout:         none(c.HSTimeout), // 0: never, as the plugin's handlersocket_timeout
+		LineTimeout:     none(c.HSLineTimeout),
+		MaxResponse:     none(c.HSMaxResponse),
+		MaxConns:        c.HSMaxConnections,
+		MaxConnsPerPeer: none(c.HSMaxConnectionsPerPeer),
+		ReadLoops:       c.HSReadLoops,
+		WriteLoops:      c.HSWriteLoops,
+		RequireAuth:     c.HSRequireAuth,
+		TLSRequired:     c.TLSRequired,
+	}
+}
+
+// SQLConfig is the MySQL front's configuration, without what only the
+// running server has (TLS, ExtraProcesses). Its zero limits mean none, as
+// the flags' do.
+func sqlConfig(c *config.Config) sqlfront.Config {
+	return sqlfront.Config{
+		Address:          c.Addr(c.Port),
+		RootPassword:     c.RootPassword,
+		RootHost:         c.RootHost,
+		TLSRequired:      c.TLSRequired,
+		NoPointFastPath:  !c.SQLPointFastPath,
+		NoPlanCache:      !c.SQLPlanCache,
+		MaxConnections:   c.MaxConnections,
+		MaxConnectErrors: c.MaxConnectErrors,
+		ConnectTimeout:   c.ConnectTimeout,
+		SecureFilePriv:   c.SecureFilePrivDir(),
+	}
+}
