@@ -9,6 +9,12 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 )
 
+// The analyzer runs HandlerDB's rules of one phase as one rule of its own
+// (rulePreAnalyze, rulePostValidation): go-mysql-server spells the id of
+// every rule it runs (RuleId.String, two allocations for an id it does not
+// know) on every statement, so thirteen rules cost 26 allocations of a
+// point select where one costs two.
+
 // ruleBatch returns a rule that applies rules in order, each unless the
 // selector skips its id, as go-mysql-server's batch does: on an error it
 // returns the last node a rule made before it.

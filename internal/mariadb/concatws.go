@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -12,7 +10,16 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
+
+// ruleFastConcat replaces go-mysql-server's CONCAT_WS by concatWS, which
+// builds the same text with one allocation instead of two per argument
+// and two more for the join (a row checksum over CONCAT_WS spent half its
+// time there), and prints a DECIMAL without big.Int (appendDecimal); text
+// in UTF-8 is appended as it is (LongText's conversion of such a string is
+// the string; other text is refused by that conversion, as before).
 
 // fastConcatRule swaps every CONCAT_WS of the plan for a concatWS over
 // the same arguments. It runs last (after oddDatesRule, which wraps the

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -11,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // hiddenLike is a LIKE simplifyFilters does not recognise. It is
@@ -30,6 +30,20 @@ func (h *hiddenLike) WithChildren(children ...sql.Expression) (sql.Expression, e
 	}
 	return e, nil
 }
+
+// ruleHideLike and ruleShowLikeAgain keep go-mysql-server's filter
+// simplification (simplifyFilters, once before the default rules) away
+// from LIKE, which it rewrote wrongly: x LIKE 'p%' became x >= 'p' AND
+// x <= 'p' + byte 255, an upper bound that utf8mb4_general_ci reads as
+// 'pY' (so LIKE 'subquer%' missed 'subquery_1'), and a pattern without
+// an unescaped wildcard became x = pattern, which kept the escape
+// backslashes (LIKE 'a\_b' matched nothing) and compared with trailing
+// spaces padded. hideLikeRule (before analysis) wraps each LIKE in a
+// hiddenLike, and over a literal pattern 'p%' (no other wildcard, no
+// escape) also adds x >= 'p' in front, the bound an index range can use
+// (every value matching lies at or after its prefix in any collation);
+// the LIKE itself stays and decides. showLikeAgainRule (after
+// validation) unwraps it. Both are pure functions of the plan.
 
 func hideLikeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !sqlbackend.ContainsFold(ctx.Query(), "like") {

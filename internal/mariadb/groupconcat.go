@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"container/heap"
 	"crypto/sha256"
 	"reflect"
@@ -17,7 +15,22 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
+
+// ruleBoundedGroupConcat replaces a GROUP_CONCAT over text by
+// boundedGroupConcat, which keeps no more of its group than the result
+// can use and reports warning 1260 ("Row N was cut by GROUP_CONCAT()"),
+// as MariaDB does: without ORDER BY it stops keeping values once the
+// result has group_concat_max_len bytes; with ORDER BY it keeps, of the
+// rows seen so far, only those that come first in the result up to
+// group_concat_max_len bytes (their sort keys and at most
+// group_concat_max_len+1 bytes of each value), sorts them at the end and
+// cuts. go-mysql-server's keeps every row of
+// the group whole (its input row too) and cuts only at the end (4 GB
+// held to return 1024 bytes). Over BLOB or binary values the bytes are
+// concatenated as they are and the cut may fall inside a character.
 
 // boundedGroupConcatRule swaps the GROUP_CONCATs it can, only when the
 // statement's text names GROUP_CONCAT.

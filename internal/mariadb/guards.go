@@ -11,6 +11,11 @@ import (
 // Guards against statements that go-mysql-server answers wrongly or
 // panics on.
 
+// ruleIntoFile refuses SELECT ... INTO OUTFILE / DUMPFILE to an account
+// without the global FILE privilege, as MariaDB does (go-mysql-server
+// asks FILE of LOAD DATA only): 1227, "Access denied; you need (at least
+// one of) the FILE privilege(s) for this operation".
+
 func intoFileRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	toFile := transform.InspectUp(n, func(n sql.Node) bool {
 		into, ok := n.(*plan.Into)
@@ -22,6 +27,11 @@ func intoFileRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 	}
 	return n, transform.SameTree, nil
 }
+
+// ruleShowCreateOfView makes SHOW CREATE TABLE of a view answer as SHOW
+// CREATE VIEW does, as MariaDB's does: go-mysql-server gave it the view's
+// four-column schema and a table's two-value row (a panic in the wire
+// encoding).
 
 func showCreateOfViewRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
@@ -40,6 +50,10 @@ func showCreateOfViewRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ 
 
 // maxJoinTables is MariaDB's limit of tables in one join (MAX_TABLES).
 const maxJoinTables = 61
+
+// ruleJoinTables refuses a join of more than maxJoinTables tables with
+// MariaDB's 1116 before go-mysql-server's join planner, whose table sets
+// hold 64 (a panic past them).
 
 func joinTablesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	var err error

@@ -1,14 +1,14 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/information_schema"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // installAfterAllRules adds, once per process, the rules that must see

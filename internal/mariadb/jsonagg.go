@@ -1,14 +1,23 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
+
+// ruleBoundedJSONAgg wraps JSON_ARRAYAGG and JSON_OBJECTAGG in a
+// boundedJSONAgg, whose buffer counts the bytes of the values its group
+// has kept and, once they pass max_allowed_packet, keeps no more: the
+// result is NULL with warning 1301, as for any other value past the
+// limit. go-mysql-server's keeps every value of the group (a GROUP BY
+// of large values held gigabytes). MariaDB cuts JSON_ARRAYAGG at
+// group_concat_max_len (warning 1260, a document that is no longer
+// JSON); HandlerDB answers the whole document up to the packet limit.
 
 // boundedJSONAggRule swaps the two aggregates, only when the statement's
 // text names one.

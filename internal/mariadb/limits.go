@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"math"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -11,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // topNLimitsRule: ORDER BY ... LIMIT n OFFSET m becomes a TopN of n + m

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // hasFilePrivilege reports whether the session's account holds FILE
@@ -86,6 +86,9 @@ func (l *loadFile) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	}
 	return data, nil
 }
+
+// ruleLoadFile swaps go-mysql-server's LOAD_FILE, which panics reading the
+// unsigned max_allowed_packet as an int64, for loadFile.
 
 // loadFileRule replaces go-mysql-server's LOAD_FILE by loadFile.
 func loadFileRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {

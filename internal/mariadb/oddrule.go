@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"math"
 	"strings"
 	"time"
@@ -17,6 +15,7 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"regexp"
 	"strings"
 	"time"
@@ -18,6 +16,7 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // regexpMatchTime bounds one match of the backtracking engine. MariaDB
@@ -27,6 +26,32 @@ const regexpMatchTime = 500 * time.Millisecond
 
 // erRegexp is ER_REGEXP_ERROR.
 const erRegexp = 1139
+
+// ruleBoundedRegexp replaces go-mysql-server's REGEXP / RLIKE /
+// REGEXP_LIKE, REGEXP_INSTR, REGEXP_SUBSTR and REGEXP_REPLACE, which
+// match with ICU's backtracking engine compiled to WebAssembly (no step
+// or time limit, deaf to the statement's cancellation: SELECT
+// REPEAT('a',30) REGEXP '^(a+)+$b' kept a core busy past KILL), by
+// regexpFunc, whose matcher never runs unbounded:
+//
+//   - REGEXP matches with Go's regexp package when its syntax takes the
+//     pattern: time linear in the text, so no pattern makes it run long;
+//   - every other pattern (back references, look-around, atomic groups,
+//     possessive quantifiers) and the three functions that walk matches
+//     use regexp2, a backtracking engine, with each match bounded by
+//     regexpMatchTime and the statement's cancellation checked between
+//     matches. A match past the bound counts as no match with warning
+//     1139 "Regex error 'match limit exceeded'", as MariaDB answers when
+//     PCRE2's match limit stops it.
+//
+// The answers are MariaDB's: REGEXP_SUBSTR without a match is the empty
+// string,
+// REGEXP_REPLACE stops at the first empty match and reads \0..\9 in
+// the replacement as groups, and a pattern neither engine compiles is
+// error 1139. REGEXP_REPLACE's result is bounded by max_allowed_packet
+// as it is built (NULL and warning 1301 past it). MySQL's extra
+// arguments (position, occurrence, return option, match type), which
+// go-mysql-server's parser accepts, keep their MySQL meaning.
 
 // boundedRegexpRule swaps every regular-expression function of the plan
 // for a regexpFunc, only when the statement's text names one.

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"slices"
 	"strings"
 
@@ -11,7 +9,17 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
+
+// ruleSharedSubqueryAlias: go-mysql-server plans a select list with a
+// correlated scalar subquery as a projection over a projection that both
+// compute the subquery (the inner one for ORDER BY, the outer one for the
+// result), so each row ran it twice: a report of
+// each store's last rental read the rentals eight times for four stores.
+// sharedSubqueryAliasRule makes the outer projection read the inner one's
+// column instead.
 
 // sharedSubqueryAliasRule replaces, in the plan's top Project whose child
 // is a Project (or a Sort of one), each alias of an expression holding a

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -11,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // SHOW DATABASES LIKE 'p' and SHOW [FULL] TABLES LIKE 'p' name their first

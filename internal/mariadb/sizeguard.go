@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -11,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // sizeGuardedFuncs names the guarded functions (as FunctionName spells
@@ -161,6 +161,16 @@ func maxPacket(ctx *sql.Context) int64 {
 	}
 	return 16 << 20
 }
+
+// ruleSizeGuard wraps every string function that can build a value
+// larger than its arguments (REPEAT, LPAD, RPAD, SPACE, CONCAT,
+// CONCAT_WS, REPLACE, TO_BASE64, HEX, JSON_ARRAY, JSON_OBJECT) in a sizeGuard, which decides from
+// the arguments' values, before the function allocates anything, whether
+// the result would pass max_allowed_packet; if so the result is NULL with
+// warning 1301, as MariaDB answers ("Result of repeat() was larger than
+// max_allowed_packet (16777216) - truncated"). Without it one
+// SELECT REPEAT('x',1e9) took gigabytes. QUOTE becomes quoteFunc, which
+// bounds itself.
 
 // sizeGuardRule wraps the functions sizeGuardedFuncs names. It runs after
 // fastConcatRule (whose concatWS it wraps too) and only when the

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"fmt"
 	"strings"
 	"sync"
@@ -12,11 +10,19 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // memoMax bounds the values one memo keeps; past it, new values are
 // computed without being kept.
 const memoMax = 4096
+
+// ruleSubqueryMemo: a correlated scalar subquery runs its plan for every
+// row of the outer query, also for rows whose correlated columns hold
+// values it has met before (the last rental of each of 4 customers ran
+// it 48 times). subqueryMemoRule lets it answer those from a memo of the
+// statement's execution, as MariaDB's subquery cache does.
 
 // subqueryMemoRule wraps each correlated, non-volatile scalar subquery
 // that is an operand of a comparison or a select expression, and whose

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"reflect"
 	"strings"
 	"time"
@@ -16,6 +14,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Dates and times in expressions, where go-mysql-server and MariaDB

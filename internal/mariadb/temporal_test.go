@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqltest"
-
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +8,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/handlerdb/handlerdb/internal/sqltest"
 )
 
 func temporalFixture(t *testing.T) (*sqltest.Backend, func(q string, want ...string)) {

@@ -1,8 +1,6 @@
 package mariadb
 
 import (
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-
 	"fmt"
 	"math"
 	"math/big"
@@ -18,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Value conversions in expressions where go-mysql-server and MySQL differ,

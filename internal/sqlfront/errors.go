@@ -1,8 +1,6 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"context"
 	"errors"
 	"regexp"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )

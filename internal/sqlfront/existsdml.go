@@ -1,9 +1,9 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // mariaExistsInDML makes an UPDATE or DELETE whose WHERE holds [NOT]

@@ -1,11 +1,11 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // showCreate returns the CREATE TABLE text SHOW CREATE TABLE prints.

@@ -1,11 +1,11 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // Column labels as MariaDB gives them, where the parser or go-mysql-server

@@ -1,13 +1,13 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"fmt"
 	"strings"
 	"testing"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // TestReplicationRewrite: the older replication statements are given to

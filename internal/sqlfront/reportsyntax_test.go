@@ -1,8 +1,6 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"errors"
 	"slices"
 	"strings"
@@ -10,6 +8,8 @@ import (
 
 	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // rewritten parses q as guardedParser does (retrying with dialectRewrite)

@@ -1,11 +1,11 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // INSERT ... RETURNING select_list (MariaDB 10.5 and later) answers the

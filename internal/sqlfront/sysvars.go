@@ -1,13 +1,13 @@
 package sqlfront
 
 import (
-	"github.com/handlerdb/handlerdb/internal/mariadb"
-
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // mysqlOnlyVariables are system variables go-mysql-server has (and uses
