@@ -9,22 +9,67 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
-	"github.com/handlerdb/handlerdb/internal/hsfront"
-	"github.com/handlerdb/handlerdb/internal/replica"
-	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
+
+// A FrontSource is a front whose counters the metrics read at scrape
+// time. FrontCounters is called on the scrape's goroutine while the
+// front serves, so it reads what it reports atomically.
+type FrontSource interface {
+	FrontCounters() FrontCounters
+}
+
+// FrontCounters are one front's counters at one moment, as the metrics
+// label them. A negative count is one the front does not keep (not
+// reported).
+type FrontCounters struct {
+	Front                                                          string         // the front label: "handlersocket", "mysql"
+	Requests                                                       []RequestCount // requests answered, where non-zero
+	Conns                                                          []PortCount    // open connections by port
+	AuthFail, Accepted, Refused, RefusedPeer, Expired, AuthBackoff int64
+}
+
+// RequestCount is the number of requests of one port, operation and
+// result ("ok", "error").
+type RequestCount struct {
+	Port, Op, Result string
+	N                int64
+}
+
+// PortCount is a count of one port.
+type PortCount struct {
+	Port string
+	N    int64
+}
+
+// A ReplicaSource is the replica, read at scrape time as FrontSource is.
+type ReplicaSource interface {
+	ReplicaCounters() ReplicaCounters
+}
+
+// ReplicaCounters are the replica's progress at one moment.
+type ReplicaCounters struct {
+	IORunning, SQLRunning     bool
+	SecondsBehind             int64 // -1: NULL
+	Applied, Staged           uint64
+	LastIOErrno, LastSQLErrno uint
+	Copying                   bool
+	CopyRows, CopyEstimate    uint64
+	CopyRate                  float64
+	CopyETA                   time.Duration // -1: unknown
+}
 
 // Metrics are the server's Prometheus metrics. The counters live in the
 // engine and the fronts as atomics and are read at scrape time; only the
 // latency and group-commit histograms are observed as things happen.
 type Metrics struct {
 	e   *engine.Engine
-	hs  atomic.Pointer[hsfront.Server]
-	sql atomic.Pointer[sqlfront.Stats]
-	rep atomic.Pointer[replica.Replica]
+	hs  atomic.Pointer[FrontSource]
+	sql atomic.Pointer[FrontSource]
+	rep atomic.Pointer[ReplicaSource]
 
 	descLatency *prometheus.Desc
-	hsLatency   [2][hsfront.NumOps]batchHistogram // by port and class
+	hsOps       []string            // the HandlerSocket request classes' names
+	hsLatency   [2][]batchHistogram // by port and class
 	groupJobs   prometheus.Histogram
 	groupTime   prometheus.Histogram
 	groupFailed prometheus.Counter
@@ -40,11 +85,16 @@ type Metrics struct {
 	descCopying, descCopyRows, descCopyEstimate, descCopyRate, descCopyETA *prometheus.Desc
 }
 
-// NewMetrics builds the metrics of e and registers them in reg. It
-// installs the engine's group-commit hook. AttachHS adds the HandlerSocket
-// front's counters.
-func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
-	m := &Metrics{e: e}
+// NewMetrics builds the metrics of e and registers them in reg, with a
+// latency histogram per port for each of the HandlerSocket request
+// classes hsOps names (ObserveHS's op indexes it). It installs the
+// engine's group-commit hook. AttachHS adds the HandlerSocket front's
+// counters.
+func NewMetrics(reg *prometheus.Registry, e *engine.Engine, hsOps []string) *Metrics {
+	m := &Metrics{e: e, hsOps: hsOps}
+	for p := range m.hsLatency {
+		m.hsLatency[p] = make([]batchHistogram, len(hsOps))
+	}
 	m.descLatency = prometheus.NewDesc("handlerdb_handlersocket_request_duration_seconds",
 		"Time to execute one HandlerSocket request: the requests a connection sent together share the time of their batch equally (write-port requests include waiting for their group commit).",
 		[]string{"port", "op"}, nil)
@@ -108,19 +158,20 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine) *Metrics {
 }
 
 // AttachSQL makes the metrics report the MySQL front's counters.
-func (m *Metrics) AttachSQL(st *sqlfront.Stats) { m.sql.Store(st) }
+func (m *Metrics) AttachSQL(s FrontSource) { m.sql.Store(&s) }
 
-// AttachReplica makes the metrics report r's progress.
-func (m *Metrics) AttachReplica(r *replica.Replica) { m.rep.Store(r) }
+// AttachReplica makes the metrics report the replica's progress.
+func (m *Metrics) AttachReplica(r ReplicaSource) { m.rep.Store(&r) }
 
-// AttachHS makes the metrics report hs's counters.
-func (m *Metrics) AttachHS(hs *hsfront.Server) { m.hs.Store(hs) }
+// AttachHS makes the metrics report the HandlerSocket front's counters.
+func (m *Metrics) AttachHS(s FrontSource) { m.hs.Store(&s) }
 
 var ports = [2]string{"read", "write"}
 
-// ObserveHS is the hsfront.Config.Observe hook: n requests of class op
-// that took d each.
-func (m *Metrics) ObserveHS(write bool, op hsfront.Op, ok bool, d time.Duration, n int) {
+// ObserveHS records n HandlerSocket requests of class op (an index of
+// NewMetrics's hsOps) that took d each; it is the front's Observe hook.
+// Safe for concurrent use.
+func (m *Metrics) ObserveHS(write bool, op int, ok bool, d time.Duration, n int) {
 	m.hsLatency[portIndex(write)][op].observe(d, n)
 }
 
@@ -181,49 +232,31 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
 	for p := range ports {
-		for op := hsfront.Op(0); op < hsfront.NumOps; op++ {
-			ch <- m.hsLatency[p][op].metric(m.descLatency, ports[p], op.String())
+		for op, name := range m.hsOps {
+			ch <- m.hsLatency[p][op].metric(m.descLatency, ports[p], name)
 		}
 	}
-	if hs := m.hs.Load(); hs != nil {
-		st := hs.Stats()
-		for p := range ports {
-			for op := hsfront.Op(0); op < hsfront.NumOps; op++ {
-				for r, res := range []string{"ok", "error"} {
-					if v := st.Ops[p][op][r].Load(); v > 0 {
-						counter(m.descRequests, float64(v), "handlersocket", ports[p], op.String(), res)
-					}
-				}
-			}
-			gauge(m.descConns, float64(st.Open[p].Load()), "handlersocket", ports[p])
+	for _, src := range []*atomic.Pointer[FrontSource]{&m.hs, &m.sql} {
+		if s := src.Load(); s != nil {
+			m.collectFront((*s).FrontCounters(), counter, gauge)
 		}
-		counter(m.descAuthFail, float64(st.AuthFail.Load()), "handlersocket")
-		counter(m.descAccepted, float64(st.Accepted.Load()), "handlersocket")
-		counter(m.descRefused, float64(st.Refused.Load()), "handlersocket")
-		counter(m.descRefusedPeer, float64(st.RefusedPeer.Load()), "handlersocket")
-		counter(m.descExpired, float64(st.Expired.Load()), "handlersocket")
-		counter(m.descAuthBackoff, float64(hs.AuthBackoffs()), "handlersocket")
 	}
 	if r := m.rep.Load(); r != nil {
-		st := r.Stats()
-		yes := func(s string) float64 {
-			if s == "Yes" {
+		st := (*r).ReplicaCounters()
+		yes := func(b bool) float64 {
+			if b {
 				return 1
 			}
 			return 0
 		}
-		gauge(m.descReplRunning, yes(st.IO), "io")
-		gauge(m.descReplRunning, yes(st.SQL), "sql")
+		gauge(m.descReplRunning, yes(st.IORunning), "io")
+		gauge(m.descReplRunning, yes(st.SQLRunning), "sql")
 		gauge(m.descReplBehind, float64(st.SecondsBehind))
 		counter(m.descReplApplied, float64(st.Applied))
 		counter(m.descReplStaged, float64(st.Staged))
 		gauge(m.descReplErrno, float64(st.LastIOErrno), "io")
 		gauge(m.descReplErrno, float64(st.LastSQLErrno), "sql")
-		copying := 0.0
-		if st.Copying {
-			copying = 1
-		}
-		gauge(m.descCopying, copying)
+		gauge(m.descCopying, yes(st.Copying))
 		gauge(m.descCopyRows, float64(st.CopyRows))
 		gauge(m.descCopyEstimate, float64(st.CopyEstimate))
 		gauge(m.descCopyRate, st.CopyRate)
@@ -232,19 +265,6 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 			eta = -1
 		}
 		gauge(m.descCopyETA, eta)
-	}
-	if st := m.sql.Load(); st != nil {
-		for c := 0; c < sqlfront.NumStmts; c++ {
-			for r, res := range []string{"ok", "error"} {
-				if v := st.Queries[c][r].Load(); v > 0 {
-					counter(m.descRequests, float64(v), "mysql", "sql", sqlfront.StmtNames[c], res)
-				}
-			}
-		}
-		gauge(m.descConns, float64(st.Connections.Load()), "mysql", "sql")
-		counter(m.descAuthFail, float64(st.AuthFail.Load()), "mysql")
-		counter(m.descRefused, float64(st.Refused.Load()), "mysql")
-		counter(m.descExpired, float64(st.ConnectTimeouts.Load()), "mysql")
 	}
 	es := m.e.Stats()
 	counter(m.descRowsRead, float64(es.RowsRead.Load()))
@@ -264,6 +284,25 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	if h := pm.LogWriter.FsyncLatency; h != nil {
 		if hm := fsyncHistogram(m.descFsync, h); hm != nil {
 			ch <- hm
+		}
+	}
+}
+
+// collectFront reports one front's counters.
+func (m *Metrics) collectFront(c FrontCounters, counter, gauge func(*prometheus.Desc, float64, ...string)) {
+	for _, r := range c.Requests {
+		counter(m.descRequests, float64(r.N), c.Front, r.Port, r.Op, r.Result)
+	}
+	for _, p := range c.Conns {
+		gauge(m.descConns, float64(p.N), c.Front, p.Port)
+	}
+	for _, v := range []struct {
+		d *prometheus.Desc
+		n int64
+	}{{m.descAuthFail, c.AuthFail}, {m.descAccepted, c.Accepted}, {m.descRefused, c.Refused},
+		{m.descRefusedPeer, c.RefusedPeer}, {m.descExpired, c.Expired}, {m.descAuthBackoff, c.AuthBackoff}} {
+		if v.n >= 0 {
+			counter(v.d, float64(v.n), c.Front)
 		}
 	}
 }

@@ -114,17 +114,17 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	hcfg.LockWaitNow = hsLockWait
 	var m *admin.Metrics
 	if s.admin != nil {
-		m = admin.NewMetrics(s.admin.Registry, s.e)
-		hcfg.Observe = m.ObserveHS
+		m = admin.NewMetrics(s.admin.Registry, s.e, hsOpNames())
+		hcfg.Observe = observeHS(m)
 	}
 	s.hs = hsfront.New(s.e, hcfg)
 	if m != nil {
-		m.AttachHS(s.hs)
+		m.AttachHS(hsSource{s.hs})
 		if s.repl != nil {
-			m.AttachReplica(s.repl)
+			m.AttachReplica(replicaSource{s.repl})
 		}
 		if sf, ok := s.sql.(interface{ Stats() *sqlfront.Stats }); ok {
-			m.AttachSQL(sf.Stats())
+			m.AttachSQL(sqlSource{sf.Stats()})
 		}
 	}
 	// Both fronts exist before either accepts: each may ask the other
