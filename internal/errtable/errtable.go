@@ -55,19 +55,46 @@ const (
 	argDetail               // the error's Detail (a foreign key, as InnoDB describes it)
 )
 
-// MySQL error numbers the table uses that vitess does not name.
+// MySQL error numbers HandlerDB reports that vitess's mysql package does
+// not name (where it names one, code uses its constant). No other file
+// defines an error number; the catalogue below words them all.
 const (
-	ERGetErrno          = 1030 // ER_GET_ERRNO
-	ERTableDefChanged   = 1412 // ER_TABLE_DEF_CHANGED
-	EROptionPrevents    = 1290 // ER_OPTION_PREVENTS_STATEMENT
-	ERAutoincReadFailed = 1467 // ER_AUTOINC_READ_FAILED
+	ERCantCreateTable                  = 1005 // ER_CANT_CREATE_TABLE
+	ERGetErrno                         = 1030 // ER_GET_ERRNO
+	ERHostNotPrivileged                = 1130 // ER_HOST_NOT_PRIVILEGED
+	ERTableAccessDenied                = 1142 // ER_TABLEACCESS_DENIED_ERROR
+	ERFtMatchingKeyNotFound            = 1191 // ER_FT_MATCHING_KEY_NOT_FOUND
+	ERSlaveMustStop                    = 1198 // ER_SLAVE_MUST_STOP
+	ERBadSlave                         = 1200 // ER_BAD_SLAVE
+	ERSpatialCantHaveNull              = 1252 // ER_SPATIAL_CANT_HAVE_NULL
+	ERCutValueGroupConcat              = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	ERWarnTooFewRecords                = 1261 // ER_WARN_TOO_FEW_RECORDS
+	ERWarnTooManyRecords               = 1262 // ER_WARN_TOO_MANY_RECORDS
+	ERWarnNullToNotnull                = 1263 // ER_WARN_NULL_TO_NOTNULL
+	EROptionPrevents                   = 1290 // ER_OPTION_PREVENTS_STATEMENT
+	ERGetErrmsg                        = 1296 // ER_GET_ERRMSG
+	ERWarnAllowedPacketOverflowed      = 1301 // ER_WARN_ALLOWED_PACKET_OVERFLOWED
+	ERSPAlreadyExists                  = 1304 // ER_SP_ALREADY_EXISTS
+	ERSPWrongArgs                      = 1318 // ER_SP_WRONG_NO_OF_ARGS
+	ERDivisionByZero                   = 1365 // ER_DIVISION_BY_ZERO
+	ERPSManyParam                      = 1390 // ER_PS_MANY_PARAM
+	ERKeyPart0                         = 1391 // ER_KEY_PART_0
+	ERTableDefChanged                  = 1412 // ER_TABLE_DEF_CHANGED
+	ERSPNoRecursion                    = 1424 // ER_SP_NO_RECURSION
+	ERStackOverrun                     = 1436 // ER_STACK_OVERRUN_NEED_MORE
+	ERSPWrongName                      = 1458 // ER_SP_WRONG_NAME
+	ERAutoincReadFailed                = 1467 // ER_AUTOINC_READ_FAILED
+	ERDropIndexFK                      = 1553 // ER_DROP_INDEX_FK
+	ERWrongParamCountToNativeFct       = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
+	ERTruncateIllegalFK                = 1701 // ER_TRUNCATE_ILLEGAL_FK
+	ERAutoPositionRequiresGTIDModeOn   = 1777 // ER_AUTO_POSITION_REQUIRES_GTID_MODE_ON
+	ERCantExecuteInReadOnlyTransaction = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	ERFKColumnCannotChange             = 1832 // ER_FK_COLUMN_CANNOT_CHANGE
 	// ERGeneratedColumnValue is ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN:
 	// a value given for a generated column (an error in strict mode).
-	ERGeneratedColumnValue = 1906
-	ERConstraintFailed     = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
-	ERGetErrmsg            = 1296 // ER_GET_ERRMSG
-	ERRowIsReferenced2     = 1451 // ER_ROW_IS_REFERENCED_2
-	ERNoReferencedRow2     = 1452 // ER_NO_REFERENCED_ROW_2
+	ERGeneratedColumnValue       = 1906
+	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
+	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
 )
 
 // entries is the table: every engine condition, then the entry of errors
@@ -97,8 +124,8 @@ var entries = [...]Entry{
 	{engine.ErrLockWaitTimeout, hsproto.ErrStorage, mysql.ERLockWaitTimeout, nil},
 	{engine.ErrDeadlock, hsproto.ErrStorage, mysql.ERLockDeadlock, nil},
 	{engine.ErrRowLocked, hsproto.ErrStorage, mysql.ERLockWaitTimeout, nil},
-	{engine.ErrNoReferencedRow, hsproto.ErrNoReferencedRow, ERNoReferencedRow2, []any{argDetail}},
-	{engine.ErrRowIsReferenced, hsproto.ErrRowIsReferenced, ERRowIsReferenced2, []any{argDetail}},
+	{engine.ErrNoReferencedRow, hsproto.ErrNoReferencedRow, mysql.ErNoReferencedRow2, []any{argDetail}},
+	{engine.ErrRowIsReferenced, hsproto.ErrRowIsReferenced, mysql.ERRowIsReferenced2, []any{argDetail}},
 	{engine.ErrFKDepthExceeded, hsproto.ErrFKDepth, ERGetErrmsg, []any{193, argDetail, "InnoDB"}},
 	{nil, hsproto.ErrStorage, mysql.ERUnknownError, []any{argText}},
 }
@@ -248,6 +275,7 @@ var mysqlErrors = map[int]MySQLError{
 	1052: {"ER_NON_UNIQ_ERROR", "23000", "Column '%s' in %s is ambiguous"},
 	1053: {"ER_SERVER_SHUTDOWN", "08S01", "Server shutdown in progress"},
 	1054: {"ER_BAD_FIELD_ERROR", "42S22", "Unknown column '%s' in '%s'"},
+	1059: {"ER_TOO_LONG_IDENT", "42000", "Identifier name '%s' is too long"},
 	1060: {"ER_DUP_FIELDNAME", "42S21", "Duplicate column name '%s'"},
 	1061: {"ER_DUP_KEYNAME", "42000", "Duplicate key name '%s'"},
 	1062: {"ER_DUP_ENTRY", "23000", "Duplicate entry '%s' for key '%s'"},

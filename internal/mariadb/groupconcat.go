@@ -16,6 +16,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -307,7 +308,7 @@ func (g *boundedConcatBuffer) Eval(ctx *sql.Context) (interface{}, error) {
 			n-- // not inside a character
 		}
 		s = s[:n]
-		ctx.Warn(1260, "Row %d was cut by GROUP_CONCAT()", g.cut)
+		ctx.Warn(errtable.ERCutValueGroupConcat, "Row %d was cut by GROUP_CONCAT()", g.cut)
 	}
 	return s, nil
 }

@@ -59,7 +59,7 @@ func joinTablesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.
 	var err error
 	transform.Inspect(n, func(n sql.Node) bool {
 		if j, ok := n.(*plan.JoinNode); ok && err == nil && joinLeaves(j) > maxJoinTables {
-			err = mysql.NewSQLError(erTooManyTables, "HY000",
+			err = mysql.NewSQLError(mysql.ERTooManyTables, "HY000",
 				"Too many tables; MariaDB can only use %d tables in a join", maxJoinTables)
 		}
 		return err == nil
@@ -67,8 +67,7 @@ func joinTablesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.
 	return n, transform.SameTree, err
 }
 
-// erTooManyTables is MariaDB's ER_TOO_MANY_TABLES.
-const erTooManyTables = 1116
+// mysql.ERTooManyTables is MariaDB's ER_TOO_MANY_TABLES.
 
 // joinLeaves counts the tables (or derived tables) a join tree joins.
 func joinLeaves(n sql.Node) int {

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -132,7 +133,7 @@ func (g *boundedJSONBuffer) Update(ctx *sql.Context, row sql.Row) error {
 func (g *boundedJSONBuffer) Eval(ctx *sql.Context) (interface{}, error) {
 	if g.over {
 		limit := maxPacket(ctx)
-		ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", g.agg.name, limit)
+		ctx.Warn(errtable.ERWarnAllowedPacketOverflowed, "Result of %s() was larger than max_allowed_packet (%d) - truncated", g.agg.name, limit)
 		return nil, nil
 	}
 	return g.inner.Eval(ctx)

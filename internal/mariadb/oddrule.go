@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -697,7 +698,7 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	case oddInterval:
 		for _, v := range vals {
 			if o, ok := v.(sqlbackend.OddDate); ok {
-				ctx.Warn(sqlbackend.ERTruncatedWrongValue, "Incorrect datetime value: '%s'", o.String())
+				ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect datetime value: '%s'", o.String())
 				break
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -24,8 +25,7 @@ import (
 // half a second keeps a KILL answered within a second.
 const regexpMatchTime = 500 * time.Millisecond
 
-// erRegexp is ER_REGEXP_ERROR.
-const erRegexp = 1139
+// mysql.ERRegexpError is ER_REGEXP_ERROR.
 
 // ruleBoundedRegexp replaces go-mysql-server's REGEXP / RLIKE /
 // REGEXP_LIKE, REGEXP_INSTR, REGEXP_SUBSTR and REGEXP_REPLACE, which
@@ -252,7 +252,7 @@ func compileMatcher(pat string, o reOptions, linear bool) (*matcher, error) {
 	bt, err := regexp2.Compile(pat, opts)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		return nil, errtable.SQLError(erRegexp, msg)
+		return nil, errtable.SQLError(mysql.ERRegexpError, msg)
 	}
 	bt.MatchTimeout = regexpMatchTime
 	return &matcher{bt: bt}, nil
@@ -288,7 +288,7 @@ func (m *matcher) each(ctx *sql.Context, s string, start int, fn func(loc []int)
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
-			ctx.Warn(erRegexp, "Regex error 'match limit exceeded'")
+			ctx.Warn(mysql.ERRegexpError, "Regex error 'match limit exceeded'")
 			return nil
 		}
 		if mt == nil || !fn(locOf(mt)) {
@@ -446,7 +446,7 @@ func (f *regexpFunc) replace(ctx *sql.Context, row sql.Row, m *matcher, text str
 		return nil, err
 	}
 	if over {
-		ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", f.FunctionName(), limit)
+		ctx.Warn(errtable.ERWarnAllowedPacketOverflowed, "Result of %s() was larger than max_allowed_packet (%d) - truncated", f.FunctionName(), limit)
 		return nil, nil
 	}
 	if done == 0 {
@@ -454,7 +454,7 @@ func (f *regexpFunc) replace(ctx *sql.Context, row sql.Row, m *matcher, text str
 	}
 	b.WriteString(text[done:])
 	if b.Len() > limit {
-		ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", f.FunctionName(), limit)
+		ctx.Warn(errtable.ERWarnAllowedPacketOverflowed, "Result of %s() was larger than max_allowed_packet (%d) - truncated", f.FunctionName(), limit)
 		return nil, nil
 	}
 	return b.String(), nil

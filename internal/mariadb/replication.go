@@ -8,6 +8,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/dolthub/vitess/go/vt/vterrors"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
 // The older spellings of the replication statements.
@@ -253,7 +255,7 @@ func (sc *replScanner) str() string {
 func (sc *replScanner) syntaxError() error {
 	q, tkn := sc.q, sc.tkn
 	near := strings.TrimSpace(q[min(max(tkn.OldPosition-1, 0), len(q)):min(max(tkn.Position-1, 0), len(q))])
-	return fmt.Errorf("syntax error at position %d near '%s'", tkn.Position, near)
+	return vterrors.SyntaxError{Message: fmt.Sprintf("syntax error at position %d near '%s'", tkn.Position, near), Position: tkn.Position, Statement: q}
 }
 
 // finish reads an optional FOR CHANNEL clause (only the default
@@ -269,7 +271,7 @@ func (sc *replScanner) finish(multi bool) (int, error) {
 			return 0, sc.syntaxError()
 		}
 		if ch := sc.str(); ch != "" {
-			return 0, mysql.NewSQLError(3074, "HY000", "Replica channel '%s' does not exist.", ch)
+			return 0, mysql.NewSQLError(errtable.ERReplicaChannelDoesNotExist, "HY000", "Replica channel '%s' does not exist.", ch)
 		}
 		sc.next()
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -419,10 +420,10 @@ func expandRollup(sel *ast.Select) error {
 	}
 	groups := sel.GroupBy[:n-1]
 	if len(sel.OrderBy) > 0 {
-		return errtable.SQLError(1221, "CUBE/ROLLUP", "ORDER BY")
+		return errtable.SQLError(mysql.ERWrongUsage, "CUBE/ROLLUP", "ORDER BY")
 	}
 	if len(groups) == 0 || sel.Into != nil || sel.Lock != "" {
-		return errtable.SQLError(1235, "WITH ROLLUP without grouping columns, with INTO or a locking clause")
+		return errtable.SQLError(mysql.ERNotSupportedYet, "WITH ROLLUP without grouping columns, with INTO or a locking clause")
 	}
 	// A grouping expression that names a select alias or position stands
 	// for that select expression.
@@ -460,7 +461,7 @@ func expandRollup(sel *ast.Select) error {
 	for i, se := range sel.SelectExprs {
 		ae, ok := se.(*ast.AliasedExpr)
 		if !ok {
-			return errtable.SQLError(1235, "SELECT * with WITH ROLLUP")
+			return errtable.SQLError(mysql.ERNotSupportedYet, "SELECT * with WITH ROLLUP")
 		}
 		names[i] = displayName(ae)
 		cols[i] = rewritePre + "c" + strconv.Itoa(i+1)

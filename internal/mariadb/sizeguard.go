@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -257,7 +258,7 @@ func (g *sizeGuard) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 
 // overflow is the answer past max_allowed_packet: NULL and warning 1301.
 func (g *sizeGuard) overflow(ctx *sql.Context, limit float64) (interface{}, error) {
-	ctx.Warn(1301, "Result of %s() was larger than max_allowed_packet (%d) - truncated", g.name, int64(limit))
+	ctx.Warn(errtable.ERWarnAllowedPacketOverflowed, "Result of %s() was larger than max_allowed_packet (%d) - truncated", g.name, int64(limit))
 	return nil, nil
 }
 
@@ -368,7 +369,7 @@ func (q *quoteFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 	}
 	if limit := maxPacket(ctx); int64(n) > limit {
-		ctx.Warn(1301, "Result of quote() was larger than max_allowed_packet (%d) - truncated", limit)
+		ctx.Warn(errtable.ERWarnAllowedPacketOverflowed, "Result of quote() was larger than max_allowed_packet (%d) - truncated", limit)
 		return nil, nil
 	}
 	b := make([]byte, 0, n)

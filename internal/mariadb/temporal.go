@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -178,7 +179,7 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 	}
 	if o, ok := v.(sqlbackend.OddDate); ok { // a zero month or day: NULL, as in MariaDB
 		if ctx.Session != nil {
-			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: sqlbackend.ERTruncatedWrongValue,
+			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValue,
 				Message: "Incorrect datetime value: '" + o.String() + "'"})
 		}
 		return nil, nil
@@ -190,7 +191,7 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 	tm := tv.(time.Time)
 	if tm.Equal(sqlbackend.ZeroTime) {
 		if ctx.Session != nil {
-			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: sqlbackend.ERTruncatedWrongValue,
+			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValue,
 				Message: "Incorrect datetime value: '" + string(appendTemporal(nil, tm, gtypes.Date)) + "'"})
 		}
 		return nil, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -148,7 +149,7 @@ func (f *timeToSec) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, []byte(text))
 		if !ok {
-			ctx.Warn(1292, "Incorrect time value: '%s'", text)
+			ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect time value: '%s'", text)
 			return nil, nil
 		}
 		us = tv.I

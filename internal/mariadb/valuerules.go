@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -194,7 +195,7 @@ func (t *truncatedNumber) Eval(ctx *sql.Context, row sql.Row) (interface{}, erro
 	}
 	if *t.warned != ctx.Pid()+1 && ctx.Session != nil {
 		*t.warned = ctx.Pid() + 1
-		ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: sqlbackend.ERTruncatedWrongValue,
+		ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValue,
 			Message: fmt.Sprintf("Truncated incorrect %s value: '%s'", t.word, t.text)})
 	}
 	return t.value, nil
@@ -396,7 +397,7 @@ func (c *castInt) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		n.SetString(string(s[start:i]), 10)
 	}
 	if !clean && ctx.Session != nil {
-		ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: sqlbackend.ERTruncatedWrongValue,
+		ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValue,
 			Message: fmt.Sprintf("Truncated incorrect INTEGER value: '%s'", s)})
 	}
 	if c.unsigned {
@@ -492,7 +493,7 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 			return c.Arithmetic.Eval(ctx, row)
 		}
 		if n.Sign() < 0 || !n.IsUint64() {
-			return nil, errtable.SQLError(erDataOutOfRange, "BIGINT UNSIGNED", mariaText(c.Arithmetic))
+			return nil, errtable.SQLError(mysql.ERDataOutOfRange, "BIGINT UNSIGNED", mariaText(c.Arithmetic))
 		}
 		if !c.wide && !gtypes.IsUnsigned(c.Arithmetic.Type()) && n.IsInt64() {
 			return n.Int64(), nil
@@ -500,13 +501,12 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 		return n.Uint64(), nil
 	}
 	if !n.IsInt64() {
-		return nil, errtable.SQLError(erDataOutOfRange, "BIGINT", mariaText(c.Arithmetic))
+		return nil, errtable.SQLError(mysql.ERDataOutOfRange, "BIGINT", mariaText(c.Arithmetic))
 	}
 	return n.Int64(), nil
 }
 
-// erDataOutOfRange is ER_DATA_OUT_OF_RANGE.
-const erDataOutOfRange = 1690
+// mysql.ERDataOutOfRange is ER_DATA_OUT_OF_RANGE.
 
 // mariaText prints an expression as MariaDB's 1690 quotes it: columns as
 // `db`.`table`.`column`, operators between spaces.

@@ -254,7 +254,7 @@ func (r *Replica) StartReplica(ctx *sql.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.src == nil || r.src.Host == "" {
-		return mysql.NewSQLError(1200, "HY000", "Misconfigured slave: MASTER_HOST was not set; Fix in config file or with CHANGE MASTER TO")
+		return mysql.NewSQLError(errtable.ERBadSlave, "HY000", "Misconfigured slave: MASTER_HOST was not set; Fix in config file or with CHANGE MASTER TO")
 	}
 	if r.cancel != nil {
 		// MySQL warns 3083 and does nothing.
@@ -292,7 +292,7 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cancel != nil {
-		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
+		return mysql.NewSQLError(errtable.ERSlaveMustStop, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
 	s := r.sourceOrNew()
 	var coords struct {
@@ -307,7 +307,7 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 			if v, ok := o.Value.(binlogreplication.IntegerReplicationOptionValue); ok {
 				return v.GetValueAsInt(), nil
 			}
-			return 0, mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a number", o.Name)
+			return 0, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s takes a number", o.Name)
 		}
 		var err error
 		switch name {
@@ -333,11 +333,11 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 		case "SOURCE_LOG_POS":
 			var n int
 			if n, err = num(); err == nil && (n < 0 || n > math.MaxUint32) {
-				err = mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; SOURCE_LOG_POS %d is out of range", n)
+				err = mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; SOURCE_LOG_POS %d is out of range", n)
 			}
 			coords.pos, coords.p.Pos = true, uint32(n)
 		default:
-			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
+			return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
 		}
 		if err != nil {
 			return err
@@ -358,7 +358,7 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 // is MySQL's 1777. The source and the position are stored in one job.
 func (r *Replica) setCoordinatesLocked(ctx context.Context, s *source, file, pos, autoOn bool, p position) error {
 	if autoOn {
-		return mysql.NewSQLError(1777, "HY000", "Parameters SOURCE_LOG_FILE, SOURCE_LOG_POS, RELAY_LOG_FILE and RELAY_LOG_POS cannot be set when SOURCE_AUTO_POSITION is active.")
+		return mysql.NewSQLError(errtable.ERAutoPositionRequiresGTIDModeOn, "HY000", "Parameters SOURCE_LOG_FILE, SOURCE_LOG_POS, RELAY_LOG_FILE and RELAY_LOG_POS cannot be set when SOURCE_AUTO_POSITION is active.")
 	}
 	old, err := r.position()
 	if err != nil {
@@ -403,21 +403,21 @@ func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlog
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cancel != nil {
-		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
+		return mysql.NewSQLError(errtable.ERSlaveMustStop, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
 	s := r.sourceOrNew()
 	f := s.filters
 	for _, o := range options {
 		v, ok := o.Value.(binlogreplication.TableNamesReplicationOptionValue)
 		if !ok {
-			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes a list of names", o.Name)
+			return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s takes a list of names", o.Name)
 		}
 		name := strings.ToUpper(o.Name)
 		if name == "REPLICATE_REWRITE_DB" {
 			var pairs [][2]string
 			for _, t := range v.GetValueAsTableList() {
 				if t.Database() == nil || t.Database().Name() == "" || t.Name() == "" {
-					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes (from_db, to_db) pairs", o.Name)
+					return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s takes (from_db, to_db) pairs", o.Name)
 				}
 				pairs = append(pairs, [2]string{t.Database().Name(), t.Name()})
 			}
@@ -433,17 +433,17 @@ func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlog
 			switch name {
 			case "REPLICATE_DO_TABLE", "REPLICATE_IGNORE_TABLE":
 				if db == "" || t.Name() == "" {
-					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes db.table names", o.Name)
+					return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s takes db.table names", o.Name)
 				}
 				names = append(names, db+"."+t.Name())
 			case "REPLICATE_WILD_DO_TABLE", "REPLICATE_WILD_IGNORE_TABLE":
 				if db != "" || !strings.Contains(t.Name(), ".") {
-					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes 'db_pattern.table_pattern' strings", o.Name)
+					return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s takes 'db_pattern.table_pattern' strings", o.Name)
 				}
 				names = append(names, t.Name())
 			default:
 				if db != "" || t.Name() == "" {
-					return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s takes database names", o.Name)
+					return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s takes database names", o.Name)
 				}
 				names = append(names, t.Name())
 			}
@@ -465,7 +465,7 @@ func (r *Replica) SetReplicationFilterOptions(ctx *sql.Context, options []binlog
 		case "REPLICATE_WILD_IGNORE_TABLE":
 			f.WildIgnoreTables = names
 		default:
-			return mysql.NewSQLError(1064, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
+			return mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; %s is not supported here", o.Name)
 		}
 	}
 	s.filters = f
@@ -513,7 +513,7 @@ func (r *Replica) ResetReplica(ctx *sql.Context, resetAll bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cancel != nil {
-		return mysql.NewSQLError(1198, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
+		return mysql.NewSQLError(errtable.ERSlaveMustStop, "HY000", "This operation cannot be performed as you have a running slave ''; run STOP SLAVE '' first")
 	}
 	pos, err := r.position()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // A database's default character set and collation are the engine's
@@ -16,9 +17,8 @@ import (
 // database.GetCollation. Two details of how MariaDB shows them are fixed
 // here. Pure functions and per-statement nodes, safe for concurrent use.
 
-// erNotSupportedYet is the code of go-mysql-server's warning that CREATE
+// mysql.ERNotSupportedYet is the code of go-mysql-server's warning that CREATE
 // DATABASE ignores CHARACTER SET and COLLATE, which HandlerDB does not.
-const erNotSupportedYet = 1235
 
 // dropCharsetWarning removes that warning from the session.
 func dropCharsetWarning(ctx *sql.Context) {
@@ -29,7 +29,7 @@ func dropCharsetWarning(ctx *sql.Context) {
 	keep := ws[:0:0]
 	dropped := false
 	for _, w := range ws {
-		if w.Code == erNotSupportedYet && strings.HasPrefix(w.Message, "Setting CHARACTER SET, COLLATION") {
+		if w.Code == mysql.ERNotSupportedYet && strings.HasPrefix(w.Message, "Setting CHARACTER SET, COLLATION") {
 			dropped = true
 			continue
 		}

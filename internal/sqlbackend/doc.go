@@ -31,7 +31,7 @@
 // Session.HasTemporaryTables, Provider.ResolveTable and
 // Provider.ColumnTypes, ValueToSQL, SQLType, SQLCollation and
 // IsHelperIndex for the point fast path and error wording; ReusablePlan
-// for the plan cache; MapError and IdentifierError for errors;
+// for the plan cache; MapError for errors;
 // ScanBulkInsert and Provider.PrepareBulkInsert for the bulk insert path,
 // LoadStatementOf and Provider.PrepareLoadData (LoadDataNode.Rows,
 // Affected, MoreErrors) for the bulk load path. The rest implements

@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -283,10 +284,10 @@ func checkKeptDefs(sch sql.Schema, defs sql.IndexDefs) error {
 				continue
 			}
 			if _, geo := engineGeometryType(sch[i].Type); !geo || len(d.Columns) != 1 {
-				return errtable.SQLError(1210, "SPATIAL INDEX")
+				return errtable.SQLError(mysql.ERWrongArguments, "SPATIAL INDEX")
 			}
 			if sch[i].Nullable {
-				return errtable.SQLError(1252)
+				return errtable.SQLError(errtable.ERSpatialCantHaveNull)
 			}
 		}
 	}
@@ -404,9 +405,9 @@ func (t *table) addTextIndex(ctx *sql.Context, d *sql.IndexDef, after int) error
 		ct := &t.t.Columns[i]
 		switch {
 		case spatial && (ct.Type.Kind != types.Geometry || len(d.Columns) != 1):
-			return errtable.SQLError(1210, "SPATIAL INDEX")
+			return errtable.SQLError(mysql.ERWrongArguments, "SPATIAL INDEX")
 		case spatial && ct.Nullable:
-			return errtable.SQLError(1252)
+			return errtable.SQLError(errtable.ERSpatialCantHaveNull)
 		case !spatial && (!ct.Type.IsString() || ct.Type.Collation == nil):
 			return errUnsupported("FULLTEXT index on the non-text column %s", ct.Name)
 		}

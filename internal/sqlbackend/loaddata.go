@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/shopspring/decimal"
 
@@ -67,14 +68,6 @@ import (
 
 // loadChunk is the number of rows converted at a time.
 const loadChunk = 2048
-
-// MariaDB's LOAD DATA conditions.
-const (
-	erWarnTooFewRecords  = 1261
-	erWarnTooManyRecords = 1262
-	erWarnNullToNotnull  = 1263
-	erDupEntry           = 1062
-)
 
 // LoadFormat is the FIELDS and LINES clause of a LOAD DATA.
 type LoadFormat struct {
@@ -664,7 +657,7 @@ func (n *LoadDataNode) convert(max int) bool {
 				if fieldsFailed {
 					break
 				}
-				n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooFewRecords, line))
+				n.cond(strict, line, "Warning", errtable.SQLError(errtable.ERWarnTooFewRecords, line))
 				if col.Default == nil && col.Nullable {
 					row[c] = types.NullValue
 				} else {
@@ -677,7 +670,7 @@ func (n *LoadDataNode) convert(max int) bool {
 					row[c] = types.NullValue
 					continue
 				}
-				n.cond(strict, line, "Warning", errtable.SQLError(erWarnNullToNotnull, col.Name, line))
+				n.cond(strict, line, "Warning", errtable.SQLError(errtable.ERWarnNullToNotnull, col.Name, line))
 				row[c] = typesImplicit(col)
 				continue
 			}
@@ -698,8 +691,8 @@ func (n *LoadDataNode) convert(max int) bool {
 			}
 			out, sc := storeConvert(ctx, &col.Type, in, m)
 			if sc.code != 0 {
-				if sc.code == erDataTooLong && !strict {
-					sc.code = erDataTruncated
+				if sc.code == mysql.ERDataTooLong && !strict {
+					sc.code = mysql.ERWarnDataTruncated
 				}
 				e := loadCondError(t, c, sc, text, line)
 				level := "Warning"
@@ -731,7 +724,7 @@ func (n *LoadDataNode) convert(max int) bool {
 			row[c] = v
 		}
 		if len(r.fields) > len(order) && n.failure == nil {
-			n.cond(strict, line, "Warning", errtable.SQLError(erWarnTooManyRecords, line))
+			n.cond(strict, line, "Warning", errtable.SQLError(errtable.ERWarnTooManyRecords, line))
 		}
 		if n.failure != nil {
 			// MariaDB raises every condition of the failing row.
@@ -840,7 +833,7 @@ func typesImplicit(col *types.Column) types.Value {
 func loadCondError(t *engine.Table, c int, sc storeCond, text string, line int) error {
 	col := &t.Columns[c]
 	switch sc.code {
-	case erTruncatedWrongValueForField, ERTruncatedWrongValue:
+	case mysql.ERTruncatedWrongValueForField, mysql.ERTruncatedWrongValue:
 		if sc.text != "" {
 			text = sc.text
 		}
@@ -1001,7 +994,7 @@ func (n *LoadDataNode) runStaged(ctx *sql.Context) (sql.RowIter, error) {
 			var dk *engine.DuplicateKeyError
 			if n.ignore && errors.As(err, &dk) {
 				total.skipped++
-				total.dups = append(total.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+				total.dups = append(total.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: mysql.ERDupEntry, message: dupKeyMessage(n.t, dk)}})
 				continue
 			}
 			n.raise(ctx, condsTo(n.conds, n.rowLine[i]))
@@ -1148,7 +1141,7 @@ func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, int, error) {
 			var dk *engine.DuplicateKeyError
 			if n.ignore && errors.As(err, &dk) {
 				res.skipped++
-				res.dups = append(res.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: erDupEntry, message: dupKeyMessage(n.t, dk)}})
+				res.dups = append(res.dups, loadCond{row: n.rowLine[i], level: "Warning", err: &sqlError{num: mysql.ERDupEntry, message: dupKeyMessage(n.t, dk)}})
 				continue
 			}
 			sess.rollbackTo(sp)

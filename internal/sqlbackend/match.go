@@ -17,6 +17,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
@@ -192,11 +193,11 @@ func (m *matchFunc) bind(ctx *sql.Context, tables map[string]*table) (*matchFunc
 	for _, c := range m.children[1:] {
 		gf, ok := c.(*expression.GetField)
 		if !ok {
-			return nil, errtable.SQLError(1191)
+			return nil, errtable.SQLError(errtable.ERFtMatchingKeyNotFound)
 		}
 		ct := tables[strings.ToLower(gf.Table())]
 		if ct == nil || (t != nil && ct != t) {
-			return nil, errtable.SQLError(1191)
+			return nil, errtable.SQLError(errtable.ERFtMatchingKeyNotFound)
 		}
 		t = ct
 		cols = append(cols, gf.Name())
@@ -206,7 +207,7 @@ func (m *matchFunc) bind(ctx *sql.Context, tables map[string]*table) (*matchFunc
 		return nil, err
 	}
 	if !hasTextIndexOn(meta, cols) {
-		return nil, errtable.SQLError(1191)
+		return nil, errtable.SQLError(errtable.ERFtMatchingKeyNotFound)
 	}
 	n := *m
 	n.colls = make([]*collation.Collation, len(cols))
@@ -377,7 +378,7 @@ func newMatchFunc(args ...sql.Expression) (sql.Expression, error) {
 	lit, ok := args[0].(*expression.Literal)
 	mode, _ := lit.Value().(string)
 	if !ok || (mode != matchNatural && mode != matchBoolean) {
-		return nil, errtable.SQLError(1235, "MATCH ... AGAINST "+strings.ToUpper(fmt.Sprint(mode)))
+		return nil, errtable.SQLError(mysql.ERNotSupportedYet, "MATCH ... AGAINST "+strings.ToUpper(fmt.Sprint(mode)))
 	}
 	return &matchFunc{mode: mode, children: args[1:]}, nil
 }

@@ -2,12 +2,12 @@ package sqlbackend
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
 // Names of databases, tables (and views), columns, indexes and routines
@@ -41,17 +41,6 @@ const (
 	nameRoutine // stored procedures and triggers
 )
 
-// MySQL error numbers of bad names.
-const (
-	erTooLongIdent           = 1059 // ER_TOO_LONG_IDENT
-	erWrongDBName            = 1102 // ER_WRONG_DB_NAME
-	erWrongTableName         = 1103 // ER_WRONG_TABLE_NAME
-	erWrongColumnName        = 1166 // ER_WRONG_COLUMN_NAME
-	erWrongNameForIndex      = 1280 // ER_WRONG_NAME_FOR_INDEX
-	erInvalidCharacterString = 1300 // ER_INVALID_CHARACTER_STRING
-	erSPWrongName            = 1458 // ER_SP_WRONG_NAME
-)
-
 // maxNameChars is the longest name, in characters.
 const maxNameChars = 64
 
@@ -59,7 +48,7 @@ const maxNameChars = 64
 // nil.
 func checkName(ctx *sql.Context, kind nameKind, name string) error {
 	if !identifierText(name) {
-		return mysql.NewSQLError(erInvalidCharacterString, "HY000",
+		return mysql.NewSQLError(mysql.ERInvalidCharacterString, "HY000",
 			"Invalid %s character string: '%s'", clientCharset(ctx), escapeNonASCII(name))
 	}
 	if name == "" || name[len(name)-1] == ' ' || strings.IndexByte(name, 0) >= 0 {
@@ -76,23 +65,23 @@ func checkName(ctx *sql.Context, kind nameKind, name string) error {
 
 // wrongName is the "Incorrect ... name" error of kind.
 func wrongName(kind nameKind, name string) error {
-	num, what := erWrongDBName, "database"
+	num, what := mysql.ERWrongDbName, "database"
 	switch kind {
 	case nameTable:
-		num, what = erWrongTableName, "table"
+		num, what = mysql.ERWrongTableName, "table"
 	case nameColumn:
-		num, what = erWrongColumnName, "column"
+		num, what = mysql.ERWrongColumnName, "column"
 	case nameIndex:
-		num, what = erWrongNameForIndex, "index"
+		num, what = mysql.ERWrongNameForIndex, "index"
 	case nameRoutine:
-		num, what = erSPWrongName, "routine"
+		num, what = errtable.ERSPWrongName, "routine"
 	}
 	return mysql.NewSQLError(num, "42000", "Incorrect %s name '%s'", what, name)
 }
 
 // tooLongIdent is ER_TOO_LONG_IDENT for name.
 func tooLongIdent(name string) error {
-	return mysql.NewSQLError(erTooLongIdent, "42000", "Identifier name '%s' is too long", name)
+	return errtable.SQLError(mysql.ERTooLongIdent, name)
 }
 
 // identifierText reports whether s is valid UTF-8 within the Basic
@@ -143,26 +132,4 @@ func clientCharset(ctx *sql.Context) string {
 		}
 	}
 	return "utf8mb4"
-}
-
-// gmsTooLong matches go-mysql-server's refusal of a name longer than 64
-// bytes, which its analyzer makes before the backend sees the statement.
-var gmsTooLong = regexp.MustCompile("^invalid identifier: `(.*)`$")
-
-// IdentifierError turns go-mysql-server's "invalid identifier" into
-// ER_TOO_LONG_IDENT, as MySQL reports a name too long; other errors pass.
-// go-mysql-server makes that refusal before the backend sees the name, so
-// the listener applies this to every statement's error.
-func IdentifierError(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if se, ok := err.(*mysql.SQLError); ok {
-		msg = se.Message
-	}
-	if m := gmsTooLong.FindStringSubmatch(msg); m != nil {
-		return tooLongIdent(m[1])
-	}
-	return err
 }

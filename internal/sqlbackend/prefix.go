@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -44,10 +45,9 @@ import (
 // maxKeyBytes is InnoDB's longest key and key part (DYNAMIC rows).
 const maxKeyBytes = 3072
 
-// erTooLongKey is ER_TOO_LONG_KEY, the note of a key part MariaDB cuts.
+// mysql.ERTooLongKey is ER_TOO_LONG_KEY, the note of a key part MariaDB cuts.
 // The errors are go-mysql-server's kinds (ErrInvalidIndexPrefix,
 // ErrKeyTooLong), which the listener sends as MariaDB's 1089 and 1071.
-const erTooLongKey = 1071
 
 // mbMax is the longest character of t's character set, in bytes.
 func mbMax(t *types.Type) int {
@@ -141,7 +141,7 @@ func keyPrefix(cols []*types.Column, parts []sql.IndexColumn, primary, unique bo
 			n = int64(maxKeyBytes / mbMax(t))
 			bytes = int(n) * mbMax(t)
 			if warn != nil {
-				warn(erTooLongKey, errtable.SQLError(erTooLongKey, maxKeyBytes).Message)
+				warn(mysql.ERTooLongKey, errtable.SQLError(mysql.ERTooLongKey, maxKeyBytes).Message)
 			}
 		}
 		total += bytes

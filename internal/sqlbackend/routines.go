@@ -15,6 +15,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -119,14 +120,6 @@ func decodeFunctionDef(text string) (*FunctionDef, bool) {
 	return def, true
 }
 
-// MySQL errors of stored functions (errtable holds their wording).
-const (
-	erSPAlreadyExists = 1304 // ER_SP_ALREADY_EXISTS
-	erSPDoesNotExist  = 1305 // ER_SP_DOES_NOT_EXIST
-	erSPWrongArgs     = 1318 // ER_SP_WRONG_NO_OF_ARGS
-	erSPNoRecursion   = 1424 // ER_SP_NO_RECURSION
-)
-
 // saveFunction stores the function a hidden procedure carries (see
 // SaveStoredProcedure).
 func (d *database) saveFunction(ctx *sql.Context, spd sql.StoredProcedureDetails) error {
@@ -164,15 +157,15 @@ func (d *database) saveFunction(ctx *sql.Context, spd sql.StoredProcedureDetails
 					exists = true
 					return errNothingToDo
 				}
-				return errtable.SQLError(erSPAlreadyExists, "FUNCTION", def.Name)
+				return errtable.SQLError(errtable.ERSPAlreadyExists, "FUNCTION", def.Name)
 			}
 		}
 		o.Functions = append(o.Functions, *def)
 		return nil
 	})
 	if exists {
-		ctx.Session.Warn(&sql.Warning{Level: "Note", Code: erSPAlreadyExists,
-			Message: errtable.SQLError(erSPAlreadyExists, "FUNCTION", def.Name).Message})
+		ctx.Session.Warn(&sql.Warning{Level: "Note", Code: errtable.ERSPAlreadyExists,
+			Message: errtable.SQLError(errtable.ERSPAlreadyExists, "FUNCTION", def.Name).Message})
 		return nil
 	}
 	return err
@@ -209,9 +202,9 @@ func (d *database) dropFunction(ctx *sql.Context, procName string) error {
 		return errNothingToDo
 	})
 	if missing {
-		e := errtable.SQLError(erSPDoesNotExist, "FUNCTION", d.name+"."+name)
+		e := errtable.SQLError(mysql.ERSPDoesNotExist, "FUNCTION", d.name+"."+name)
 		if dropIfExists.MatchString(ctx.Query()) {
-			ctx.Session.Warn(&sql.Warning{Level: "Note", Code: erSPDoesNotExist, Message: e.Message})
+			ctx.Session.Warn(&sql.Warning{Level: "Note", Code: mysql.ERSPDoesNotExist, Message: e.Message})
 			return sql.ErrStoredProcedureDoesNotExist.New(procName) // go-mysql-server then answers OK
 		}
 		return e
@@ -275,7 +268,7 @@ func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) 
 	}
 	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != len(def.ParamNames) {
-			return nil, errtable.SQLError(erSPWrongArgs, "FUNCTION", n+"."+def.Name, len(def.ParamNames), len(args))
+			return nil, errtable.SQLError(errtable.ERSPWrongArgs, "FUNCTION", n+"."+def.Name, len(def.ParamNames), len(args))
 		}
 		typ, err := returnType(def.Returns)
 		if err != nil {
@@ -366,11 +359,11 @@ func (f *storedFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	key := strings.ToLower(f.db + "." + f.def.Name)
 	for _, active := range s.functions {
 		if active == key {
-			return nil, errtable.SQLError(erSPNoRecursion)
+			return nil, errtable.SQLError(errtable.ERSPNoRecursion)
 		}
 	}
 	if len(s.functions) >= maxFunctionDepth {
-		return nil, errtable.SQLError(erSPNoRecursion)
+		return nil, errtable.SQLError(errtable.ERSPNoRecursion)
 	}
 	depth := len(s.functions)
 	var call strings.Builder
@@ -481,7 +474,7 @@ func (f *showFunction) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 		def, _ = (&database{p: f.p, name: n}).function(fname)
 	}
 	if def == nil {
-		return nil, errtable.SQLError(erSPDoesNotExist, "FUNCTION", name)
+		return nil, errtable.SQLError(mysql.ERSPDoesNotExist, "FUNCTION", name)
 	}
 	switch col {
 	case int64(0):

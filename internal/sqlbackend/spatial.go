@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/spatial"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -104,7 +105,7 @@ func geometryFromSQL(t *types.Type, v interface{}) (types.Value, error) {
 			return types.Value{B: []byte(x)}, nil
 		}
 	}
-	return types.Value{}, errtable.SQLError(1416)
+	return types.Value{}, errtable.SQLError(mysql.ErrCantCreateGeometryObject)
 }
 
 // storeGeometry checks a value stored into a geometry column as MariaDB
@@ -116,10 +117,10 @@ func storeGeometry(ctx *sql.Context, t *types.Type, v interface{}) (interface{},
 	if !ok {
 		b, isBytes := BytesOf(v)
 		if !isBytes || !types.ValidGeometry(&types.Type{Kind: types.Geometry}, b) {
-			return nil, storeCond{code: erCantCreateGeometry, always: true}
+			return nil, storeCond{code: mysql.ErrCantCreateGeometryObject, always: true}
 		}
 		if g, ok = geometryToSQL(b).(gtypes.GeometryValue); !ok {
-			return nil, storeCond{code: erCantCreateGeometry, always: true}
+			return nil, storeCond{code: mysql.ErrCantCreateGeometryObject, always: true}
 		}
 	}
 	if t.Scale == types.GeomAny || geometryKind(g) == t.Scale {
@@ -133,11 +134,10 @@ func storeGeometry(ctx *sql.Context, t *types.Type, v interface{}) (interface{},
 	if s, err := spatial.NewAsWKT(expression.NewLiteral(shown, gtypes.GeometryType{})).Eval(ctx, nil); err == nil {
 		text, _ = s.(string)
 	}
-	return nil, storeCond{code: erTruncatedWrongValueForField, word: strings.ToUpper(types.GeometryName(t)), text: text, always: true}
+	return nil, storeCond{code: mysql.ERTruncatedWrongValueForField, word: strings.ToUpper(types.GeometryName(t)), text: text, always: true}
 }
 
-// erCantCreateGeometry is ER_CANT_CREATE_GEOMETRY_OBJECT.
-const erCantCreateGeometry = 1416
+// mysql.ErrCantCreateGeometryObject is ER_CANT_CREATE_GEOMETRY_OBJECT.
 
 // geometryKind is the engine's geometry kind of a value.
 func geometryKind(g gtypes.GeometryValue) uint8 {
@@ -177,7 +177,7 @@ func checkGeometryAlter(ctx *sql.Context, tx *engine.Job, old *engine.Table, i i
 		v := r[i]
 		if v.Null {
 			if !col.Nullable {
-				return errtable.SQLError(erBadNull, col.Name)
+				return errtable.SQLError(mysql.ERBadNullError, col.Name)
 			}
 			continue
 		}
@@ -187,7 +187,7 @@ func checkGeometryAlter(ctx *sql.Context, tx *engine.Job, old *engine.Table, i i
 		}
 		g, ok := geometryToSQL(buf).(gtypes.GeometryValue)
 		if !ok {
-			return errtable.SQLError(erCantCreateGeometry)
+			return errtable.SQLError(mysql.ErrCantCreateGeometryObject)
 		}
 		if srid, defined := col.Type.SRID(); defined && g.GetSRID() != srid {
 			return sql.ErrNotMatchingSRIDWithColName.New(col.Name, sql.ErrNotMatchingSRID.New(g.GetSRID(), srid))

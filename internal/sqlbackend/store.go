@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -415,11 +416,11 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		switch {
 		case !mode.divZeroError:
 			// Stored as NULL silently (go-mysql-server warned).
-			dropWarnings(ctx, erDivisionByZero)
+			dropWarnings(ctx, errtable.ERDivisionByZero)
 		case strict:
 			// The statement's error replaces the division's warning.
-			dropWarnings(ctx, erDivisionByZero)
-			return nil, errtable.SQLError(erDivisionByZero)
+			dropWarnings(ctx, errtable.ERDivisionByZero)
+			return nil, errtable.SQLError(errtable.ERDivisionByZero)
 		}
 	}
 	c := &s.t.t.Columns[s.col]
@@ -427,7 +428,7 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		// NULL into NOT NULL, not strict, in an UPDATE or a multi-row
 		// INSERT: the implicit default, with 1048 as a warning (a
 		// single-row INSERT fails with 1048, as go-mysql-server does).
-		s.warn(ctx, "Warning", errtable.SQLError(erBadNull, c.Name))
+		s.warn(ctx, "Warning", errtable.SQLError(mysql.ERBadNullError, c.Name))
 		return ValueToSQL(&c.Type, types.ImplicitDefault(&c.Type)), nil
 	}
 	if v == nil {
@@ -435,7 +436,7 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			if !s.rows.noDefaultWarned {
 				// once per statement, as MariaDB (the message has no row)
 				s.rows.noDefaultWarned = true
-				s.warn(ctx, "Warning", errtable.SQLError(erNoDefault, c.Name))
+				s.warn(ctx, "Warning", errtable.SQLError(mysql.ERNoDefaultForField, c.Name))
 			}
 			return ValueToSQL(&c.Type, types.ImplicitDefault(&c.Type)), nil
 		}
@@ -464,8 +465,8 @@ func (s *storeValue) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if cond.code == 0 {
 		return out, nil
 	}
-	if cond.code == erDataTooLong && !strict {
-		cond.code = erDataTruncated // the warning of a value cut
+	if cond.code == mysql.ERDataTooLong && !strict {
+		cond.code = mysql.ERWarnDataTruncated // the warning of a value cut
 	}
 	e := s.condError(cond, v)
 	switch {
@@ -510,7 +511,7 @@ func divisionByZero(ctx *sql.Context) bool {
 		return false
 	}
 	for _, w := range ctx.Session.Warnings() {
-		if w.Code == erDivisionByZero {
+		if w.Code == errtable.ERDivisionByZero {
 			return true
 		}
 	}
@@ -541,13 +542,13 @@ func (s *storeValue) condError(c storeCond, v interface{}) error {
 	col := &s.t.t.Columns[s.col]
 	row := s.rows.n
 	switch c.code {
-	case erTruncatedWrongValueForField, ERTruncatedWrongValue:
+	case mysql.ERTruncatedWrongValueForField, mysql.ERTruncatedWrongValue:
 		text := c.text
 		if text == "" {
 			text = valueText(v)
 		}
 		return errtable.SQLError(c.code, c.word, text, s.t.t.DB, s.t.t.Name, col.Name, row)
-	case erCantCreateGeometry:
+	case mysql.ErrCantCreateGeometryObject:
 		return errtable.SQLError(c.code)
 	}
 	return errtable.SQLError(c.code, col.Name, row)

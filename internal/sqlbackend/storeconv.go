@@ -11,6 +11,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -19,18 +20,6 @@ import (
 // Converting a value to a column type as MariaDB stores it, and the
 // condition met (storeValue, store.go, reports it). Pure functions, safe
 // for concurrent use.
-
-// MySQL numbers of the conditions of storing a value.
-const (
-	erOutOfRange                  = 1264 // ER_WARN_DATA_OUT_OF_RANGE
-	erDataTruncated               = 1265 // WARN_DATA_TRUNCATED
-	ERTruncatedWrongValue         = 1292 // ER_TRUNCATED_WRONG_VALUE
-	erBadNull                     = 1048 // ER_BAD_NULL_ERROR
-	erNoDefault                   = 1364 // ER_NO_DEFAULT_FOR_FIELD
-	erDivisionByZero              = 1365 // ER_DIVISION_BY_ZERO
-	erTruncatedWrongValueForField = 1366 // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
-	erDataTooLong                 = 1406 // ER_DATA_TOO_LONG
-)
 
 // storeCond is a condition met storing a value: its error number (0 for
 // none), the type word of 1366/1292, and whether it is only a note.
@@ -161,9 +150,9 @@ func IsSpace(c byte) bool {
 func (n numText) textCond(word string) storeCond {
 	switch {
 	case n.Num == "":
-		return storeCond{code: erTruncatedWrongValueForField, word: word}
+		return storeCond{code: mysql.ERTruncatedWrongValueForField, word: word}
 	case n.Trailing:
-		return storeCond{code: erDataTruncated}
+		return storeCond{code: mysql.ERWarnDataTruncated}
 	}
 	return storeCond{}
 }
@@ -321,9 +310,9 @@ func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
 		l := intLimitTable[intLimitKey{t.Kind, t.Unsigned}]
 		switch {
 		case i < l.loInt:
-			return intValue(t, l.lo), storeCond{code: erOutOfRange}
+			return intValue(t, l.lo), storeCond{code: mysql.ERWarnDataOutOfRange}
 		case i > l.hiInt:
-			return intValue(t, l.hi), storeCond{code: erOutOfRange}
+			return intValue(t, l.hi), storeCond{code: mysql.ERWarnDataOutOfRange}
 		}
 		return ValueToSQL(t, types.Value{I: i}), storeCond{}
 	}
@@ -344,16 +333,16 @@ func storeInt(t *types.Type, v interface{}) (interface{}, storeCond) {
 			return ValueToSQL(t, types.Convert(t, s, nil)), cond
 		}
 		if cond.code == 0 && n.spaces {
-			cond = storeCond{code: erDataTruncated, note: true}
+			cond = storeCond{code: mysql.ERWarnDataTruncated, note: true}
 		}
 	}
 	d = d.Round(0)
 	lo, hi := intLimits(t)
 	switch {
 	case d.LessThan(lo):
-		return intValue(t, lo), storeCond{code: erOutOfRange}
+		return intValue(t, lo), storeCond{code: mysql.ERWarnDataOutOfRange}
 	case d.GreaterThan(hi):
-		return intValue(t, hi), storeCond{code: erOutOfRange}
+		return intValue(t, hi), storeCond{code: mysql.ERWarnDataOutOfRange}
 	}
 	return intValue(t, d), cond
 }
@@ -380,14 +369,14 @@ func storeDecimal(t *types.Type, v interface{}) (interface{}, storeCond) {
 	scale := int32(t.Scale)
 	r := d.Round(scale)
 	if cond.code == 0 && !r.Equal(d) {
-		cond = storeCond{code: erDataTruncated, note: true}
+		cond = storeCond{code: mysql.ERWarnDataTruncated, note: true}
 	}
 	lo, hi := decimalLimits(t)
 	switch {
 	case r.LessThan(lo):
-		return decimalValue(t, lo), storeCond{code: erOutOfRange}
+		return decimalValue(t, lo), storeCond{code: mysql.ERWarnDataOutOfRange}
 	case r.GreaterThan(hi):
-		return decimalValue(t, hi), storeCond{code: erOutOfRange}
+		return decimalValue(t, hi), storeCond{code: mysql.ERWarnDataOutOfRange}
 	}
 	return decimalValue(t, r), cond
 }
@@ -441,7 +430,7 @@ func storeEnum(t *types.Type, v interface{}) (interface{}, storeCond) {
 		return v, storeCond{}
 	}
 	if idx == 0 {
-		return uint16(0), storeCond{code: erDataTruncated}
+		return uint16(0), storeCond{code: mysql.ERWarnDataTruncated}
 	}
 	return uint16(idx), storeCond{}
 }
@@ -453,7 +442,7 @@ func storeSet(t *types.Type, v interface{}) (interface{}, storeCond) {
 	if d, ok := ToDecimal(v); ok {
 		d = d.Round(0)
 		if d.IsNegative() || d.GreaterThan(decimalFromUint(full)) {
-			return uint64(d.BigInt().Uint64()) & full, storeCond{code: erDataTruncated}
+			return uint64(d.BigInt().Uint64()) & full, storeCond{code: mysql.ERWarnDataTruncated}
 		}
 		return d.BigInt().Uint64(), storeCond{}
 	}
@@ -466,7 +455,7 @@ func storeSet(t *types.Type, v interface{}) (interface{}, storeCond) {
 	if len(s) > 0 {
 		for _, part := range strings.Split(string(s), ",") {
 			if types.Convert(t, []byte(part), nil).I == 0 {
-				cond = storeCond{code: erDataTruncated}
+				cond = storeCond{code: mysql.ERWarnDataTruncated}
 			}
 		}
 	}
@@ -511,7 +500,7 @@ func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
 	out := ValueToSQL(t, types.Convert(t, s, nil))
 	if t.IsString() && !utf8.Valid(s) && utf8Charset(t) {
 		// Invalid UTF-8 becomes '?' (1366, from the first bad byte).
-		return out, storeCond{code: erTruncatedWrongValueForField, word: "string", text: badBytes(s)}
+		return out, storeCond{code: mysql.ERTruncatedWrongValueForField, word: "string", text: badBytes(s)}
 	}
 	if len(rest) == 0 {
 		return out, storeCond{}
@@ -520,9 +509,9 @@ func storeString(t *types.Type, v interface{}) (interface{}, storeCond) {
 		if t.Kind == types.Char {
 			return out, storeCond{}
 		}
-		return out, storeCond{code: erDataTruncated, note: true}
+		return out, storeCond{code: mysql.ERWarnDataTruncated, note: true}
 	}
-	return out, storeCond{code: erDataTooLong}
+	return out, storeCond{code: mysql.ERDataTooLong}
 }
 
 // storeDate stores v, a string or a number, into a DATE, DATETIME or
@@ -558,8 +547,8 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 	if t.Kind != types.Date {
 		word = "datetime"
 	}
-	refuse := storeCond{code: ERTruncatedWrongValue, word: word}
-	truncated := storeCond{code: erDataTruncated}
+	refuse := storeCond{code: mysql.ERTruncatedWrongValue, word: word}
+	truncated := storeCond{code: mysql.ERWarnDataTruncated}
 	// bad is the outcome of a value MariaDB does not store in this mode.
 	bad := func() (interface{}, storeCond) {
 		if mode.strict {
@@ -595,7 +584,7 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 			if mode.strict {
 				return nil, refuse
 			}
-			return ZeroTime, storeCond{code: erOutOfRange}
+			return ZeroTime, storeCond{code: mysql.ERWarnDataOutOfRange}
 		}
 	case mo == 0 || d == 0:
 		// a zero month or day written without separators (20200015)
@@ -618,7 +607,7 @@ func storeDate(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode) (
 		return out, truncated
 	}
 	if t.Kind == types.Date && f.timeSet {
-		return out, storeCond{code: erDataTruncated, note: true}
+		return out, storeCond{code: mysql.ERWarnDataTruncated, note: true}
 	}
 	return out, storeCond{}
 }

@@ -54,7 +54,7 @@ func isTemporary(t *engine.Table) bool { return strings.HasPrefix(t.Name, tempPr
 
 // errHiddenName refuses a table name of the engine's hidden tables.
 func errHiddenName(name string) error {
-	return mysql.NewSQLError(erWrongTableName, "42000", "Incorrect table name '%s'", name)
+	return mysql.NewSQLError(mysql.ERWrongTableName, "42000", "Incorrect table name '%s'", name)
 }
 
 // temporary returns the session's temporary table of that name in d, or

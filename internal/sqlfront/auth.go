@@ -15,6 +15,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -97,7 +98,7 @@ func (s *Server) AuthorizeHost(host, user, password, db, table string, write boo
 		cmd = "INSERT, UPDATE, DELETE"
 	}
 	if !hasPrivileges(ps, db, table, privs) {
-		return mysql.NewSQLError(erTableAccessDenied, mysql.SSClientError,
+		return mysql.NewSQLError(errtable.ERTableAccessDenied, mysql.SSClientError,
 			"%s command denied to user '%s'@'%s' for table `%s`.`%s`", cmd, user, host, db, table)
 	}
 	return nil
@@ -225,7 +226,7 @@ func (g *hostGate) Accept() (net.Conn, error) {
 func refuseHost(conn net.Conn, host string) {
 	defer conn.Close()
 	_ = conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	e := sqlError(erHostNotPrivileged, host)
+	e := sqlError(errtable.ERHostNotPrivileged, host)
 	pkt := []byte{0, 0, 0, 0, mysql.ErrPacket, byte(e.Num), byte(e.Num >> 8)}
 	pkt = append(pkt, e.Message...)
 	n := len(pkt) - 4

@@ -12,6 +12,8 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/dolthub/vitess/go/vt/vterrors"
+	goerrors "gopkg.in/src-d/go-errors.v1"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -36,17 +38,6 @@ import (
 // numbers, states and wording from internal/errtable, which also says how
 // each engine condition is reported (to HandlerSocket clients too).
 
-// MySQL error numbers HandlerDB reports that vitess names differently or
-// not at all (errtable's table holds their states and wording).
-const (
-	erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
-	erHostNotPrivileged = 1130 // ER_HOST_NOT_PRIVILEGED
-	erWrongParamCount   = 1582 // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
-	erReadOnlyTxn       = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
-	erNoDefaultForField = 1364 // ER_NO_DEFAULT_FOR_FIELD
-	erWrongValueForVar  = 1231 // ER_WRONG_VALUE_FOR_VAR
-)
-
 // sqlError returns MySQL error num with its arguments, as MariaDB words
 // it (errtable.SQLError).
 func sqlError(num int, args ...any) *mysql.SQLError { return errtable.SQLError(num, args...) }
@@ -54,21 +45,58 @@ func sqlError(num int, args ...any) *mysql.SQLError { return errtable.SQLError(n
 // syntaxErrorText is what MariaDB's 1064 says before "near".
 const syntaxErrorText = "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use"
 
-// gmsRule recognises one kind of go-mysql-server error by its message
-// and words it as MariaDB does.
-type gmsRule struct {
-	re     *regexp.Regexp
-	quoted []bool // which arguments are %q (unquoted before conv)
+// kindWording words the errors of one go-mysql-server error kind as
+// MariaDB does. go-mysql-server's handler casts every error to a
+// *mysql.SQLError that keeps only its text before the SQL front sees it,
+// so the kind is recognized, and its arguments read back, by the text its
+// own message format (errors.Kind.Message) makes: when go-mysql-server
+// rewords a kind, the matcher follows. TestKindWordings makes an error of
+// every kind in the table and checks that its own entry recognizes it.
+type kindWording struct {
+	kind *goerrors.Kind
+	// cause is, for a kind go-mysql-server makes with Wrap, the format of
+	// the cause's message (its arguments follow the kind's).
+	cause string
+	// bare: the kind is made with no arguments for its verbs (its text
+	// is fixed, with fmt's %!d(MISSING) marks).
+	bare bool
 	// conv returns MariaDB's error, or nil to leave the error alone.
 	conv func(x *errContext, a []string) *mysql.SQLError
+
+	re     *regexp.Regexp
+	quoted []bool // which arguments are %q (unquoted before conv)
 }
 
-// kindRule builds a rule from a go-mysql-server error kind's message
-// format: each %s, %v, %d or %T matches any text, %q a quoted string.
-func kindRule(format string, conv func(x *errContext, a []string) *mysql.SQLError) gmsRule {
+// onKind words the errors of kind with conv.
+func onKind(kind *goerrors.Kind, conv func(x *errContext, a []string) *mysql.SQLError) kindWording {
+	return compileWording(kindWording{kind: kind, conv: conv})
+}
+
+// onWrapped words the errors kind.Wrap makes of a cause whose message has
+// the format cause.
+func onWrapped(kind *goerrors.Kind, cause string, conv func(x *errContext, a []string) *mysql.SQLError) kindWording {
+	return compileWording(kindWording{kind: kind, cause: cause, conv: conv})
+}
+
+// onBareKind words the errors of a kind that go-mysql-server makes with
+// no arguments.
+func onBareKind(kind *goerrors.Kind, conv func(x *errContext, a []string) *mysql.SQLError) kindWording {
+	return compileWording(kindWording{kind: kind, bare: true, conv: conv})
+}
+
+// compileWording builds w's matcher from its kind's format: each %s, %v,
+// %d or %T matches any text, %q a quoted string.
+func compileWording(w kindWording) kindWording {
+	if w.bare {
+		w.re = regexp.MustCompile("^" + regexp.QuoteMeta(w.kind.New().Error()) + "$")
+		return w
+	}
+	format := w.kind.Message
+	if w.cause != "" {
+		format = w.kind.Wrap(errors.New(w.cause)).Error()
+	}
 	var re strings.Builder
-	var quoted []bool
-	re.WriteString("^")
+	re.WriteString("^(?s)")
 	lit := 0
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' || i+1 == len(format) {
@@ -80,27 +108,28 @@ func kindRule(format string, conv func(x *errContext, a []string) *mysql.SQLErro
 			re.WriteString("%")
 		case 'q':
 			re.WriteString(`("(?:[^"\\]|\\.)*")`)
-			quoted = append(quoted, true)
+			w.quoted = append(w.quoted, true)
 		default:
 			re.WriteString("(.*?)")
-			quoted = append(quoted, false)
+			w.quoted = append(w.quoted, false)
 		}
 		i++
 		lit = i + 1
 	}
 	re.WriteString(regexp.QuoteMeta(format[lit:]))
 	re.WriteString("$")
-	return gmsRule{re: regexp.MustCompile(re.String()), quoted: quoted, conv: conv}
+	w.re = regexp.MustCompile(re.String())
+	return w
 }
 
-// match returns the arguments of msg when the rule's kind made it.
-func (r *gmsRule) match(msg string) ([]string, bool) {
-	m := r.re.FindStringSubmatch(msg)
+// match returns the arguments of msg when w's kind made it.
+func (w *kindWording) match(msg string) ([]string, bool) {
+	m := w.re.FindStringSubmatch(msg)
 	if m == nil {
 		return nil, false
 	}
 	args := m[1:]
-	for i, q := range r.quoted {
+	for i, q := range w.quoted {
 		if q && i < len(args) {
 			if s, err := strconv.Unquote(args[i]); err == nil {
 				args[i] = s
@@ -110,112 +139,132 @@ func (r *gmsRule) match(msg string) ([]string, bool) {
 	return args, true
 }
 
-// gmsRules are tried in order on the message of every error that is not
-// already one of ours.
-var gmsRules = append(fkRules, []gmsRule{
-	// One of our errors that go-mysql-server wrapped (an error of the
-	// parser, reportRewrite's): its own number, state and message.
-	{re: regexp.MustCompile(`^(?s)(.*) \(errno (\d+)\) \(sqlstate ([0-9A-Z]{5})\)$`), quoted: []bool{false, false, false},
-		conv: func(x *errContext, a []string) *mysql.SQLError {
-			num, err := strconv.Atoi(a[1])
-			if err != nil || num == mysql.ERUnknownError {
-				return nil
-			}
-			return &mysql.SQLError{Num: num, State: a[2], Message: a[0]}
-		}},
+// unwrapSQLError returns the error of ours (a *mysql.SQLError of the
+// parser's or a rewrite's) that go-mysql-server wrapped in one of its own
+// kinds: its text ends as vitess's SQLError.Error ends it, with the number
+// and state, which vitess's NewSQLErrorFromError reads back.
+func unwrapSQLError(msg string) (*mysql.SQLError, bool) {
+	se, ok := mysql.NewSQLErrorFromError(errors.New(msg)).(*mysql.SQLError)
+	if !ok || se.Num == mysql.ERUnknownError {
+		return nil, false
+	}
+	suffix := (&mysql.SQLError{Num: se.Num, State: se.State}).Error()
+	if !strings.HasSuffix(msg, suffix) {
+		return nil, false
+	}
+	return &mysql.SQLError{Num: se.Num, State: se.State, Message: strings.TrimSuffix(msg, suffix)}, true
+}
+
+// dupEntryFormat is MariaDB's text of 1062, which the backend gives its
+// duplicate-key errors.
+var dupEntryFormat = func() string { e, _ := errtable.MySQL(mysql.ERDupEntry); return e.Format }()
+
+// dupEntry is 1062 with the key and index the backend's text names.
+func dupEntry(x *errContext, a []string) *mysql.SQLError {
+	return sqlError(mysql.ERDupEntry, a[0], a[1])
+}
+
+// kindWordings are tried in order on the message of every error that is
+// not already one of ours.
+var kindWordings = append(fkWordings, []kindWording{
 	// go-mysql-server's planner refuses window functions and aggregates
 	// in one SELECT, with this error's format left unfilled; windowsOverGroups
-	// (reportsyntax.go) rewrites all but a few such SELECTs.
-	{re: regexp.MustCompile(`^in aggregated query without GROUP BY, expression #%!d\(MISSING\)`),
-		conv: func(x *errContext, a []string) *mysql.SQLError {
-			return sqlError(1235, "window functions with aggregates in a SELECT with a window defined over another, or a subquery in a window or the ORDER BY")
-		}},
-	{re: regexp.MustCompile(`^syntax error at position (\d+)`), quoted: []bool{false}, conv: (*errContext).syntaxError},
-	{re: regexp.MustCompile(`^duplicate (?:primary|unique) key given: Duplicate entry '(.*)' for key '(.*)'$`), quoted: []bool{false, false},
-		conv: func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERDupEntry, a[0], a[1]) }},
-	kindRule(sql.ErrUnknownSystemVariable.Message, func(x *errContext, a []string) *mysql.SQLError {
+	// (mariadb/reportsyntax.go) rewrites all but a few such SELECTs.
+	onBareKind(sql.ErrNonAggregatedColumnWithoutGroupBy, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERNotSupportedYet, "window functions with aggregates in a SELECT with a window defined over another, or a subquery in a window or the ORDER BY")
+	}),
+	// The backend's duplicate keys (sqlbackend.dupKeyError): MariaDB's
+	// 1062 text wrapped in go-mysql-server's unique-key kinds.
+	onWrapped(sql.ErrPrimaryKeyViolation, dupEntryFormat, dupEntry),
+	onWrapped(sql.ErrUniqueKeyViolation, dupEntryFormat, dupEntry),
+	// A name longer than 64 bytes, refused by go-mysql-server before the
+	// backend sees it.
+	onKind(sql.ErrInvalidIdentifier, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERTooLongIdent, a[0])
+	}),
+	onKind(sql.ErrUnknownSystemVariable, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERUnknownSystemVariable, variableName(a[0]))
 	}),
-	kindRule(sql.ErrKeyZero.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1391, a[0]) }),
-	kindRule(sql.ErrInvalidIndexPrefix.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1089) }),
-	kindRule(sql.ErrKeyTooLong.Message, func(x *errContext, a []string) *mysql.SQLError { return sqlError(1071, 3072) }),
-	kindRule(sql.ErrTableNotFound.Message, (*errContext).tableNotFound),
-	kindRule(sql.ErrCheckConstraintViolated.Message, (*errContext).checkFailed),
-	kindRule(sql.ErrGeneratedColumnValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrKeyZero, func(x *errContext, a []string) *mysql.SQLError { return sqlError(errtable.ERKeyPart0, a[0]) }),
+	onKind(sql.ErrInvalidIndexPrefix, func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERWrongSubKey) }),
+	onKind(sql.ErrKeyTooLong, func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERTooLongKey, 3072) }),
+	onKind(sql.ErrTableNotFound, (*errContext).tableNotFound),
+	onKind(sql.ErrCheckConstraintViolated, (*errContext).checkFailed),
+	onKind(sql.ErrGeneratedColumnValue, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(errtable.ERGeneratedColumnValue, a[0], a[1])
 	}),
-	kindRule(sql.ErrDatabaseNotFound.Message, (*errContext).databaseNotFound),
-	kindRule(sql.ErrTableAlreadyExists.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrDatabaseNotFound, (*errContext).databaseNotFound),
+	onKind(sql.ErrTableAlreadyExists, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERTableExists, a[0])
 	}),
-	kindRule(sql.ErrDatabaseExists.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrDatabaseExists, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERDbCreateExists, a[0])
 	}),
-	kindRule(sql.ErrUnknownTable.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrUnknownTable, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERBadTable, x.qualified(a[0]))
 	}),
-	kindRule(sql.ErrNoDatabaseSelected.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrNoDatabaseSelected, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERNoDb)
 	}),
-	kindRule(sql.ErrColumnNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrColumnNotFound, func(x *errContext, a []string) *mysql.SQLError {
 		return x.unknownColumn("", a[0])
 	}),
-	kindRule(sql.ErrTableColumnNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrTableColumnNotFound, func(x *errContext, a []string) *mysql.SQLError {
 		if x.dropsColumn(a[1]) {
 			return sqlError(mysql.ERCantDropFieldOrKey, "COLUMN", a[1])
 		}
 		return x.unknownColumn(a[0], a[1])
 	}),
-	kindRule(sql.ErrUnknownColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrUnknownColumn, func(x *errContext, a []string) *mysql.SQLError {
 		if clauseNames[a[1]] {
 			return sqlError(mysql.ERBadFieldError, a[0], a[1])
 		}
 		return x.unknownColumn("", a[0])
 	}),
-	kindRule(sql.ErrAmbiguousColumnName.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrAmbiguousColumnName, func(x *errContext, a []string) *mysql.SQLError {
 		text, clause, _ := x.findColumn("", a[0])
 		return sqlError(mysql.ERNonUniq, text, clause)
 	}),
-	kindRule(sql.ErrAmbiguousColumnOrAliasName.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrAmbiguousColumnOrAliasName, func(x *errContext, a []string) *mysql.SQLError {
 		text, clause, _ := x.findColumn("", a[0])
 		return sqlError(mysql.ERNonUniq, text, clause)
 	}),
-	kindRule(sql.ErrDuplicateAliasOrTable.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrDuplicateAliasOrTable, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERNonUniqTable, a[0])
 	}),
-	kindRule(sql.ErrDuplicateColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrDuplicateColumn, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERDupFieldName, a[0])
 	}),
-	kindRule(sql.ErrColumnExists.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrColumnExists, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERDupFieldName, a[0])
 	}),
-	kindRule(sql.ErrCantDropFieldOrKey.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrCantDropFieldOrKey, func(x *errContext, a []string) *mysql.SQLError {
 		what := "INDEX"
 		if x.dropsColumn(a[0]) {
 			what = "COLUMN"
 		}
 		return sqlError(mysql.ERCantDropFieldOrKey, what, a[0])
 	}),
-	kindRule(sql.ErrColumnSpecifiedTwice.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrColumnSpecifiedTwice, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERFieldSpecifiedTwice, a[0])
 	}),
-	kindRule(sql.ErrInsertIntoMismatchValueCount.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrInsertIntoMismatchValueCount, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERWrongValueCountOnRow, x.valueCountRow())
 	}),
-	kindRule(sql.ErrInsertIntoNonNullableProvidedNull.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrInsertIntoNonNullableProvidedNull, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERBadNullError, a[0])
 	}),
-	kindRule(sql.ErrInsertIntoNonNullableDefaultNullColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return sqlError(erNoDefaultForField, a[0])
+	onKind(sql.ErrInsertIntoNonNullableDefaultNullColumn, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERNoDefaultForField, a[0])
 	}),
-	kindRule(gtypes.ErrLengthBeyondLimit.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(gtypes.ErrLengthBeyondLimit, func(x *errContext, a []string) *mysql.SQLError {
 		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return strings.EqualFold(c.Name, a[1]) && lit == a[0] })
 		if !ok {
 			site = valueSite{column: a[1], row: 1}
 		}
 		return sqlError(mysql.ERDataTooLong, site.column, site.row)
 	}),
-	kindRule(sql.ErrValueOutOfRange.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrValueOutOfRange, func(x *errContext, a []string) *mysql.SQLError {
 		site, ok := x.valueSite(func(c *types.Column, lit string) bool {
 			return sqlbackend.SQLType(&c.Type).String() == a[1] && sameNumber(lit, a[0])
 		})
@@ -227,7 +276,7 @@ var gmsRules = append(fkRules, []gmsRule{
 		}
 		return sqlError(mysql.ERWarnDataOutOfRange, site.column, site.row)
 	}),
-	kindRule(sql.ErrInvalidValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrInvalidValue, func(x *errContext, a []string) *mysql.SQLError {
 		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return valueWord(&c.Type) != "" && lit == a[0] })
 		if !ok {
 			return x.keepText(mysql.ERTruncatedWrongValueForField)
@@ -235,7 +284,7 @@ var gmsRules = append(fkRules, []gmsRule{
 		return sqlError(mysql.ERTruncatedWrongValueForField, valueWord(&site.t.Columns[site.col].Type), a[0],
 			site.t.DB, site.t.Name, site.column, site.row)
 	}),
-	kindRule(gtypes.ErrConvertingToTime.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(gtypes.ErrConvertingToTime, func(x *errContext, a []string) *mysql.SQLError {
 		site, ok := x.valueSite(func(c *types.Column, lit string) bool { return temporalWord(&c.Type) != "" && lit == a[0] })
 		if !ok {
 			return x.keepText(mysql.ERTruncatedWrongValue)
@@ -243,56 +292,56 @@ var gmsRules = append(fkRules, []gmsRule{
 		return sqlError(mysql.ERTruncatedWrongValue, temporalWord(&site.t.Columns[site.col].Type), a[0],
 			site.t.DB, site.t.Name, site.column, site.row)
 	}),
-	kindRule(sql.ErrInvalidSetValue.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrInvalidSetValue, func(x *errContext, a []string) *mysql.SQLError {
 		if name := x.setVariable(); name != "" {
-			return sqlError(erWrongValueForVar, name, a[0])
+			return sqlError(mysql.ERWrongValueForVar, name, a[0])
 		}
 		return nil
 	}),
-	kindRule(sql.ErrExpectedSingleRow.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrExpectedSingleRow, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERSubqueryNo1Row)
 	}),
-	kindRule(sql.ErrInvalidArgumentNumber.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return sqlError(erWrongParamCount, x.functionName(a[0]))
+	onKind(sql.ErrInvalidArgumentNumber, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERWrongParamCountToNativeFct, x.functionName(a[0]))
 	}),
-	kindRule(sql.ErrFunctionNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrFunctionNotFound, func(x *errContext, a []string) *mysql.SQLError {
 		name := x.functionName(a[0])
 		if db := x.currentDB(); db != "" {
 			name = db + "." + name
 		}
 		return sqlError(mysql.ERSPDoesNotExist, "FUNCTION", name)
 	}),
-	kindRule(sql.ErrSavepointDoesNotExist.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrSavepointDoesNotExist, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERSPDoesNotExist, "SAVEPOINT", a[0])
 	}),
-	kindRule(sql.ErrInvalidAutoIncCols.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrInvalidAutoIncCols, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERWrongAutoKey)
 	}),
-	kindRule(sql.ErrWrongAutoKey.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrWrongAutoKey, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERWrongAutoKey)
 	}),
-	kindRule(sql.ErrKeyColumnDoesNotExist.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrKeyColumnDoesNotExist, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERKeyColumnDoesNotExist, a[0])
 	}),
-	kindRule(sql.ErrMultiplePrimaryKeysDefined.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrMultiplePrimaryKeysDefined, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERMultiplePriKey)
 	}),
-	kindRule(sql.ErrReadOnlyTransaction.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return sqlError(erReadOnlyTxn)
+	onKind(sql.ErrReadOnlyTransaction, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERCantExecuteInReadOnlyTransaction)
 	}),
-	kindRule(sql.ErrLockDeadlock.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrLockDeadlock, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERLockDeadlock)
 	}),
-	kindRule(sql.ErrUnsupportedFeature.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrUnsupportedFeature, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERNotSupportedYet, a[0])
 	}),
-	kindRule(sql.ErrDatabaseAccessDeniedForUser.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrDatabaseAccessDeniedForUser, func(x *errContext, a []string) *mysql.SQLError {
 		return x.accessDenied(a[1], "")
 	}),
-	kindRule(sql.ErrTableAccessDeniedForUser.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrTableAccessDeniedForUser, func(x *errContext, a []string) *mysql.SQLError {
 		return x.accessDenied("", a[1])
 	}),
-	kindRule(sql.ErrPrivilegeCheckFailed.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrPrivilegeCheckFailed, func(x *errContext, a []string) *mysql.SQLError {
 		return x.accessDenied("", "")
 	}),
 }...)
@@ -309,9 +358,12 @@ func (x *errContext) translate(err error) error {
 		return sqlError(mysql.ERQueryInterrupted)
 	}
 	x.msg = se.Message
-	for i := range gmsRules {
-		if a, ok := gmsRules[i].match(se.Message); ok {
-			if out := gmsRules[i].conv(x, a); out != nil {
+	if ours, ok := unwrapSQLError(se.Message); ok {
+		return ours
+	}
+	for i := range kindWordings {
+		if a, ok := kindWordings[i].match(se.Message); ok {
+			if out := kindWordings[i].conv(x, a); out != nil {
 				return out
 			}
 			break
@@ -982,7 +1034,7 @@ func (x *errContext) accessDenied(deniedDB, deniedTable string) *mysql.SQLError 
 					db = cur
 				}
 				if !strings.EqualFold(db, "information_schema") && refused(db, tbl, privs) {
-					return sqlError(erTableAccessDenied, word, user, x.clientHost(), db, tbl)
+					return sqlError(errtable.ERTableAccessDenied, word, user, x.clientHost(), db, tbl)
 				}
 			}
 		case sqlparser.AuthTargetType_DatabaseIdentifiers:
@@ -1051,21 +1103,33 @@ func (x *errContext) privileges() (mysql_db.PrivilegeSet, bool) {
 	return u.PrivilegeSet.Copy(), true
 }
 
-// syntaxError words a parse error as MariaDB's 1064, quoting the query
-// from the token the parser stopped at. Both go-mysql-server and MariaDB
-// parse the query without its leading and trailing spaces and trailing
-// semicolons; the position and the line are counted in that text.
-func (x *errContext) syntaxError(a []string) *mysql.SQLError {
-	pos, err := strconv.Atoi(a[0])
-	if err != nil || x.query == "" {
-		return x.keepText(mysql.ERParseError)
+// syntaxErrorOf returns the vitess syntax error err is or holds (vitess's
+// parser hands it over as the cause of an error of its own, which
+// vterrors.AsSyntaxError opens), also under wrappers.
+func syntaxErrorOf(err error) (vterrors.SyntaxError, bool) {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if se, ok := vterrors.AsSyntaxError(err); ok {
+			return se, true
+		}
 	}
-	q := sql.RemoveSpaceAndDelimiter(x.query, ';')
-	start := offendingToken(q, pos)
-	return sqlError(mysql.ERParseError, syntaxErrorText, errtable.Truncate(q[start:], 80), 1+strings.Count(q[:start], "\n"))
+	return vterrors.SyntaxError{}, false
 }
 
-var syntaxPosition = regexp.MustCompile(`^syntax error at position (\d+)`)
+// parseError words the parser's syntax error over query as MariaDB's
+// 1064, quoting the query from the token the parser stopped at (vitess
+// gives its position, vterrors.SyntaxError); other errors pass as they
+// are. Both go-mysql-server and MariaDB parse the query without its
+// leading and trailing spaces and trailing semicolons; the position and
+// the line are counted in that text.
+func parseError(query string, err error) error {
+	se, ok := syntaxErrorOf(err)
+	if !ok {
+		return err
+	}
+	q := sql.RemoveSpaceAndDelimiter(query, ';')
+	start := offendingToken(q, se.Position)
+	return sqlError(mysql.ERParseError, syntaxErrorText, errtable.Truncate(q[start:], 80), 1+strings.Count(q[:start], "\n"))
+}
 
 // offendingToken returns where the token starts that the parser stopped
 // at, given the position vitess reports (one past the token's end); the
@@ -1110,6 +1174,6 @@ func errorAtEnd(query string, pos int) bool {
 	if err == nil {
 		return false
 	}
-	m := syntaxPosition.FindStringSubmatch(err.Error())
-	return m != nil && m[1] == strconv.Itoa(pos+1)
+	se, ok := syntaxErrorOf(err)
+	return ok && se.Position == pos+1
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -17,18 +18,6 @@ import (
 // errors.go: a parent table missing from CREATE TABLE is error 1005 (a
 // badly formed foreign key), not 1146.
 
-// MySQL error numbers of foreign keys (errtable holds their wording).
-const (
-	erCantCreateTable  = 1005 // ER_CANT_CREATE_TABLE
-	erWrongFKDef       = 1239 // ER_WRONG_FK_DEF
-	erGetErrmsg        = 1296 // ER_GET_ERRMSG
-	erRowIsReferenced2 = 1451 // ER_ROW_IS_REFERENCED_2
-	erNoReferencedRow2 = 1452 // ER_NO_REFERENCED_ROW_2
-	erTruncateIllegal  = 1701 // ER_TRUNCATE_ILLEGAL_FK
-	erDropIndexFK      = 1553 // ER_DROP_INDEX_FK
-	erFKColumnChange   = 1832 // ER_FK_COLUMN_CANNOT_CHANGE
-)
-
 // InnoDB's errno 121 (a duplicate key: here a constraint name the
 // database already has) and its text in 1005.
 const fkDuplicateName = 121
@@ -36,48 +25,48 @@ const fkDuplicateName = 121
 // fkIncorrectlyFormed is InnoDB's errno 150 and its text in 1005.
 const fkIncorrectlyFormed = 150
 
-var fkRules = []gmsRule{
-	kindRule(sql.ErrForeignKeyChildViolation.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return x.fkViolation(erNoReferencedRow2, a[1], a[0])
+var fkWordings = []kindWording{
+	onKind(sql.ErrForeignKeyChildViolation, func(x *errContext, a []string) *mysql.SQLError {
+		return x.fkViolation(mysql.ErNoReferencedRow2, a[1], a[0])
 	}),
-	kindRule(sql.ErrForeignKeyParentViolation.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return x.fkViolation(erRowIsReferenced2, a[1], a[0])
+	onKind(sql.ErrForeignKeyParentViolation, func(x *errContext, a []string) *mysql.SQLError {
+		return x.fkViolation(mysql.ERRowIsReferenced2, a[1], a[0])
 	}),
-	kindRule(sql.ErrForeignKeyNotResolved.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyNotResolved, func(x *errContext, a []string) *mysql.SQLError {
 		// The parent table is missing (dropped with foreign_key_checks=0,
 		// or never created): go-mysql-server's words are InnoDB's.
 		if s := x.server(); s != nil {
 			if text, ok := s.p.ForeignKeyText(a[0], a[1], a[2], false); ok {
-				return sqlError(erNoReferencedRow2, text)
+				return sqlError(mysql.ErNoReferencedRow2, text)
 			}
 		}
 		fk := sql.ForeignKeyConstraint{Database: a[0], Table: a[1], Name: a[2], ParentDatabase: a[0], ParentTable: a[4],
 			Columns: strings.Split(a[3], "`, `"), ParentColumns: strings.Split(a[5], "`, `")}
-		return sqlError(erNoReferencedRow2, sqlbackend.FormatForeignKey(&fk, false))
+		return sqlError(mysql.ErNoReferencedRow2, sqlbackend.FormatForeignKey(&fk, false))
 	}),
-	kindRule(sql.ErrForeignKeyDropTable.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyDropTable, func(x *errContext, a []string) *mysql.SQLError {
 		// DROP TABLE of a parent: 1451 without the key's description.
-		e := sqlError(erRowIsReferenced2, "")
+		e := sqlError(mysql.ERRowIsReferenced2, "")
 		e.Message = strings.TrimSuffix(e.Message, " ()")
 		return e
 	}),
-	kindRule(sql.ErrTruncateReferencedFromForeignKey.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrTruncateReferencedFromForeignKey, func(x *errContext, a []string) *mysql.SQLError {
 		if s := x.server(); s != nil {
 			if text, ok := s.p.ForeignKeyText(x.currentDB(), a[2], a[1], true); ok {
-				return sqlError(erTruncateIllegal, text)
+				return sqlError(errtable.ERTruncateIllegalFK, text)
 			}
 		}
-		return x.keepText(erTruncateIllegal)
+		return x.keepText(errtable.ERTruncateIllegalFK)
 	}),
-	kindRule(sql.ErrForeignKeyDepthLimit.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyDepthLimit, func(x *errContext, a []string) *mysql.SQLError {
 		// InnoDB's DB_FOREIGN_EXCEED_MAX_CASCADE (193), naming the key
 		// of the cascade.
 		if text, ok := x.cascadeKey(); ok {
-			return sqlError(erGetErrmsg, 193, text, "InnoDB")
+			return sqlError(errtable.ERGetErrmsg, 193, text, "InnoDB")
 		}
-		return x.keepText(erGetErrmsg)
+		return x.keepText(errtable.ERGetErrmsg)
 	}),
-	kindRule(sql.ErrForeignKeyColumnCountMismatch.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyColumnCountMismatch, func(x *errContext, a []string) *mysql.SQLError {
 		name := "foreign key without name"
 		for _, c := range x.fkDefinitions() {
 			if fk := c.Details.(*sqlparser.ForeignKeyDefinition); len(fk.Source) != len(fk.ReferencedColumns) && c.Name != "" {
@@ -85,33 +74,33 @@ var fkRules = []gmsRule{
 				break
 			}
 		}
-		return sqlError(erWrongFKDef, name, "Key reference and table reference don't match")
+		return sqlError(mysql.ERWrongFKDef, name, "Key reference and table reference don't match")
 	}),
-	kindRule(sql.ErrForeignKeyDropIndex.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return sqlError(erDropIndexFK, a[0])
+	onKind(sql.ErrForeignKeyDropIndex, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERDropIndexFK, a[0])
 	}),
-	kindRule(sql.ErrForeignKeyDropColumn.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyDropColumn, func(x *errContext, a []string) *mysql.SQLError {
 		// InnoDB names the index the key needs, which the column leads.
-		return sqlError(erDropIndexFK, x.indexLedBy(a[0], a[1]))
+		return sqlError(errtable.ERDropIndexFK, x.indexLedBy(a[0], a[1]))
 	}),
-	kindRule(sql.ErrForeignKeyNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyNotFound, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERCantDropFieldOrKey, "FOREIGN KEY", a[0])
 	}),
-	kindRule(sql.ErrForeignKeyDuplicateName.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyDuplicateName, func(x *errContext, a []string) *mysql.SQLError {
 		db, table := x.ddlTable()
 		if table == "" {
 			return nil
 		}
-		return sqlError(erCantCreateTable, db, table, fkDuplicateName, "Duplicate key on write or update")
+		return sqlError(errtable.ERCantCreateTable, db, table, fkDuplicateName, "Duplicate key on write or update")
 	}),
-	kindRule(sql.ErrForeignKeyTypeChange.Message, func(x *errContext, a []string) *mysql.SQLError {
-		return sqlError(erFKColumnChange, a[0], x.keyOfColumn(a[0]))
+	onKind(sql.ErrForeignKeyTypeChange, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERFKColumnCannotChange, a[0], x.keyOfColumn(a[0]))
 	}),
-	kindRule(sql.ErrForeignKeyColumnTypeMismatch.Message, (*errContext).fkIncorrect),
-	kindRule(sql.ErrForeignKeyMissingReferenceIndex.Message, (*errContext).fkIncorrect),
-	kindRule(sql.ErrForeignKeyTextBlob.Message, (*errContext).fkIncorrect),
-	kindRule(sql.ErrForeignKeySetNullNonNullable.Message, (*errContext).fkIncorrect),
-	kindRule(sql.ErrTableNotFound.Message, func(x *errContext, a []string) *mysql.SQLError {
+	onKind(sql.ErrForeignKeyColumnTypeMismatch, (*errContext).fkIncorrect),
+	onKind(sql.ErrForeignKeyMissingReferenceIndex, (*errContext).fkIncorrect),
+	onKind(sql.ErrForeignKeyTextBlob, (*errContext).fkIncorrect),
+	onKind(sql.ErrForeignKeySetNullNonNullable, (*errContext).fkIncorrect),
+	onKind(sql.ErrTableNotFound, func(x *errContext, a []string) *mysql.SQLError {
 		// A CREATE or ALTER TABLE whose parent table does not exist.
 		for _, c := range x.fkDefinitions() {
 			if fk := c.Details.(*sqlparser.ForeignKeyDefinition); strings.EqualFold(fk.ReferencedTable.Name.String(), a[0]) {
@@ -139,7 +128,7 @@ func (x *errContext) fkIncorrect([]string) *mysql.SQLError {
 	if table == "" {
 		return nil
 	}
-	return sqlError(erCantCreateTable, db, table, fkIncorrectlyFormed, "Foreign key constraint is incorrectly formed")
+	return sqlError(errtable.ERCantCreateTable, db, table, fkIncorrectlyFormed, "Foreign key constraint is incorrectly formed")
 }
 
 // ddlTable is the database and table a CREATE or ALTER TABLE statement

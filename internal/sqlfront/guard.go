@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
@@ -60,13 +61,12 @@ const (
 	// maxTokenNesting bounds the token scan's estimate of a longer text's
 	// nesting (see tokenNesting).
 	maxTokenNesting = 64 << 10
-	// erStackOverrun is ER_STACK_OVERRUN_NEED_MORE.
-	erStackOverrun = 1436
+	// errtable.ERStackOverrun is ER_STACK_OVERRUN_NEED_MORE.
 )
 
 // errStackOverrun is the error of a refused statement.
 func errStackOverrun() error {
-	return mysql.NewSQLError(erStackOverrun, "HY000",
+	return mysql.NewSQLError(errtable.ERStackOverrun, "HY000",
 		"Thread stack overrun: the statement nests more than %d levels deep (operators, parentheses, CASE, subqueries, UNION)", maxStatementDepth)
 }
 
@@ -95,7 +95,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	}
 	if st, _, ok, err := mariadb.ReplicationStatement(query, false); ok { // replication.go
 		if err != nil {
-			return nil, err
+			return nil, parseError(query, err)
 		}
 		return st, nil
 	}
@@ -116,7 +116,7 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 		err = checkTree(st, len(query))
 	}
 	if err != nil {
-		return nil, err
+		return nil, parseError(query, err)
 	}
 	mariaTree(query, st)
 	if err := mariaCheck(query, st); err != nil {
@@ -132,7 +132,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 		return nil, "", "", g.refuse(ctx, err)
 	}
 	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(query, ';', multi); ok {
-		return st, parsed, rest, err
+		return st, parsed, rest, parseError(query, err)
 	}
 	orig := query
 	query, ins := keepLikeEscapes(query)
@@ -161,7 +161,7 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 			return nil, "", "", err
 		}
 	}
-	return st, parsed, rest, err
+	return st, parsed, rest, parseError(query, err)
 }
 
 // ParseWithOptions parses the (first, with multi) statement of query with
@@ -172,7 +172,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		return nil, "", "", g.refuse(ctx, err)
 	}
 	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(query, delimiter, multi); ok {
-		return st, parsed, rest, err
+		return st, parsed, rest, parseError(query, err)
 	}
 	orig := query
 	query, ins := keepLikeEscapes(query)
@@ -201,7 +201,7 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 			return nil, "", "", err
 		}
 	}
-	return st, parsed, rest, err
+	return st, parsed, rest, parseError(query, err)
 }
 
 // ParseOneWithOptions parses the first statement of s with the guard.
@@ -212,7 +212,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 	}
 	if st, end, ok, err := mariadb.ReplicationStatement(s, true); ok {
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, parseError(s, err)
 		}
 		return st, end, nil
 	}
@@ -241,7 +241,7 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 			return nil, 0, err
 		}
 	}
-	return st, end, err
+	return st, end, parseError(s, err)
 }
 
 // mariaCheck refuses what MariaDB refuses that the parser took

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/go-sql-driver/mysql"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
 // deepStatement is a statement nested far too deeply for the planner.
@@ -98,7 +99,7 @@ func TestDeepStatementsRefused(t *testing.T) {
 	for _, d := range deepStatements() {
 		name, q := d.name, d.q
 		_, err := conn.ExecContext(context.Background(), q)
-		if n := mysqlErrNum(err); n != erStackOverrun {
+		if n := mysqlErrNum(err); n != errtable.ERStackOverrun {
 			t.Errorf("%s (%d bytes): error %v, want 1436", name, len(q), err)
 		} else if me := err.(*mysql.MySQLError); string(me.SQLState[:]) != "HY000" || !strings.HasPrefix(me.Message, "Thread stack overrun") {
 			t.Errorf("%s: %q %q", name, me.SQLState, me.Message)
@@ -119,7 +120,7 @@ func TestDeepStatementsRefused(t *testing.T) {
 
 	// PREPARE ... FROM a variable built by the server.
 	mustExec(t, conn, "SET @q = CONCAT('SELECT 1', REPEAT('+1', 300000))")
-	if _, err := conn.ExecContext(context.Background(), "PREPARE s FROM @q"); mysqlErrNum(err) != erStackOverrun {
+	if _, err := conn.ExecContext(context.Background(), "PREPARE s FROM @q"); mysqlErrNum(err) != errtable.ERStackOverrun {
 		t.Errorf("PREPARE FROM @q: %v, want 1436", err)
 	}
 	expectAlive(t, conn, "after PREPARE")
@@ -133,7 +134,7 @@ func TestDeepStatementsRefused(t *testing.T) {
 		if err == nil {
 			st.Close()
 		}
-		if mysqlErrNum(err) != erStackOverrun {
+		if mysqlErrNum(err) != errtable.ERStackOverrun {
 			t.Errorf("prepare of %d bytes: %v, want 1436", len(q), err)
 		}
 		expectAlive(t, conn, "after COM_STMT_PREPARE")
@@ -146,14 +147,14 @@ func TestDeepStatementsRefused(t *testing.T) {
 	}
 	defer multi.Close()
 	_, err = multi.Exec("CREATE TABLE m (a INT); INSERT INTO m VALUES (1); SELECT 1" + strings.Repeat("+1", 300_000) + "; INSERT INTO m VALUES (2)")
-	if mysqlErrNum(err) != erStackOverrun {
+	if mysqlErrNum(err) != errtable.ERStackOverrun {
 		t.Errorf("multi-statement: %v, want 1436", err)
 	}
 	expectRows(t, multi, "SELECT a FROM deep.m", "1")
 	// The token scan of a multi-statement stops at the first ';', which
 	// may be inside a procedure's body: the tree is measured whole.
 	_, err = multi.Exec("CREATE PROCEDURE deep_m() BEGIN SELECT 1; SELECT " + strings.Repeat("~", 4_000_000) + "1; END; SELECT 1")
-	if mysqlErrNum(err) != erStackOverrun {
+	if mysqlErrNum(err) != errtable.ERStackOverrun {
 		t.Errorf("multi-statement procedure: %v, want 1436", err)
 	}
 	expectAlive(t, multi, "after the multi-statement procedure")

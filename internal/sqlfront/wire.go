@@ -15,6 +15,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -94,14 +95,13 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 
 // overrun returns error 1436 for err when the depth guard refused the
 // connection's statement (go-mysql-server reports the refusals of some of
-// its parses as generic syntax errors), and MySQL's error for a name too
-// long (see identifierError); else err.
+// its parses as generic syntax errors); else err.
 func (h *mariaHandler) overrun(c *mysql.Conn, err error) error {
 	if h.guard != nil && h.guard.takeRefused(c.ConnectionID) && err != nil &&
 		strings.Contains(err.Error(), "Thread stack overrun") {
 		return errStackOverrun()
 	}
-	return sqlbackend.IdentifierError(err)
+	return err
 }
 
 // ParserOptionsForConnection is called by the listener for a
@@ -123,7 +123,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 		// vitess keeps the statement before it asks us: an execute of
 		// its id would reach the parser that cannot read it.
 		delete(c.PrepareData, c.StatementID)
-		return nil, mysql.NewSQLError(erPsManyParam, "HY000", "Prepared statement contains too many placeholders")
+		return nil, mysql.NewSQLError(errtable.ERPSManyParam, "HY000", "Prepared statement contains too many placeholders")
 	}
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	err = h.overrun(c, err)
@@ -506,8 +506,7 @@ func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltype
 	return v
 }
 
-// erPsManyParam is MariaDB's ER_PS_MANY_PARAM.
-const erPsManyParam = 1390
+// errtable.ERPSManyParam is MariaDB's ER_PS_MANY_PARAM.
 
 // maxPlaceholders is the most placeholders a prepared statement may hold
 // here: vitess's execute packet parser sizes the NULL bitmap of n
