@@ -14,9 +14,9 @@ import (
 // Pebble's (0 means the default, a negative value means none where a
 // field allows it). Each mapping below says which flag's 0 it translates.
 
-// none maps a flag's 0 ("no limit", "never") to a package's negative
+// None maps a flag's 0 ("no limit", "never") to a package's negative
 // value ("none"); other values pass through.
-func none[T int | int64 | time.Duration](v T) T {
+func None[T int | int64 | time.Duration](v T) T {
 	if v == 0 {
 		return -1
 	}
@@ -29,7 +29,7 @@ func (c *Config) EngineOptions() engine.Options {
 		Dir:          c.DataDir,
 		Durability:   c.Durability,
 		CacheSize:    c.CacheSize,
-		RowCacheSize: none(c.RowCacheSize), // --row-cache-size 0: off
+		RowCacheSize: None(c.RowCacheSize), // --row-cache-size 0: off
 	}
 }
 

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"time"
-
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
@@ -12,18 +10,9 @@ import (
 // settings and the store's options; it imports no front). The flags
 // follow mysqld's and the plugin's conventions (0 often means "no limit"
 // or "never"); the packages follow Pebble's (0 means the default, a
-// negative value "none" where a field allows it).
+// negative value "none" where a field allows it: config.None).
 
-// none maps a flag's 0 ("no limit", "never") to a package's negative
-// value ("none"); other values pass through.
-func none[T int | int64 | time.Duration](v T) T {
-	if v == 0 {
-		return -1
-	}
-	return v
-}
-
-// HSConfig is the HandlerSocket front's configuration, without what only
+// hsConfig is the HandlerSocket front's configuration, without what only
 // the running server has (TLS, Authorize, Backoff, Logger, Observe).
 func hsConfig(c *config.Config) hsfront.Config {
 	return hsfront.Config{
@@ -31,11 +20,11 @@ func hsConfig(c *config.Config) hsfront.Config {
 		WriteAddr:       c.Addr(c.HSPortWr),
 		ReadSecret:      c.HSSecret,
 		WriteSecret:     c.HSSecretWr,
-		Timeout:         none(c.HSTimeout), // 0: never, as the plugin's handlersocket_timeout
-		LineTimeout:     none(c.HSLineTimeout),
-		MaxResponse:     none(c.HSMaxResponse),
+		Timeout:         config.None(c.HSTimeout), // 0: never, as the plugin's handlersocket_timeout
+		LineTimeout:     config.None(c.HSLineTimeout),
+		MaxResponse:     config.None(c.HSMaxResponse),
 		MaxConns:        c.HSMaxConnections,
-		MaxConnsPerPeer: none(c.HSMaxConnectionsPerPeer),
+		MaxConnsPerPeer: config.None(c.HSMaxConnectionsPerPeer),
 		ReadLoops:       c.HSReadLoops,
 		WriteLoops:      c.HSWriteLoops,
 		RequireAuth:     c.HSRequireAuth,
@@ -43,7 +32,7 @@ func hsConfig(c *config.Config) hsfront.Config {
 	}
 }
 
-// SQLConfig is the MySQL front's configuration, without what only the
+// sqlConfig is the MySQL front's configuration, without what only the
 // running server has (TLS, ExtraProcesses). Its zero limits mean none, as
 // the flags' do.
 func sqlConfig(c *config.Config) sqlfront.Config {

@@ -47,9 +47,7 @@ import (
 // statement on the session's goroutine and is not safe for concurrent
 // use.
 type BulkInsertNode struct {
-	p        *Provider
-	t        *engine.Table
-	sch      sql.Schema
+	bulkLeaf
 	rows     []engine.Row
 	insertID uint64 // the OK packet's id: the first row's AUTO_INCREMENT value, as go-mysql-server sends it
 }
@@ -59,30 +57,15 @@ var _ sql.ExecSourceRel = (*BulkInsertNode)(nil)
 // Rows returns the number of rows the node inserts.
 func (n *BulkInsertNode) Rows() int { return len(n.rows) }
 
-// Resolved is true: the node is built resolved.
-func (n *BulkInsertNode) Resolved() bool { return true }
-
 // String names the node in plans and logs.
 func (n *BulkInsertNode) String() string {
 	return fmt.Sprintf("BulkInsert(%s.%s, %d rows)", n.t.DB, n.t.Name, len(n.rows))
 }
 
-// Schema is the OK result's.
-func (n *BulkInsertNode) Schema() sql.Schema { return gtypes.OkResultSchema }
-
-// Children is none.
-func (n *BulkInsertNode) Children() []sql.Node { return nil }
-
 // WithChildren accepts no children.
 func (n *BulkInsertNode) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 0 {
-		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 0)
-	}
-	return n, nil
+	return leafWithChildren(n, children)
 }
-
-// IsReadOnly is false: the node writes.
-func (n *BulkInsertNode) IsReadOnly() bool { return false }
 
 // RowIter stores the rows and returns the statement's OK result.
 func (n *BulkInsertNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
@@ -174,30 +157,11 @@ func (n *BulkInsertNode) insertError(row engine.Row, err error, job bool) error 
 // a node to run, or returns nil when the statement must take the ordinary
 // path (see the file comment). It raises no warning and changes nothing.
 func (p *Provider) PrepareBulkInsert(ctx *sql.Context, b *BulkInsert) *BulkInsertNode {
-	sess := SessionOf(ctx)
-	if sess == nil || sess.HasTemporaryTables() || b == nil || b.Width == 0 {
+	if b == nil || b.Width == 0 {
 		return nil
 	}
-	dbName := b.DB
-	if dbName == "" {
-		dbName = ctx.GetCurrentDatabase()
-	}
-	if dbName == "" || isSystemSchema(dbName) || engine.IsHidden(b.Table) {
-		return nil
-	}
-	sdb, err := p.Database(ctx, dbName)
-	if err != nil {
-		return nil
-	}
-	d, ok := sdb.(*database)
-	if !ok {
-		return nil
-	}
-	t := d.engineTable(b.Table)
+	d, t := p.bulkTarget(ctx, b.DB, b.Table)
 	if t == nil || len(t.Columns) != b.Width {
-		return nil
-	}
-	if trig, err := d.GetTriggers(ctx); err != nil || len(trig) > 0 {
 		return nil
 	}
 	m, err := p.tableMeta(t.ID)
@@ -262,7 +226,7 @@ func (p *Provider) PrepareBulkInsert(ctx *sql.Context, b *BulkInsert) *BulkInser
 	if ctx.Session.WarningCount() != warned {
 		return nil
 	}
-	n := &BulkInsertNode{p: p, t: t, sch: newTable(d, t).Schema(), rows: rows}
+	n := &BulkInsertNode{bulkLeaf: bulkLeaf{p: p, t: t, sch: newTable(d, t).Schema()}, rows: rows}
 	if t.AutoInc >= 0 && nrows > 0 {
 		n.insertID = uint64(rows[0][t.AutoInc].I)
 	}

@@ -381,9 +381,7 @@ type sqlError struct {
 // use; the goroutine of one chunk's job (runJob) meanwhile reads that
 // chunk's rows, which no longer change, and writes only its loadJob.
 type LoadDataNode struct {
-	p       *Provider
-	t       *engine.Table
-	sch     sql.Schema
+	bulkLeaf
 	ignore  bool // duplicates skipped
 	replace bool
 	records int
@@ -409,30 +407,15 @@ func (n *LoadDataNode) Rows() int { return n.staged + len(n.rows) }
 // Affected returns the statement's affected rows once it has run.
 func (n *LoadDataNode) Affected() int { return n.affected }
 
-// Resolved is true: the node is built resolved.
-func (n *LoadDataNode) Resolved() bool { return true }
-
 // String names the node in plans and logs.
 func (n *LoadDataNode) String() string {
 	return fmt.Sprintf("BulkLoad(%s.%s, %d rows)", n.t.DB, n.t.Name, len(n.rows))
 }
 
-// Schema is the OK result's.
-func (n *LoadDataNode) Schema() sql.Schema { return gtypes.OkResultSchema }
-
-// Children is none.
-func (n *LoadDataNode) Children() []sql.Node { return nil }
-
 // WithChildren accepts no children.
 func (n *LoadDataNode) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 0 {
-		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 0)
-	}
-	return n, nil
+	return leafWithChildren(n, children)
 }
-
-// IsReadOnly is false: the node writes.
-func (n *LoadDataNode) IsReadOnly() bool { return false }
 
 // loadInfo is the OK packet's info line.
 type loadInfo string
@@ -444,36 +427,15 @@ func (s loadInfo) String() string { return string(s) }
 // the ordinary path (see the file comment). For LOCAL, the client sends
 // the file while it runs; a nil return comes before that.
 func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDataNode {
-	sess := SessionOf(ctx)
-	if sess == nil || sess.HasTemporaryTables() || ls == nil {
-		return nil
-	}
 	// MariaDB reads the file in character_set_database.
-	if !UTF8Variable(ctx, "character_set_database") {
+	if ls == nil || !UTF8Variable(ctx, "character_set_database") {
 		return nil
 	}
-	dbName := ls.DB
-	if dbName == "" {
-		dbName = ctx.GetCurrentDatabase()
-	}
-	if dbName == "" || isSystemSchema(dbName) || engine.IsHidden(ls.Table) {
-		return nil
-	}
-	sdb, err := p.Database(ctx, dbName)
-	if err != nil {
-		return nil
-	}
-	d, ok := sdb.(*database)
-	if !ok {
-		return nil
-	}
-	t := d.engineTable(ls.Table)
+	d, t := p.bulkTarget(ctx, ls.DB, ls.Table)
 	if t == nil || len(ls.Columns) > len(t.Columns) {
 		return nil
 	}
-	if trig, err := d.GetTriggers(ctx); err != nil || len(trig) > 0 {
-		return nil
-	}
+	sess := SessionOf(ctx)
 	m, err := p.tableMeta(t.ID)
 	if err != nil || len(m.Checks) > 0 || len(m.JSON) > 0 || len(m.Generated) > 0 || (len(m.ForeignKeys) > 0 && fkChecks(ctx)) {
 		return nil
@@ -535,7 +497,7 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 			return nil
 		}
 		if src, err = ctx.LoadInfile(ls.File); err != nil {
-			return &LoadDataNode{p: p, t: t, failure: err}
+			return &LoadDataNode{bulkLeaf: bulkLeaf{p: p, t: t}, failure: err}
 		}
 	} else {
 		if !UnderSecureFilePriv(ls.File) {
@@ -551,7 +513,7 @@ func (p *Provider) PrepareLoadData(ctx *sql.Context, ls *LoadStatement) *LoadDat
 		}
 		src = f
 	}
-	n := &LoadDataNode{p: p, t: t, sch: newTable(d, t).Schema(), replace: ls.Replace, src: src}
+	n := &LoadDataNode{bulkLeaf: bulkLeaf{p: p, t: t, sch: newTable(d, t).Schema()}, replace: ls.Replace, src: src}
 	ignore := ls.Ignore || ls.Local && !ls.Replace
 	n.ignore = ignore
 	n.conv = n.newConverter(ctx, src, ls, order, seen, ignore)
