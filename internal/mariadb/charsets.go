@@ -6,14 +6,14 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// mariaCharsetDefaults gives a character set named without a collation
+// charsetDefaults gives a character set named without a collation
 // MariaDB 10.11's default collation for it where go-mysql-server's
 // differs: CHARACTER SET utf8mb4 is utf8mb4_general_ci in MariaDB and
 // utf8mb4_0900_ai_ci in MySQL 8 (go-mysql-server's table of defaults is
 // its own, so the parsed statement is completed instead). It edits the
 // statement's column types, table options, ALTER TABLE ... CHARACTER SET
 // and CREATE/ALTER DATABASE options in place; st is the caller's.
-func MariaCharsetDefaults(st ast.Statement) {
+func charsetDefaults(st ast.Statement) {
 	switch s := st.(type) {
 	case *ast.DDL:
 		ddlCharsetDefaults(s)

@@ -91,7 +91,7 @@ func dialectBlank(q string) (string, bool) {
 			copy(b[t.start:], ","+rollupMarker)
 		case ddl && dropConstraintIfExists(toks, i):
 			// ALTER TABLE ... DROP CONSTRAINT IF EXISTS name: the parser
-			// does not read IF EXISTS there; mariaDropIfExists puts it
+			// does not read IF EXISTS there; dropIfExists puts it
 			// back into the tree.
 			blank(toks[i+2].start, toks[i+3].end)
 		case i == 0 && t.text == "(" && wholeParenthesized(toks):

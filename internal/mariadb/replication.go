@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/dolthub/vitess/go/vt/vterrors"
+
 	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 

@@ -8,12 +8,12 @@ import (
 
 // go-mysql-server's column types have no TIME(n) below TIME(6): its
 // planner refuses TIME(0) to TIME(5). HandlerDB's engine keeps a TIME
-// column's fractional digits as MariaDB does. mariaTimeScales has the
+// column's fractional digits as MariaDB does. timeScales has the
 // planner see every TIME(n) of CREATE TABLE and ALTER TABLE as TIME(6);
 // the backend reads n from the statement's text (declaredType) and gives
 // the engine's column that scale. It changes the statement in place, on
 // the goroutine that parsed it.
-func MariaTimeScales(st ast.Statement) {
+func timeScales(st ast.Statement) {
 	switch s := st.(type) {
 	case *ast.DDL:
 		ddlTimeScales(s)

@@ -390,7 +390,7 @@ func (r *Replica) setCoordinatesLocked(ctx context.Context, s *source, file, pos
 
 // SetReplicationFilterOptions implements CHANGE REPLICATION FILTER. Each
 // option's value is a list of sql.UnresolvedTable (the SQL front builds
-// them so for every option, see sqlfront/replication.go): database names
+// them so for every option, see mariadb/replication.go): database names
 // (the table name, no database) for REPLICATE_DO_DB and
 // REPLICATE_IGNORE_DB, db.table for REPLICATE_DO_TABLE and
 // REPLICATE_IGNORE_TABLE, a 'db_pattern.table_pattern' (the table name,

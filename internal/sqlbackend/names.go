@@ -7,6 +7,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+
 	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 

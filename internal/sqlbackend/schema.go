@@ -406,7 +406,7 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 	}
 	if dt := declaredType(ctx, c.Name); dt != nil && t.Kind == types.Time && dt.Length != nil {
 		// TIME(n), which go-mysql-server's planner saw as TIME(6)
-		// (sqlfront's mariaTimeScales): the engine keeps n digits.
+		// (mariadb's timeScales): the engine keeps n digits.
 		if n, err := strconv.Atoi(string(dt.Length.Val)); err == nil && n >= 0 && n <= 6 {
 			t.Scale = uint8(n)
 		}

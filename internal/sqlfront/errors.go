@@ -183,7 +183,7 @@ var kindWordings = append(fkWordings, []kindWording{
 		return sqlError(mysql.ERTooLongIdent, a[0])
 	}),
 	onKind(sql.ErrUnknownSystemVariable, func(x *errContext, a []string) *mysql.SQLError {
-		return sqlError(mysql.ERUnknownSystemVariable, variableName(a[0]))
+		return sqlError(mysql.ERUnknownSystemVariable, mariadb.VariableName(a[0]))
 	}),
 	onKind(sql.ErrKeyZero, func(x *errContext, a []string) *mysql.SQLError { return sqlError(errtable.ERKeyPart0, a[0]) }),
 	onKind(sql.ErrInvalidIndexPrefix, func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERWrongSubKey) }),

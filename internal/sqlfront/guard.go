@@ -12,7 +12,6 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/mariadb"
-	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Statement depth guard.
@@ -118,8 +117,8 @@ func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
 	if err != nil {
 		return nil, parseError(query, err)
 	}
-	mariaTree(query, st)
-	if err := mariaCheck(query, st); err != nil {
+	mariadb.RewriteStatement(query, st)
+	if err := mariadb.CheckStatement(query, st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -154,8 +153,8 @@ func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st as
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
-		mariaTree(query, st)
-		if err = mariaCheck(query, st); err != nil {
+		mariadb.RewriteStatement(query, st)
+		if err = mariadb.CheckStatement(query, st); err != nil {
 			// (no tree with the error: go-mysql-server's multi-statement
 			// path drops the error and runs a tree it is given)
 			return nil, "", "", err
@@ -194,8 +193,8 @@ func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, deli
 		if err = checkTree(st, len(parsed)); err != nil {
 			return nil, "", "", g.refuse(ctx, err)
 		}
-		mariaTree(query, st)
-		if err = mariaCheck(query, st); err != nil {
+		mariadb.RewriteStatement(query, st)
+		if err = mariadb.CheckStatement(query, st); err != nil {
 			// (no tree with the error: go-mysql-server's multi-statement
 			// path drops the error and runs a tree it is given)
 			return nil, "", "", err
@@ -236,35 +235,12 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 		if err = checkTree(st, end); err != nil {
 			return nil, 0, g.refuse(ctx, err)
 		}
-		mariaTree(s, st)
-		if err = mariaCheck(s, st); err != nil {
+		mariadb.RewriteStatement(s, st)
+		if err = mariadb.CheckStatement(s, st); err != nil {
 			return nil, 0, err
 		}
 	}
 	return st, end, parseError(s, err)
-}
-
-// mariaCheck refuses what MariaDB refuses that the parser took
-// (mysqlOnlyVariable), then applies reportRewrite.
-func mariaCheck(text string, st ast.Statement) error {
-	if err := mysqlOnlyVariable(text, st); err != nil {
-		return err
-	}
-	return mariadb.ReportRewrite(text, st)
-}
-
-// mariaTree adjusts a parsed statement to MariaDB: utf8mb4's default
-// collation, and MATCH ... AGAINST as the backend evaluates it
-// (sqlbackend.RewriteMatch). text is the statement's text.
-func mariaTree(text string, st ast.Statement) {
-	mariadb.MariaCharsetDefaults(st)
-	mariadb.MariaTimeScales(st)
-	mariaOrderPositions(text, st)
-	trimLabelCommas(text, st)
-	infoSchemaLabels(text, st)
-	mariaExistsInDML(text, st)
-	mariaDropIfExists(text, st)
-	sqlbackend.RewriteMatch(text, st)
 }
 
 // keepLikeEscapes returns query with the backslash of each \% and \_

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/go-sql-driver/mysql"
+
 	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"context"
 	"net"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -45,5 +46,15 @@ func TestTemporalFieldDecimals(t *testing.T) {
 		if got := r.Rows[0][i].ToString(); got != wantVal[i] {
 			t.Errorf("field %s: %q, want %q", f.Name, got, wantVal[i])
 		}
+	}
+}
+
+// TestTypedLiteralRows: a DATE literal inside an expression keeps its
+// type over the wire (DATE + INTERVAL is a DATE; mariadb.TypedLiteralValues).
+func TestTypedLiteralRows(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	if got := queryRows(t, c, "SELECT DATE '2024-02-29' + INTERVAL 1 DAY, CONCAT(DATE '2024-02-29', '!')"); !slices.Equal(got, []string{"2024-03-01|2024-02-29!"}) {
+		t.Fatalf("rows %q", got)
 	}
 }

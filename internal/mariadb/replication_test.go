@@ -1,4 +1,4 @@
-package sqlfront
+package mariadb
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
-
-	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
 // TestReplicationRewrite: the older replication statements are given to
@@ -22,7 +20,7 @@ func TestReplicationRewrite(t *testing.T) {
 		{"CHANGE MASTER TO MASTER_HOST='MASTER_X=1', MASTER_USE_GTID=slave_pos", "CHANGE REPLICATION SOURCE TO SOURCE_HOST='MASTER_X=1', SOURCE_AUTO_POSITION = 1"},
 		{"CHANGE MASTER TO MASTER_USE_GTID = no", "CHANGE REPLICATION SOURCE TO SOURCE_AUTO_POSITION = 0"},
 	} {
-		got, ok := mariadb.ReplicationRewrite(c.in)
+		got, ok := ReplicationRewrite(c.in)
 		if !ok || got != c.want {
 			t.Errorf("%q: %q %v, want %q", c.in, got, ok, c.want)
 			continue
@@ -39,7 +37,7 @@ func TestReplicationRewrite(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"START TRANSACTION", "SELECT 'START SLAVE'", "CHANGE MASTER 'x' TO MASTER_HOST='h'"} {
-		if got, ok := mariadb.ReplicationRewrite(q); ok {
+		if got, ok := ReplicationRewrite(q); ok {
 			t.Errorf("%q rewritten to %q", q, got)
 		}
 	}
@@ -78,7 +76,7 @@ func TestReplicationFilterParse(t *testing.T) {
 		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b), (`c d`, e))", "REPLICATE_REWRITE_DB=a|b,c d|e"},
 		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ()", "REPLICATE_REWRITE_DB="},
 	} {
-		st, end, ok, err := mariadb.ReplicationFilter(c.in, false)
+		st, end, ok, err := ReplicationFilter(c.in, false)
 		if !ok || err != nil {
 			t.Errorf("%q: ok %v, %v", c.in, ok, err)
 			continue
@@ -93,10 +91,10 @@ func TestReplicationFilterParse(t *testing.T) {
 
 	// Several statements: the first ends after its semicolon.
 	q := "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a); SELECT ';'"
-	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(q, ';', true); !ok || err != nil || st == nil || parsed != "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a)" || rest != " SELECT ';'" {
+	if st, parsed, rest, ok, err := ReplicationFilterParse(q, ';', true); !ok || err != nil || st == nil || parsed != "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a)" || rest != " SELECT ';'" {
 		t.Errorf("multi: %v %q %q %v %v", st, parsed, rest, ok, err)
 	}
-	if _, _, ok, err := mariadb.ReplicationFilter(q, false); !ok || err == nil {
+	if _, _, ok, err := ReplicationFilter(q, false); !ok || err == nil {
 		t.Errorf("two statements without multi: ok %v, %v", ok, err)
 	}
 
@@ -117,13 +115,13 @@ func TestReplicationFilterParse(t *testing.T) {
 		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, b, c))", "syntax error at position 57 near ','"},
 		{"CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((a, 'b'))", "syntax error at position 58 near ''b''"},
 	} {
-		_, _, ok, err := mariadb.ReplicationFilter(c.in, false)
+		_, _, ok, err := ReplicationFilter(c.in, false)
 		if !ok || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: ok %v, %v; want %q", c.in, ok, err, c.want)
 		}
 	}
 	for _, q := range []string{"CHANGE REPLICATION SOURCE TO SOURCE_HOST='h'", "SELECT 1", "CHANGE MASTER TO MASTER_HOST='h'", "CHANGE REPLICATION"} {
-		if _, _, ok, _ := mariadb.ReplicationFilter(q, false); ok {
+		if _, _, ok, _ := ReplicationFilter(q, false); ok {
 			t.Errorf("%q taken as CHANGE REPLICATION FILTER", q)
 		}
 	}
@@ -148,7 +146,7 @@ func TestReplicationSourceParse(t *testing.T) {
 			`SOURCE_LOG_FILE="b'in.1" SOURCE_LOG_POS=4 SOURCE_AUTO_POSITION=0`},
 		{"CHANGE MASTER TO /* c */ MASTER_LOG_POS=9, MASTER_USE_GTID=no", `SOURCE_LOG_POS=9 SOURCE_AUTO_POSITION=0`},
 	} {
-		st, end, ok, err := mariadb.ReplicationSource(c.in, false)
+		st, end, ok, err := ReplicationSource(c.in, false)
 		if !ok || err != nil || end != len(c.in) {
 			t.Errorf("%q: ok %v end %d, %v", c.in, ok, end, err)
 			continue
@@ -167,16 +165,16 @@ func TestReplicationSourceParse(t *testing.T) {
 		{"CHANGE MASTER TO MASTER_LOG_FILE='f' junk", "syntax error"},
 		{"CHANGE MASTER TO MASTER_LOG_FILE='f' FOR CHANNEL 'x'", "Replica channel 'x' does not exist."},
 	} {
-		if _, _, ok, err := mariadb.ReplicationSource(c.in, false); !ok || err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, ok, err := ReplicationSource(c.in, false); !ok || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: ok %v, %v; want %q", c.in, ok, err, c.want)
 		}
 	}
 	for _, q := range []string{"CHANGE MASTER TO MASTER_HOST='h'", "CHANGE REPLICATION SOURCE TO SOURCE_HOST='x_LOG_FILE'", "SELECT 1 AS MASTER_LOG_POS", "CHANGE REPLICATION FILTER REPLICATE_DO_DB = (a)"} {
-		if _, _, ok, _ := mariadb.ReplicationSource(q, false); ok {
+		if _, _, ok, _ := ReplicationSource(q, false); ok {
 			t.Errorf("%q taken as CHANGE REPLICATION SOURCE with coordinates", q)
 		}
 	}
-	if st, _, ok, err := mariadb.ReplicationStatement("CHANGE MASTER TO MASTER_LOG_POS=5", false); !ok || err != nil || st == nil {
+	if st, _, ok, err := ReplicationStatement("CHANGE MASTER TO MASTER_LOG_POS=5", false); !ok || err != nil || st == nil {
 		t.Errorf("replicationStatement: %v %v %v", st, ok, err)
 	}
 }

@@ -1,4 +1,4 @@
-package sqlfront
+package mariadb
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
-	"github.com/handlerdb/handlerdb/internal/mariadb"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
 // mysqlOnlyVariables are system variables go-mysql-server has (and uses
@@ -23,7 +23,7 @@ var mysqlOnlyVariables = map[string]bool{"transaction_isolation": true}
 // mysqlOnlyVariables (as @@name, @@session.name, or the target of SET),
 // or nil. Texts not holding such a name are not walked.
 func mysqlOnlyVariable(text string, st ast.Statement) error {
-	if !mariadb.ContainsFoldASCII(text, "transaction_isolation") {
+	if !ContainsFoldASCII(text, "transaction_isolation") {
 		return nil
 	}
 	var found string
@@ -31,7 +31,7 @@ func mysqlOnlyVariable(text string, st ast.Statement) error {
 		switch x := n.(type) {
 		case *ast.SetVarExpr:
 			if x.Name != nil {
-				if v := variableName(x.Name.Name.String()); mysqlOnlyVariables[v] {
+				if v := VariableName(x.Name.Name.String()); mysqlOnlyVariables[v] {
 					found = v
 				}
 			}
@@ -41,7 +41,7 @@ func mysqlOnlyVariable(text string, st ast.Statement) error {
 			if q := x.Qualifier.Name.String(); q != "" {
 				name = q + "." + name
 			}
-			if v := variableName(name); strings.HasPrefix(name, "@@") && mysqlOnlyVariables[v] {
+			if v := VariableName(name); strings.HasPrefix(name, "@@") && mysqlOnlyVariables[v] {
 				found = v
 			}
 		}
@@ -50,12 +50,12 @@ func mysqlOnlyVariable(text string, st ast.Statement) error {
 	if found == "" {
 		return nil
 	}
-	return sqlError(mysql.ERUnknownSystemVariable, found)
+	return errtable.SQLError(mysql.ERUnknownSystemVariable, found)
 }
 
 // variableName is a system variable's name without @@ and a scope
 // (session., global., local.), in lower case.
-func variableName(s string) string {
+func VariableName(s string) string {
 	s = strings.ToLower(strings.TrimPrefix(s, "@@"))
 	for _, p := range []string{"session.", "global.", "local."} {
 		s = strings.TrimPrefix(s, p)

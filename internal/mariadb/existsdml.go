@@ -1,12 +1,10 @@
-package sqlfront
+package mariadb
 
 import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
-
-	"github.com/handlerdb/handlerdb/internal/mariadb"
 )
 
-// mariaExistsInDML makes an UPDATE or DELETE whose WHERE holds [NOT]
+// existsInDML makes an UPDATE or DELETE whose WHERE holds [NOT]
 // EXISTS (…) run as MariaDB runs it. go-mysql-server's plan builder
 // marks a statement as reading one table unless it meets a scalar
 // subquery, and EXISTS does not count as one: such an UPDATE or DELETE
@@ -17,7 +15,7 @@ import (
 // (EXISTS is never NULL), with a scalar subquery the builder sees, so
 // the statement gets the whole analysis. text is the statement's text;
 // texts without "exists" are not walked.
-func mariaExistsInDML(text string, st ast.Statement) {
+func existsInDML(text string, st ast.Statement) {
 	var w *ast.Where
 	switch s := st.(type) {
 	case *ast.Update:
@@ -27,7 +25,7 @@ func mariaExistsInDML(text string, st ast.Statement) {
 	default:
 		return
 	}
-	if w == nil || !mariadb.ContainsFoldASCII(text, "exists") {
+	if w == nil || !ContainsFoldASCII(text, "exists") {
 		return
 	}
 	w.Expr = existsMarked(w.Expr)

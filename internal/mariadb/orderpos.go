@@ -1,4 +1,4 @@
-package sqlfront
+package mariadb
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// mariaOrderPositions reads ORDER BY (1), an integer in parentheses, as
+// orderPositions reads ORDER BY (1), an integer in parentheses, as
 // MariaDB does: the position of a select-list column (Django writes
 // every ordered UNION so). go-mysql-server took the parenthesized number
 // for a constant and did not order at all. Only statements whose text
 // holds both "order" and a parenthesis are walked.
-func mariaOrderPositions(text string, st ast.Statement) {
+func orderPositions(text string, st ast.Statement) {
 	if !strings.Contains(text, "(") || !strings.Contains(strings.ToLower(text), "order") {
 		return
 	}

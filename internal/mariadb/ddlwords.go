@@ -1,4 +1,4 @@
-package sqlfront
+package mariadb
 
 import (
 	"regexp"
@@ -9,11 +9,11 @@ import (
 // dropIfExistsRe finds DROP CONSTRAINT IF EXISTS in a statement's text.
 var dropIfExistsRe = regexp.MustCompile(`(?i)\bDROP\s+CONSTRAINT\s+IF\s+EXISTS\b`)
 
-// mariaDropIfExists gives an ALTER TABLE ... DROP CONSTRAINT IF EXISTS
+// dropIfExists gives an ALTER TABLE ... DROP CONSTRAINT IF EXISTS
 // name, parsed with IF EXISTS blanked out (dialect.go), its IF EXISTS
 // back: dropping a constraint that is not there is then no error, as in
 // MariaDB. text is the statement's text as written.
-func mariaDropIfExists(text string, st ast.Statement) {
+func dropIfExists(text string, st ast.Statement) {
 	if !dropIfExistsRe.MatchString(text) {
 		return
 	}

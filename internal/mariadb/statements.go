@@ -1,0 +1,39 @@
+package mariadb
+
+import (
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// The passes over a parsed statement, in the order the SQL front's parser
+// applies them (sqlfront's guardedParser, after the text rewrites of
+// dialect.go and replication.go when the parser refused the text). text
+// is the statement's text. Like the rules, the passes are pure functions
+// of their statement, which serves one goroutine.
+
+// RewriteStatement adjusts a parsed statement to MariaDB: utf8mb4's
+// default collation (charsets.go), TIME(n) scales (timescale.go), ORDER
+// BY (1) (orderpos.go), column labels (labels.go), [NOT] EXISTS in UPDATE
+// and DELETE (existsdml.go), DROP CONSTRAINT IF EXISTS (ddlwords.go), and
+// MATCH ... AGAINST as the backend evaluates it (sqlbackend.RewriteMatch).
+func RewriteStatement(text string, st ast.Statement) {
+	charsetDefaults(st)
+	timeScales(st)
+	orderPositions(text, st)
+	trimLabelCommas(text, st)
+	infoSchemaLabels(text, st)
+	existsInDML(text, st)
+	dropIfExists(text, st)
+	sqlbackend.RewriteMatch(text, st)
+}
+
+// CheckStatement refuses what MariaDB refuses that the parser took
+// (mysqlOnlyVariable, sysvars.go), then applies ReportRewrite
+// (reportsyntax.go).
+func CheckStatement(text string, st ast.Statement) error {
+	if err := mysqlOnlyVariable(text, st); err != nil {
+		return err
+	}
+	return ReportRewrite(text, st)
+}
