@@ -86,161 +86,114 @@ var _ sql.Parser = (*guardedParser)(nil)
 // newGuardedParser wraps p.
 func newGuardedParser(p sql.Parser) *guardedParser { return &guardedParser{Parser: p} }
 
-// ParseSimple parses query with the guard.
-func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
-	query = unmarkReturning(query)
-	if err := checkText(query, false); err != nil {
-		return nil, err
-	}
-	if st, _, ok, err := mariadb.ReplicationStatement(query, false); ok { // replication.go
-		if err != nil {
-			return nil, parseError(query, err)
-		}
-		return st, nil
-	}
-	orig := query
-	query, ins := keepLikeEscapes(query)
-	st, err := g.Parser.ParseSimple(query)
-	if err != nil {
-		if st2, _, _, ok := g.returningStatement(query); ok {
-			st, err = st2, nil
-		} else if rw, ok := mariadb.DialectRewrite(query); ok {
-			if st2, err2 := g.Parser.ParseSimple(rw); err2 == nil {
-				st, err = st2, nil
-			}
-		}
-	}
-	if err == nil {
-		restoreLabels(orig, query, ins, st)
-		err = checkTree(st, len(query))
-	}
-	if err != nil {
-		return nil, parseError(query, err)
-	}
-	mariadb.RewriteStatement(query, st)
-	if err := mariadb.CheckStatement(query, st); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
+// parseFunc is one entry point's call of the wrapped parser: it parses q
+// and returns the statement, the text it took and what follows it. The
+// replication statements' parsers (mariadb/replication.go) have its shape
+// with ok, whether q is theirs.
+type parseFunc func(q string) (st ast.Statement, parsed, rest string, err error)
 
-// Parse parses the (first, with multi) statement of query with the guard.
-func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (st ast.Statement, parsed, rest string, err error) {
+type replFunc func(q string) (st ast.Statement, parsed, rest string, ok bool, err error)
+
+// guarded is what every entry point does around its parse: the text's
+// checks; MariaDB's replication statements (repl); LIKE escapes kept;
+// when the parser refuses the text, INSERT ... RETURNING (where returning)
+// and the dialect's text rewrites (mariadb.DialectRewrite); the tree's
+// checks and MariaDB's passes over it (mariadb.RewriteStatement,
+// CheckStatement); and MariaDB's 1064 for a syntax error. rest is in
+// query's own text. multi is whether text may follow the statement.
+func (g *guardedParser) guarded(ctx context.Context, query string, multi, returning bool, repl replFunc, parse parseFunc) (ast.Statement, string, string, error) {
 	query = unmarkReturning(query)
 	if err := checkText(query, multi); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
-	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(query, ';', multi); ok {
+	if st, parsed, rest, ok, err := repl(query); ok {
 		return st, parsed, rest, parseError(query, err)
 	}
 	orig := query
 	query, ins := keepLikeEscapes(query)
-	st, parsed, rest, err = g.Parser.Parse(ctx, query, multi)
-	if ins != nil {
-		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
-	}
+	st, parsed, rest, err := parse(query)
 	if err != nil {
-		if st2, first, rest2, ok := g.returningStatement(query); ok && (multi || strings.TrimSpace(rest2) == "") {
+		if st2, first, rest2, ok := g.returningStatement(query); ok && returning && (multi || strings.TrimSpace(rest2) == "") {
 			st, parsed, rest, err = st2, first, rest2, nil
 		} else if rw, ok := mariadb.DialectRewrite(query); ok {
-			if st2, parsed2, rest2, err2 := g.Parser.Parse(ctx, rw, multi); err2 == nil {
+			if st2, parsed2, rest2, err2 := parse(rw); err2 == nil {
 				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
 			}
 		}
 	}
-	if err == nil {
-		restoreLabels(orig, query, ins, st)
-		if err = checkTree(st, len(parsed)); err != nil {
-			return nil, "", "", g.refuse(ctx, err)
-		}
-		mariadb.RewriteStatement(query, st)
-		if err = mariadb.CheckStatement(query, st); err != nil {
-			// (no tree with the error: go-mysql-server's multi-statement
-			// path drops the error and runs a tree it is given)
-			return nil, "", "", err
-		}
+	if ins != nil {
+		rest = restOfOriginal(orig, query, ins, rest)
 	}
-	return st, parsed, rest, parseError(query, err)
+	if err != nil {
+		return st, parsed, rest, parseError(query, err)
+	}
+	restoreLabels(orig, query, ins, st)
+	if err := checkTree(st, len(parsed)); err != nil {
+		return nil, "", "", g.refuse(ctx, err)
+	}
+	mariadb.RewriteStatement(query, st)
+	if err := mariadb.CheckStatement(query, st); err != nil {
+		// (no tree with the error: go-mysql-server's multi-statement path
+		// drops the error and runs a tree it is given)
+		return nil, "", "", err
+	}
+	return st, parsed, rest, nil
+}
+
+// replicationOne is mariadb.ReplicationStatement as a replFunc.
+func replicationOne(multi bool) replFunc {
+	return func(q string) (ast.Statement, string, string, bool, error) {
+		st, end, ok, err := mariadb.ReplicationStatement(q, multi)
+		end = min(max(end, 0), len(q))
+		return st, q[:end], q[end:], ok, err
+	}
+}
+
+// ParseSimple parses query with the guard.
+func (g *guardedParser) ParseSimple(query string) (ast.Statement, error) {
+	st, _, _, err := g.guarded(context.Background(), query, false, true, replicationOne(false),
+		func(q string) (ast.Statement, string, string, error) {
+			st, err := g.Parser.ParseSimple(q)
+			return st, q, "", err
+		})
+	return st, err
+}
+
+// Parse parses the (first, with multi) statement of query with the guard.
+func (g *guardedParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	return g.guarded(ctx, query, multi, true,
+		func(q string) (ast.Statement, string, string, bool, error) {
+			return mariadb.ReplicationFilterParse(q, ';', multi)
+		},
+		func(q string) (ast.Statement, string, string, error) { return g.Parser.Parse(ctx, q, multi) })
 }
 
 // ParseWithOptions parses the (first, with multi) statement of query with
 // the guard.
-func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (st ast.Statement, parsed, rest string, err error) {
-	query = unmarkReturning(query)
-	if err := checkText(query, multi); err != nil {
-		return nil, "", "", g.refuse(ctx, err)
-	}
-	if st, parsed, rest, ok, err := mariadb.ReplicationFilterParse(query, delimiter, multi); ok {
-		return st, parsed, rest, parseError(query, err)
-	}
-	orig := query
-	query, ins := keepLikeEscapes(query)
-	st, parsed, rest, err = g.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	if ins != nil {
-		defer func() { rest = restOfOriginal(orig, query, ins, rest) }()
-	}
-	if err != nil {
-		if st2, first, rest2, ok := g.returningStatement(query); ok && delimiter == ';' && (multi || strings.TrimSpace(rest2) == "") {
-			st, parsed, rest, err = st2, first, rest2, nil
-		} else if rw, ok := mariadb.DialectRewrite(query); ok {
-			if st2, parsed2, rest2, err2 := g.Parser.ParseWithOptions(ctx, rw, delimiter, multi, options); err2 == nil {
-				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
-			}
-		}
-	}
-	if err == nil {
-		restoreLabels(orig, query, ins, st)
-		if err = checkTree(st, len(parsed)); err != nil {
-			return nil, "", "", g.refuse(ctx, err)
-		}
-		mariadb.RewriteStatement(query, st)
-		if err = mariadb.CheckStatement(query, st); err != nil {
-			// (no tree with the error: go-mysql-server's multi-statement
-			// path drops the error and runs a tree it is given)
-			return nil, "", "", err
-		}
-	}
-	return st, parsed, rest, parseError(query, err)
+func (g *guardedParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
+	return g.guarded(ctx, query, multi, delimiter == ';',
+		func(q string) (ast.Statement, string, string, bool, error) {
+			return mariadb.ReplicationFilterParse(q, delimiter, multi)
+		},
+		func(q string) (ast.Statement, string, string, error) {
+			return g.Parser.ParseWithOptions(ctx, q, delimiter, multi, options)
+		})
 }
 
-// ParseOneWithOptions parses the first statement of s with the guard.
-func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (st ast.Statement, end int, err error) {
+// ParseOneWithOptions parses the first statement of s with the guard;
+// end is where the next one starts.
+func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, options ast.ParserOptions) (ast.Statement, int, error) {
 	s = unmarkReturning(s)
-	if err := checkText(s, true); err != nil {
-		return nil, 0, g.refuse(ctx, err)
-	}
-	if st, end, ok, err := mariadb.ReplicationStatement(s, true); ok {
-		if err != nil {
-			return nil, 0, parseError(s, err)
-		}
-		return st, end, nil
-	}
-	orig := s
-	s, ins := keepLikeEscapes(s)
-	st, end, err = g.Parser.ParseOneWithOptions(ctx, s, options)
-	if ins != nil {
-		defer func() { end = len(orig) - len(restOfOriginal(orig, s, ins, s[min(end, len(s)):])) }()
-	}
+	st, _, rest, err := g.guarded(ctx, s, true, true, replicationOne(true),
+		func(q string) (ast.Statement, string, string, error) {
+			st, end, err := g.Parser.ParseOneWithOptions(ctx, q, options)
+			end = min(max(end, 0), len(q))
+			return st, q[:end], q[end:], err
+		})
 	if err != nil {
-		if st2, _, rest2, ok := g.returningStatement(s); ok {
-			st, end, err = st2, len(s)-len(rest2), nil
-		} else if rw, ok := mariadb.DialectRewrite(s); ok {
-			if st2, end2, err2 := g.Parser.ParseOneWithOptions(ctx, rw, options); err2 == nil {
-				st, end, err = st2, end2, nil
-			}
-		}
+		return nil, 0, err
 	}
-	if err == nil {
-		restoreLabels(orig, s, ins, st)
-		if err = checkTree(st, end); err != nil {
-			return nil, 0, g.refuse(ctx, err)
-		}
-		mariadb.RewriteStatement(s, st)
-		if err = mariadb.CheckStatement(s, st); err != nil {
-			return nil, 0, err
-		}
-	}
-	return st, end, parseError(s, err)
+	return st, len(s) - len(rest), nil
 }
 
 // keepLikeEscapes returns query with the backslash of each \% and \_
