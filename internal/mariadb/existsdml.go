@@ -2,6 +2,8 @@ package mariadb
 
 import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // existsInDML makes an UPDATE or DELETE whose WHERE holds [NOT]
@@ -25,7 +27,7 @@ func existsInDML(text string, st ast.Statement) {
 	default:
 		return
 	}
-	if w == nil || !ContainsFoldASCII(text, "exists") {
+	if w == nil || !sqlbackend.ContainsFold(text, "exists") {
 		return
 	}
 	w.Expr = existsMarked(w.Expr)

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Column labels as MariaDB gives them, where the parser or go-mysql-server
@@ -36,7 +38,7 @@ func trimLabelCommas(text string, st ast.Statement) {
 // reference to the column by that name still finds. Texts without
 // "information_schema" are not walked.
 func infoSchemaLabels(text string, st ast.Statement) {
-	if !ContainsFoldASCII(text, "information_schema") {
+	if !sqlbackend.ContainsFold(text, "information_schema") {
 		return
 	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {

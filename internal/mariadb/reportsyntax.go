@@ -9,6 +9,7 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // Report syntax go-mysql-server does not plan, rewritten in the syntax
@@ -90,28 +91,7 @@ var reportWords = []string{"rollup", ":=", AssignFunction, "over", "date", "time
 // ignoring ASCII case, without allocating (it runs for every statement).
 func mayNeedReportRewrite(text string) bool {
 	for _, w := range reportWords {
-		if ContainsFoldASCII(text, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFoldASCII reports whether s contains the lower-case word w in
-// any ASCII case.
-func ContainsFoldASCII(s, w string) bool {
-	for i := 0; i+len(w) <= len(s); i++ {
-		j := 0
-		for ; j < len(w); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != w[j] {
-				break
-			}
-		}
-		if j == len(w) {
+		if sqlbackend.ContainsFold(text, w) {
 			return true
 		}
 	}

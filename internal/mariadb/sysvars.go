@@ -8,6 +8,7 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // mysqlOnlyVariables are system variables go-mysql-server has (and uses
@@ -23,7 +24,7 @@ var mysqlOnlyVariables = map[string]bool{"transaction_isolation": true}
 // mysqlOnlyVariables (as @@name, @@session.name, or the target of SET),
 // or nil. Texts not holding such a name are not walked.
 func mysqlOnlyVariable(text string, st ast.Statement) error {
-	if !ContainsFoldASCII(text, "transaction_isolation") {
+	if !sqlbackend.ContainsFold(text, "transaction_isolation") {
 		return nil
 	}
 	var found string

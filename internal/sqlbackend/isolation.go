@@ -243,12 +243,22 @@ func (s *Session) lockClause(ctx *sql.Context) lockMode {
 	return s.lcMode
 }
 
-// containsFold reports whether s contains sub (lower case ASCII),
-// ignoring ASCII case.
+// ContainsFold reports whether s contains sub (non-empty, lower-case
+// ASCII) in any ASCII case; the dialect and the SQL front scan statement
+// texts with it.
 func ContainsFold(s, sub string) bool {
-	c0 := sub[0]
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 == c0 && strings.EqualFold(s[i:i+len(sub)], sub) {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
 			return true
 		}
 	}

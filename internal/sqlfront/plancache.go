@@ -10,7 +10,6 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 
-	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -127,7 +126,7 @@ func planCacheable(query string) bool {
 		return false
 	}
 	for _, w := range planUncacheable {
-		if mariadb.ContainsFoldASCII(query, w) {
+		if sqlbackend.ContainsFold(query, w) {
 			return false
 		}
 	}

@@ -5,7 +5,7 @@ import (
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
-	"github.com/handlerdb/handlerdb/internal/mariadb"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // INSERT ... RETURNING select_list (MariaDB 10.5 and later) answers the
@@ -55,7 +55,7 @@ func (g *guardedParser) returningStatement(q string) (st ast.Statement, first, r
 // returningAt returns the offset in q of a RETURNING word outside
 // parentheses, strings and comments (as the tokenizer reads them), or -1.
 func returningAt(q string) int {
-	if !mariadb.ContainsFoldASCII(q, "returning") {
+	if !sqlbackend.ContainsFold(q, "returning") {
 		return -1
 	}
 	tz := ast.NewStringTokenizer(q)
