@@ -44,14 +44,19 @@ const planCacheMax = 256
 // concurrent use; a connection's connPlans is used only on the goroutine
 // serving that connection.
 type planCache struct {
-	gen   atomic.Uint64 // bumped by every statement that is not a plain read
-	conns sync.Map      // connection id -> *connPlans
+	gen atomic.Uint64 // bumped by every statement that is not a plain read
+	// settings is bumped by every statement that is neither a plain read
+	// nor INSERT, UPDATE, DELETE or REPLACE (prepplans.go)
+	settings atomic.Uint64
+	conns    sync.Map // connection id -> *connPlans
 	// check, when set (by tests), runs every cached plan once more,
 	// discarding its results, before the run that answers: each answer
 	// then comes from a plan executed before.
 	check atomic.Bool
 	// Hits counts the statements answered from a cached plan.
 	Hits atomic.Int64
+	// Rebound counts the prepared statements answered from a template.
+	Rebound atomic.Int64
 }
 
 // planKey is what a cached plan depends on besides its text.
@@ -68,14 +73,15 @@ type cachedPlan struct {
 }
 
 type connPlans struct {
-	m map[string]*cachedPlan
+	m         map[string]*cachedPlan
+	templates map[string]*stmtTemplate // prepplans.go
 }
 
 func (pc *planCache) conn(id uint32) *connPlans {
 	if v, ok := pc.conns.Load(id); ok {
 		return v.(*connPlans)
 	}
-	cp := &connPlans{m: map[string]*cachedPlan{}}
+	cp := &connPlans{m: map[string]*cachedPlan{}, templates: map[string]*stmtTemplate{}}
 	pc.conns.Store(id, cp)
 	return cp
 }
@@ -89,6 +95,9 @@ func (pc *planCache) ran(query string) {
 	switch firstWord(query) {
 	case "select", "with", "show", "explain", "describe", "desc", "begin", "start", "commit", "rollback", "use", "help":
 		return
+	case "insert", "update", "delete", "replace":
+	default:
+		pc.settings.Add(1)
 	}
 	pc.gen.Add(1)
 }

@@ -172,6 +172,9 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 	}
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
+	if done, err := h.templated(ctx, c, prepare, func(r *sqltypes.Result, _ bool) error { return callback(r) }); done {
+		return h.overrun(c, err)
+	}
 	return h.overrun(c, h.Handler.ComStmtExecute(ctx, c, prepare, callback))
 }
 

@@ -1,0 +1,463 @@
+package sqlbackend
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// A PlanTemplate is the analyzed plan of a prepared statement made
+// reusable for other values of its parameters: the analysis of one
+// execution, with a note of where each parameter's value went. The
+// planner puts a parameter in two places: the literal expression the
+// binder made for it (kept as is wherever an expression of the plan holds
+// it), and the bounds of the static index lookups it derived from
+// comparisons with that literal (a value converted to the indexed
+// column's type). Instantiate puts another execution's literals in the
+// first places and their converted values in the second, and rebuilds
+// the lookups' ranges.
+//
+// NewPlanTemplate refuses a plan in which a parameter's value could have
+// gone anywhere else:
+//   - the plan must pass ReusablePlan;
+//   - every parameter must be found in one of the two places (a value the
+//     analysis folded into another literal is found in neither);
+//   - a lookup bound may stand for a parameter only when no parameter
+//     reaches the analysis under anything but a comparison with a column
+//     (a bound computed from a parameter, as from id = ? + 1, is then
+//     impossible), when the bound's column and the parameter are both of
+//     integer types (their conversion is exact or fails), and when it is
+//     equal to exactly one parameter's converted value;
+//   - a plan with lookup bounds is refused when a parameter is not an
+//     integer (a bound it made, rounded or converted, would not be told
+//     apart from a constant);
+//   - no subquery (its plan is not walked here).
+//
+// A bound equal to a parameter's value by coincidence (id BETWEEN ? AND
+// 10 run with 10) is not told apart from one made from it: the caller
+// must confirm a template against a second, independent analysis of an
+// execution whose parameter values all differ from the template's before
+// it uses it (sqlfront's prepared-plan cache does).
+//
+// A template is immutable and safe for concurrent use; Instantiate
+// returns a new plan sharing the nodes no parameter reaches, so two
+// instances must not run at the same time (ReusablePlan's reset clears
+// the shared nodes' state before a run).
+type PlanTemplate struct {
+	plan   sql.Node
+	params int
+	lits   map[*expression.Literal]int // a parameter's literal in plan -> its index
+	itas   map[*plan.IndexedTableAccess]*lookupSlots
+}
+
+// lookupSlots says which bounds of one static lookup are parameters.
+type lookupSlots struct {
+	lookup sql.IndexLookup
+	ranges sql.MySQLRangeCollection
+	// slots[r][c] is the parameter of range r's column c: lower, upper
+	// (-1 for a constant bound).
+	slots [][][2]int
+}
+
+// NewPlanTemplate makes the template of analyzed, the analysis of bound
+// (the binder's plan of the same execution) whose parameters were params
+// (the binder's literal of each, in order). ok is false when the plan
+// cannot be made a template (see PlanTemplate); byValues then says
+// whether other values of the parameters might make one (two of them
+// equal, a lookup or table found empty).
+func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expression.Literal) (t *PlanTemplate, ok, byValues bool) {
+	if _, ok := ReusablePlan(analyzed); !ok {
+		return nil, false, false
+	}
+	index := make(map[*expression.Literal]int, len(params))
+	for i, p := range params {
+		if p == nil {
+			return nil, false, false
+		}
+		if _, dup := index[p]; dup {
+			return nil, false, false
+		}
+		index[p] = i
+	}
+	direct, ok := directParams(bound, index)
+	if !ok {
+		return nil, false, false
+	}
+	var texts []*expression.Literal // the constants of the statement's text
+	transform.InspectExpressions(bound, func(e sql.Expression) bool {
+		if lit, ok := e.(*expression.Literal); ok {
+			if _, isParam := index[lit]; !isParam {
+				texts = append(texts, lit)
+			}
+		}
+		return true
+	})
+	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}}
+	found := make([]bool, len(params))
+	refused := false
+	// walk notes the parameters under e; safe says whether every
+	// expression above e keeps nothing computed from its children
+	var walk func(e sql.Expression, safe bool)
+	walk = func(e sql.Expression, safe bool) {
+		switch e := e.(type) {
+		case *plan.Subquery:
+			refused = true
+			return
+		case *expression.Literal:
+			if i, ok := index[e]; ok {
+				if !safe {
+					refused = true
+					return
+				}
+				t.lits[e] = i
+				found[i] = true
+			}
+		}
+		safe = safe && keepsNothing(e)
+		for _, c := range e.Children() {
+			walk(c, safe)
+		}
+	}
+	transform.Inspect(analyzed, func(n sql.Node) bool {
+		if refused {
+			return false
+		}
+		if _, ok := n.(*plan.EmptyTable); ok {
+			// emptiness the analysis may have proved from this
+			// execution's values
+			refused, byValues = true, true
+			return false
+		}
+		if ex, ok := n.(sql.Expressioner); ok {
+			for _, e := range ex.Expressions() {
+				walk(e, true)
+			}
+		}
+		ita, ok := n.(*plan.IndexedTableAccess)
+		if !ok || !ita.IsStatic() {
+			return !refused
+		}
+		ls, ok, values := slotLookup(ctx, ita, params, texts, direct, found)
+		if !ok {
+			refused, byValues = true, values
+			return false
+		}
+		if ls != nil {
+			t.itas[ita] = ls
+		}
+		return true
+	})
+	if refused {
+		return nil, false, byValues
+	}
+	for _, f := range found {
+		if !f {
+			// folded into the plan, or (with lookups) dropped with a
+			// range this execution's values made empty or merged
+			return nil, false, len(t.itas) > 0
+		}
+	}
+	return t, true, false
+}
+
+// directParams reports whether every parameter's literal in bound is an
+// operand of a comparison with a column (or appears only in places no
+// lookup is made from: a select list, LIMIT); ok is false when bound
+// holds a subquery.
+func directParams(bound sql.Node, index map[*expression.Literal]int) (direct, ok bool) {
+	direct, ok = true, true
+	var walk func(e, parent sql.Expression)
+	walk = func(e, parent sql.Expression) {
+		switch x := e.(type) {
+		case *plan.Subquery:
+			ok = false
+			return
+		case *expression.Literal:
+			if _, isParam := index[x]; isParam && !directParent(x, parent) {
+				direct = false
+			}
+		}
+		for _, c := range e.Children() {
+			if tup, isTuple := c.(expression.Tuple); isTuple {
+				if in, isIn := e.(*expression.InTuple); isIn && isColumn(in.Left()) {
+					// an IN list's members are compared with the column
+					for _, m := range tup {
+						walk(m, e)
+					}
+					continue
+				}
+			}
+			walk(c, e)
+		}
+	}
+	transform.Inspect(bound, func(n sql.Node) bool {
+		if ex, isEx := n.(sql.Expressioner); isEx {
+			for _, e := range ex.Expressions() {
+				walk(e, nil)
+			}
+		}
+		return ok
+	})
+	return direct, ok
+}
+
+// directParent reports whether lit under parent can only reach a lookup
+// bound as its own value: the operand of a comparison whose other side is
+// a column, or a member of a column's IN list, or under no expression.
+func directParent(lit *expression.Literal, parent sql.Expression) bool {
+	switch p := parent.(type) {
+	case nil, *expression.Alias:
+		return true
+	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
+		*expression.GreaterThan, *expression.GreaterThanOrEqual:
+		c := p.(expression.Comparer)
+		return isColumn(c.Left()) || isColumn(c.Right())
+	case *expression.Between:
+		return isColumn(p.Val) && p.Val != sql.Expression(lit)
+	case *expression.InTuple:
+		return isColumn(p.Left())
+	}
+	return false
+}
+
+func isColumn(e sql.Expression) bool {
+	_, ok := e.(*expression.GetField)
+	return ok
+}
+
+// slotLookup notes which bounds of ita's static lookup are parameters,
+// marking those parameters found; nil when none is. ok is false when the
+// lookup cannot be instantiated, byValues as NewPlanTemplate's.
+func slotLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, params, texts []*expression.Literal, direct bool, found []bool) (ls *lookupSlots, ok, byValues bool) {
+	lookup := plan.GetIndexLookup(ita)
+	ranges, isMySQL := lookup.Ranges.(sql.MySQLRangeCollection)
+	if !isMySQL || lookup.IsSpatialLookup || lookup.VectorOrderAndLimit.OrderBy != nil {
+		return nil, false, false
+	}
+	if lookup.IsEmptyRange {
+		return nil, false, true
+	}
+	ls = &lookupSlots{lookup: lookup, ranges: ranges, slots: make([][][2]int, len(ranges))}
+	slotted := false
+	intParams := true
+	for _, lit := range params {
+		if !types.IsInteger(lit.Type()) {
+			intParams = false
+		}
+	}
+	for r, rng := range ranges {
+		ls.slots[r] = make([][2]int, len(rng))
+		for c, col := range rng {
+			for b, cut := range []sql.MySQLRangeCut{col.LowerBound, col.UpperBound} {
+				key, hasKey := cutKey(cut)
+				ls.slots[r][c][b] = -1
+				if !hasKey {
+					continue
+				}
+				p := -1
+				for i, lit := range params {
+					v, ok := convertKey(ctx, col.Typ, lit)
+					if ok && v == key {
+						if p >= 0 {
+							return nil, false, true // two parameters of one value
+						}
+						p = i
+					}
+				}
+				if p < 0 {
+					// a constant of the statement's text, unless a
+					// parameter of another type could have made it
+					if !intParams {
+						return nil, false, false
+					}
+					if !isText(ctx, col.Typ, key, texts) {
+						// made from a parameter out of the column's
+						// range, or computed from constants
+						return nil, false, true
+					}
+					continue
+				}
+				if !direct {
+					return nil, false, false
+				}
+				ls.slots[r][c][b] = p
+				found[p] = true
+				slotted = true
+			}
+		}
+	}
+	if !slotted {
+		return nil, true, false
+	}
+	return ls, true, false
+}
+
+// cutKey returns the value of a bound that has one.
+func cutKey(c sql.MySQLRangeCut) (any, bool) {
+	switch c := c.(type) {
+	case sql.Above:
+		return c.Key, true
+	case sql.Below:
+		return c.Key, true
+	}
+	return nil, false
+}
+
+// withKey returns the bound c with another value.
+func withKey(c sql.MySQLRangeCut, key any) sql.MySQLRangeCut {
+	switch c.(type) {
+	case sql.Above:
+		return sql.Above{Key: key}
+	case sql.Below:
+		return sql.Below{Key: key}
+	}
+	return c
+}
+
+// convertKey converts a parameter's value to an integer column's type as
+// the planner does for a lookup bound; ok is false unless both are
+// integers and the value is in the column's range.
+func convertKey(ctx *sql.Context, col sql.Type, lit *expression.Literal) (any, bool) {
+	if !types.IsInteger(col) || !types.IsInteger(lit.Type()) {
+		return nil, false
+	}
+	lv, err := lit.Eval(ctx, nil)
+	if err != nil {
+		return nil, false
+	}
+	v, inRange, err := col.Convert(ctx, lv)
+	if err != nil || inRange != sql.InRange {
+		return nil, false
+	}
+	return v, true
+}
+
+// Params returns the number of parameters.
+func (t *PlanTemplate) Params() int { return t.params }
+
+// Instantiate returns the template's plan for another execution's
+// parameter literals (the binder's, in order). A lookup's ranges are
+// rebuilt as the planner builds them: the empty ones dropped, the others
+// merged where they overlap and sorted. ok is false when this execution's
+// values would not give a plan of the same shape (a bound out of its
+// column's range, every range of a lookup empty): the statement must
+// then be analyzed as usual.
+func (t *PlanTemplate) Instantiate(ctx *sql.Context, params []*expression.Literal) (n sql.Node, ok bool, err error) {
+	if len(params) != t.params {
+		return nil, false, nil
+	}
+	ok = true
+	n, _, err = transform.Node(t.plan, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		if ita, isITA := n.(*plan.IndexedTableAccess); isITA {
+			if ls := t.itas[ita]; ls != nil {
+				var nita sql.Node
+				nita, ok, err = ls.instantiate(ctx, ita, params)
+				if err != nil || !ok {
+					return n, transform.SameTree, err
+				}
+				return nita, transform.NewTree, nil
+			}
+		}
+		if _, isEx := n.(sql.Expressioner); !isEx || len(t.lits) == 0 {
+			return n, transform.SameTree, nil
+		}
+		return transform.OneNodeExprsWithNode(n, func(_ sql.Node, e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			if lit, isLit := e.(*expression.Literal); isLit {
+				if i, isParam := t.lits[lit]; isParam {
+					return params[i], transform.NewTree, nil
+				}
+			}
+			return e, transform.SameTree, nil
+		})
+	})
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return n, true, nil
+}
+
+// instantiate returns ita with its lookup's parameter bounds replaced.
+func (ls *lookupSlots) instantiate(ctx *sql.Context, ita *plan.IndexedTableAccess, params []*expression.Literal) (sql.Node, bool, error) {
+	ranges := make([]sql.MySQLRange, 0, len(ls.ranges))
+	for r, rng := range ls.ranges {
+		nr := make(sql.MySQLRange, len(rng))
+		for c, col := range rng {
+			nc := col
+			for b := 0; b < 2; b++ {
+				p := ls.slots[r][c][b]
+				if p < 0 {
+					continue
+				}
+				key, ok := convertKey(ctx, col.Typ, params[p])
+				if !ok {
+					return nil, false, nil
+				}
+				if b == 0 {
+					nc.LowerBound = withKey(col.LowerBound, key)
+				} else {
+					nc.UpperBound = withKey(col.UpperBound, key)
+				}
+			}
+			nr[c] = nc
+		}
+		empty, err := nr.IsEmpty()
+		if err != nil {
+			return nil, false, err
+		}
+		if !empty {
+			ranges = append(ranges, nr)
+		}
+	}
+	if len(ranges) == 0 {
+		return nil, false, nil // the analysis would make an empty table
+	}
+	// the lookup reads the union of its ranges: merged and sorted as the
+	// planner leaves them
+	coll, err := sql.RemoveOverlappingRanges(ranges...)
+	if err != nil {
+		return nil, false, err
+	}
+	lookup := ls.lookup
+	if lookup.IsReverse {
+		for i, j := 0, len(coll)-1; i < j; i, j = i+1, j-1 {
+			coll[i], coll[j] = coll[j], coll[i]
+		}
+	}
+	lookup.Ranges = coll
+	nita, err := plan.NewStaticIndexedAccessForTableNode(ctx, ita.TableNode, lookup)
+	if err != nil {
+		return nil, false, err
+	}
+	return nita.WithId(ita.Id()).WithColumns(ita.Columns()), true, nil
+}
+
+// isText reports whether key is the value of one of the statement's
+// constants converted to an integer column's type.
+func isText(ctx *sql.Context, col sql.Type, key any, texts []*expression.Literal) bool {
+	for _, lit := range texts {
+		if v, ok := convertKey(ctx, col, lit); ok && v == key {
+			return true
+		}
+	}
+	return false
+}
+
+// keepsNothing reports whether e computes nothing from its children when
+// it is made (a parameter under it may be replaced by another value):
+// true of the comparisons, logic and arithmetic a statement's parameters
+// meet; false of anything else, as an IN list hashed by the analysis.
+func keepsNothing(e sql.Expression) bool {
+	switch e.(type) {
+	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
+		*expression.GreaterThan, *expression.GreaterThanOrEqual, *expression.Between, *expression.InTuple,
+		expression.Tuple, *expression.Alias, *expression.And, *expression.Or, *expression.Not,
+		*expression.Arithmetic, *expression.IsNull, *expression.GetField, *expression.Literal:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,283 @@
+package sqlfront
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// Prepared SELECTs skip go-mysql-server's analysis when they can: the
+// analyzed plan of one execution is kept as a sqlbackend.PlanTemplate and
+// each later execution puts its own parameter values into it (literals
+// and index-lookup bounds) instead of binding and analyzing again, which
+// is most of a small statement's cost.
+//
+// A template is kept per connection, statement text and the types of the
+// parameter values (an integer and a string parameter plan differently).
+// It is used only after a second analysis confirmed it: an execution
+// whose parameter values all differ from the template's is analyzed as
+// usual and its plan must equal the template instantiated with its
+// values; until then, and when the confirmation fails, every execution
+// takes the ordinary path. A statement that fails to make a confirmed
+// template three times tries again only at its 2^k-th execution.
+//
+// The statements admitted are the plan cache's (planCacheable, no
+// temporary tables, an analysis without warnings, a reusable plan), and
+// a template depends on what a cached plan depends on, except that
+// INSERT, UPDATE and DELETE do not drop it: they change row counts, which
+// only the choice between equivalent plans reads, not any answer.
+//
+// Everything here runs on the connection's goroutine.
+
+// templateTries bounds the templates one statement may fail to make or
+// confirm before it tries only at its 2^k-th execution; valueTries bounds
+// the refusals for an execution's values (two parameters of one value, a
+// lookup found empty) not counted among them.
+const (
+	templateTries = 3
+	valueTries    = 16
+)
+
+// stmtTemplate is the state of one statement text and parameter types on
+// one connection.
+type stmtTemplate struct {
+	key        planKey
+	t          *sqlbackend.PlanTemplate
+	vals       []any // the parameter values t was made with
+	confirmed  bool
+	fails      int // templates refused or not confirmed
+	valueFails int // templates refused for this execution's values
+	execs      int // executions seen
+}
+
+// templated runs a prepared SELECT from its confirmed template; done is
+// false when the statement must take the ordinary path (which it then
+// takes after this has, when there is no confirmed template yet, analyzed
+// the execution to make or confirm one).
+func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback mysql.ResultSpoolFn) (done bool, err error) {
+	query := prepare.PrepareStmt
+	if h.noPlanCache.Load() || len(prepare.BindVars) == 0 || !planCacheable(query) {
+		return false, nil
+	}
+	s := h.srv.Load()
+	ext, ok := h.Handler.(mysql.ExtendedHandler)
+	if s == nil || !ok {
+		return false, nil
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return false, nil
+	}
+	sess := sqlbackend.SessionOf(sctx)
+	if sess == nil || sess.HasTemporaryTables() {
+		return false, nil
+	}
+	binder, lits, sig, ok := bindParams(sctx, s.engine, prepare.BindVars)
+	if !ok {
+		return false, nil
+	}
+	key := planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: h.plans.settings.Load()}
+	text := sql.RemoveSpaceAndDelimiter(query, ';')
+	cp := h.plans.conn(c.ConnectionID)
+	ent := cp.templates[text+"\x00"+sig]
+	if ent == nil || ent.key != key {
+		if len(cp.templates) >= planCacheMax {
+			clear(cp.templates)
+		}
+		ent = &stmtTemplate{key: key}
+		cp.templates[text+"\x00"+sig] = ent
+	}
+	ent.execs++
+	if !ent.confirmed && ent.fails >= templateTries && ent.execs&(ent.execs-1) != 0 {
+		// after templateTries failures, try again only at executions
+		// 2^k: a statement whose values happened to be unfit (two
+		// parameters of one value) is not given up for good, and one
+		// that never fits costs a few analyses more, not one per run
+		return false, nil
+	}
+	if !ent.confirmed {
+		h.learnTemplate(sctx, s.engine, ent, text, query, binder, lits)
+		return false, nil
+	}
+	n, ok, err := ent.t.Instantiate(sctx, lits)
+	if err != nil || !ok {
+		return false, nil
+	}
+	reset, ok := sqlbackend.ReusablePlan(n)
+	if !ok {
+		return false, nil
+	}
+	h.plans.Rebound.Add(1)
+	if h.plans.check.Load() {
+		reset()
+		sctx.ClearWarnings()
+		if err := ext.ComExecuteBound(ctx, c, query, n, func(*sqltypes.Result, bool) error { return nil }); err != nil {
+			return true, err
+		}
+	}
+	reset()
+	sctx.ClearWarnings()
+	sql.IncrementStatusVariable(sctx, "Questions", 1)
+	sql.IncrementStatusVariable(sctx, "Com_select", 1)
+	return true, ext.ComExecuteBound(ctx, c, query, n, callback)
+}
+
+// learnTemplate analyzes one execution as go-mysql-server would and uses
+// the plan to confirm ent's template or to make one.
+func (h *mariaHandler) learnTemplate(sctx *sql.Context, e *sqle.Engine, ent *stmtTemplate, text, query string, binder *planbuilder.Builder, lits []*expression.Literal) {
+	ast, ok := e.PreparedDataCache.GetCachedStmt(sctx.Session.ID(), text)
+	if !ok {
+		if ast, ok = e.PreparedDataCache.GetCachedStmt(sctx.Session.ID(), query); !ok {
+			return
+		}
+	}
+	defer sctx.ClearWarnings() // the ordinary path that follows reports its own
+	sctx.ClearWarnings()
+	bound, qFlags, err := binder.BindOnly(ast, text, nil)
+	if err != nil || len(sctx.Warnings()) > 0 {
+		return
+	}
+	if unused := binder.BindCtx().UnusedBindings(); len(unused) > 0 {
+		return
+	}
+	analyzed, err := e.Analyzer.Analyze(sctx, bound, nil, qFlags)
+	if err != nil || len(sctx.Warnings()) > 0 {
+		return
+	}
+	vals := paramValues(sctx, lits)
+	if ent.t != nil {
+		for i, v := range vals {
+			if v == nil || ent.vals[i] == nil || sameValue(v, ent.vals[i]) {
+				return // not an independent check: wait for other values
+			}
+		}
+		n, ok, err := ent.t.Instantiate(sctx, lits)
+		if err == nil && !ok {
+			return // values the template does not take: wait for others
+		}
+		if err == nil && sql.DebugString(n) == sql.DebugString(analyzed) {
+			ent.confirmed = true
+			return
+		}
+		ent.t, ent.vals = nil, nil
+		ent.fails++
+	}
+	t, ok, byValues := sqlbackend.NewPlanTemplate(sctx, bound, analyzed, lits)
+	if !ok && byValues {
+		// values that overlap or repeat (sysbench's clustered ranges
+		// do, most of the time) hide where each went: analyze once with
+		// values that do not
+		if _, sbound, slits, sanalyzed, sok := spreadAnalysis(sctx, e, ast, text, lits); sok {
+			if t, ok, _ = sqlbackend.NewPlanTemplate(sctx, sbound, sanalyzed, slits); ok {
+				vals = paramValues(sctx, slits)
+			}
+		}
+	}
+	if !ok {
+		if byValues && ent.valueFails < valueTries {
+			ent.valueFails++
+		} else {
+			ent.fails++
+		}
+		return
+	}
+	ent.t, ent.vals = t, vals
+}
+
+// bindParams makes the literal of each parameter of an execution as
+// go-mysql-server's handler does (v1, v2... in order) and returns the
+// binder holding them, and a signature of their types; ok is false when
+// a value does not make a literal.
+func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.BindVariable) (binder *planbuilder.Builder, lits []*expression.Literal, sig string, ok bool) {
+	exprs := make(map[string]sqlparser.Expr, len(bindVars))
+	for name, bv := range bindVars {
+		v, err := sqltypes.BindVariableToValue(bv)
+		if err != nil {
+			return nil, nil, "", false
+		}
+		x, err := sqlparser.ExprFromValue(v)
+		if err != nil {
+			return nil, nil, "", false
+		}
+		exprs[name] = x
+	}
+	binder = planbuilder.New(ctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
+	binder.SetBindings(exprs)
+	bc := binder.BindCtx()
+	lits = make([]*expression.Literal, len(bindVars))
+	var b strings.Builder
+	for i := range lits {
+		lit, isLit := bc.Bindings["v"+strconv.Itoa(i+1)].(*expression.Literal)
+		if !isLit {
+			return nil, nil, "", false
+		}
+		lits[i] = lit
+		b.WriteString(lit.Type().String())
+		b.WriteByte(';')
+	}
+	return binder, lits, b.String(), true
+}
+
+// paramValues returns the parameters' values (nil for NULL).
+func paramValues(ctx *sql.Context, lits []*expression.Literal) []any {
+	vals := make([]any, len(lits))
+	for i, l := range lits {
+		vals[i], _ = l.Eval(ctx, nil)
+	}
+	return vals
+}
+
+// sameValue reports whether two parameter values of one type are equal
+// (byte strings compared as strings; the literals of parameters hold no
+// other uncomparable values).
+func sameValue(a, b any) bool {
+	if x, ok := a.([]byte); ok {
+		y, ok := b.([]byte)
+		return ok && string(x) == string(y)
+	}
+	return a == b
+}
+
+// spreadAnalysis analyzes the statement with integer parameters replaced
+// by 1, 2, 3... in order, of the same types (so BETWEEN ? AND ? OR
+// BETWEEN ? AND ? has distinct, disjoint ranges); ok is false unless
+// every parameter is an integer and the analysis succeeds without
+// warnings.
+func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, text string, lits []*expression.Literal) (binder *planbuilder.Builder, bound sql.Node, spread []*expression.Literal, analyzed sql.Node, ok bool) {
+	spread = make([]*expression.Literal, len(lits))
+	exprs := make(map[string]sql.Expression, len(lits))
+	for i, l := range lits {
+		if !types.IsInteger(l.Type()) {
+			return nil, nil, nil, nil, false
+		}
+		v, _, err := l.Type().Convert(sctx, int64(i+1))
+		if err != nil {
+			return nil, nil, nil, nil, false
+		}
+		spread[i] = expression.NewLiteral(v, l.Type())
+		exprs["v"+strconv.Itoa(i+1)] = spread[i]
+	}
+	binder = planbuilder.New(sctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
+	binder.SetBindingsWithExpr(exprs)
+	bound, qFlags, err := binder.BindOnly(ast, text, nil)
+	if err != nil || len(sctx.Warnings()) > 0 {
+		return nil, nil, nil, nil, false
+	}
+	analyzed, err = e.Analyzer.Analyze(sctx, bound, nil, qFlags)
+	if err != nil || len(sctx.Warnings()) > 0 {
+		return nil, nil, nil, nil, false
+	}
+	return binder, bound, spread, analyzed, true
+}
