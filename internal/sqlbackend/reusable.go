@@ -6,7 +6,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 )
 
-// ReusablePlan reports whether the analyzed plan n of a SELECT may be
+// ReusablePlan reports whether the analyzed plan n of a SELECT (or of a
+// single-table UPDATE or DELETE) may be
 // executed again, by the same session, for another run of the same
 // statement text (sqlfront's plan cache), and returns the function to call
 // before each execution after the first. A plan qualifies when every node
@@ -47,6 +48,17 @@ func ReusableNode(n sql.Node, resets *[]func()) bool {
 		*plan.GroupBy, *plan.Having, *plan.Window, *plan.Distinct, *plan.OrderedDistinct,
 		*plan.JoinNode, *plan.TableAlias, *plan.SubqueryAlias, *plan.SetOp,
 		*plan.StripRowNode, *plan.EmptyTable:
+	case *plan.Update:
+		// a prepared UPDATE's template (sqlfront's prepplans.go): one
+		// table, no RETURNING; the updater is made per execution
+		if n.IsJoin || n.IsProcNested || len(n.Returning) > 0 {
+			return false
+		}
+	case *plan.UpdateSource:
+	case *plan.DeleteFrom:
+		if n.HasExplicitTargets() || n.IsProcNested {
+			return false
+		}
 	case *plan.HashLookup:
 		if n.Mutex == nil {
 			return false

@@ -134,6 +134,12 @@ func planCacheable(query string) bool {
 	default:
 		return false
 	}
+	return uncacheableFree(query)
+}
+
+// uncacheableFree reports whether query holds none of planUncacheable's
+// words.
+func uncacheableFree(query string) bool {
 	for _, w := range planUncacheable {
 		if sqlbackend.ContainsFold(query, w) {
 			return false

@@ -34,7 +34,8 @@ import (
 // template three times tries again only at its 2^k-th execution.
 //
 // The statements admitted are the plan cache's (planCacheable, no
-// temporary tables, an analysis without warnings, a reusable plan), and
+// temporary tables, an analysis without warnings, a reusable plan) and
+// single-table UPDATEs and DELETEs free of the same words, and
 // a template depends on what a cached plan depends on, except that
 // INSERT, UPDATE and DELETE do not drop it: they change row counts, which
 // only the choice between equivalent plans reads, not any answer.
@@ -68,8 +69,20 @@ type stmtTemplate struct {
 // the execution to make or confirm one).
 func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback mysql.ResultSpoolFn) (done bool, err error) {
 	query := prepare.PrepareStmt
-	if h.noPlanCache.Load() || len(prepare.BindVars) == 0 || !planCacheable(query) {
+	if h.noPlanCache.Load() || len(prepare.BindVars) == 0 {
 		return false, nil
+	}
+	com := "Com_select"
+	switch firstWord(query) {
+	case "update", "delete":
+		com = "Com_" + firstWord(query)
+		if !uncacheableFree(query) {
+			return false, nil
+		}
+	default:
+		if !planCacheable(query) {
+			return false, nil
+		}
 	}
 	s := h.srv.Load()
 	ext, ok := h.Handler.(mysql.ExtendedHandler)
@@ -120,7 +133,7 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 		return false, nil
 	}
 	h.plans.Rebound.Add(1)
-	if h.plans.check.Load() {
+	if h.plans.check.Load() && com == "Com_select" {
 		reset()
 		sctx.ClearWarnings()
 		if err := ext.ComExecuteBound(ctx, c, query, n, func(*sqltypes.Result, bool) error { return nil }); err != nil {
@@ -130,7 +143,7 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 	reset()
 	sctx.ClearWarnings()
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
-	sql.IncrementStatusVariable(sctx, "Com_select", 1)
+	sql.IncrementStatusVariable(sctx, com, 1)
 	return true, ext.ComExecuteBound(ctx, c, query, n, callback)
 }
 

@@ -167,3 +167,87 @@ func stmtRows(ctx context.Context, st *gosql.Stmt, args []any) ([]string, error)
 	}
 	return out, rs.Err()
 }
+
+// TestPreparedWriteTemplates runs random prepared UPDATEs and DELETEs on
+// two servers holding the same rows, one with the plan caches off, and
+// requires the same rows affected (or the same error) from each and the
+// same table afterwards; the other server must have run most of them
+// from templates.
+func TestPreparedWriteTemplates(t *testing.T) {
+	plain := startTestServer(t, "", Config{NoPlanCache: true})
+	fast := startTestServer(t, "", Config{})
+	setup := []string{"CREATE DATABASE tpw", "USE tpw",
+		"CREATE TABLE tp (id INT PRIMARY KEY, k INT, c VARCHAR(20), small TINYINT, KEY k (k))"}
+	var ins []string
+	for i := 1; i <= 300; i++ {
+		ins = append(ins, fmt.Sprintf("(%d, %d, 'c%02d', %d)", i, (i*7)%50, (i*13)%50, i%7))
+	}
+	setup = append(setup, "INSERT INTO tp VALUES "+strings.Join(ins, ","))
+	conns := []*gosql.Conn{plain.conn(""), fast.conn("")}
+	for _, c := range conns {
+		mustExec(t, c, setup...)
+	}
+	shapes := []struct {
+		q string
+		n int
+	}{
+		{"UPDATE tp SET k = k + 1 WHERE id = ?", 1},
+		{"UPDATE tp SET c = ? WHERE id = ?", 2},
+		{"UPDATE tp SET k = ?, small = ? WHERE id BETWEEN ? AND ?", 4},
+		{"UPDATE tp SET c = 'same' WHERE k = ?", 1},
+		{"DELETE FROM tp WHERE id = ?", 1},
+		{"DELETE FROM tp WHERE id BETWEEN ? AND ? OR id = ?", 3},
+	}
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	intArgs := false
+	arg := func() any {
+		if intArgs {
+			return r.IntN(300)
+		}
+		return templateArg(r)
+	}
+	for round := 0; round < 2; round++ {
+		for _, sh := range shapes {
+			ps := make([]*gosql.Stmt, len(conns))
+			for i, c := range conns {
+				p, err := c.PrepareContext(ctx, sh.q)
+				if err != nil {
+					t.Fatalf("%s: %v", sh.q, err)
+				}
+				defer p.Close()
+				ps[i] = p
+			}
+			for run := 0; run < 40; run++ {
+				args := make([]any, sh.n)
+				for i := range args {
+					args[i] = arg()
+				}
+				var affected [2]int64
+				var errs [2]error
+				for i, p := range ps {
+					res, err := p.ExecContext(ctx, args...)
+					errs[i] = err
+					if err == nil {
+						affected[i], _ = res.RowsAffected()
+					}
+				}
+				if (errs[0] == nil) != (errs[1] == nil) || (errs[0] != nil && errs[0].Error() != errs[1].Error()) {
+					t.Fatalf("%s %v: error %v, without templates %v", sh.q, args, errs[1], errs[0])
+				}
+				if affected[0] != affected[1] {
+					t.Fatalf("%s %v: %d rows affected, without templates %d", sh.q, args, affected[1], affected[0])
+				}
+			}
+			want := queryRows(t, conns[0], "SELECT * FROM tp ORDER BY id")
+			if got := queryRows(t, conns[1], "SELECT * FROM tp ORDER BY id"); !slices.Equal(got, want) {
+				t.Fatalf("after %s: tables differ:\n got %q\nwant %q", sh.q, got, want)
+			}
+		}
+		intArgs = true
+	}
+	t.Logf("%d executions from templates", fast.s.mh.plans.Rebound.Load())
+	if n := fast.s.mh.plans.Rebound.Load(); n < 150 {
+		t.Fatalf("%d executions from templates, want most", n)
+	}
+}
