@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 
@@ -97,7 +98,7 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 	if sess == nil || sess.HasTemporaryTables() {
 		return false, nil
 	}
-	binder, lits, sig, ok := bindParams(sctx, s.engine, prepare.BindVars)
+	lits, sig, ok := bindParams(sctx, s.engine, prepare.BindVars)
 	if !ok {
 		return false, nil
 	}
@@ -121,7 +122,7 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 		return false, nil
 	}
 	if !ent.confirmed {
-		h.learnTemplate(sctx, s.engine, ent, text, query, binder, lits)
+		h.learnTemplate(sctx, s.engine, ent, text, query, paramBinder(sctx, s.engine, lits), lits)
 		return false, nil
 	}
 	n, ok, err := ent.t.Instantiate(sctx, lits)
@@ -210,37 +211,98 @@ func (h *mariaHandler) learnTemplate(sctx *sql.Context, e *sqle.Engine, ent *stm
 }
 
 // bindParams makes the literal of each parameter of an execution as
-// go-mysql-server's handler does (v1, v2... in order) and returns the
-// binder holding them, and a signature of their types; ok is false when
-// a value does not make a literal.
-func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.BindVariable) (binder *planbuilder.Builder, lits []*expression.Literal, sig string, ok bool) {
-	exprs := make(map[string]sqlparser.Expr, len(bindVars))
-	for name, bv := range bindVars {
+// go-mysql-server's binder does (v1, v2... in order) and returns them
+// with a signature of their types; ok is false when a value does not make
+// a literal. Integers and NULLs are converted here (intLiteral); any
+// other value goes through a binder.
+func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.BindVariable) (lits []*expression.Literal, sig string, ok bool) {
+	lits = make([]*expression.Literal, len(bindVars))
+	var exprs map[string]sqlparser.Expr
+	for i := range lits {
+		name := "v" + strconv.Itoa(i+1)
+		bv := bindVars[name]
+		if bv == nil {
+			return nil, "", false
+		}
 		v, err := sqltypes.BindVariableToValue(bv)
 		if err != nil {
-			return nil, nil, "", false
+			return nil, "", false
+		}
+		switch {
+		case v.IsNull():
+			lits[i] = expression.NewLiteral(nil, types.Null)
+			continue
+		case v.IsIntegral():
+			if lits[i] = intLiteral(v.ToString()); lits[i] != nil {
+				continue
+			}
 		}
 		x, err := sqlparser.ExprFromValue(v)
 		if err != nil {
-			return nil, nil, "", false
+			return nil, "", false
+		}
+		if exprs == nil {
+			exprs = map[string]sqlparser.Expr{}
 		}
 		exprs[name] = x
 	}
-	binder = planbuilder.New(ctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
-	binder.SetBindings(exprs)
-	bc := binder.BindCtx()
-	lits = make([]*expression.Literal, len(bindVars))
-	var b strings.Builder
-	for i := range lits {
-		lit, isLit := bc.Bindings["v"+strconv.Itoa(i+1)].(*expression.Literal)
-		if !isLit {
-			return nil, nil, "", false
+	if exprs != nil {
+		binder := planbuilder.New(ctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
+		binder.SetBindings(exprs)
+		bc := binder.BindCtx()
+		for name := range exprs {
+			i, _ := strconv.Atoi(name[1:])
+			lit, isLit := bc.Bindings[name].(*expression.Literal)
+			if !isLit {
+				return nil, "", false
+			}
+			lits[i-1] = lit
 		}
-		lits[i] = lit
+	}
+	var b strings.Builder
+	for _, lit := range lits {
 		b.WriteString(lit.Type().String())
 		b.WriteByte(';')
 	}
-	return binder, lits, b.String(), true
+	return lits, b.String(), true
+}
+
+// intLiteral returns the literal go-mysql-server's binder makes of an
+// integer's text: of the smallest of TINYINT, TINYINT UNSIGNED, SMALLINT,
+// ... BIGINT UNSIGNED that holds it (nil if none does).
+func intLiteral(s string) *expression.Literal {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		switch {
+		case i >= math.MinInt8 && i <= math.MaxInt8:
+			return expression.NewLiteral(int8(i), types.Int8)
+		case i >= 0 && i <= math.MaxUint8:
+			return expression.NewLiteral(uint8(i), types.Uint8)
+		case i >= math.MinInt16 && i <= math.MaxInt16:
+			return expression.NewLiteral(int16(i), types.Int16)
+		case i >= 0 && i <= math.MaxUint16:
+			return expression.NewLiteral(uint16(i), types.Uint16)
+		case i >= math.MinInt32 && i <= math.MaxInt32:
+			return expression.NewLiteral(int32(i), types.Int32)
+		case i >= 0 && i <= math.MaxUint32:
+			return expression.NewLiteral(uint32(i), types.Uint32)
+		}
+		return expression.NewLiteral(i, types.Int64)
+	}
+	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return expression.NewLiteral(u, types.Uint64)
+	}
+	return nil
+}
+
+// paramBinder returns a binder that puts lits in for v1, v2...
+func paramBinder(ctx *sql.Context, e *sqle.Engine, lits []*expression.Literal) *planbuilder.Builder {
+	exprs := make(map[string]sql.Expression, len(lits))
+	for i, l := range lits {
+		exprs["v"+strconv.Itoa(i+1)] = l
+	}
+	binder := planbuilder.New(ctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
+	binder.SetBindingsWithExpr(exprs)
+	return binder
 }
 
 // paramValues returns the parameters' values (nil for NULL).
@@ -270,7 +332,6 @@ func sameValue(a, b any) bool {
 // warnings.
 func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, text string, lits []*expression.Literal) (binder *planbuilder.Builder, bound sql.Node, spread []*expression.Literal, analyzed sql.Node, ok bool) {
 	spread = make([]*expression.Literal, len(lits))
-	exprs := make(map[string]sql.Expression, len(lits))
 	for i, l := range lits {
 		if !types.IsInteger(l.Type()) {
 			return nil, nil, nil, nil, false
@@ -280,10 +341,8 @@ func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, 
 			return nil, nil, nil, nil, false
 		}
 		spread[i] = expression.NewLiteral(v, l.Type())
-		exprs["v"+strconv.Itoa(i+1)] = spread[i]
 	}
-	binder = planbuilder.New(sctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
-	binder.SetBindingsWithExpr(exprs)
+	binder = paramBinder(sctx, e, spread)
 	bound, qFlags, err := binder.BindOnly(ast, text, nil)
 	if err != nil || len(sctx.Warnings()) > 0 {
 		return nil, nil, nil, nil, false

@@ -4,10 +4,17 @@ import (
 	"context"
 	gosql "database/sql"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // templateShapes are prepared SELECTs with the number of parameters each
@@ -249,5 +256,35 @@ func TestPreparedWriteTemplates(t *testing.T) {
 	t.Logf("%d executions from templates", fast.s.mh.plans.Rebound.Load())
 	if n := fast.s.mh.plans.Rebound.Load(); n < 150 {
 		t.Fatalf("%d executions from templates, want most", n)
+	}
+}
+
+// TestIntLiteral requires intLiteral to make the literal go-mysql-server's
+// binder makes of each integer around every type's bounds.
+func TestIntLiteral(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	ctx := sql.NewEmptyContext()
+	var vals []string
+	for _, b := range []int64{0, math.MaxInt8, math.MaxUint8, math.MaxInt16, math.MaxUint16, math.MaxInt32, math.MaxUint32, math.MaxInt64} {
+		for d := int64(-1); d <= 1; d++ {
+			if b+d >= b || d <= 0 {
+				vals = append(vals, strconv.FormatInt(b+d, 10), strconv.FormatInt(-(b + d), 10))
+			}
+		}
+	}
+	vals = append(vals, strconv.FormatInt(math.MinInt64, 10), strconv.FormatUint(math.MaxUint64, 10), "-129", "-32769")
+	for _, v := range vals {
+		binder := planbuilder.New(ctx, ts.s.engine.Analyzer.Catalog, nil, nil)
+		binder.SetBindings(map[string]sqlparser.Expr{"v1": sqlparser.NewIntVal([]byte(v))})
+		want := binder.BindCtx().Bindings["v1"].(*expression.Literal)
+		got := intLiteral(v)
+		if got == nil || got.Type() != want.Type() || sql.DebugString(got) != sql.DebugString(want) {
+			t.Errorf("%s: got %v, binder makes %s %s", v, got, want.Type(), sql.DebugString(want))
+		}
+		gv, _ := got.Eval(ctx, nil)
+		wv, _ := want.Eval(ctx, nil)
+		if gv != wv {
+			t.Errorf("%s: value %T %v, binder's %T %v", v, gv, gv, wv, wv)
+		}
 	}
 }
