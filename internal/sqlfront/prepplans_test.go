@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -268,7 +268,7 @@ func TestIntLiteral(t *testing.T) {
 	for _, b := range []int64{0, math.MaxInt8, math.MaxUint8, math.MaxInt16, math.MaxUint16, math.MaxInt32, math.MaxUint32, math.MaxInt64} {
 		for d := int64(-1); d <= 1; d++ {
 			if b+d >= b || d <= 0 {
-				vals = append(vals, strconv.FormatInt(b+d, 10), strconv.FormatInt(-(b + d), 10))
+				vals = append(vals, strconv.FormatInt(b+d, 10), strconv.FormatInt(-(b+d), 10))
 			}
 		}
 	}
