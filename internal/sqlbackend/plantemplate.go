@@ -1,6 +1,8 @@
 package sqlbackend
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -50,6 +52,9 @@ type PlanTemplate struct {
 	params int
 	lits   map[*expression.Literal]int // a parameter's literal in plan -> its index
 	itas   map[*plan.IndexedTableAccess]*lookupSlots
+	// autoInc is the column of an INSERT's rows that is the table's
+	// AUTO_INCREMENT column, when the statement gives it (-1 if not)
+	autoInc int
 }
 
 // lookupSlots says which bounds of one static lookup are parameters.
@@ -94,7 +99,7 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 		}
 		return true
 	})
-	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}}
+	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}, autoInc: -1}
 	found := make([]bool, len(params))
 	refused := false
 	// walk notes the parameters under e; safe says whether every
@@ -120,9 +125,17 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 			walk(c, safe)
 		}
 	}
-	transform.Inspect(analyzed, func(n sql.Node) bool {
+	var visit func(n sql.Node) bool
+	visit = func(n sql.Node) bool {
 		if refused {
 			return false
+		}
+		if ii, ok := n.(*plan.InsertInto); ok {
+			if t.autoInc, ok = insertAutoInc(ctx, ii, index); !ok {
+				refused = true
+				return false
+			}
+			transform.Inspect(ii.Source, visit)
 		}
 		if _, ok := n.(*plan.EmptyTable); ok {
 			// emptiness the analysis may have proved from this
@@ -148,7 +161,8 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 			t.itas[ita] = ls
 		}
 		return true
-	})
+	}
+	transform.Inspect(analyzed, visit)
 	if refused {
 		return nil, false, byValues
 	}
@@ -349,9 +363,22 @@ func (t *PlanTemplate) Instantiate(ctx *sql.Context, params []*expression.Litera
 		return nil, false, nil
 	}
 	ok = true
-	n, _, err = transform.Node(t.plan, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	var f transform.NodeFunc
+	f = func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		if !ok {
 			return n, transform.SameTree, nil
+		}
+		if ii, isInsert := n.(*plan.InsertInto); isInsert {
+			src, _, err := transform.Node(ii.Source, f)
+			if err != nil || !ok {
+				return n, transform.SameTree, err
+			}
+			if t.autoInc >= 0 && firstGenerated(ctx, src, t.autoInc) != ii.FirstGeneratedAutoIncRowIdx {
+				// LAST_INSERT_ID would come from another row
+				ok = false
+				return n, transform.SameTree, nil
+			}
+			n = ii.WithSource(src)
 		}
 		if ita, isITA := n.(*plan.IndexedTableAccess); isITA {
 			if ls := t.itas[ita]; ls != nil {
@@ -374,11 +401,106 @@ func (t *PlanTemplate) Instantiate(ctx *sql.Context, params []*expression.Litera
 			}
 			return e, transform.SameTree, nil
 		})
-	})
+	}
+	n, _, err = transform.Node(t.plan, f)
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	return n, true, nil
+}
+
+// insertAutoInc returns the position in ii's rows of the destination's
+// AUTO_INCREMENT column when the statement gives it, -1 otherwise; ok is
+// false for a source other than VALUES or a parameter in that column that
+// is not an integer (whether it asks for a generated value is then more
+// than a test of zero).
+func insertAutoInc(ctx *sql.Context, ii *plan.InsertInto, index map[*expression.Literal]int) (col int, ok bool) {
+	vals := insertValues(ii.Source)
+	if vals == nil {
+		return -1, false
+	}
+	name := ""
+	for _, c := range ii.Destination.Schema() {
+		if c.AutoIncrement {
+			name = c.Name
+		}
+	}
+	if name == "" {
+		return -1, true
+	}
+	col = -1
+	for i, cn := range ii.ColumnNames {
+		if strings.EqualFold(cn, name) {
+			col = i
+		}
+	}
+	if len(ii.ColumnNames) == 0 {
+		for i, c := range ii.Destination.Schema() {
+			if c.Name == name {
+				col = i
+			}
+		}
+	}
+	if col < 0 {
+		return -1, true
+	}
+	for _, tup := range vals.ExpressionTuples {
+		if col >= len(tup) {
+			return -1, false
+		}
+		if lit, isLit := tup[col].(*expression.Literal); isLit {
+			if _, isParam := index[lit]; isParam && !types.IsInteger(lit.Type()) && !types.IsNull(lit) {
+				return -1, false
+			}
+		}
+	}
+	return col, true
+}
+
+// insertValues returns the VALUES under an INSERT's source projection.
+func insertValues(src sql.Node) *plan.Values {
+	for {
+		switch n := src.(type) {
+		case *plan.Values:
+			return n
+		case *plan.Project:
+			src = n.Child
+		default:
+			return nil
+		}
+	}
+}
+
+// firstGenerated returns the first row of src whose AUTO_INCREMENT column
+// col asks for a generated value (DEFAULT, NULL, or 0 unless
+// NO_AUTO_VALUE_ON_ZERO), as the planner sets LAST_INSERT_ID's row; -1
+// if none does.
+func firstGenerated(ctx *sql.Context, src sql.Node, col int) int {
+	vals := insertValues(src)
+	if vals == nil {
+		return -2
+	}
+	zeroGenerates := !sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero)
+	for i, tup := range vals.ExpressionTuples {
+		e := tup[col]
+		if w, ok := e.(*expression.Wrapper); ok {
+			e = w.Unwrap()
+		}
+		switch e := e.(type) {
+		case *sql.ColumnDefaultValue:
+			return i
+		case *expression.Literal:
+			if types.IsNull(e) {
+				return i
+			}
+			if zeroGenerates && types.IsNumber(e.Type()) {
+				if v, inRange, err := types.Int8.Convert(ctx, e.Value()); err == nil && bool(inRange) && v == int8(0) {
+					return i
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // instantiate returns ita with its lookup's parameter bounds replaced.

@@ -54,6 +54,13 @@ func ReusableNode(n sql.Node, resets *[]func()) bool {
 		if n.IsJoin || n.IsProcNested || len(n.Returning) > 0 {
 			return false
 		}
+	case *plan.InsertInto:
+		// a prepared INSERT ... VALUES's template: its source is not one
+		// of its children
+		if len(n.Returning) > 0 || len(n.OnDupExprs) > 0 || !n.LiteralValueSource || !ReusableNode(n.Source, resets) {
+			return false
+		}
+	case *plan.Values, *plan.InsertDestination:
 	case *plan.UpdateSource:
 	case *plan.DeleteFrom:
 		if n.HasExplicitTargets() || n.IsProcNested {

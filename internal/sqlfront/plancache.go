@@ -134,14 +134,14 @@ func planCacheable(query string) bool {
 	default:
 		return false
 	}
-	return uncacheableFree(query)
+	return uncacheableFree(query, "")
 }
 
 // uncacheableFree reports whether query holds none of planUncacheable's
-// words.
-func uncacheableFree(query string) bool {
+// words but except.
+func uncacheableFree(query, except string) bool {
 	for _, w := range planUncacheable {
-		if sqlbackend.ContainsFold(query, w) {
+		if w != except && sqlbackend.ContainsFold(query, w) {
 			return false
 		}
 	}

@@ -36,7 +36,8 @@ import (
 //
 // The statements admitted are the plan cache's (planCacheable, no
 // temporary tables, an analysis without warnings, a reusable plan) and
-// single-table UPDATEs and DELETEs free of the same words, and
+// single-table UPDATEs and DELETEs and INSERT ... VALUES free of the same
+// words (INTO aside), and
 // a template depends on what a cached plan depends on, except that
 // INSERT, UPDATE and DELETE do not drop it: they change row counts, which
 // only the choice between equivalent plans reads, not any answer.
@@ -75,9 +76,9 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 	}
 	com := "Com_select"
 	switch firstWord(query) {
-	case "update", "delete":
+	case "update", "delete", "insert":
 		com = "Com_" + firstWord(query)
-		if !uncacheableFree(query) {
+		if !uncacheableFree(query, "into") {
 			return false, nil
 		}
 	default:

@@ -184,7 +184,8 @@ func TestPreparedWriteTemplates(t *testing.T) {
 	plain := startTestServer(t, "", Config{NoPlanCache: true})
 	fast := startTestServer(t, "", Config{})
 	setup := []string{"CREATE DATABASE tpw", "USE tpw",
-		"CREATE TABLE tp (id INT PRIMARY KEY, k INT, c VARCHAR(20), small TINYINT, KEY k (k))"}
+		"CREATE TABLE tp (id INT PRIMARY KEY, k INT, c VARCHAR(20), small TINYINT, KEY k (k))",
+		"CREATE TABLE ta (id INT AUTO_INCREMENT PRIMARY KEY, k INT)"}
 	var ins []string
 	for i := 1; i <= 300; i++ {
 		ins = append(ins, fmt.Sprintf("(%d, %d, 'c%02d', %d)", i, (i*7)%50, (i*13)%50, i%7))
@@ -203,6 +204,10 @@ func TestPreparedWriteTemplates(t *testing.T) {
 		{"UPDATE tp SET k = ?, small = ? WHERE id BETWEEN ? AND ?", 4},
 		{"UPDATE tp SET c = 'same' WHERE k = ?", 1},
 		{"DELETE FROM tp WHERE id = ?", 1},
+		{"INSERT INTO tp (id, k, c, small) VALUES (?, ?, ?, ?)", 4},
+		{"INSERT INTO tp VALUES (?, ?, 'v', 1), (?, 5, ?, 2)", 4},
+		{"INSERT INTO ta (id, k) VALUES (?, ?)", 2},
+		{"INSERT INTO ta (k) VALUES (?)", 1},
 		{"DELETE FROM tp WHERE id BETWEEN ? AND ? OR id = ?", 3},
 	}
 	ctx := context.Background()
@@ -230,14 +235,18 @@ func TestPreparedWriteTemplates(t *testing.T) {
 				for i := range args {
 					args[i] = arg()
 				}
-				var affected [2]int64
+				var affected, lastID [2]int64
 				var errs [2]error
 				for i, p := range ps {
 					res, err := p.ExecContext(ctx, args...)
 					errs[i] = err
 					if err == nil {
 						affected[i], _ = res.RowsAffected()
+						lastID[i], _ = res.LastInsertId()
 					}
+				}
+				if lastID[0] != lastID[1] {
+					t.Fatalf("%s %v: last insert id %d, without templates %d", sh.q, args, lastID[1], lastID[0])
 				}
 				if (errs[0] == nil) != (errs[1] == nil) || (errs[0] != nil && errs[0].Error() != errs[1].Error()) {
 					t.Fatalf("%s %v: error %v, without templates %v", sh.q, args, errs[1], errs[0])
@@ -246,9 +255,16 @@ func TestPreparedWriteTemplates(t *testing.T) {
 					t.Fatalf("%s %v: %d rows affected, without templates %d", sh.q, args, affected[1], affected[0])
 				}
 			}
-			want := queryRows(t, conns[0], "SELECT * FROM tp ORDER BY id")
-			if got := queryRows(t, conns[1], "SELECT * FROM tp ORDER BY id"); !slices.Equal(got, want) {
-				t.Fatalf("after %s: tables differ:\n got %q\nwant %q", sh.q, got, want)
+			for _, tbl := range []string{"tp", "ta"} {
+				want := queryRows(t, conns[0], "SELECT * FROM "+tbl+" ORDER BY id")
+				if got := queryRows(t, conns[1], "SELECT * FROM "+tbl+" ORDER BY id"); !slices.Equal(got, want) {
+					t.Fatalf("after %s: %s differs:\n got %q\nwant %q", sh.q, tbl, got, want)
+				}
+				// the same LAST_INSERT_ID() on the connection
+				want = queryRows(t, conns[0], "SELECT LAST_INSERT_ID()")
+				if got := queryRows(t, conns[1], "SELECT LAST_INSERT_ID()"); !slices.Equal(got, want) {
+					t.Fatalf("after %s: LAST_INSERT_ID() %q, without templates %q", sh.q, got, want)
+				}
 			}
 		}
 		intArgs = true
