@@ -406,17 +406,39 @@ func sameType(a, b *types.Type) bool {
 // SetBlob stores a named system record (the SQL front keeps its users and
 // grants this way) as part of the job.
 func (tx *Job) SetBlob(name string, data []byte) error {
+	tx.blobsChanged = true
 	return tx.set(blobKey(name), data)
 }
 
-// Blob returns the committed system record of that name, or nil.
+// Blob returns the committed system record of that name, or nil. Records
+// are read from the store once per generation of system records (every
+// group that writes one starts a new generation once it is visible), so
+// the SQL layer's per-statement reads of a table's attributes cost no
+// store lookup. Safe for concurrent use; the caller may modify the slice.
 func (e *Engine) Blob(name string) ([]byte, error) {
+	gen := e.blobGen.Load()
+	if v, ok := e.blobs.Load(name); ok {
+		if c := v.(*cachedBlob); c.gen == gen {
+			return append([]byte(nil), c.data...), nil
+		}
+	}
 	v, closer, err := e.db.Get(blobKey(name))
 	if errors.Is(err, pebble.ErrNotFound) {
+		e.blobs.Store(name, &cachedBlob{gen: gen})
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
 	defer closer.Close()
-	return append([]byte(nil), v...), nil
+	data := append([]byte(nil), v...)
+	// read after gen was loaded: a record written since is at least as
+	// new as the one kept, and the next generation reads it again
+	e.blobs.Store(name, &cachedBlob{gen: gen, data: data})
+	return append([]byte(nil), data...), nil
+}
+
+// cachedBlob is a system record as read under one generation.
+type cachedBlob struct {
+	gen  uint64
+	data []byte
 }

@@ -31,6 +31,10 @@ type Engine struct {
 	db   *pebble.DB
 	cat  atomic.Pointer[Catalog]
 	w    writer
+	// blobGen grows after every committed group that wrote a system
+	// record; blobs caches records read under a generation (Blob).
+	blobGen atomic.Uint64
+	blobs   sync.Map // name -> *cachedBlob
 	// jobsStarted counts the jobs the writer has begun to run, jobsDone
 	// the jobs of every group that has ended (committed or failed): both
 	// written by the writer goroutine only, read by any. A Txn whose

@@ -494,6 +494,7 @@ type Job struct {
 	batchWriter
 	cat          *Catalog // the catalog as of this point of the group
 	catChanged   bool
+	blobsChanged bool         // a job wrote a system record (SetBlob)
 	dropsChanged bool         // a job recorded ranges to delete later (drops.go)
 	ingest       []string     // sstables of a staged job to ingest after the commit (stage.go)
 	ingestCheck  func() error // run before that ingest (StageOptions.NewKeys)
@@ -511,7 +512,7 @@ func (tx *Job) begin(e *Engine) {
 	}
 	tx.pend.reset()
 	tx.cat = e.cat.Load()
-	tx.catChanged, tx.dropsChanged = false, false
+	tx.catChanged, tx.dropsChanged, tx.blobsChanged = false, false, false
 }
 
 func (tx *Job) end() {
@@ -602,5 +603,8 @@ func (tx *Job) verifyPending() {
 func (tx *Job) publish() {
 	if tx.catChanged {
 		tx.e.cat.Store(tx.cat)
+	}
+	if tx.blobsChanged {
+		tx.e.blobGen.Add(1)
 	}
 }
