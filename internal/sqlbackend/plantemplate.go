@@ -32,9 +32,9 @@ import (
 //     impossible), when the bound's column and the parameter are both of
 //     integer types (their conversion is exact or fails), and when it is
 //     equal to exactly one parameter's converted value;
-//   - a plan with lookup bounds is refused when a parameter is not an
-//     integer (a bound it made, rounded or converted, would not be told
-//     apart from a constant);
+//   - a plan with lookup bounds is refused when a parameter compared with
+//     a column is not an integer (a bound it made, rounded or converted,
+//     would not be told apart from a constant);
 //   - no subquery (its plan is not walked here).
 //
 // A bound equal to a parameter's value by coincidence (id BETWEEN ? AND
@@ -55,7 +55,12 @@ type PlanTemplate struct {
 	// autoInc is the column of an INSERT's rows that is the table's
 	// AUTO_INCREMENT column, when the statement gives it (-1 if not)
 	autoInc int
+	slotted []bool // the parameters that are lookup bounds
 }
+
+// InLookup reports whether parameter i is a bound of an index lookup (a
+// confirmation must see it take another value; see PlanTemplate).
+func (t *PlanTemplate) InLookup(i int) bool { return t.slotted[i] }
 
 // lookupSlots says which bounds of one static lookup are parameters.
 type lookupSlots struct {
@@ -86,7 +91,7 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 		}
 		index[p] = i
 	}
-	direct, ok := directParams(bound, index)
+	direct, compared, ok := directParams(bound, index)
 	if !ok {
 		return nil, false, false
 	}
@@ -99,7 +104,7 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 		}
 		return true
 	})
-	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}, autoInc: -1}
+	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}, autoInc: -1, slotted: make([]bool, len(params))}
 	found := make([]bool, len(params))
 	refused := false
 	// walk notes the parameters under e; safe says whether every
@@ -152,13 +157,16 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 		if !ok || !ita.IsStatic() {
 			return !refused
 		}
-		ls, ok, values := slotLookup(ctx, ita, params, texts, direct, found)
+		ls, ok, values := slotLookup(ctx, ita, params, compared, texts, direct, t.slotted)
 		if !ok {
 			refused, byValues = true, values
 			return false
 		}
 		if ls != nil {
 			t.itas[ita] = ls
+			for i, sl := range t.slotted {
+				found[i] = found[i] || sl
+			}
 		}
 		return true
 	}
@@ -177,11 +185,12 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 }
 
 // directParams reports whether every parameter's literal in bound is an
-// operand of a comparison with a column (or appears only in places no
-// lookup is made from: a select list, LIMIT); ok is false when bound
-// holds a subquery.
-func directParams(bound sql.Node, index map[*expression.Literal]int) (direct, ok bool) {
+// operand of a comparison with a column or appears only where no lookup
+// is made from (a select list, LIMIT, a SET's value, VALUES), and which
+// parameters are such operands; ok is false when bound holds a subquery.
+func directParams(bound sql.Node, index map[*expression.Literal]int) (direct bool, compared []bool, ok bool) {
 	direct, ok = true, true
+	compared = make([]bool, len(index))
 	var walk func(e, parent sql.Expression)
 	walk = func(e, parent sql.Expression) {
 		switch x := e.(type) {
@@ -189,8 +198,13 @@ func directParams(bound sql.Node, index map[*expression.Literal]int) (direct, ok
 			ok = false
 			return
 		case *expression.Literal:
-			if _, isParam := index[x]; isParam && !directParent(x, parent) {
-				direct = false
+			if i, isParam := index[x]; isParam {
+				switch directParent(x, parent) {
+				case operand:
+					compared[i] = true
+				case elsewhere:
+					direct = false
+				}
 			}
 		}
 		for _, c := range e.Children() {
@@ -214,26 +228,46 @@ func directParams(bound sql.Node, index map[*expression.Literal]int) (direct, ok
 		}
 		return ok
 	})
-	return direct, ok
+	return direct, compared, ok
 }
 
-// directParent reports whether lit under parent can only reach a lookup
-// bound as its own value: the operand of a comparison whose other side is
-// a column, or a member of a column's IN list, or under no expression.
-func directParent(lit *expression.Literal, parent sql.Expression) bool {
+// paramPlace is where a parameter's literal stands.
+type paramPlace int
+
+const (
+	elsewhere paramPlace = iota // under an expression that may compute from it
+	operand                     // compared with a column
+	value                       // a value no lookup is made from
+)
+
+// directParent says where lit under parent stands: the operand of a
+// comparison whose other side is a column or a member of a column's IN
+// list; a value (under no expression, an alias, the value a SET assigns);
+// or elsewhere.
+func directParent(lit *expression.Literal, parent sql.Expression) paramPlace {
 	switch p := parent.(type) {
 	case nil, *expression.Alias:
-		return true
+		return value
+	case *expression.SetField:
+		if p.RightChild == sql.Expression(lit) {
+			return value
+		}
 	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
 		*expression.GreaterThan, *expression.GreaterThanOrEqual:
 		c := p.(expression.Comparer)
-		return isColumn(c.Left()) || isColumn(c.Right())
+		if isColumn(c.Left()) || isColumn(c.Right()) {
+			return operand
+		}
 	case *expression.Between:
-		return isColumn(p.Val) && p.Val != sql.Expression(lit)
+		if isColumn(p.Val) && p.Val != sql.Expression(lit) {
+			return operand
+		}
 	case *expression.InTuple:
-		return isColumn(p.Left())
+		if isColumn(p.Left()) {
+			return operand
+		}
 	}
-	return false
+	return elsewhere
 }
 
 func isColumn(e sql.Expression) bool {
@@ -244,7 +278,7 @@ func isColumn(e sql.Expression) bool {
 // slotLookup notes which bounds of ita's static lookup are parameters,
 // marking those parameters found; nil when none is. ok is false when the
 // lookup cannot be instantiated, byValues as NewPlanTemplate's.
-func slotLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, params, texts []*expression.Literal, direct bool, found []bool) (ls *lookupSlots, ok, byValues bool) {
+func slotLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, params []*expression.Literal, compared []bool, texts []*expression.Literal, direct bool, found []bool) (ls *lookupSlots, ok, byValues bool) {
 	lookup := plan.GetIndexLookup(ita)
 	ranges, isMySQL := lookup.Ranges.(sql.MySQLRangeCollection)
 	if !isMySQL || lookup.IsSpatialLookup || lookup.VectorOrderAndLimit.OrderBy != nil {
@@ -255,9 +289,9 @@ func slotLookup(ctx *sql.Context, ita *plan.IndexedTableAccess, params, texts []
 	}
 	ls = &lookupSlots{lookup: lookup, ranges: ranges, slots: make([][][2]int, len(ranges))}
 	slotted := false
-	intParams := true
-	for _, lit := range params {
-		if !types.IsInteger(lit.Type()) {
+	intParams := true // every parameter compared with a column is an integer
+	for i, lit := range params {
+		if compared[i] && !types.IsInteger(lit.Type()) {
 			intParams = false
 		}
 	}
@@ -578,7 +612,8 @@ func keepsNothing(e sql.Expression) bool {
 	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
 		*expression.GreaterThan, *expression.GreaterThanOrEqual, *expression.Between, *expression.InTuple,
 		expression.Tuple, *expression.Alias, *expression.And, *expression.Or, *expression.Not,
-		*expression.Arithmetic, *expression.IsNull, *expression.GetField, *expression.Literal:
+		*expression.Arithmetic, *expression.IsNull, *expression.GetField, *expression.Literal, *expression.SetField,
+		*storeValue: // converts its child's value at each row (store.go)
 		return true
 	}
 	return false

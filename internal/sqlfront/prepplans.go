@@ -62,6 +62,7 @@ type stmtTemplate struct {
 	confirmed  bool
 	fails      int // templates refused or not confirmed
 	valueFails int // templates refused for this execution's values
+	waits      int // confirmations put off for a lookup bound's repeated value
 	execs      int // executions seen
 }
 
@@ -174,8 +175,14 @@ func (h *mariaHandler) learnTemplate(sctx *sql.Context, e *sqle.Engine, ent *stm
 	vals := paramValues(sctx, lits)
 	if ent.t != nil {
 		for i, v := range vals {
-			if v == nil || ent.vals[i] == nil || sameValue(v, ent.vals[i]) {
-				return // not an independent check: wait for other values
+			if ent.t.InLookup(i) && (v == nil || ent.vals[i] == nil || sameValue(v, ent.vals[i])) {
+				// not an independent check of that bound: wait for other
+				// values, a while
+				if ent.waits++; ent.waits > valueTries {
+					ent.t, ent.vals = nil, nil
+					ent.fails = templateTries
+				}
+				return
 			}
 		}
 		n, ok, err := ent.t.Instantiate(sctx, lits)
@@ -214,8 +221,8 @@ func (h *mariaHandler) learnTemplate(sctx *sql.Context, e *sqle.Engine, ent *stm
 // bindParams makes the literal of each parameter of an execution as
 // go-mysql-server's binder does (v1, v2... in order) and returns them
 // with a signature of their types; ok is false when a value does not make
-// a literal. Integers and NULLs are converted here (intLiteral); any
-// other value goes through a binder.
+// a literal. Integers, quoted values and NULLs are converted here
+// (intLiteral); any other value goes through a binder.
 func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.BindVariable) (lits []*expression.Literal, sig string, ok bool) {
 	lits = make([]*expression.Literal, len(bindVars))
 	var exprs map[string]sqlparser.Expr
@@ -237,6 +244,11 @@ func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.B
 			if lits[i] = intLiteral(v.ToString()); lits[i] != nil {
 				continue
 			}
+		case v.IsQuoted():
+			// the binder's literal of a quoted value: LONGTEXT in the
+			// connection's collation
+			lits[i] = expression.NewLiteral(v.ToString(), types.CreateLongText(ctx.GetCollation()))
+			continue
 		}
 		x, err := sqlparser.ExprFromValue(v)
 		if err != nil {

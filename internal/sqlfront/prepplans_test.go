@@ -14,6 +14,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -59,6 +61,8 @@ func templateArg(r *rand.Rand) any {
 		return -r.IntN(5)
 	case 5:
 		return 200 + r.IntN(200) // out of the TINYINT column's range
+	case 6:
+		return strings.Repeat("long", 8) // longer than VARCHAR(20)
 	}
 	return r.IntN(60)
 }
@@ -272,6 +276,33 @@ func TestPreparedWriteTemplates(t *testing.T) {
 	t.Logf("%d executions from templates", fast.s.mh.plans.Rebound.Load())
 	if n := fast.s.mh.plans.Rebound.Load(); n < 150 {
 		t.Fatalf("%d executions from templates, want most", n)
+	}
+}
+
+// TestBindParams requires bindParams to make the literals
+// go-mysql-server's binder makes of quoted values and NULL.
+func TestBindParams(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	ctx := sql.NewEmptyContext()
+	vals := []sqltypes.Value{sqltypes.NewVarChar("abc"), sqltypes.MakeTrusted(sqltypes.VarBinary, []byte("x\x00y")),
+		sqltypes.MakeTrusted(sqltypes.Blob, []byte("blob")), sqltypes.MakeTrusted(sqltypes.Char, []byte("")), sqltypes.NULL,
+		sqltypes.NewInt64(-5), sqltypes.NewUint64(1 << 63)}
+	for _, v := range vals {
+		bv := sqltypes.ValueBindVariable(v)
+		lits, _, ok := bindParams(ctx, ts.s.engine, map[string]*querypb.BindVariable{"v1": bv})
+		if !ok {
+			t.Fatalf("%v: not bound", v)
+		}
+		x, err := sqlparser.ExprFromValue(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		binder := planbuilder.New(ctx, ts.s.engine.Analyzer.Catalog, nil, nil)
+		binder.SetBindings(map[string]sqlparser.Expr{"v1": x})
+		want := binder.BindCtx().Bindings["v1"].(*expression.Literal)
+		if got := lits[0]; got.Type().String() != want.Type().String() || sql.DebugString(got) != sql.DebugString(want) {
+			t.Errorf("%v: got %s %s, binder makes %s %s", v, got.Type(), sql.DebugString(got), want.Type(), sql.DebugString(want))
+		}
 	}
 }
 
