@@ -382,9 +382,6 @@ func convertKey(ctx *sql.Context, col sql.Type, lit *expression.Literal) (any, b
 	return v, true
 }
 
-// Params returns the number of parameters.
-func (t *PlanTemplate) Params() int { return t.params }
-
 // Instantiate returns the template's plan for another execution's
 // parameter literals (the binder's, in order). A lookup's ranges are
 // rebuilt as the planner builds them: the empty ones dropped, the others

@@ -131,6 +131,11 @@ func queryStrings(db execer, q string, args ...any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanStrings(rs)
+}
+
+// scanStrings reads and closes rs, returning its rows as queryRows does.
+func scanStrings(rs *gosql.Rows) ([]string, error) {
 	defer rs.Close()
 	cols, err := rs.Columns()
 	if err != nil {

@@ -74,14 +74,15 @@ type cachedPlan struct {
 
 type connPlans struct {
 	m         map[string]*cachedPlan
-	templates map[string]*stmtTemplate // prepplans.go
+	templates map[templateKey]*stmtTemplate // prepplans.go
+	admits    map[string]string             // text -> templateAdmits
 }
 
 func (pc *planCache) conn(id uint32) *connPlans {
 	if v, ok := pc.conns.Load(id); ok {
 		return v.(*connPlans)
 	}
-	cp := &connPlans{m: map[string]*cachedPlan{}, templates: map[string]*stmtTemplate{}}
+	cp := &connPlans{m: map[string]*cachedPlan{}, templates: map[templateKey]*stmtTemplate{}, admits: map[string]string{}}
 	pc.conns.Store(id, cp)
 	return cp
 }
@@ -155,20 +156,11 @@ func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query str
 	if h.noPlanCache.Load() || !planCacheable(query) {
 		return false, nil
 	}
-	s := h.srv.Load()
-	ext, ok := h.Handler.(mysql.ExtendedHandler)
-	if s == nil || !ok {
+	s, ext, sctx, ok := h.planSession(ctx, c, query)
+	if !ok {
 		return false, nil
 	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return false, nil
-	}
-	sess := sqlbackend.SessionOf(sctx)
-	if sess == nil || sess.HasTemporaryTables() {
-		return false, nil
-	}
-	key := planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: h.plans.gen.Load()}
+	key := s.planKey(sctx, h.plans.gen.Load())
 	text := sql.RemoveSpaceAndDelimiter(query, ';')
 	cp := h.plans.conn(c.ConnectionID)
 	ent := cp.m[text]
@@ -200,16 +192,50 @@ func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query str
 	if ent.plan == nil {
 		return false, nil
 	}
-	if h.plans.check.Load() {
-		ent.reset()
+	return true, h.runPlan(ctx, c, ext, sctx, query, ent.plan, ent.reset, "Com_select", callback)
+}
+
+// planSession returns what running a kept plan for query on c needs: the
+// server, the handler that runs bound plans and the statement's context;
+// ok is false when there is none, or the session has temporary tables
+// (which a kept plan cannot see come and go).
+func (h *mariaHandler) planSession(ctx context.Context, c *mysql.Conn, query string) (s *Server, ext mysql.ExtendedHandler, sctx *sql.Context, ok bool) {
+	s = h.srv.Load()
+	ext, ok = h.Handler.(mysql.ExtendedHandler)
+	if s == nil || !ok {
+		return nil, nil, nil, false
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	sess := sqlbackend.SessionOf(sctx)
+	if sess == nil || sess.HasTemporaryTables() {
+		return nil, nil, nil, false
+	}
+	return s, ext, sctx, true
+}
+
+// planKey is the key of a plan made now in sctx's database, under the
+// cache generation gen.
+func (s *Server) planKey(sctx *sql.Context, gen uint64) planKey {
+	return planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: gen}
+}
+
+// runPlan runs a kept plan n (its state cleared by reset) as the
+// statement query, counted as com; in check mode it runs it once more
+// first, discarding the results (only for a read: com "Com_select").
+func (h *mariaHandler) runPlan(ctx context.Context, c *mysql.Conn, ext mysql.ExtendedHandler, sctx *sql.Context, query string, n sql.Node, reset func(), com string, callback mysql.ResultSpoolFn) error {
+	if h.plans.check.Load() && com == "Com_select" {
+		reset()
 		sctx.ClearWarnings()
-		if err := ext.ComExecuteBound(ctx, c, query, ent.plan, func(*sqltypes.Result, bool) error { return nil }); err != nil {
-			return true, err
+		if err := ext.ComExecuteBound(ctx, c, query, n, func(*sqltypes.Result, bool) error { return nil }); err != nil {
+			return err
 		}
 	}
-	ent.reset()
+	reset()
 	sctx.ClearWarnings()
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
-	sql.IncrementStatusVariable(sctx, "Com_select", 1)
-	return true, ext.ComExecuteBound(ctx, c, query, ent.plan, callback)
+	sql.IncrementStatusVariable(sctx, com, 1)
+	return ext.ComExecuteBound(ctx, c, query, n, callback)
 }

@@ -53,6 +53,10 @@ const (
 	valueTries    = 16
 )
 
+// templateKey names a template: a statement's text and its parameters'
+// types (bindParams' signature).
+type templateKey struct{ text, sig string }
+
 // stmtTemplate is the state of one statement text and parameter types on
 // one connection.
 type stmtTemplate struct {
@@ -75,45 +79,36 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 	if h.noPlanCache.Load() || len(prepare.BindVars) == 0 {
 		return false, nil
 	}
-	com := "Com_select"
-	switch firstWord(query) {
-	case "update", "delete", "insert":
-		com = "Com_" + firstWord(query)
-		if !uncacheableFree(query, "into") {
-			return false, nil
+	text := sql.RemoveSpaceAndDelimiter(query, ';')
+	cp := h.plans.conn(c.ConnectionID)
+	com, known := cp.admits[text]
+	if !known {
+		if len(cp.admits) >= planCacheMax {
+			clear(cp.admits)
 		}
-	default:
-		if !planCacheable(query) {
-			return false, nil
-		}
+		com = templateAdmits(query)
+		cp.admits[text] = com
 	}
-	s := h.srv.Load()
-	ext, ok := h.Handler.(mysql.ExtendedHandler)
-	if s == nil || !ok {
+	if com == "" {
 		return false, nil
 	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return false, nil
-	}
-	sess := sqlbackend.SessionOf(sctx)
-	if sess == nil || sess.HasTemporaryTables() {
+	s, ext, sctx, ok := h.planSession(ctx, c, query)
+	if !ok {
 		return false, nil
 	}
 	lits, sig, ok := bindParams(sctx, s.engine, prepare.BindVars)
 	if !ok {
 		return false, nil
 	}
-	key := planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: h.plans.settings.Load()}
-	text := sql.RemoveSpaceAndDelimiter(query, ';')
-	cp := h.plans.conn(c.ConnectionID)
-	ent := cp.templates[text+"\x00"+sig]
+	key := s.planKey(sctx, h.plans.settings.Load())
+	tk := templateKey{text: text, sig: sig}
+	ent := cp.templates[tk]
 	if ent == nil || ent.key != key {
 		if len(cp.templates) >= planCacheMax {
 			clear(cp.templates)
 		}
 		ent = &stmtTemplate{key: key}
-		cp.templates[text+"\x00"+sig] = ent
+		cp.templates[tk] = ent
 	}
 	ent.execs++
 	if !ent.confirmed && ent.fails >= templateTries && ent.execs&(ent.execs-1) != 0 {
@@ -124,7 +119,7 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 		return false, nil
 	}
 	if !ent.confirmed {
-		h.learnTemplate(sctx, s.engine, ent, text, query, paramBinder(sctx, s.engine, lits), lits)
+		h.learnTemplate(sctx, s.engine, ent, tk.text, query, paramBinder(sctx, s.engine, lits), lits)
 		return false, nil
 	}
 	n, ok, err := ent.t.Instantiate(sctx, lits)
@@ -136,18 +131,25 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 		return false, nil
 	}
 	h.plans.Rebound.Add(1)
-	if h.plans.check.Load() && com == "Com_select" {
-		reset()
-		sctx.ClearWarnings()
-		if err := ext.ComExecuteBound(ctx, c, query, n, func(*sqltypes.Result, bool) error { return nil }); err != nil {
-			return true, err
+	return true, h.runPlan(ctx, c, ext, sctx, query, n, reset, com, callback)
+}
+
+// templateAdmits returns the status counter a prepared statement's text
+// counts in when it may have a template, "" when not: a SELECT
+// planCacheable admits, or an UPDATE, DELETE or INSERT free of
+// planUncacheable's words (INTO aside).
+func templateAdmits(query string) (com string) {
+	switch w := firstWord(query); w {
+	case "update", "delete", "insert":
+		if uncacheableFree(query, "into") {
+			return "Com_" + w
 		}
+		return ""
 	}
-	reset()
-	sctx.ClearWarnings()
-	sql.IncrementStatusVariable(sctx, "Questions", 1)
-	sql.IncrementStatusVariable(sctx, com, 1)
-	return true, ext.ComExecuteBound(ctx, c, query, n, callback)
+	if planCacheable(query) {
+		return "Com_select"
+	}
+	return ""
 }
 
 // learnTemplate analyzes one execution as go-mysql-server would and uses
@@ -201,7 +203,7 @@ func (h *mariaHandler) learnTemplate(sctx *sql.Context, e *sqle.Engine, ent *stm
 		// values that overlap or repeat (sysbench's clustered ranges
 		// do, most of the time) hide where each went: analyze once with
 		// values that do not
-		if _, sbound, slits, sanalyzed, sok := spreadAnalysis(sctx, e, ast, text, lits); sok {
+		if sbound, slits, sanalyzed, sok := spreadAnalysis(sctx, e, ast, text, lits); sok {
 			if t, ok, _ = sqlbackend.NewPlanTemplate(sctx, sbound, sanalyzed, slits); ok {
 				vals = paramValues(sctx, slits)
 			}
@@ -343,26 +345,26 @@ func sameValue(a, b any) bool {
 // BETWEEN ? AND ? has distinct, disjoint ranges); ok is false unless
 // every parameter is an integer and the analysis succeeds without
 // warnings.
-func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, text string, lits []*expression.Literal) (binder *planbuilder.Builder, bound sql.Node, spread []*expression.Literal, analyzed sql.Node, ok bool) {
+func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, text string, lits []*expression.Literal) (bound sql.Node, spread []*expression.Literal, analyzed sql.Node, ok bool) {
 	spread = make([]*expression.Literal, len(lits))
 	for i, l := range lits {
 		if !types.IsInteger(l.Type()) {
-			return nil, nil, nil, nil, false
+			return nil, nil, nil, false
 		}
 		v, _, err := l.Type().Convert(sctx, int64(i+1))
 		if err != nil {
-			return nil, nil, nil, nil, false
+			return nil, nil, nil, false
 		}
 		spread[i] = expression.NewLiteral(v, l.Type())
 	}
-	binder = paramBinder(sctx, e, spread)
+	binder := paramBinder(sctx, e, spread)
 	bound, qFlags, err := binder.BindOnly(ast, text, nil)
 	if err != nil || len(sctx.Warnings()) > 0 {
-		return nil, nil, nil, nil, false
+		return nil, nil, nil, false
 	}
 	analyzed, err = e.Analyzer.Analyze(sctx, bound, nil, qFlags)
 	if err != nil || len(sctx.Warnings()) > 0 {
-		return nil, nil, nil, nil, false
+		return nil, nil, nil, false
 	}
-	return binder, bound, spread, analyzed, true
+	return bound, spread, analyzed, true
 }

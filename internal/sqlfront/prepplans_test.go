@@ -90,15 +90,7 @@ func TestPreparedTemplates(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, sh := range templateShapes {
-		ps := make([]*gosql.Stmt, len(conns))
-		for i, c := range conns {
-			p, err := c.PrepareContext(ctx, sh.q)
-			if err != nil {
-				t.Fatalf("%s: %v", sh.q, err)
-			}
-			defer p.Close()
-			ps[i] = p
-		}
+		ps := prepareOn(t, conns, sh.q)
 		var history [][]any
 		for run := 0; run < 60; run++ {
 			args := make([]any, sh.n)
@@ -152,31 +144,22 @@ func stmtRows(ctx context.Context, st *gosql.Stmt, args []any) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	defer rs.Close()
-	cols, err := rs.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	vals := make([]gosql.NullString, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rs.Next() {
-		if err := rs.Scan(ptrs...); err != nil {
-			return nil, err
+	return scanStrings(rs)
+}
+
+// prepareOn prepares q on each connection (closed when the test ends).
+func prepareOn(tb testing.TB, conns []*gosql.Conn, q string) []*gosql.Stmt {
+	tb.Helper()
+	ps := make([]*gosql.Stmt, len(conns))
+	for i, c := range conns {
+		p, err := c.PrepareContext(context.Background(), q)
+		if err != nil {
+			tb.Fatalf("%s: %v", q, err)
 		}
-		parts := make([]string, len(cols))
-		for i, v := range vals {
-			parts[i] = "NULL"
-			if v.Valid {
-				parts[i] = v.String
-			}
-		}
-		out = append(out, strings.Join(parts, "|"))
+		tb.Cleanup(func() { p.Close() })
+		ps[i] = p
 	}
-	return out, rs.Err()
+	return ps
 }
 
 // TestPreparedWriteTemplates runs random prepared UPDATEs and DELETEs on
@@ -225,15 +208,7 @@ func TestPreparedWriteTemplates(t *testing.T) {
 	}
 	for round := 0; round < 2; round++ {
 		for _, sh := range shapes {
-			ps := make([]*gosql.Stmt, len(conns))
-			for i, c := range conns {
-				p, err := c.PrepareContext(ctx, sh.q)
-				if err != nil {
-					t.Fatalf("%s: %v", sh.q, err)
-				}
-				defer p.Close()
-				ps[i] = p
-			}
+			ps := prepareOn(t, conns, sh.q)
 			for run := 0; run < 40; run++ {
 				args := make([]any, sh.n)
 				for i := range args {
