@@ -71,4 +71,7 @@ const (
 	ruleReturning
 	ruleReturningPlace
 	ruleTopNLimits
+	ruleSemiHash
+	ruleGroupPrune
+	ruleTupleEq
 )

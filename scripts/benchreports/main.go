@@ -1,5 +1,6 @@
 // Command benchreports times the SQL corpus' report queries
-// (testdata/sqlcorpus/21-reports.sql over 20-schema.inc) on HandlerDB and
+// (testdata/sqlcorpus/21-reports.sql over 20-schema.inc, and the Sakila
+// forms of 28-report-forms.sql, named f1, f2, ...) on HandlerDB and
 // on MariaDB with the same data, and the load of the same rows as a dump
 // of multi-row INSERTs. scripts/bench-reports.sh starts a HandlerDB server
 // and runs it.
@@ -89,7 +90,7 @@ func parse(text string) (setup []string, reports []report) {
 			stmt := strings.TrimSuffix(strings.TrimSpace(strings.Join(cur, "\n")), ";")
 			cur = nil
 			up := strings.ToUpper(stmt)
-			if strings.HasPrefix(up, "SELECT") || strings.HasPrefix(up, "WITH") {
+			if strings.HasPrefix(up, "SELECT") || strings.HasPrefix(up, "WITH") || strings.HasPrefix(up, "CALL") {
 				k++
 				name := num
 				if k > 1 {
@@ -287,6 +288,16 @@ func run(oursDSN, mariaDSN, dbName, corpus string, rounds int, only string, load
 	reports = append(reports, extraReports...)
 	setup := append(splitStmts(string(schema)), splitStmts(extraSchema)...)
 	setup = append(setup, views...)
+	// The Sakila forms of 28-report-forms.sql, named f1, f2, ...
+	text, err = os.ReadFile(filepath.Join(corpus, "28-report-forms.sql"))
+	if err != nil {
+		return err
+	}
+	routines, forms := parse(string(text))
+	for _, f := range forms {
+		reports = append(reports, report{name: "f" + f.name, sql: f.sql})
+	}
+	setup = append(setup, routines...)
 	sides := make([]*side, 2)
 	for i, d := range []string{oursDSN, mariaDSN} {
 		if sides[i], err = open(ctx, []string{"handlerdb", "mariadb"}[i], d); err != nil {
