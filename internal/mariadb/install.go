@@ -115,9 +115,10 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleRoutines, Apply: sqlbackend.RoutinesRule}, isInfoSchemaTable},
 				gatedRule{analyzer.Rule{Id: ruleDropDatabase, Apply: sqlbackend.DropDatabaseRule(hp)}, isNode[*plan.DropDB]},
 				gatedRule{analyzer.Rule{Id: ruleFirstMatch, Apply: firstMatchRule}, nil},
-				gatedRule{analyzer.Rule{Id: ruleTupleEq, Apply: tupleEqRule}, hasTupleEq},                  // tupleeq.go
-				gatedRule{analyzer.Rule{Id: ruleSemiHash, Apply: semiHashRule}, isPartialJoin},             // semihash.go
-				gatedRule{analyzer.Rule{Id: ruleGroupPrune, Apply: groupPruneRule}, isNode[*plan.GroupBy]}, // groupprune.go
+				gatedRule{analyzer.Rule{Id: ruleTupleEq, Apply: tupleEqRule}, hasTupleEq},                     // tupleeq.go
+				gatedRule{analyzer.Rule{Id: ruleSemiHash, Apply: semiHashRule}, isPartialJoin},                // semihash.go
+				gatedRule{analyzer.Rule{Id: ruleGroupPrune, Apply: groupPruneRule}, isNode[*plan.GroupBy]},    // groupprune.go
+				gatedRule{analyzer.Rule{Id: ruleOuterLookup, Apply: outerLookupRule}, isNode[*plan.JoinNode]}, // outerlookup.go
 				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleTimeToSec, Apply: timeToSecRule}, nil}, // timetosec.go
 				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},

@@ -74,4 +74,5 @@ const (
 	ruleSemiHash
 	ruleGroupPrune
 	ruleTupleEq
+	ruleOuterLookup
 )
