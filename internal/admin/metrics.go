@@ -78,6 +78,7 @@ type Metrics struct {
 	descRefusedPeer, descExpired, descAuthBackoff                          *prometheus.Desc
 	descRowsRead, descRowsWritten, descGroups                              *prometheus.Desc
 	descCompactions, descCacheHits, descCacheMisses, descCacheBytes        *prometheus.Desc
+	descSnapshots, descSnapshotPinned, descMemtableBytes                   *prometheus.Desc
 	descRowCacheHits, descRowCacheMisses, descRowCacheBytes                *prometheus.Desc
 	descFsync, descWALBytes, descDiskBytes                                 *prometheus.Desc
 	descReplRunning, descReplBehind, descReplApplied, descReplErrno        *prometheus.Desc
@@ -140,6 +141,9 @@ func NewMetrics(reg *prometheus.Registry, e *engine.Engine, hsOps []string) *Met
 	m.descCacheHits = d("handlerdb_pebble_block_cache_hits_total", "Block cache hits.")
 	m.descCacheMisses = d("handlerdb_pebble_block_cache_misses_total", "Block cache misses.")
 	m.descCacheBytes = d("handlerdb_pebble_block_cache_bytes", "Bytes held by the block cache.")
+	m.descSnapshots = d("handlerdb_pebble_snapshots", "Open store snapshots (REPEATABLE READ transactions' consistent reads): each keeps the row versions newer than it, which reads then step over.")
+	m.descSnapshotPinned = d("handlerdb_pebble_snapshot_pinned_keys_total", "Key versions that compactions kept only for an open snapshot.")
+	m.descMemtableBytes = d("handlerdb_pebble_memtable_bytes", "Bytes held by the store's memtables.")
 	m.descRowCacheHits = d("handlerdb_row_cache_hits_total", "Point lookups answered by the row cache.")
 	m.descRowCacheMisses = d("handlerdb_row_cache_misses_total", "Point lookups the row cache could not answer.")
 	m.descRowCacheBytes = d("handlerdb_row_cache_bytes", "Approximate bytes held by the row cache.")
@@ -216,7 +220,7 @@ func portIndex(write bool) int {
 func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{m.descRequests, m.descConns, m.descAuthFail, m.descAccepted, m.descRefused, m.descRefusedPeer, m.descExpired, m.descAuthBackoff,
 		m.descRowsRead, m.descRowsWritten, m.descGroups, m.descCompactions, m.descCacheHits, m.descCacheMisses,
-		m.descCacheBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
+		m.descCacheBytes, m.descSnapshots, m.descSnapshotPinned, m.descMemtableBytes, m.descFsync, m.descWALBytes, m.descDiskBytes, m.descRowCacheHits, m.descRowCacheMisses,
 		m.descRowCacheBytes, m.descReplRunning, m.descReplBehind, m.descReplApplied, m.descReplStaged, m.descReplErrno,
 		m.descCopying, m.descCopyRows, m.descCopyEstimate, m.descCopyRate, m.descCopyETA, m.descLatency} {
 		ch <- d
@@ -275,6 +279,9 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	counter(m.descCacheHits, float64(pm.BlockCache.Hits))
 	counter(m.descCacheMisses, float64(pm.BlockCache.Misses))
 	gauge(m.descCacheBytes, float64(pm.BlockCache.Size))
+	gauge(m.descSnapshots, float64(pm.Snapshots.Count))
+	counter(m.descSnapshotPinned, float64(pm.Snapshots.PinnedKeys))
+	gauge(m.descMemtableBytes, float64(pm.MemTable.Size))
 	rc := m.e.RowCacheStats()
 	counter(m.descRowCacheHits, float64(rc.Hits))
 	counter(m.descRowCacheMisses, float64(rc.Misses))

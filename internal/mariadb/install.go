@@ -48,6 +48,7 @@ func InstallPrinting() {
 // build their engines with it. Safe for concurrent use.
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
+		installSessionVars() // sessionvars.go
 		// (before go-mysql-server's index assignment, which garbles the
 		// RETURNING list of an INSERT into a table with checks)
 		analyzer.OnceAfterAll = append([]analyzer.Rule{{Id: ruleReturning, Apply: returningRule}}, analyzer.OnceAfterAll...) // returning.go

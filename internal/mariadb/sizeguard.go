@@ -2,6 +2,7 @@ package mariadb
 
 import (
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -9,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -130,8 +132,12 @@ func valueLen(v interface{}) float64 {
 		return float64(len(x))
 	case []byte:
 		return float64(len(x))
-	case sql.AnyWrapper:
-		return float64(x.MaxByteLength())
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, float32, float64, time.Time, decimal.Decimal:
+		// (the common kinds first: asking for an interface costs more)
+		return 64
+	}
+	if w, ok := v.(sql.AnyWrapper); ok {
+		return float64(w.MaxByteLength())
 	}
 	return 64
 }
@@ -228,12 +234,30 @@ func newSizeGuard(orig sql.Expression, name string, bound func(*sql.Context, []i
 	return &sizeGuard{orig: orig, fn: fn, name: name, bound: bound, args: args}, nil
 }
 
-// Eval implements sql.Expression.
+// minPacket is the least max_allowed_packet a session can have: a
+// result bounded below it needs no look-up of the session's value.
+const minPacket = 1024
+
+// Eval implements sql.Expression. The function's children are argRefs,
+// which read the values from the end of the row they are given: the
+// values alone are that row.
 func (g *sizeGuard) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	ext := make(sql.Row, len(row)+len(g.args))
-	copy(ext, row)
-	vals := ext[len(row):]
-	limit := float64(maxPacket(ctx))
+	vals := make(sql.Row, len(g.args))
+	limit := -1.0 // the session's max_allowed_packet, read when needed
+	overLimit := func(bound float64) bool {
+		if bound <= minPacket {
+			return false
+		}
+		if limit < 0 {
+			limit = float64(maxPacket(ctx))
+		}
+		return bound > limit
+	}
+	// acc bounds the text of the values so far, with room for the
+	// separators and quotes of the additive functions (CONCAT,
+	// CONCAT_WS, JSON_ARRAY, JSON_OBJECT): their bound of those values
+	// is at most acc, so the exact bound is asked only past it.
+	acc := 2.0
 	for i, a := range g.args {
 		v, err := a.Eval(ctx, row)
 		if err != nil {
@@ -243,17 +267,20 @@ func (g *sizeGuard) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		// With more than two arguments (CONCAT, CONCAT_WS) the bound of
 		// those evaluated so far (the others as NULL) already decides,
 		// so that the arguments held at once stay under the limit too.
-		if len(g.args) > 2 && i < len(g.args)-1 && g.bound(ctx, vals) > limit {
-			return g.overflow(ctx, limit)
+		if len(g.args) > 2 && i < len(g.args)-1 {
+			acc += valueLen(v) + 3 + valueLen(vals[0])
+			if overLimit(acc) && overLimit(g.bound(ctx, vals)) {
+				return g.overflow(ctx, limit)
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if g.bound(ctx, vals) > limit {
+	if overLimit(g.bound(ctx, vals)) {
 		return g.overflow(ctx, limit)
 	}
-	return g.fn.Eval(ctx, ext)
+	return g.fn.Eval(ctx, vals)
 }
 
 // overflow is the answer past max_allowed_packet: NULL and warning 1301.

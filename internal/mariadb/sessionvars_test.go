@@ -1,0 +1,58 @@
+package mariadb
+
+import (
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// TestSessionVars: sessions made through the wrapped registries start
+// with the values go-mysql-server's registries give, keep their status
+// counters apart, and see a changed global.
+func TestSessionVars(t *testing.T) {
+	b := newTestBackend(t)
+	fs, ok1 := sql.StatusVariables.(*fastStatusVars)
+	fv, ok2 := sql.SystemVariables.(*fastSystemVars)
+	if !ok1 || !ok2 {
+		t.Fatalf("registries not wrapped: %T %T", sql.StatusVariables, sql.SystemVariables)
+	}
+	want := fs.StatusVariableRegistry.NewSessionMap()
+	a, c := fs.NewSessionMap(), fs.NewSessionMap()
+	if len(a) != len(want) {
+		t.Fatalf("%d status variables, want %d", len(a), len(want))
+	}
+	for k, w := range want {
+		if g, ok := a[k]; !ok || g.Value() != w.Value() || g.Variable() != w.Variable() {
+			t.Errorf("status %s: %v, want %v", k, g, w)
+		}
+	}
+	if err := a["Com_select"].Increment(3); err != nil {
+		t.Fatal(err)
+	}
+	if a["Com_select"].Value() != uint64(3) || c["Com_select"].Value() != uint64(0) {
+		t.Errorf("counters shared: %v %v", a["Com_select"].Value(), c["Com_select"].Value())
+	}
+
+	sv := fv.SystemVariableRegistry.NewSessionMap()
+	got := fv.NewSessionMap()
+	if len(got) != len(sv) {
+		t.Fatalf("%d system variables, want %d", len(got), len(sv))
+	}
+	ctx := b.Session()
+	b.MustExec(t, ctx, "SET GLOBAL max_allowed_packet = 33554432")
+	defer b.MustExec(t, ctx, "SET GLOBAL max_allowed_packet = 16777216")
+	if v := fv.NewSessionMap()["max_allowed_packet"].Val; v != uint64(33554432) {
+		t.Errorf("a new session's max_allowed_packet is %v (%T) after SET GLOBAL", v, v)
+	}
+	b.ExpectRows(t, b.Session(), "SELECT @@session.max_allowed_packet", "33554432")
+}
+
+// BenchmarkNewBaseSession is the cost of a session, which go-mysql-
+// server's routine interpreter pays for each statement it runs.
+func BenchmarkNewBaseSession(b *testing.B) {
+	newTestBackend(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		sql.NewBaseSession()
+	}
+}
