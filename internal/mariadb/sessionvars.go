@@ -38,34 +38,47 @@ func installSessionVars() {
 // fastSystemVars is a system variable registry whose session maps are
 // clones of a snapshot of the wrapped registry's. Every change of the
 // globals goes through it (it is sql.SystemVariables) and drops the
-// snapshot. Safe for concurrent use.
+// snapshot; a snapshot taken while a change runs, or since one began, is
+// used once and not kept. The wrapped registry is never called under mu
+// (its changes make sessions of their own). Safe for concurrent use.
 type fastSystemVars struct {
 	sql.SystemVariableRegistry
-	mu   sync.RWMutex
-	snap map[string]sql.SystemVarValue // nil: take one
+	mu       sync.Mutex
+	snap     map[string]sql.SystemVarValue // nil: take one
+	gen      uint64                        // changes begun
+	changing int                           // changes running
 }
 
 // NewSessionMap implements sql.SystemVariableRegistry.
 func (r *fastSystemVars) NewSessionMap() map[string]sql.SystemVarValue {
-	r.mu.RLock()
-	s := r.snap
-	r.mu.RUnlock()
-	if s == nil {
-		r.mu.Lock()
-		if r.snap == nil {
-			r.snap = r.SystemVariableRegistry.NewSessionMap()
-		}
-		s = r.snap
-		r.mu.Unlock()
+	r.mu.Lock()
+	s, gen := r.snap, r.gen
+	r.mu.Unlock()
+	if s != nil {
+		return maps.Clone(s)
 	}
-	return maps.Clone(s)
+	m := r.SystemVariableRegistry.NewSessionMap()
+	r.mu.Lock()
+	if r.snap == nil && r.gen == gen && r.changing == 0 {
+		r.snap = maps.Clone(m)
+	}
+	r.mu.Unlock()
+	return m
 }
 
 // changed runs a change of the globals and drops the snapshot.
 func (r *fastSystemVars) changed(f func() error) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.snap = nil
+	r.gen++
+	r.changing++
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.snap = nil
+		r.changing--
+		r.mu.Unlock()
+	}()
 	return f()
 }
 

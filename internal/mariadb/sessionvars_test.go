@@ -1,6 +1,8 @@
 package mariadb
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -45,6 +47,25 @@ func TestSessionVars(t *testing.T) {
 		t.Errorf("a new session's max_allowed_packet is %v (%T) after SET GLOBAL", v, v)
 	}
 	b.ExpectRows(t, b.Session(), "SELECT @@session.max_allowed_packet", "33554432")
+
+	// Sessions made while the global changes: the last value wins.
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				sql.NewBaseSession()
+			}
+		}()
+	}
+	for i := 0; i < 50; i++ {
+		b.MustExec(t, ctx, fmt.Sprintf("SET GLOBAL max_allowed_packet = %d", 1<<20+i*1024))
+	}
+	wg.Wait()
+	if v := fv.NewSessionMap()["max_allowed_packet"].Val; v != uint64(1<<20+49*1024) {
+		t.Errorf("after concurrent changes a new session's max_allowed_packet is %v", v)
+	}
 }
 
 // BenchmarkNewBaseSession is the cost of a session, which go-mysql-
