@@ -111,11 +111,16 @@ func TestISOSortKeys(t *testing.T) {
 	}
 	sorts := 0
 	transform.Inspect(n, func(n sql.Node) bool {
-		if s, ok := n.(*plan.Sort); ok {
-			for _, f := range s.SortFields {
-				if strings.Contains(fmt.Sprintf("%T", unwrapOdd(f.Column)), "isoDate") {
-					sorts++
-				}
+		var fields sql.SortFields
+		switch s := n.(type) {
+		case *plan.Sort:
+			fields = s.SortFields
+		case *keyedSort:
+			fields = s.fields
+		}
+		for _, f := range fields {
+			if strings.Contains(fmt.Sprintf("%T", unwrapOdd(f.Column)), "isoDate") {
+				sorts++
 			}
 		}
 		return true

@@ -68,7 +68,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleRangeRead, Apply: sqlbackend.RangeReadRule},          // rangejoin.go
 			analyzer.Rule{Id: ruleNotExistsJoin, Apply: notExistsJoinRule},             // notexists.go
 			analyzer.Rule{Id: ruleReturningPlace, Apply: returningPlaceRule},           // returning.go
-			analyzer.Rule{Id: ruleTopNLimits, Apply: topNLimitsRule})                   // limits.go
+			analyzer.Rule{Id: ruleTopNLimits, Apply: topNLimitsRule},                   // limits.go
+			analyzer.Rule{Id: ruleKeyedSort, Apply: keyedSortRule})                     // keyedsort.go
 	})
 	hp, _ := p.(*sqlbackend.Provider) // nil for another provider
 	a := withAssign(withSpatial(sqlbackend.WithMatch(withTruncate(analyzer.NewBuilder(p).

@@ -75,4 +75,5 @@ const (
 	ruleGroupPrune
 	ruleTupleEq
 	ruleOuterLookup
+	ruleKeyedSort
 )

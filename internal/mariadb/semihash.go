@@ -11,6 +11,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // semiHashRule materializes the subquery of an IN or NOT IN that
@@ -117,10 +119,15 @@ type materializedLookup struct {
 }
 
 var (
-	_ sql.Node               = (*materializedLookup)(nil)
-	_ sql.ExecSourceRel      = (*materializedLookup)(nil)
-	_ sql.CollationCoercible = (*materializedLookup)(nil)
+	_ sqlbackend.StatelessNode = (*materializedLookup)(nil)
+	_ sql.Node                 = (*materializedLookup)(nil)
+	_ sql.ExecSourceRel        = (*materializedLookup)(nil)
+	_ sql.CollationCoercible   = (*materializedLookup)(nil)
 )
+
+// Stateless marks the node for the plan cache: its state is its
+// HashLookup's, which the cache resets.
+func (m *materializedLookup) Stateless() {}
 
 // Resolved is the lookup's.
 func (m *materializedLookup) Resolved() bool { return m.hl.Resolved() }

@@ -40,6 +40,22 @@ func ReusablePlan(n sql.Node) (reset func(), ok bool) {
 	}, true
 }
 
+// StatelessNode is a plan node of another package (the dialect's) that
+// keeps no state between executions in the node: its iterators hold it.
+// ReusablePlan treats it as its own nodes of that kind, checking its
+// expressions and children.
+type StatelessNode interface {
+	sql.Node
+	Stateless()
+}
+
+// SortingNode is a plan node of another package that sorts its rows
+// (EXPLAIN says "Using filesort" for it).
+type SortingNode interface {
+	sql.Node
+	Sorts()
+}
+
 // reusableNode is ReusablePlan's walk; it adds to resets what clears the
 // state of the plan's hash lookups and subquery memos.
 func ReusableNode(n sql.Node, resets *[]func()) bool {
@@ -60,6 +76,7 @@ func ReusableNode(n sql.Node, resets *[]func()) bool {
 		if len(n.Returning) > 0 || len(n.OnDupExprs) > 0 || !n.LiteralValueSource || !ReusableNode(n.Source, resets) {
 			return false
 		}
+	case StatelessNode:
 	case *plan.Values, *plan.InsertDestination:
 	case *plan.UpdateSource:
 	case *plan.DeleteFrom:

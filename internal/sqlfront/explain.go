@@ -136,7 +136,7 @@ func explainRows(ctx *sql.Context, n sql.Node) []*explainRow {
 		case *plan.Filter:
 			walk(n.Child, alias, true)
 			return
-		case *plan.Sort, *plan.TopN:
+		case *plan.Sort, *plan.TopN, sqlbackend.SortingNode:
 			sorted = true
 		case *plan.TableAlias:
 			walk(n.Child, n.Name(), where)
