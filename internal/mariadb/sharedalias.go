@@ -29,11 +29,12 @@ import (
 // position itself. A row may carry columns of an outer scope before the
 // child's (a derived table's plan is analysed on its own, and its rows
 // are prefixed at execution): rowOffset finds their number from a plain
-// column both projections pass. Only statements whose text has a nested
-// SELECT are looked at.
+// column both projections pass. Only a top Project with a subquery in its
+// list is looked at (a view's plan, analysed on its own, has one where
+// the statement's text has no nested SELECT).
 func sharedSubqueryAliasRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	p, ok := n.(*plan.Project)
-	if !ok || !scope.IsEmpty() || !nestedSelect(ctx.Query()) {
+	if !ok || !scope.IsEmpty() || !slices.ContainsFunc(p.Projections, holdsSubquery) {
 		return n, transform.SameTree, nil
 	}
 	child := p.Child

@@ -44,6 +44,17 @@ func TestSubqueryEvaluatedOnce(t *testing.T) {
 	if got := queryRows(t, c, "SELECT * FROM (SELECT r.v, (SELECT 1 WHERE r.v = 9) AS nine FROM s JOIN r ON r.sid = s.id) d ORDER BY v"); !slices.Equal(got, []string{"4|NULL", "5|NULL", "9|1"}) {
 		t.Fatalf("derived table: rows %q", got)
 	}
+	// In a view, whose plan is analysed on its own: the statement's text
+	// has no nested SELECT.
+	mustExec(t, c, "CREATE VIEW tops AS SELECT s.name, (SELECT MAX(r.v) FROM r WHERE r.sid = s.id) AS top FROM s")
+	const vq = "SELECT name, top FROM tops ORDER BY name"
+	if got := queryRows(t, c, vq); !slices.Equal(got, []string{"a|4", "b|9", "c|NULL"}) {
+		t.Fatalf("view: rows %q", got)
+	}
+	plan := strings.Join(queryRows(t, c, "EXPLAIN FORMAT=TREE "+vq), "\n")
+	if got := strings.Count(plan, "Subquery\n") + strings.Count(plan, "Subquery|"); got != 1 {
+		t.Errorf("view: %d subqueries in the plan, want 1:\n%s", got, plan)
+	}
 }
 
 // TestSubqueryMemo: a correlated subquery answers rows with the same
