@@ -69,7 +69,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleNotExistsJoin, Apply: notExistsJoinRule},             // notexists.go
 			analyzer.Rule{Id: ruleReturningPlace, Apply: returningPlaceRule},           // returning.go
 			analyzer.Rule{Id: ruleTopNLimits, Apply: topNLimitsRule},                   // limits.go
-			analyzer.Rule{Id: ruleKeyedSort, Apply: keyedSortRule})                     // keyedsort.go
+			analyzer.Rule{Id: ruleKeyedSort, Apply: keyedSortRule},                     // keyedsort.go
+			analyzer.Rule{Id: ruleKeyedGroup, Apply: keyedGroupRule})                   // keyedgroup.go
 	})
 	hp, _ := p.(*sqlbackend.Provider) // nil for another provider
 	a := withAssign(withSpatial(sqlbackend.WithMatch(withTruncate(analyzer.NewBuilder(p).

@@ -76,4 +76,5 @@ const (
 	ruleTupleEq
 	ruleOuterLookup
 	ruleKeyedSort
+	ruleKeyedGroup
 )
