@@ -65,6 +65,16 @@ func TestKeyedSort(t *testing.T) {
 		b.MustExec(t, ctx, q)
 		b.ExpectRows(t, ctx, "SELECT FOUND_ROWS()", all...)
 	}
+	// A window's rows come sorted as it will sort them (the answers are
+	// the corpus' windows, against MariaDB).
+	wq := "SELECT id, ROW_NUMBER() OVER (PARTITION BY LOWER(g) ORDER BY n DESC, id) FROM s"
+	if p := b.PlanOf(t, ctx, wq); !strings.Contains(p, "keys: computed once per row") {
+		t.Errorf("%s: plan\n%s", wq, p)
+	}
+	wrows, err := b.Query(ctx, wq)
+	if err != nil || len(wrows) != 300 {
+		t.Fatalf("%s: %d rows, %v", wq, len(wrows), err)
+	}
 	// A subquery's sort and a sort in a derived table.
 	q := "SELECT x.id FROM (SELECT id, g FROM s ORDER BY g DESC, id) x WHERE x.id IN (SELECT id FROM s WHERE u > 'b' ORDER BY u) ORDER BY x.g, x.id"
 	got, err := b.Query(ctx, q)
