@@ -14,6 +14,14 @@ var dropIfExistsRe = regexp.MustCompile(`(?i)\bDROP\s+CONSTRAINT\s+IF\s+EXISTS\b
 // back: dropping a constraint that is not there is then no error, as in
 // MariaDB. text is the statement's text as written.
 func dropIfExists(text string, st ast.Statement) {
+	switch st.(type) {
+	case *ast.DDL, *ast.AlterTable:
+	default:
+		// (the text is scanned only for a DDL statement: the regular
+		// expression over every INSERT's text was 3% of sysbench's
+		// oltp_insert)
+		return
+	}
 	if !dropIfExistsRe.MatchString(text) {
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // orderPositions reads ORDER BY (1), an integer in parentheses, as
@@ -12,7 +14,7 @@ import (
 // for a constant and did not order at all. Only statements whose text
 // holds both "order" and a parenthesis are walked.
 func orderPositions(text string, st ast.Statement) {
-	if !strings.Contains(text, "(") || !strings.Contains(strings.ToLower(text), "order") {
+	if !strings.Contains(text, "(") || !sqlbackend.ContainsFold(text, "order") {
 		return
 	}
 	var visit ast.Visit
