@@ -61,10 +61,8 @@ func firstMatchRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *p
 			return nil, transform.SameTree, err
 		}
 		// Rebuild the projections between the filter and the join.
-		for i := len(path) - 1; i >= 0; i-- {
-			if nj, err = path[i].WithChildren(nj); err != nil {
-				return nil, transform.SameTree, err
-			}
+		if nj, err = rebuildPath(path, nj); err != nil {
+			return nil, transform.SameTree, err
 		}
 		nf, err := f.WithChildren(nj)
 		if err != nil {

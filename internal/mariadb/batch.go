@@ -84,6 +84,20 @@ func markGates(n sql.Node, rules []gatedRule, want *uint64) {
 	}
 }
 
+// rebuildPath puts leaf under path, a chain of one-child nodes from the
+// top down (the nodes a rule walked through to reach the one it
+// replaced), and returns the new top.
+func rebuildPath(path []sql.Node, leaf sql.Node) (sql.Node, error) {
+	n := leaf
+	for i := len(path) - 1; i >= 0; i-- {
+		var err error
+		if n, err = path[i].WithChildren(n); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
 // isNode is a gate passing nodes of type T.
 func isNode[T sql.Node](n sql.Node) bool {
 	_, ok := n.(T)

@@ -97,11 +97,9 @@ func groupPruneRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *p
 		if err != nil {
 			return n, transform.SameTree, nil
 		}
-		var out sql.Node = nt.(sql.Node)
-		for i := len(path) - 1; i >= 0; i-- {
-			if out, err = path[i].WithChildren(out); err != nil {
-				return nil, transform.SameTree, err
-			}
+		out, err := rebuildPath(path, nt.(sql.Node))
+		if err != nil {
+			return nil, transform.SameTree, err
 		}
 		ng, err := g.WithChildren(out)
 		if err != nil {

@@ -3,14 +3,12 @@ package mariadb
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
@@ -188,10 +186,6 @@ func (h *heldAgg) WithChildren(children ...sql.Expression) (sql.Expression, erro
 // RowIter reads the child's rows into their groups and returns one row a
 // group, in the order the groups were first seen.
 func (k *keyedGroupBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, k.child, row)
-	if err != nil {
-		return nil, err
-	}
 	groups := map[string]int{}
 	var bufs [][]sql.AggregationBuffer
 	dispose := func() {
@@ -202,21 +196,10 @@ func (k *keyedGroupBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, erro
 		}
 	}
 	var key []byte
-	for {
-		r, err := iter.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			_ = iter.Close(ctx)
-			dispose()
-			return nil, err
-		}
-		key, err = k.key(ctx, key[:0], r)
-		if err != nil {
-			_ = iter.Close(ctx)
-			dispose()
-			return nil, err
+	err := drainChild(ctx, k.child, row, func(r sql.Row) error {
+		var err error
+		if key, err = k.key(ctx, key[:0], r); err != nil {
+			return err
 		}
 		gi, ok := groups[string(key)]
 		if !ok {
@@ -229,9 +212,7 @@ func (k *keyedGroupBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, erro
 					bs[j], err = aggregation.NewFirst(e).NewBuffer()
 				}
 				if err != nil {
-					_ = iter.Close(ctx)
-					dispose()
-					return nil, err
+					return err
 				}
 			}
 			gi = len(bufs)
@@ -240,13 +221,12 @@ func (k *keyedGroupBy) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, erro
 		}
 		for _, b := range bufs[gi] {
 			if err := b.Update(ctx, r); err != nil {
-				_ = iter.Close(ctx)
-				dispose()
-				return nil, err
+				return err
 			}
 		}
-	}
-	if err := iter.Close(ctx); err != nil {
+		return nil
+	})
+	if err != nil {
 		dispose()
 		return nil, err
 	}
@@ -311,22 +291,6 @@ func (k *keyedGroupBy) key(ctx *sql.Context, dst []byte, r sql.Row) ([]byte, err
 		}
 		var s string
 		switch x := v.(type) {
-		case int8:
-			s = strconv.FormatInt(int64(x), 10)
-		case int16:
-			s = strconv.FormatInt(int64(x), 10)
-		case int32:
-			s = strconv.FormatInt(int64(x), 10)
-		case int64:
-			s = strconv.FormatInt(x, 10)
-		case int:
-			s = strconv.FormatInt(int64(x), 10)
-		case uint8:
-			s = strconv.FormatUint(uint64(x), 10)
-		case uint16:
-			s = strconv.FormatUint(uint64(x), 10)
-		case uint32:
-			s = strconv.FormatUint(uint64(x), 10)
 		case uint64:
 			s = strconv.FormatUint(x, 10)
 		case string:
@@ -334,7 +298,11 @@ func (k *keyedGroupBy) key(ctx *sql.Context, dst []byte, r sql.Row) ([]byte, err
 		case []byte:
 			s = string(x)
 		default:
-			s = fmt.Sprintf("%v", v) // go-mysql-server's own form of the value
+			if n, ok := sqlbackend.WideInt(v); ok { // the other integers
+				s = strconv.FormatInt(n, 10)
+			} else {
+				s = fmt.Sprintf("%v", v) // go-mysql-server's own form of the value
+			}
 		}
 		dst = append(dst, 'V')
 		dst = strconv.AppendInt(dst, int64(len(s)), 10)

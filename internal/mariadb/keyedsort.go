@@ -221,41 +221,25 @@ func (s *keyedSort) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 		}
 		limit = n
 	}
-	iter, err := rowexec.DefaultBuilder.Build(ctx, s.child, row)
-	if err != nil {
-		return nil, err
-	}
 	h := &keyedHeap{s: s, ctx: ctx}
 	var found int64
-	for {
-		r, err := iter.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			_ = iter.Close(ctx)
-			return nil, err
-		}
+	err := drainChild(ctx, s.child, row, func(r sql.Row) error {
 		found++
 		kr, err := s.keys(ctx, r, found)
 		if err != nil {
-			_ = iter.Close(ctx)
-			return nil, err
+			return err
 		}
 		if limit < 0 {
 			h.rows = append(h.rows, kr)
-			continue
+			return nil
 		}
 		heap.Push(h, kr)
 		if int64(h.Len()) > limit {
 			heap.Pop(h)
 		}
-		if h.err != nil {
-			_ = iter.Close(ctx)
-			return nil, h.err
-		}
-	}
-	if err := iter.Close(ctx); err != nil {
+		return h.err
+	})
+	if err != nil {
 		return nil, err
 	}
 	rows := h.rows
@@ -268,6 +252,29 @@ func (s *keyedSort) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 		out[i] = rows[i].row
 	}
 	return &sortedIter{rows: out, calcFoundRows: s.calcFoundRows, found: found}, nil
+}
+
+// drainChild builds child's iterator for row (with go-mysql-server's
+// executor: the dialect's nodes run their children themselves), calls f
+// on each of its rows and closes it, also when f or the iterator fails.
+func drainChild(ctx *sql.Context, child sql.Node, row sql.Row, f func(sql.Row) error) error {
+	iter, err := rowexec.DefaultBuilder.Build(ctx, child, row)
+	if err != nil {
+		return err
+	}
+	for {
+		r, err := iter.Next(ctx)
+		if err == io.EOF {
+			return iter.Close(ctx)
+		}
+		if err == nil {
+			err = f(r)
+		}
+		if err != nil {
+			_ = iter.Close(ctx)
+			return err
+		}
+	}
 }
 
 // keys computes the sort keys of r, the seq-th row read.

@@ -2,13 +2,11 @@ package mariadb
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
-	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/vt/proto/query"
 
@@ -207,28 +205,15 @@ func (m *materializedLookup) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter
 
 // hashRows runs hl's child to the end and returns its rows by key.
 func hashRows(ctx *sql.Context, hl *plan.HashLookup, row sql.Row) (map[interface{}][]sql.Row, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, hl.Child, row)
-	if err != nil {
-		return nil, err
-	}
 	lookup := map[interface{}][]sql.Row{}
-	for {
-		r, err := iter.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			_ = iter.Close(ctx)
-			return nil, err
-		}
+	err := drainChild(ctx, hl.Child, row, func(r sql.Row) error {
 		key, err := hl.GetHashKey(ctx, hl.RightEntryKey, r)
-		if err != nil {
-			_ = iter.Close(ctx)
-			return nil, err
+		if err == nil {
+			lookup[key] = append(lookup[key], r)
 		}
-		lookup[key] = append(lookup[key], r)
-	}
-	return lookup, iter.Close(ctx)
+		return err
+	})
+	return lookup, err
 }
 
 // isPartialJoin is semiHashRule's gate: a nested-loop semi- or anti-join.
