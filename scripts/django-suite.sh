@@ -19,8 +19,10 @@ cache=${DJANGO_SUITE_CACHE:-$HOME/.cache/handlerdb-django}
 py=/usr/bin/python3
 
 export DEBIAN_FRONTEND=noninteractive
-if ! "$py" -c 'import MySQLdb' 2>/dev/null; then
-  apt-get update -qq && apt-get install -y -qq python3-mysqldb >/dev/null
+# mysqlclient, and what Django 3.2 itself imports (Debian's packages; a
+# new machine has none of them).
+if ! "$py" -c 'import MySQLdb, asgiref, sqlparse, pytz' 2>/dev/null; then
+  apt-get update -qq && apt-get install -y -qq python3-mysqldb python3-asgiref python3-sqlparse python3-tz >/dev/null
 fi
 src="$cache/Django-3.2.25"
 if [ ! -f "$src/tests/runtests.py" ]; then

@@ -82,6 +82,12 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		done, err = h.loadData(ctx, c, query, cb)
 	}
 	if !done {
+		done, err = h.textTemplated(ctx, c, query, cb)
+		if done {
+			h.plans.ran(query)
+		}
+	}
+	if !done {
 		done, err = h.cachedQuery(ctx, c, query, cb)
 	}
 	if !done {
@@ -319,6 +325,11 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.loadData(ctx, c, query, cb); done {
 		// (loadData takes only a text of one statement.)
 		h.plans.gen.Add(1)
+		return "", h.wireError(c, query, h.overrun(c, err))
+	}
+	if done, err := h.textTemplated(ctx, c, query, cb); done {
+		// (textTemplate takes only a text of one statement.)
+		h.plans.ran(query)
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, cb)
