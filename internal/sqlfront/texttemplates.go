@@ -10,13 +10,13 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 )
 
-// Text INSERTs run from the prepared statements' templates (prepplans.go)
-// when they can. Most clients (PyMySQL, mysqlclient, PHP, sysbench's
-// oltp_insert) send their values in the statement's text, so no two
-// INSERTs have the same text and the plan cache, which keys on the text,
-// never serves them: each was parsed, bound and analyzed, two fifths of
-// oltp_insert's time. textTemplate cuts an INSERT's literals out of its
-// text, leaving a statement with a parameter for each, and the execution
+// Text INSERTs, UPDATEs and DELETEs run from the prepared statements'
+// templates (prepplans.go) when they can. Most clients (PyMySQL,
+// mysqlclient, PHP, sysbench's oltp_insert) send their values in the
+// statement's text, so no two have the same text and the plan cache,
+// which keys on the text, never serves them: each was parsed, bound and
+// analyzed, two fifths of oltp_insert's time. textTemplate cuts a
+// statement's literals out of its text, leaving a statement with a parameter for each, and the execution
 // goes to the templates with the literals as its parameter values, as if
 // the client had prepared it: the first executions analyze as usual (and
 // make or confirm the template), later ones take the confirmed template.
@@ -26,19 +26,23 @@ import (
 // integers of at most 18 digits and decimals without an exponent; a
 // statement with a comment, a double-quoted string (ANSI_QUOTES), a '?', an
 // introducer or typed literal (_utf8mb4'x', X'..', DATE '...', INTERVAL
-// 'x'), a hexadecimal or binary number, or a second statement is left
-// as it is.
+// 'x'), a hexadecimal or binary number, a number after BY (ORDER BY 1
+// names a position), or a second statement is left as it is. (SELECTs
+// are not cut: a literal of the select list names its column.)
 
 // maxTextParams bounds the literals one text INSERT may have cut (the
 // protocol's limit for a prepared statement).
 const maxTextParams = 65535
 
-// textTemplate returns the template text of query (an INSERT) with a
+// textTemplate returns the template text of query (an INSERT, UPDATE or
+// DELETE) with a
 // parameter for each literal it cuts, and the literals as the bind
 // variables v1, v2, ...; ok is false when the statement is not one it
 // can cut.
 func textTemplate(query string) (text string, vars map[string]*querypb.BindVariable, ok bool) {
-	if firstWord(query) != "insert" {
+	switch firstWord(query) {
+	case "insert", "update", "delete":
+	default:
 		return "", nil, false
 	}
 	var b strings.Builder
@@ -133,6 +137,9 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 			if j < len(query) && (isIdentByte(query[j]) || query[j] == '.') {
 				return "", nil, false // 1e5, 0x1F, 0b01, 1col, 1.2.3
 			}
+			if lastWord == "BY" {
+				return "", nil, false // ORDER BY 1: a position, not a value
+			}
 			num := query[i:j]
 			t := querypb.Type_INT64
 			if dot {
@@ -176,7 +183,7 @@ func isIdentByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_' || c == '$' || c >= 0x80
 }
 
-// textTemplated runs the text INSERT query from the templates when it
+// textTemplated runs the text statement query from the templates when it
 // can (see textTemplate); done is false when it must take the ordinary
 // path. On c's goroutine.
 func (h *mariaHandler) textTemplated(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (done bool, err error) {

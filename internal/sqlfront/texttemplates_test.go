@@ -51,7 +51,8 @@ func TestTextTemplate(t *testing.T) {
 	}
 }
 
-// TestTextInsertTemplates sends the same random text INSERTs (strings
+// TestTextInsertTemplates sends the same random text INSERTs, UPDATEs
+// and DELETEs (strings
 // with quotes and other scripts, decimals, negatives, NULLs, values out
 // of a column's range, duplicate and missing keys) to a server without
 // plan caches and to one with text templates, and compares errors, rows
@@ -106,6 +107,14 @@ func TestTextInsertTemplates(t *testing.T) {
 		func() string { return fmt.Sprintf("INSERT INTO ta (k, c) VALUES (%s, %s)", num(), str()) },
 		func() string { return fmt.Sprintf("insert into ta values (%s, %s, %s);", num(), num(), str()) },
 		func() string { return fmt.Sprintf("INSERT IGNORE INTO tp (id, k) VALUES (%s, %s)", num(), num()) },
+		func() string {
+			return fmt.Sprintf("UPDATE tp SET c = %s, small = %s WHERE id = %s", str(), num(), num())
+		},
+		func() string {
+			return fmt.Sprintf("UPDATE tp SET k = k + %d WHERE id BETWEEN %d AND %d", r.IntN(3), r.IntN(300), r.IntN(300))
+		},
+		func() string { return fmt.Sprintf("DELETE FROM tp WHERE id = %d", r.IntN(400)) },
+		func() string { return fmt.Sprintf("DELETE FROM ta WHERE k < %d LIMIT %d", r.IntN(100), 1+r.IntN(3)) },
 		// one text and types, as sysbench's oltp_insert sends
 		func() string {
 			return fmt.Sprintf("INSERT INTO ta (k, c) VALUES (%d, 'c%d')", r.IntN(1000), r.IntN(1000))
@@ -115,7 +124,7 @@ func TestTextInsertTemplates(t *testing.T) {
 		},
 	}
 	ctx := context.Background()
-	for run := 0; run < 600; run++ {
+	for run := 0; run < 1200; run++ {
 		q := shapes[r.IntN(len(shapes))]()
 		var affected, lastID [2]int64
 		var warns [2][]string
@@ -153,8 +162,8 @@ func TestTextInsertTemplates(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d INSERTs from templates", fast.s.mh.plans.Rebound.Load())
-	if n := fast.s.mh.plans.Rebound.Load(); n < 150 {
+	t.Logf("%d statements from templates", fast.s.mh.plans.Rebound.Load())
+	if n := fast.s.mh.plans.Rebound.Load(); n < 300 {
 		t.Fatalf("%d INSERTs ran from templates", n)
 	}
 }
