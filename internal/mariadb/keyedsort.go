@@ -38,9 +38,9 @@ import (
 // The rule replaces a Sort, or a TopN (ORDER BY ... LIMIT, which keeps
 // only the first rows: a bounded heap), that has a key of a UTF-8 text
 // type or a key that is not a plain column; under a Window with such
-// keys it puts one that sorts the rows as the window will (windowOrder). It runs last (after the columns' execution
-// indexes are set, which the keys keep) and is a pure function of the
-// plan, safe for concurrent use.
+// keys it puts one that sorts the rows as the window will (windowOrder).
+// It runs last (after the columns' execution indexes are set, which the
+// keys keep) and is a pure function of the plan, safe for concurrent use.
 func keyedSortRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		var ks keyedSort

@@ -1,6 +1,7 @@
 package mariadb
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -132,14 +133,8 @@ func lookupAccess(ctx *sql.Context, n sql.Node, rightKeys, leftKeys []sql.Expres
 		if len(cols) < len(byCol) || idx.IsSpatial() || idx.IsFullText() || idx.IsVector() {
 			continue
 		}
-		prefixed := false
-		for _, l := range idx.PrefixLengths() {
-			if l != 0 {
-				prefixed = true
-			}
-		}
-		if prefixed {
-			continue
+		if slices.ContainsFunc(idx.PrefixLengths(), func(l uint16) bool { return l != 0 }) {
+			continue // a prefix index
 		}
 		keys := make([]sql.Expression, 0, len(byCol))
 		for _, c := range cols[:len(byCol)] {
@@ -193,17 +188,4 @@ func outerDriven(n sql.Node) bool {
 			return false
 		}
 	}
-}
-
-// readsWithin reports whether every column e reads is of a table in ids.
-func readsWithin(e sql.Expression, ids sql.FastIntSet) bool {
-	return !transform.InspectExpr(e, func(e sql.Expression) bool {
-		switch x := e.(type) {
-		case *expression.GetField:
-			return !ids.Contains(int(x.TableId()))
-		case *plan.Subquery:
-			return true
-		}
-		return false
-	})
 }

@@ -276,22 +276,27 @@ func tablesUnder(n sql.Node) sql.FastIntSet {
 }
 
 // readsOnly reports whether e reads at least one column and only columns
-// of the tables in ids.
+// of the tables in ids (readsWithin).
 func readsOnly(e sql.Expression, ids sql.FastIntSet) bool {
-	read, only := false, true
-	transform.InspectExpr(e, func(e sql.Expression) bool {
+	read := transform.InspectExpr(e, func(e sql.Expression) bool {
+		_, ok := e.(*expression.GetField)
+		return ok
+	})
+	return read && readsWithin(e, ids)
+}
+
+// readsWithin reports whether every column e reads is of a table in ids,
+// and e holds no subquery or variable (whose values come from elsewhere).
+func readsWithin(e sql.Expression, ids sql.FastIntSet) bool {
+	return !transform.InspectExpr(e, func(e sql.Expression) bool {
 		switch x := e.(type) {
 		case *expression.GetField:
-			read = true
-			if !ids.Contains(int(x.TableId())) {
-				only = false
-			}
+			return !ids.Contains(int(x.TableId()))
 		case *plan.Subquery, *expression.UserVar, *expression.ProcedureParam:
-			only = false
+			return true
 		}
-		return !only
+		return false
 	})
-	return read && only
 }
 
 // intKeyCovers reports whether l and r are integer types and every value

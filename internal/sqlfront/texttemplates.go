@@ -199,18 +199,19 @@ func (h *mariaHandler) textTemplated(ctx context.Context, c *mysql.Conn, query s
 		return false, nil
 	}
 	// The template's statement, parsed once a session as a prepared
-	// statement is (the templates read it from there).
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, text)
-	if err != nil {
-		return false, nil
-	}
+	// statement is (the templates read it from there; a session's id is
+	// its connection's).
 	cache := s.engine.PreparedDataCache
-	if _, cached := cache.GetCachedStmt(sctx.Session.ID(), text); !cached {
+	if _, cached := cache.GetCachedStmt(c.ConnectionID, text); !cached {
+		sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, text)
+		if err != nil {
+			return false, nil
+		}
 		st, _, err := s.engine.Parser.ParseOneWithOptions(sctx, text, sql.LoadSqlMode(sctx).ParserOptions())
 		if err != nil {
 			return false, nil
 		}
-		cache.CacheStmt(sctx.Session.ID(), text, st)
+		cache.CacheStmt(c.ConnectionID, text, st)
 	}
 	prep := &mysql.PrepareData{PrepareStmt: text, ParamsCount: uint16(min(len(vars), 65535)), BindVars: vars}
 	return h.templated(ctx, c, prep, callback)
