@@ -76,6 +76,7 @@ const (
 	ERWarnAllowedPacketOverflowed      = 1301 // ER_WARN_ALLOWED_PACKET_OVERFLOWED
 	ERSPAlreadyExists                  = 1304 // ER_SP_ALREADY_EXISTS
 	ERSPWrongArgs                      = 1318 // ER_SP_WRONG_NO_OF_ARGS
+	ERSPNoReturnEnd                    = 1321 // ER_SP_NORETURNEND
 	ERDivisionByZero                   = 1365 // ER_DIVISION_BY_ZERO
 	ERPSManyParam                      = 1390 // ER_PS_MANY_PARAM
 	ERKeyPart0                         = 1391 // ER_KEY_PART_0
@@ -303,6 +304,7 @@ var mysqlErrors = map[int]MySQLError{
 	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
 	1239: {"ER_WRONG_FK_DEF", "42000", "Incorrect foreign key definition for '%.192s': %s"},
 	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},
+	1172: {"ER_TOO_MANY_ROWS", "42000", "Result consisted of more than one row"},
 	1264: {"ER_WARN_DATA_OUT_OF_RANGE", "22003", "Out of range value for column '%s' at row %d"},
 	1290: {"ER_OPTION_PREVENTS_STATEMENT", "HY000", "The MariaDB server is running with the %s option so it cannot execute this statement"},
 	1265: {"WARN_DATA_TRUNCATED", "01000", "Data truncated for column '%s' at row %d"},
@@ -315,6 +317,7 @@ var mysqlErrors = map[int]MySQLError{
 	1365: {"ER_DIVISION_BY_ZERO", "22012", "Division by 0"},
 	1317: {"ER_QUERY_INTERRUPTED", "70100", "Query execution was interrupted"},
 	1318: {"ER_SP_WRONG_NO_OF_ARGS", "42000", "Incorrect number of arguments for %s %s; expected %d, got %d"},
+	1321: {"ER_SP_NORETURNEND", "2F005", "FUNCTION %s ended without RETURN"},
 	1366: {"ER_TRUNCATED_WRONG_VALUE_FOR_FIELD", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
 	1391: {"ER_KEY_PART_0", "HY000", "Key part '%s' length cannot be 0"},
 	1406: {"ER_DATA_TOO_LONG", "22001", "Data too long for column '%s' at row %d"},

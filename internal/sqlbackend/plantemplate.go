@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -56,11 +57,19 @@ type PlanTemplate struct {
 	// AUTO_INCREMENT column, when the statement gives it (-1 if not)
 	autoInc int
 	slotted []bool // the parameters that are lookup bounds
+	// copies are the literals in plan that are a parameter's value
+	// converted to their type, by the binder (a literal compared with a
+	// column of a congruent type takes the column's type) or by the
+	// analysis (a condition derived from another); copied marks those
+	// parameters
+	copies map[*expression.Literal]sql.Type
+	copied []bool
 }
 
-// InLookup reports whether parameter i is a bound of an index lookup (a
-// confirmation must see it take another value; see PlanTemplate).
-func (t *PlanTemplate) InLookup(i int) bool { return t.slotted[i] }
+// InLookup reports whether parameter i is a bound of an index lookup or
+// has copies (a confirmation must see it take another value; see
+// PlanTemplate).
+func (t *PlanTemplate) InLookup(i int) bool { return t.slotted[i] || t.copied[i] }
 
 // lookupSlots says which bounds of one static lookup are parameters.
 type lookupSlots struct {
@@ -71,13 +80,37 @@ type lookupSlots struct {
 	slots [][][2]int
 }
 
+// BoundPlan is the binder's plan of one execution with the constants of
+// the statement's text in it (the literals that are not the parameters'),
+// noted before the analysis, which may change the plan's nodes in place
+// and put copies of a parameter's literal in them.
+type BoundPlan struct {
+	node  sql.Node
+	texts []*expression.Literal
+}
+
+// Bound notes the binder's plan of an execution whose parameters were
+// params (the binder's literal of each, in order); call it before the
+// plan is analyzed.
+func Bound(bound sql.Node, params []*expression.Literal) BoundPlan {
+	b := BoundPlan{node: bound}
+	transform.InspectExpressions(bound, func(e sql.Expression) bool {
+		if lit, ok := e.(*expression.Literal); ok && !slices.Contains(params, lit) {
+			b.texts = append(b.texts, lit)
+		}
+		return true
+	})
+	return b
+}
+
 // NewPlanTemplate makes the template of analyzed, the analysis of bound
-// (the binder's plan of the same execution) whose parameters were params
-// (the binder's literal of each, in order). ok is false when the plan
-// cannot be made a template (see PlanTemplate); byValues then says
-// whether other values of the parameters might make one (two of them
+// (Bound of the binder's plan of the same execution) whose parameters
+// were params (the binder's literal of each, in order). ok is false when
+// the plan cannot be made a template (see PlanTemplate); byValues then
+// says whether other values of the parameters might make one (two of them
 // equal, a lookup or table found empty).
-func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expression.Literal) (t *PlanTemplate, ok, byValues bool) {
+func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params []*expression.Literal) (t *PlanTemplate, ok, byValues bool) {
+	bound, texts := bp.node, bp.texts
 	if _, ok := ReusablePlan(analyzed); !ok {
 		return nil, false, false
 	}
@@ -95,16 +128,7 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 	if !ok {
 		return nil, false, false
 	}
-	var texts []*expression.Literal // the constants of the statement's text
-	transform.InspectExpressions(bound, func(e sql.Expression) bool {
-		if lit, ok := e.(*expression.Literal); ok {
-			if _, isParam := index[lit]; !isParam {
-				texts = append(texts, lit)
-			}
-		}
-		return true
-	})
-	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}, autoInc: -1, slotted: make([]bool, len(params))}
+	t = &PlanTemplate{plan: analyzed, params: len(params), lits: map[*expression.Literal]int{}, itas: map[*plan.IndexedTableAccess]*lookupSlots{}, autoInc: -1, slotted: make([]bool, len(params)), copies: map[*expression.Literal]sql.Type{}, copied: make([]bool, len(params))}
 	found := make([]bool, len(params))
 	refused := false
 	// walk notes the parameters under e; safe says whether every
@@ -116,7 +140,15 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 			refused = true
 			return
 		case *expression.Literal:
-			if i, ok := index[e]; ok {
+			i, ok := index[e]
+			if !ok && direct {
+				i, ok = derivedParam(e, params)
+				if ok {
+					t.copies[e] = e.Type()
+					t.copied[i] = true
+				}
+			}
+			if ok {
 				if !safe {
 					refused = true
 					return
@@ -182,6 +214,77 @@ func NewPlanTemplate(ctx *sql.Context, bound, analyzed sql.Node, params []*expre
 		}
 	}
 	return t, true, false
+}
+
+// derivedParam returns the parameter a literal of the plan that is not
+// one of the binder's is a copy of: the binder converts a literal
+// compared with a column of a congruent type to the column's type, and
+// the analysis copies one where it derives a condition from it (from i.id
+// = ? and r.inventory_id = i.id, r.inventory_id = ?). It is the one
+// parameter of the literal's value (integers compared as numbers). A
+// constant of the text that has the value by coincidence is told apart by
+// the confirmation, which sees the parameter take another value.
+func derivedParam(lit *expression.Literal, params []*expression.Literal) (int, bool) {
+	v := lit.Value()
+	if v == nil || !comparable(v) {
+		return 0, false
+	}
+	found := -1
+	for i, p := range params {
+		if pv := p.Value(); pv != nil && comparable(pv) && sameNumberOrValue(pv, v) {
+			if found >= 0 {
+				return 0, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
+}
+
+// sameNumberOrValue is sameValue, with integers of any Go type compared as
+// numbers.
+func sameNumberOrValue(a, b any) bool {
+	if x, ok := asInt(a); ok {
+		y, ok := asInt(b)
+		return ok && x == y
+	}
+	return sameValue(a, b)
+}
+
+// asInt returns an integer value as an int64 with its sign (ok false for
+// any other value, and for a uint64 above the int64 range).
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		if x <= 1<<63-1 {
+			return int64(x), true
+		}
+	}
+	return 0, false
+}
+
+// comparable reports whether a literal's value compares with == (a byte
+// string is compared as a string).
+func comparable(v any) bool {
+	switch v.(type) {
+	case []byte, string, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64:
+		return true
+	}
+	return false
 }
 
 // directParams reports whether every parameter's literal in bound is an
@@ -427,7 +530,16 @@ func (t *PlanTemplate) Instantiate(ctx *sql.Context, params []*expression.Litera
 		return transform.OneNodeExprsWithNode(n, func(_ sql.Node, e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 			if lit, isLit := e.(*expression.Literal); isLit {
 				if i, isParam := t.lits[lit]; isParam {
-					return params[i], transform.NewTree, nil
+					typ, isCopy := t.copies[lit]
+					if !isCopy {
+						return params[i], transform.NewTree, nil
+					}
+					v, _, err := typ.Convert(ctx, params[i].Value())
+					if err != nil {
+						ok = false
+						return e, transform.SameTree, nil
+					}
+					return expression.NewLiteral(v, typ), transform.NewTree, nil
 				}
 			}
 			return e, transform.SameTree, nil

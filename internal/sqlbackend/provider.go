@@ -28,6 +28,8 @@ type Provider struct {
 	fks fkCache // every foreign key of the catalog, by parent (fk.go)
 
 	an atomic.Pointer[analyzer.Analyzer] // runs stored functions (routines.go)
+	// fnRunner runs the stored functions it compiled (routines.go)
+	fnRunner atomic.Pointer[FunctionRunner]
 }
 
 // forgetObjects drops the cached SQL objects of a database.
@@ -228,6 +230,12 @@ func (noDatabase) GetTableNames(*sql.Context) ([]string, error) { return nil, ni
 // ObjectsGen returns a number that changes whenever a view, trigger,
 // procedure or stored function of any database changes (a cached plan
 // that read one is then stale). Safe for concurrent use.
+// SchemaGen grows whenever a table, view, trigger, procedure or stored
+// function of any database changes (the catalog's version plus
+// ObjectsGen): a plan made at one value is the plan of the same statement
+// while it stays.
+func (p *Provider) SchemaGen() uint64 { return p.e.Catalog().Version + p.ObjectsGen() }
+
 func (p *Provider) ObjectsGen() uint64 {
 	p.objCacheMu.RLock()
 	defer p.objCacheMu.RUnlock()

@@ -295,6 +295,24 @@ func returnType(text string) (sql.Type, error) {
 // runner evaluates stored functions (NewAnalyzer calls it).
 func (p *Provider) SetAnalyzer(a *analyzer.Analyzer) { p.an.Store(a) }
 
+// A FunctionRunner runs stored functions without the procedure
+// interpreter (storedprog compiles them). Run returns handled false,
+// having done nothing a caller could see, for a function or a call it does
+// not take; the call then runs its hidden procedure.
+type FunctionRunner interface {
+	Run(ctx *sql.Context, db string, def *FunctionDef, args []any, argTypes []sql.Type) (v any, handled bool, err error)
+}
+
+// SetFunctionRunner makes r run the stored functions it takes (nil: none,
+// every call runs the hidden procedure).
+func (p *Provider) SetFunctionRunner(r FunctionRunner) {
+	if r == nil {
+		p.fnRunner.Store(nil)
+		return
+	}
+	p.fnRunner.Store(&r)
+}
+
 // storedFunc is one call of a stored function in an expression.
 type storedFunc struct {
 	p    *Provider
@@ -366,15 +384,39 @@ func (f *storedFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		return nil, errtable.SQLError(errtable.ERSPNoRecursion)
 	}
 	depth := len(s.functions)
-	var call strings.Builder
-	fmt.Fprintf(&call, "CALL %s.%s(", quoteIdent(f.db), quoteIdent(FunctionProcedure(f.def.Name)))
+	args := make([]any, len(f.args))
+	types := make([]sql.Type, len(f.args))
 	for i, arg := range f.args {
 		v, err := arg.Eval(ctx, row)
 		if err != nil {
 			return nil, err
 		}
+		args[i], types[i] = v, arg.Type()
+	}
+	if r := f.p.fnRunner.Load(); r != nil {
+		s.functions = append(s.functions, key)
+		v, handled, err := (*r).Run(ctx, f.db, f.def, args, types)
+		s.functions = s.functions[:depth]
+		if err != nil || (handled && v == nil) {
+			return nil, err
+		}
+		if handled {
+			v, _, err = f.typ.Convert(ctx, v)
+			return v, err
+		}
+	}
+	return f.callProcedure(ctx, s, key, depth, args, types)
+}
+
+// callProcedure runs the function's hidden procedure on the evaluated
+// arguments args.
+func (f *storedFunc) callProcedure(ctx *sql.Context, s *Session, key string, depth int, args []any, argTypes []sql.Type) (interface{}, error) {
+	a := f.p.an.Load()
+	var call strings.Builder
+	fmt.Fprintf(&call, "CALL %s.%s(", quoteIdent(f.db), quoteIdent(FunctionProcedure(f.def.Name)))
+	for i, v := range args {
 		name := fmt.Sprintf("__hdb_fn_%d_%d", depth, i)
-		if err := ctx.SetUserVariable(ctx, name, v, arg.Type()); err != nil {
+		if err := ctx.SetUserVariable(ctx, name, v, argTypes[i]); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(&call, "@%s, ", name)

@@ -54,6 +54,9 @@ type Session struct {
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
 	functions   []string // the stored functions being evaluated, outermost first (routines.go)
+	// programs holds the FunctionRunner's compiled functions of the
+	// session, by its own keys (only the runner reads or writes it).
+	programs map[string]any
 	// keyOnlyWalks counts the index walks that decoded their rows from
 	// the entries, reading no primary row (project.go).
 	keyOnlyWalks int
@@ -86,6 +89,15 @@ var (
 // NewSession returns a session over p built on base.
 func (p *Provider) NewSession(base *sql.BaseSession) *Session {
 	return &Session{BaseSession: base, p: p}
+}
+
+// Programs returns the session's map of compiled stored functions, for
+// the provider's FunctionRunner alone (on the session's goroutine).
+func (s *Session) Programs() map[string]any {
+	if s.programs == nil {
+		s.programs = map[string]any{}
+	}
+	return s.programs
 }
 
 // SessionOf returns the HandlerDB session of ctx, or nil when ctx carries

@@ -44,15 +44,6 @@ import (
 //
 // Everything here runs on the connection's goroutine.
 
-// templateTries bounds the templates one statement may fail to make or
-// confirm before it tries only at its 2^k-th execution; valueTries bounds
-// the refusals for an execution's values (two parameters of one value, a
-// lookup found empty) not counted among them.
-const (
-	templateTries = 3
-	valueTries    = 16
-)
-
 // templateKey names a template: a statement's text and its parameters'
 // types (bindParams' signature).
 type templateKey struct{ text, sig string }
@@ -60,14 +51,8 @@ type templateKey struct{ text, sig string }
 // stmtTemplate is the state of one statement text and parameter types on
 // one connection.
 type stmtTemplate struct {
-	key        planKey
-	t          *sqlbackend.PlanTemplate
-	vals       []any // the parameter values t was made with
-	confirmed  bool
-	fails      int // templates refused or not confirmed
-	valueFails int // templates refused for this execution's values
-	waits      int // confirmations put off for a lookup bound's repeated value
-	execs      int // executions seen
+	key planKey
+	sqlbackend.TemplateLearner
 }
 
 // templated runs a prepared SELECT from its confirmed template; done is
@@ -110,19 +95,15 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 		ent = &stmtTemplate{key: key}
 		cp.templates[tk] = ent
 	}
-	ent.execs++
-	if !ent.confirmed && ent.fails >= templateTries && ent.execs&(ent.execs-1) != 0 {
-		// after templateTries failures, try again only at executions
-		// 2^k: a statement whose values happened to be unfit (two
-		// parameters of one value) is not given up for good, and one
-		// that never fits costs a few analyses more, not one per run
+	if !ent.Next() {
 		return false, nil
 	}
-	if !ent.confirmed {
+	t := ent.Template()
+	if t == nil {
 		h.learnTemplate(sctx, s.engine, ent, tk.text, query, paramBinder(sctx, s.engine, lits), lits)
 		return false, nil
 	}
-	n, ok, err := ent.t.Instantiate(sctx, lits)
+	n, ok, err := t.Instantiate(sctx, lits)
 	if err != nil || !ok {
 		return false, nil
 	}
@@ -170,54 +151,14 @@ func (h *mariaHandler) learnTemplate(sctx *sql.Context, e *sqle.Engine, ent *stm
 	if unused := binder.BindCtx().UnusedBindings(); len(unused) > 0 {
 		return
 	}
+	bp := sqlbackend.Bound(bound, lits)
 	analyzed, err := e.Analyzer.Analyze(sctx, bound, nil, qFlags)
 	if err != nil || len(sctx.Warnings()) > 0 {
 		return
 	}
-	vals := paramValues(sctx, lits)
-	if ent.t != nil {
-		for i, v := range vals {
-			if ent.t.InLookup(i) && (v == nil || ent.vals[i] == nil || sameValue(v, ent.vals[i])) {
-				// not an independent check of that bound: wait for other
-				// values, a while
-				if ent.waits++; ent.waits > valueTries {
-					ent.t, ent.vals = nil, nil
-					ent.fails = templateTries
-				}
-				return
-			}
-		}
-		n, ok, err := ent.t.Instantiate(sctx, lits)
-		if err == nil && !ok {
-			return // values the template does not take: wait for others
-		}
-		if err == nil && sql.DebugString(n) == sql.DebugString(analyzed) {
-			ent.confirmed = true
-			return
-		}
-		ent.t, ent.vals = nil, nil
-		ent.fails++
-	}
-	t, ok, byValues := sqlbackend.NewPlanTemplate(sctx, bound, analyzed, lits)
-	if !ok && byValues {
-		// values that overlap or repeat (sysbench's clustered ranges
-		// do, most of the time) hide where each went: analyze once with
-		// values that do not
-		if sbound, slits, sanalyzed, sok := spreadAnalysis(sctx, e, ast, text, lits); sok {
-			if t, ok, _ = sqlbackend.NewPlanTemplate(sctx, sbound, sanalyzed, slits); ok {
-				vals = paramValues(sctx, slits)
-			}
-		}
-	}
-	if !ok {
-		if byValues && ent.valueFails < valueTries {
-			ent.valueFails++
-		} else {
-			ent.fails++
-		}
-		return
-	}
-	ent.t, ent.vals = t, vals
+	ent.Learn(sctx, bp, analyzed, lits, func(spread []*expression.Literal) (sqlbackend.BoundPlan, sql.Node, bool) {
+		return spreadAnalysis(sctx, e, ast, text, spread)
+	})
 }
 
 // bindParams makes the literal of each parameter of an execution as
@@ -320,51 +261,19 @@ func paramBinder(ctx *sql.Context, e *sqle.Engine, lits []*expression.Literal) *
 	return binder
 }
 
-// paramValues returns the parameters' values (nil for NULL).
-func paramValues(ctx *sql.Context, lits []*expression.Literal) []any {
-	vals := make([]any, len(lits))
-	for i, l := range lits {
-		vals[i], _ = l.Eval(ctx, nil)
-	}
-	return vals
-}
-
-// sameValue reports whether two parameter values of one type are equal
-// (byte strings compared as strings; the literals of parameters hold no
-// other uncomparable values).
-func sameValue(a, b any) bool {
-	if x, ok := a.([]byte); ok {
-		y, ok := b.([]byte)
-		return ok && string(x) == string(y)
-	}
-	return a == b
-}
-
-// spreadAnalysis analyzes the statement with integer parameters replaced
-// by 1, 2, 3... in order, of the same types (so BETWEEN ? AND ? OR
-// BETWEEN ? AND ? has distinct, disjoint ranges); ok is false unless
-// every parameter is an integer and the analysis succeeds without
-// warnings.
-func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, text string, lits []*expression.Literal) (bound sql.Node, spread []*expression.Literal, analyzed sql.Node, ok bool) {
-	spread = make([]*expression.Literal, len(lits))
-	for i, l := range lits {
-		if !types.IsInteger(l.Type()) {
-			return nil, nil, nil, false
-		}
-		v, _, err := l.Type().Convert(sctx, int64(i+1))
-		if err != nil {
-			return nil, nil, nil, false
-		}
-		spread[i] = expression.NewLiteral(v, l.Type())
-	}
+// spreadAnalysis analyzes the statement with the parameters' literals
+// spread (sqlbackend.SpreadLiterals); ok is false unless the analysis
+// succeeds without warnings.
+func spreadAnalysis(sctx *sql.Context, e *sqle.Engine, ast sqlparser.Statement, text string, spread []*expression.Literal) (bp sqlbackend.BoundPlan, analyzed sql.Node, ok bool) {
 	binder := paramBinder(sctx, e, spread)
 	bound, qFlags, err := binder.BindOnly(ast, text, nil)
 	if err != nil || len(sctx.Warnings()) > 0 {
-		return nil, nil, nil, false
+		return bp, nil, false
 	}
+	bp = sqlbackend.Bound(bound, spread)
 	analyzed, err = e.Analyzer.Analyze(sctx, bound, nil, qFlags)
 	if err != nil || len(sctx.Warnings()) > 0 {
-		return nil, nil, nil, false
+		return bp, nil, false
 	}
-	return bound, spread, analyzed, true
+	return bp, analyzed, true
 }

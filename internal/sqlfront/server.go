@@ -20,6 +20,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+	"github.com/handlerdb/handlerdb/internal/storedprog"
 )
 
 // Defaults of Config.
@@ -65,6 +66,10 @@ type Config struct {
 	// NoPlanCache analyses every SELECT anew instead of reusing the plan
 	// of the connection's last run of the same text (see plancache.go).
 	NoPlanCache bool
+	// NoCompiledFunctions runs every stored function through its hidden
+	// procedure (go-mysql-server's interpreter) instead of compiled
+	// (storedprog); for tests that compare the two.
+	NoCompiledFunctions bool
 	// MaxConnections bounds the authenticated connections, as mysqld's
 	// max_connections: one more login is answered error 1040, except one
 	// by an account with SUPER or CONNECTION ADMIN (0: no limit). The
@@ -126,6 +131,7 @@ type Server struct {
 	ln     net.Listener
 	srv    *server.Server
 	mh     *mariaHandler
+	fns    *storedprog.Runner // nil with NoCompiledFunctions
 
 	mu      sync.Mutex
 	started bool
@@ -160,6 +166,11 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	mariadb.InstallPrinting()
 	se := sqle.New(mariadb.NewAnalyzer(p), &sqle.Config{})
+	var fns *storedprog.Runner
+	if !cfg.NoCompiledFunctions {
+		fns = storedprog.New(se.Analyzer, p)
+		p.SetFunctionRunner(fns)
+	}
 	guard := newGuardedParser(se.Parser)
 	se.Parser, se.Analyzer.Parser = guard, guard
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
@@ -202,7 +213,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		se.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, done: make(chan struct{})}
+	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, done: make(chan struct{})}
 	mh.srv.Store(s)
 	return s, nil
 }
