@@ -14,19 +14,25 @@ import (
 // A PlanTemplate is the analyzed plan of a prepared statement made
 // reusable for other values of its parameters: the analysis of one
 // execution, with a note of where each parameter's value went. The
-// planner puts a parameter in two places: the literal expression the
+// planner puts a parameter in three places: the literal expression the
 // binder made for it (kept as is wherever an expression of the plan holds
-// it), and the bounds of the static index lookups it derived from
-// comparisons with that literal (a value converted to the indexed
-// column's type). Instantiate puts another execution's literals in the
-// first places and their converted values in the second, and rebuilds
-// the lookups' ranges.
+// it), copies of that literal converted to a column's type (the binder
+// makes one for a comparison with a column of a congruent type, the
+// analysis one for a condition it derives), and the bounds of the static
+// index lookups it derived from comparisons with that literal (a value
+// converted to the indexed column's type). Instantiate puts another
+// execution's literals in the first places, their values converted to
+// each copy's type in the second and to each bound's in the third, and
+// rebuilds the lookups' ranges.
 //
 // NewPlanTemplate refuses a plan in which a parameter's value could have
 // gone anywhere else:
 //   - the plan must pass ReusablePlan;
-//   - every parameter must be found in one of the two places (a value the
-//     analysis folded into another literal is found in neither);
+//   - every parameter must be found in one of the three places (a value
+//     the analysis folded into another literal is found in none); a
+//     literal is taken for a copy only when every parameter stands where
+//     nothing is computed from it (see directParams) and exactly one
+//     parameter has its value;
 //   - a lookup bound may stand for a parameter only when no parameter
 //     reaches the analysis under anything but a comparison with a column
 //     (a bound computed from a parameter, as from id = ? + 1, is then
@@ -38,11 +44,12 @@ import (
 //     would not be told apart from a constant);
 //   - no subquery (its plan is not walked here).
 //
-// A bound equal to a parameter's value by coincidence (id BETWEEN ? AND
-// 10 run with 10) is not told apart from one made from it: the caller
-// must confirm a template against a second, independent analysis of an
-// execution whose parameter values all differ from the template's before
-// it uses it (sqlfront's prepared-plan cache does).
+// A bound or copy equal to a parameter's value by coincidence (id
+// BETWEEN ? AND 10 run with 10) is not told apart from one made from it:
+// the caller must confirm a template against a second, independent
+// analysis of an execution whose parameter values all differ from the
+// template's before it uses it (TemplateLearner does, for sqlfront's
+// prepared statements and storedprog's functions).
 //
 // A template is immutable and safe for concurrent use; Instantiate
 // returns a new plan sharing the nodes no parameter reaches, so two
