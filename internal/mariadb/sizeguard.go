@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
@@ -198,7 +199,7 @@ func sizeGuardRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			return e, transform.SameTree, nil
 		}
 		bound := sizeGuardedFuncs[strings.ToLower(fe.FunctionName())]
-		if bound == nil {
+		if bound == nil || typeBounded(ctx, strings.ToLower(fe.FunctionName()), e.Children()) {
 			return e, transform.SameTree, nil
 		}
 		g, err := newSizeGuard(e, strings.ToLower(fe.FunctionName()), bound, e.Children())
@@ -232,6 +233,32 @@ func newSizeGuard(orig sql.Expression, name string, bound func(*sql.Context, []i
 		return nil, err
 	}
 	return &sizeGuard{orig: orig, fn: fn, name: name, bound: bound, args: args}, nil
+}
+
+// typeBounded reports whether the types of a CONCAT's or CONCAT_WS's
+// arguments bound its result below minPacket (columns of short types, as
+// a checksum's CONCAT_WS of a row's columns): then no value can pass any
+// session's limit and the function needs no guard.
+func typeBounded(ctx *sql.Context, name string, args []sql.Expression) bool {
+	if name != "concat" && name != "concat_ws" {
+		return false
+	}
+	n := 0.0
+	for i, a := range args {
+		l := float64(a.Type().MaxTextResponseByteLength(ctx))
+		switch x := a.(type) {
+		case *expression.Literal:
+			l = valueLen(x.Value())
+		case *enumText:
+			// a label, no longer than the column's text
+			l = float64(x.child.Type().MaxTextResponseByteLength(ctx))
+		}
+		if name == "concat_ws" && i == 0 {
+			l *= float64(len(args) - 2) // the separator, between the values
+		}
+		n += l
+	}
+	return n <= minPacket
 }
 
 // minPacket is the least max_allowed_packet a session can have: a
