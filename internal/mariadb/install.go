@@ -69,6 +69,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleNotExistsJoin, Apply: notExistsJoinRule},             // notexists.go
 			analyzer.Rule{Id: ruleReturningPlace, Apply: returningPlaceRule},           // returning.go
 			analyzer.Rule{Id: ruleTopNLimits, Apply: topNLimitsRule},                   // limits.go
+			analyzer.Rule{Id: ruleOrderedGroup, Apply: orderedGroupRule},               // orderedgroup.go
 			analyzer.Rule{Id: ruleKeyedSort, Apply: keyedSortRule},                     // keyedsort.go
 			analyzer.Rule{Id: ruleKeyedGroup, Apply: keyedGroupRule})                   // keyedgroup.go
 	})

@@ -77,4 +77,5 @@ const (
 	ruleOuterLookup
 	ruleKeyedSort
 	ruleKeyedGroup
+	ruleOrderedGroup
 )

@@ -157,3 +157,16 @@ SELECT FOUND_ROWS();
 SELECT g, COUNT(*) FROM s GROUP BY g ORDER BY g;
 -- deviation: comparison under a PAD SPACE collation: go-mysql-server's u > 'b' holds for 'b  ', MariaDB's does not (trailing spaces are insignificant)
 SELECT x.id FROM (SELECT id, g FROM s ORDER BY g DESC, id LIMIT 50) x WHERE x.id IN (SELECT id FROM s WHERE u > 'b') ORDER BY x.id;
+-- GROUP BY indexed columns ORDER BY the same columns (read in the index's order, groups returned as they end): NULL keys, HAVING, WHERE, an alias, a two-column prefix, and the forms that keep their sort (DESC, another order, a text column).
+CREATE TABLE og (id INT PRIMARY KEY, k INT NULL, d DATE NULL, v INT, t VARCHAR(8), KEY ik (k), KEY ikd (k, d), KEY it (t));
+INSERT INTO og SELECT n, IF(n % 11 = 0, NULL, (n * 7) % 13), IF(n % 17 = 0, NULL, DATE('2024-01-01') + INTERVAL (n % 5) DAY), n % 9, ELT(1 + n % 4, 'a', 'B', 'b ', 'c') FROM (SELECT 1 + a.i + 10 * b.i AS n FROM (SELECT 0 i UNION SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) a, (SELECT 0 i UNION SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) b) ns;
+SELECT k, COUNT(*), SUM(v), MIN(id), MAX(id) FROM og GROUP BY k ORDER BY k LIMIT 5;
+SELECT k, COUNT(*), SUM(v) FROM og GROUP BY k ORDER BY k;
+SELECT o.k, COUNT(*) AS n, GROUP_CONCAT(o.id ORDER BY o.id) AS ids FROM og o WHERE o.v > 2 GROUP BY o.k HAVING COUNT(*) > 3 ORDER BY o.k LIMIT 4;
+SELECT k, d, COUNT(*), SUM(v) FROM og GROUP BY k, d ORDER BY k, d LIMIT 9;
+SELECT k, d, COUNT(*) FROM og GROUP BY d, k ORDER BY k, d LIMIT 6;
+SELECT k, COUNT(*) FROM og GROUP BY k ORDER BY k DESC LIMIT 4;
+SELECT d, COUNT(*) FROM og GROUP BY d ORDER BY d LIMIT 3;
+SELECT k, COUNT(*) AS n FROM og GROUP BY k ORDER BY n DESC, k LIMIT 3;
+SELECT t, COUNT(*) FROM og GROUP BY t ORDER BY t;
+SELECT k, COUNT(*) FROM og WHERE k IS NOT NULL GROUP BY k ORDER BY k LIMIT 2 OFFSET 3;
