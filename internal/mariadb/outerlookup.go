@@ -42,6 +42,9 @@ func outerLookupRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		return n, transform.SameTree, nil
 	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if g, ok := n.(*plan.GroupBy); ok {
+			return swappedUnderGroup(ctx, g)
+		}
 		j, ok := n.(*plan.JoinNode)
 		if !ok || j.Op != plan.JoinTypeHash || !outerDriven(j.Left()) {
 			return n, transform.SameTree, nil
@@ -51,6 +54,51 @@ func outerLookupRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		}
 		return n, transform.SameTree, nil
 	})
+}
+
+// swappedUnderGroup handles the hash join whose outer-driven side is the
+// hash lookup's (a scan of a whole table probing the few rows of the
+// outer row's lookup): when the join is inner and its rows only feed a
+// GROUP BY (through filters), whose columns are found by name, not
+// place, the sides swap so that the outer-driven rows lead and the table
+// is read through an index by each (lookupJoin). `(SELECT MAX(r.rented_at)
+// FROM rental r JOIN inventory i ON i.id = r.inventory_id WHERE
+// i.store_id = st.id)` scanned all of rental once a store.
+func swappedUnderGroup(ctx *sql.Context, g *plan.GroupBy) (sql.Node, transform.TreeIdentity, error) {
+	var filters []*plan.Filter
+	n := g.Child
+	for {
+		f, ok := n.(*plan.Filter)
+		if !ok {
+			break
+		}
+		filters = append(filters, f)
+		n = f.Child
+	}
+	j, ok := n.(*plan.JoinNode)
+	if !ok || j.Op != plan.JoinTypeHash || outerDriven(j.Left()) {
+		return g, transform.SameTree, nil
+	}
+	hl, ok := j.Right().(*plan.HashLookup)
+	if !ok || !outerDriven(hl.Child) {
+		return g, transform.SameTree, nil
+	}
+	swapped := plan.NewJoin(hl.Child, plan.NewHashLookup(j.Left(), hl.LeftProbeKey, hl.RightEntryKey, hl.JoinType), plan.JoinTypeHash, j.Filter).WithScopeLen(j.ScopeLen)
+	nj, ok := lookupJoin(ctx, swapped)
+	if !ok {
+		return g, transform.SameTree, nil
+	}
+	var err error
+	for i := len(filters) - 1; i >= 0; i-- {
+		if nj, err = filters[i].WithChildren(nj); err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
+	ng, err := g.WithChildren(nj)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return ng, transform.NewTree, nil
 }
 
 // lookupJoin returns j (an inner hash join whose left side is outer-

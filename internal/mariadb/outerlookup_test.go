@@ -87,3 +87,55 @@ func TestOuterLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestOuterLookupSwap: a correlated subquery whose join scans a whole
+// table and probes the outer row's few rows of the other (the filter on
+// the outer row falls on the join's second table) is planned with the
+// sides swapped, the outer row's rows leading a lookup join, when the
+// join feeds a GROUP BY; its answers are those of the same report as one
+// outer join.
+func TestOuterLookupSwap(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.Session()
+	rng := rand.New(rand.NewSource(31))
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE s (id INT PRIMARY KEY)",
+		"CREATE TABLE inv (id INT PRIMARY KEY, sid INT NULL, KEY isid (sid))",
+		"CREATE TABLE ren (id INT PRIMARY KEY, iid INT NULL, at INT NOT NULL, KEY iiid (iid))")
+	var rows []string
+	for i := 1; i <= 8; i++ {
+		rows = append(rows, fmt.Sprintf("(%d)", i))
+	}
+	b.MustExec(t, ctx, "INSERT INTO s VALUES "+strings.Join(rows, ", "))
+	rows = rows[:0]
+	for i := 1; i <= 60; i++ {
+		sid := fmt.Sprint(rng.Intn(7) + 1) // store 8 has none
+		if rng.Intn(10) == 0 {
+			sid = "NULL"
+		}
+		rows = append(rows, fmt.Sprintf("(%d, %s)", i, sid))
+	}
+	b.MustExec(t, ctx, "INSERT INTO inv VALUES "+strings.Join(rows, ", "))
+	rows = rows[:0]
+	for i := 1; i <= 300; i++ {
+		iid := fmt.Sprint(rng.Intn(70) + 1) // some without an inventory row
+		if rng.Intn(12) == 0 {
+			iid = "NULL"
+		}
+		rows = append(rows, fmt.Sprintf("(%d, %s, %d)", i, iid, rng.Intn(1000)))
+	}
+	b.MustExec(t, ctx, "INSERT INTO ren VALUES "+strings.Join(rows, ", "))
+	for _, agg := range []string{"MAX(ren.at)", "SUM(ren.at)", "GROUP_CONCAT(ren.id ORDER BY ren.id)", "COUNT(ren.id)"} {
+		sub := fmt.Sprintf("SELECT s.id, (SELECT %s FROM ren JOIN inv ON inv.id = ren.iid WHERE inv.sid = s.id) FROM s ORDER BY s.id", agg)
+		flat := fmt.Sprintf("SELECT s.id, %s FROM s LEFT JOIN (ren JOIN inv ON inv.id = ren.iid) ON inv.sid = s.id GROUP BY s.id ORDER BY s.id", agg)
+		want, err := b.Query(ctx, flat)
+		if err != nil {
+			t.Fatalf("%s: %v", flat, err)
+		}
+		b.ExpectRows(t, ctx, sub, want...)
+		plan := b.PlanOf(t, ctx, sub)
+		if !strings.Contains(plan, "LookupJoin") || strings.Contains(plan, "HashJoin") {
+			t.Errorf("%s: not a lookup join:\n%s", sub, plan)
+		}
+	}
+}
