@@ -149,7 +149,7 @@ func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params [
 		case *expression.Literal:
 			i, ok := index[e]
 			if !ok && direct {
-				i, ok = derivedParam(e, params)
+				i, ok = derivedParam(e, params, compared)
 				if ok {
 					t.copies[e] = e.Type()
 					t.copied[i] = true
@@ -228,10 +228,11 @@ func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params [
 // compared with a column of a congruent type to the column's type, and
 // the analysis copies one where it derives a condition from it (from i.id
 // = ? and r.inventory_id = i.id, r.inventory_id = ?). It is the one
-// parameter of the literal's value (integers compared as numbers). A
+// parameter of the literal's value (integers compared as numbers), and
+// one compared with a column (copies come only from comparisons). A
 // constant of the text that has the value by coincidence is told apart by
 // the confirmation, which sees the parameter take another value.
-func derivedParam(lit *expression.Literal, params []*expression.Literal) (int, bool) {
+func derivedParam(lit *expression.Literal, params []*expression.Literal, compared []bool) (int, bool) {
 	v := lit.Value()
 	if v == nil || !comparable(v) {
 		return 0, false
@@ -239,6 +240,11 @@ func derivedParam(lit *expression.Literal, params []*expression.Literal) (int, b
 	found := -1
 	for i, p := range params {
 		if pv := p.Value(); pv != nil && comparable(pv) && sameNumberOrValue(pv, v) {
+			if !compared[i] {
+				// a value only (VALUES, a select list): never copied,
+				// and a constant equal to it must not take its place
+				return 0, false
+			}
 			if found >= 0 {
 				return 0, false
 			}
