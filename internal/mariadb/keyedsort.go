@@ -48,6 +48,12 @@ func keyedSortRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		switch x := n.(type) {
 		case *plan.Sort:
 			ks = keyedSort{fields: x.SortFields, child: x.Child}
+			if d, ok := x.Child.(*plan.Distinct); ok && coversColumns(x.SortFields, d.Schema()) {
+				// SELECT DISTINCT ... ORDER BY all its columns: rows equal
+				// under the sort's comparison (its collations) are
+				// adjacent once sorted, and the first of each run is kept
+				ks.child, ks.distinct = d.Child, true
+			}
 		case *plan.TopN:
 			ks = keyedSort{fields: x.Fields, child: x.Child, limit: x.Limit, calcFoundRows: x.CalcFoundRows}
 		case *plan.Window:
@@ -67,7 +73,7 @@ func keyedSortRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 				worth = true
 			}
 		}
-		if !worth {
+		if !worth && !ks.distinct {
 			return n, transform.SameTree, nil
 		}
 		ks.colls = colls
@@ -80,6 +86,29 @@ func keyedSortRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		}
 		return &ks, transform.NewTree, nil
 	})
+}
+
+// coversColumns reports whether fields are columns of the rows they
+// sort, and name each column of sch (by table and name: in a subquery a
+// column's index also counts the outer row's columns before it).
+func coversColumns(fields sql.SortFields, sch sql.Schema) bool {
+	if len(sch) == 0 {
+		return false
+	}
+	named := map[[2]string]bool{}
+	for _, f := range fields {
+		gf, ok := f.Column.(*expression.GetField)
+		if !ok {
+			return false
+		}
+		named[[2]string{strings.ToLower(gf.Table()), strings.ToLower(gf.Name())}] = true
+	}
+	for _, c := range sch {
+		if !named[[2]string{strings.ToLower(c.Source), strings.ToLower(c.Name)}] {
+			return false
+		}
+	}
+	return len(named) == len(sch)
 }
 
 // windowOrder is the order go-mysql-server's window iterator sorts a
@@ -139,6 +168,10 @@ type keyedSort struct {
 	// whether FOUND_ROWS() counts all rows read.
 	limit         sql.Expression
 	calcFoundRows bool
+	// distinct: the node is also the DISTINCT below the sort, whose
+	// fields are all the rows' columns; of rows whose keys compare equal
+	// only the first read is returned
+	distinct bool
 }
 
 var (
@@ -206,7 +239,11 @@ func (s *keyedSort) String() string {
 	} else {
 		_ = pr.WriteNode("Sort(%s)", strings.Join(fields, ", "))
 	}
-	_ = pr.WriteChildren("keys: computed once per row", s.child.String())
+	if s.distinct {
+		_ = pr.WriteChildren("keys: computed once per row", "distinct: equal keys once", s.child.String())
+	} else {
+		_ = pr.WriteChildren("keys: computed once per row", s.child.String())
+	}
 	return pr.String()
 }
 
@@ -247,9 +284,19 @@ func (s *keyedSort) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 	if h.err != nil {
 		return nil, h.err
 	}
-	out := make([]sql.Row, len(rows))
+	out := make([]sql.Row, 0, len(rows))
 	for i := range rows {
-		out[i] = rows[i].row
+		if s.distinct && i > 0 {
+			c, err := s.compare(ctx, rows[i-1].vals, rows[i].vals)
+			if err != nil {
+				return nil, err
+			}
+			if c == 0 {
+				rows[i] = rows[i-1] // the run's first row stays the one compared
+				continue
+			}
+		}
+		out = append(out, rows[i].row)
 	}
 	return &sortedIter{rows: out, calcFoundRows: s.calcFoundRows, found: found}, nil
 }

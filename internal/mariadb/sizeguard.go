@@ -199,8 +199,13 @@ func sizeGuardRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 			return e, transform.SameTree, nil
 		}
 		bound := sizeGuardedFuncs[strings.ToLower(fe.FunctionName())]
-		if bound == nil || typeBounded(ctx, strings.ToLower(fe.FunctionName()), e.Children()) {
+		if bound == nil {
 			return e, transform.SameTree, nil
+		}
+		if typeBounded(ctx, strings.ToLower(fe.FunctionName()), e.Children()) {
+			// no bound to check, but the guard's check for a killed
+			// statement stays (a join of derived rows has no other)
+			return &killCheck{Expression: e}, transform.NewTree, nil
 		}
 		g, err := newSizeGuard(e, strings.ToLower(fe.FunctionName()), bound, e.Children())
 		if err != nil {
@@ -233,6 +238,33 @@ func newSizeGuard(orig sql.Expression, name string, bound func(*sql.Context, []i
 		return nil, err
 	}
 	return &sizeGuard{orig: orig, fn: fn, name: name, bound: bound, args: args}, nil
+}
+
+// killCheck evaluates a function whose result needs no size guard, after
+// the check for a killed statement the guard makes. Immutable, safe for
+// concurrent use.
+type killCheck struct {
+	sql.Expression
+}
+
+func (k *killCheck) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return k.Expression.Eval(ctx, row)
+}
+
+func (k *killCheck) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := k.Expression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &killCheck{Expression: e}, nil
+}
+
+// CollationCoercibility is the function's.
+func (k *killCheck) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, k.Expression)
 }
 
 // typeBounded reports whether the types of a CONCAT's or CONCAT_WS's

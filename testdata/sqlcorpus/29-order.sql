@@ -170,3 +170,13 @@ SELECT d, COUNT(*) FROM og GROUP BY d ORDER BY d LIMIT 3;
 SELECT k, COUNT(*) AS n FROM og GROUP BY k ORDER BY n DESC, k LIMIT 3;
 SELECT t, COUNT(*) FROM og GROUP BY t ORDER BY t;
 SELECT k, COUNT(*) FROM og WHERE k IS NOT NULL GROUP BY k ORDER BY k LIMIT 2 OFFSET 3;
+-- SELECT DISTINCT ... ORDER BY every selected column: rows equal under the columns' collations (case, trailing spaces) are one, NULL is one.
+SELECT DISTINCT g FROM s ORDER BY g;
+SELECT DISTINCT u FROM s ORDER BY u DESC;
+SELECT DISTINCT g, n FROM s ORDER BY n, g;
+-- deviation: a DISTINCT that is not sorted on all its columns by the ORDER BY above it (here the order is an alias's, or an index's) compares text exactly, as go-mysql-server does: variants equal under the collation (case, trailing spaces, accents) stay apart, where MariaDB keeps one
+SELECT DISTINCT LOWER(g) AS lg FROM s ORDER BY lg;
+SELECT COUNT(*) FROM (SELECT DISTINCT g FROM s ORDER BY g) x;
+-- deviation: a DISTINCT that is not sorted on all its columns by the ORDER BY above it (here the order is an alias's, or an index's) compares text exactly, as go-mysql-server does: variants equal under the collation (case, trailing spaces, accents) stay apart, where MariaDB keeps one
+SELECT DISTINCT t FROM og ORDER BY t;
+SELECT DISTINCT k FROM og WHERE id BETWEEN 5 AND 60 ORDER BY k;
