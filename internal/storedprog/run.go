@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/planbuilder"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -229,7 +230,7 @@ func (p *program) assign(ctx *sql.Context, slot int, v any, strict bool) error {
 	if err != nil {
 		if st, ok := vr.typ.(sql.StringType); ok && types.ErrLengthBeyondLimit.Is(err) {
 			if strict {
-				return errtable.SQLError(1406, vr.name, 1)
+				return errtable.SQLError(mysql.ERDataTooLong, vr.name, 1)
 			}
 			s, _, cerr := types.LongText.Convert(ctx, v)
 			if cerr != nil {
@@ -239,22 +240,22 @@ func (p *program) assign(ctx *sql.Context, slot int, v any, strict bool) error {
 			if n := st.MaxCharacterLength(); int64(len([]rune(text))) > n {
 				text = string([]rune(text)[:n])
 			}
-			ctx.Warn(1265, "Data truncated for column '%s' at row 1", vr.name)
+			ctx.Warn(mysql.ERWarnDataTruncated, "Data truncated for column '%s' at row 1", vr.name)
 			p.vals[slot] = text
 			return nil
 		}
 		if strict {
-			return errtable.SQLError(1265, vr.name, 1)
+			return errtable.SQLError(mysql.ERWarnDataTruncated, vr.name, 1)
 		}
-		ctx.Warn(1265, "Data truncated for column '%s' at row 1", vr.name)
+		ctx.Warn(mysql.ERWarnDataTruncated, "Data truncated for column '%s' at row 1", vr.name)
 		p.vals[slot] = nil
 		return nil
 	}
 	if inRange != sql.InRange {
 		if strict {
-			return errtable.SQLError(1264, vr.name, 1)
+			return errtable.SQLError(mysql.ERWarnDataOutOfRange, vr.name, 1)
 		}
-		ctx.Warn(1264, "Out of range value for column '%s' at row 1", vr.name)
+		ctx.Warn(mysql.ERWarnDataOutOfRange, "Out of range value for column '%s' at row 1", vr.name)
 	}
 	p.vals[slot] = out
 	return nil
@@ -375,7 +376,7 @@ func (r *Runner) query(ctx *sql.Context, p *program, q *query) (row sql.Row, fou
 	row = append(sql.Row(nil), row...)
 	if !q.exprQuery {
 		if _, err = iter.Next(ctx); err == nil {
-			err = errtable.SQLError(1172)
+			err = errtable.SQLError(mysql.ERTooManyRows)
 		} else if errors.Is(err, io.EOF) {
 			err = nil
 		}
