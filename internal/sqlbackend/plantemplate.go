@@ -140,17 +140,18 @@ func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params [
 	refused := false
 	// walk notes the parameters under e; safe says whether every
 	// expression above e keeps nothing computed from its children
-	var walk func(e sql.Expression, safe bool)
-	walk = func(e sql.Expression, safe bool) {
+	var walk func(e, parent sql.Expression, safe bool)
+	walk = func(e, parent sql.Expression, safe bool) {
 		switch e := e.(type) {
 		case *plan.Subquery:
 			refused = true
 			return
 		case *expression.Literal:
 			i, ok := index[e]
-			if !ok && direct {
-				i, ok = derivedParam(e, params, compared)
-				if ok {
+			if !ok && direct && directParent(e, parent) == operand {
+				// a copy stands where the binder or the analysis compares
+				// a parameter with a column
+				if i, ok = derivedParam(e, params); ok {
 					t.copies[e] = e.Type()
 					t.copied[i] = true
 				}
@@ -166,7 +167,7 @@ func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params [
 		}
 		safe = safe && keepsNothing(e)
 		for _, c := range e.Children() {
-			walk(c, safe)
+			walk(c, e, safe)
 		}
 	}
 	var visit func(n sql.Node) bool
@@ -189,7 +190,7 @@ func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params [
 		}
 		if ex, ok := n.(sql.Expressioner); ok {
 			for _, e := range ex.Expressions() {
-				walk(e, true)
+				walk(e, nil, true)
 			}
 		}
 		ita, ok := n.(*plan.IndexedTableAccess)
@@ -228,11 +229,12 @@ func NewPlanTemplate(ctx *sql.Context, bp BoundPlan, analyzed sql.Node, params [
 // compared with a column of a congruent type to the column's type, and
 // the analysis copies one where it derives a condition from it (from i.id
 // = ? and r.inventory_id = i.id, r.inventory_id = ?). It is the one
-// parameter of the literal's value (integers compared as numbers), and
-// one compared with a column (copies come only from comparisons). A
+// parameter of the literal's value (integers compared as numbers); the
+// caller asks only for a literal compared with a column, where copies
+// stand (a constant among VALUES equal to a parameter is not one). A
 // constant of the text that has the value by coincidence is told apart by
 // the confirmation, which sees the parameter take another value.
-func derivedParam(lit *expression.Literal, params []*expression.Literal, compared []bool) (int, bool) {
+func derivedParam(lit *expression.Literal, params []*expression.Literal) (int, bool) {
 	v := lit.Value()
 	if v == nil || !comparable(v) {
 		return 0, false
@@ -240,11 +242,6 @@ func derivedParam(lit *expression.Literal, params []*expression.Literal, compare
 	found := -1
 	for i, p := range params {
 		if pv := p.Value(); pv != nil && comparable(pv) && sameNumberOrValue(pv, v) {
-			if !compared[i] {
-				// a value only (VALUES, a select list): never copied,
-				// and a constant equal to it must not take its place
-				return 0, false
-			}
 			if found >= 0 {
 				return 0, false
 			}

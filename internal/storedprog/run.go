@@ -27,8 +27,9 @@ type Runner struct {
 	a *analyzer.Analyzer
 	p *sqlbackend.Provider
 	// Compiled counts the calls run compiled; Declined those left to the
-	// interpreter.
-	Compiled, Declined atomic.Uint64
+	// interpreter. Templated counts the statements of compiled calls run
+	// from a plan template, Analyzed those bound and analyzed.
+	Compiled, Declined, Templated, Analyzed atomic.Uint64
 }
 
 var _ sqlbackend.FunctionRunner = (*Runner)(nil)
@@ -342,11 +343,13 @@ func (r *Runner) query(ctx *sql.Context, p *program, q *query) (row sql.Row, fou
 				if reset, ok := sqlbackend.ReusablePlan(inst); ok {
 					reset()
 					n = inst
+					r.Templated.Add(1)
 				}
 			}
 		}
 	}
 	if n == nil {
+		r.Analyzed.Add(1)
 		nw := len(ctx.Warnings())
 		bound, analyzed, err := r.analyze(ctx, q.stmt, lits)
 		if err != nil {
