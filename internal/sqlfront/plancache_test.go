@@ -93,3 +93,44 @@ func TestPlanCache(t *testing.T) {
 		t.Fatalf("a subquery's plan was reused")
 	}
 }
+
+// A client that allows several statements a packet (CLIENT_MULTI_STATEMENTS,
+// as the mariadb CLI and mysqlclient do) sends its SELECTs through
+// COM_QUERY's multi-statement path: a text of one statement (a ';' in a
+// string or comment, or only at its end, aside) runs from the plan cache;
+// a text of two runs both.
+func TestPlanCacheMultiStatements(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	mustExec(t, ts.open(""), "CREATE DATABASE pm", "CREATE TABLE pm.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO pm.t VALUES (1, 'a;b'), (2, 'c')")
+	db, err := openPool(ts.dsn("root", "", "pm") + "&multiStatements=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	pc := &ts.s.mh.plans
+	for _, c := range []struct {
+		q      string
+		want   []string
+		cached bool
+	}{
+		{"SELECT v FROM t WHERE v = 'a;b'", []string{"a;b"}, true},
+		{"SELECT id FROM t /* ; */ ORDER BY id;", []string{"1", "2"}, true},
+		{"SELECT id FROM t WHERE v = \"c\" ;; ", []string{"2"}, true},
+		{"SELECT id FROM t WHERE id = 1; SELECT id FROM t WHERE id = 2", []string{"1"}, false},
+	} {
+		for run := 0; run < 3; run++ {
+			hits := pc.Hits.Load()
+			if got := queryRows(t, db, c.q); joinLines(got) != joinLines(c.want) {
+				t.Fatalf("%s: %q, want %q", c.q, got, c.want)
+			}
+			if hit := pc.Hits.Load() > hits; run > 0 && hit != c.cached {
+				t.Errorf("%s (run %d): from the plan cache %v, want %v", c.q, run, hit, c.cached)
+			}
+		}
+	}
+	if !singleStatement("SELECT 'it''s; fine', `a;b` FROM t;") || singleStatement("SELECT 1; DROP TABLE t") || singleStatement("SELECT 'open") {
+		t.Error("singleStatement misreads a text")
+	}
+}

@@ -332,9 +332,64 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		h.plans.ran(query)
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
+	if singleStatement(query) {
+		// clients that allow several statements a packet (the mariadb
+		// CLI, mysqlclient) send most of their SELECTs one a packet:
+		// those are the plan cache's too
+		if done, err := h.cachedQuery(ctx, c, query, cb); done {
+			return "", h.wireError(c, query, h.overrun(c, err))
+		}
+	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, cb)
 	h.plans.gen.Add(1) // the text may hold any statements
 	return rest, h.wireError(c, query, h.overrun(c, err))
+}
+
+// singleStatement reports whether query holds one statement: no ';'
+// outside quotes and comments is followed by anything but blanks and
+// semicolons. (A text it cannot read to the end, an unclosed quote, is
+// not one.)
+func singleStatement(query string) bool {
+	for i := 0; i < len(query); i++ {
+		switch ch := query[i]; ch {
+		case '\'', '"', '`':
+			j := i + 1
+			for ; j < len(query); j++ {
+				if query[j] == '\\' && ch != '`' {
+					j++
+					continue
+				}
+				if query[j] == ch {
+					if j+1 < len(query) && query[j+1] == ch {
+						j++
+						continue
+					}
+					break
+				}
+			}
+			if j >= len(query) {
+				return false
+			}
+			i = j
+		case '#':
+			return false // a comment to the end of a line: rare, not read
+		case '-':
+			if i+1 < len(query) && query[i+1] == '-' {
+				return false
+			}
+		case '/':
+			if i+1 < len(query) && query[i+1] == '*' {
+				end := strings.Index(query[i+2:], "*/")
+				if end < 0 {
+					return false
+				}
+				i += 2 + end + 1
+			}
+		case ';':
+			return strings.Trim(query[i:], "; \t\r\n") == ""
+		}
+	}
+	return true
 }
 
 // do runs a DO statement: sel, the SELECT of its expressions, with its
