@@ -34,19 +34,26 @@ import (
 // (L ⋈ A) ⋈ B, which leaves the rows and their columns' order as they
 // were, and each join is tried in turn.
 //
+// Outside subqueries the same holds for a hash join led by a lookup of
+// constant points (pointDriven: `WHERE r.customer_id = 26`, as every
+// statement of a compiled stored function is once its parameters are put
+// in), which go-mysql-server's coster priced as a hash join over the
+// other tables' every row.
+//
 // The rule is a pure function of the plan, safe for concurrent use; it
 // runs after the join planner and after go-mysql-server has made the
 // lookups of outer columns.
 func outerLookupRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if scope.IsEmpty() {
-		return n, transform.SameTree, nil
-	}
+	outer := !scope.IsEmpty()
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		if g, ok := n.(*plan.GroupBy); ok {
+		if g, ok := n.(*plan.GroupBy); ok && outer {
 			return swappedUnderGroup(ctx, g)
 		}
 		j, ok := n.(*plan.JoinNode)
-		if !ok || j.Op != plan.JoinTypeHash || !outerDriven(j.Left()) {
+		if !ok || j.Op != plan.JoinTypeHash {
+			return n, transform.SameTree, nil
+		}
+		if !(outer && outerDriven(j.Left())) && !pointDriven(ctx, j.Left()) {
 			return n, transform.SameTree, nil
 		}
 		if nn, ok := lookupJoin(ctx, j); ok {
@@ -210,6 +217,64 @@ func lookupAccess(ctx *sql.Context, n sql.Node, rightKeys, leftKeys []sql.Expres
 		return ita, true
 	}
 	return nil, false
+}
+
+// pointDriven reports whether n's rows come from an index lookup of
+// constant keys, each a point (col = v: a stored function's statement
+// with its parameter put in, WHERE customer_id = 26), under aliases,
+// filters and projections, or a lookup join whose left side is one: the
+// few rows MariaDB joins by ref and eq_ref, where go-mysql-server hashed
+// the whole of the other tables for them.
+func pointDriven(ctx *sql.Context, n sql.Node) bool {
+	for {
+		switch x := n.(type) {
+		case *plan.TableAlias:
+			n = x.Child
+		case *plan.Filter:
+			n = x.Child
+		case *plan.Project:
+			n = x.Child
+		case *plan.IndexedTableAccess:
+			return pointLookup(ctx, x)
+		case *plan.JoinNode:
+			if x.Op != plan.JoinTypeLookup {
+				return false
+			}
+			n = x.Left()
+		default:
+			return false
+		}
+	}
+}
+
+// pointLookup reports whether ita is a static lookup of a few points.
+func pointLookup(ctx *sql.Context, ita *plan.IndexedTableAccess) bool {
+	if !ita.IsStatic() {
+		return false
+	}
+	lookup, err := ita.GetLookup(ctx, nil)
+	if err != nil {
+		return false
+	}
+	if lookup.IsPointLookup {
+		return true
+	}
+	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
+	if !ok || len(ranges) == 0 || len(ranges) > 8 {
+		return false
+	}
+	for _, r := range ranges {
+		for _, c := range r {
+			if c.Type() != sql.RangeType_ClosedClosed {
+				return false
+			}
+			cmp, err := c.Typ.Compare(ctx, sql.GetMySQLRangeCutKey(c.LowerBound), sql.GetMySQLRangeCutKey(c.UpperBound))
+			if err != nil || cmp != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // outerDriven reports whether n's rows come from an index lookup by

@@ -139,3 +139,50 @@ func TestOuterLookupSwap(t *testing.T) {
 		}
 	}
 }
+
+// TestPointLookupJoins: a join led by an index lookup of constant points
+// (WHERE r.cid = 5, as a stored function's statement is once its
+// parameter is put in) reads the other tables through their indexes, as
+// the same query's answer computed without the lookup (r.cid + 0 = 5)
+// says it must.
+func TestPointLookupJoins(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.Session()
+	rng := rand.New(rand.NewSource(12))
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE r (id INT PRIMARY KEY, cid INT NOT NULL, iid INT NULL, KEY icid (cid))",
+		"CREATE TABLE i (id INT PRIMARY KEY, fid SMALLINT NOT NULL)",
+		"CREATE TABLE f (id INT PRIMARY KEY, v DECIMAL(5,2) NOT NULL)")
+	var rows []string
+	for n := 1; n <= 300; n++ {
+		iid := fmt.Sprint(rng.Intn(90) + 1)
+		if rng.Intn(10) == 0 {
+			iid = "NULL"
+		}
+		rows = append(rows, fmt.Sprintf("(%d, %d, %s)", n, rng.Intn(30), iid))
+	}
+	b.MustExec(t, ctx, "INSERT INTO r VALUES "+strings.Join(rows, ", "))
+	rows = rows[:0]
+	for n := 1; n <= 80; n++ {
+		rows = append(rows, fmt.Sprintf("(%d, %d)", n, rng.Intn(25)+1))
+	}
+	b.MustExec(t, ctx, "INSERT INTO i VALUES "+strings.Join(rows, ", "))
+	rows = rows[:0]
+	for n := 1; n <= 20; n++ {
+		rows = append(rows, fmt.Sprintf("(%d, %d.%02d)", n, rng.Intn(10), rng.Intn(100)))
+	}
+	b.MustExec(t, ctx, "INSERT INTO f VALUES "+strings.Join(rows, ", "))
+	for _, where := range []string{"r.cid = 5", "r.cid IN (3, 7, 11)", "r.cid = 29 AND r.iid > 10"} {
+		q := "SELECT COUNT(*), SUM(f.v), GROUP_CONCAT(r.id ORDER BY r.id) FROM r JOIN i ON i.id = r.iid JOIN f ON f.id = i.fid WHERE " + where
+		ref := strings.Replace(q, "r.cid", "r.cid + 0", -1)
+		want, err := b.Query(ctx, ref)
+		if err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		b.ExpectRows(t, ctx, q, want...)
+		plan := b.PlanOf(t, ctx, q)
+		if strings.Count(plan, "LookupJoin") != 2 || strings.Contains(plan, "HashJoin") {
+			t.Errorf("%s: not two lookup joins:\n%s", q, plan)
+		}
+	}
+}
