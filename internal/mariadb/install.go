@@ -123,6 +123,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleSemiHash, Apply: semiHashRule}, isPartialJoin},                // semihash.go
 				gatedRule{analyzer.Rule{Id: ruleGroupPrune, Apply: groupPruneRule}, isNode[*plan.GroupBy]},    // groupprune.go
 				gatedRule{analyzer.Rule{Id: ruleOuterLookup, Apply: outerLookupRule}, isNode[*plan.JoinNode]}, // outerlookup.go
+				gatedRule{analyzer.Rule{Id: ruleMergeKeys, Apply: mergeKeysRule}, isNode[*plan.JoinNode]},     // mergekeys.go
+				gatedRule{analyzer.Rule{Id: ruleDecimalHashKeys, Apply: decimalHashKeysRule}, isNode[*plan.HashLookup]},
 				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleTimeToSec, Apply: timeToSecRule}, nil}, // timetosec.go
 				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},

@@ -550,6 +550,11 @@ type oddExpr struct {
 
 var _ sql.Expression = (*oddExpr)(nil)
 
+// Rowwise marks e as computing from its children's values at each
+// evaluation (sqlbackend.RowwiseExpression: plan templates may change the
+// literals under it); oddComparer, which embeds it, too.
+func (e *oddExpr) Rowwise() {}
+
 // StandsFor is the expression e computes as MariaDB does (for the range
 // read, sqlbackend.StandIn).
 func (e *oddExpr) StandsFor() sql.Expression { return e.Expression }

@@ -78,4 +78,6 @@ const (
 	ruleKeyedSort
 	ruleKeyedGroup
 	ruleOrderedGroup
+	ruleMergeKeys
+	ruleDecimalHashKeys
 )

@@ -87,6 +87,15 @@ type lookupSlots struct {
 	slots [][][2]int
 }
 
+// A RowwiseExpression (the dialect's wrappers) computes its value from its
+// children's values at each evaluation and keeps nothing computed from
+// them, so that a plan template may put other values in the literals
+// under it.
+type RowwiseExpression interface {
+	sql.Expression
+	Rowwise()
+}
+
 // BoundPlan is the binder's plan of one execution with the constants of
 // the statement's text in it (the literals that are not the parameters'),
 // noted before the analysis, which may change the plan's nodes in place
@@ -727,6 +736,9 @@ func isText(ctx *sql.Context, col sql.Type, key any, texts []*expression.Literal
 // true of the comparisons, logic and arithmetic a statement's parameters
 // meet; false of anything else, as an IN list hashed by the analysis.
 func keepsNothing(e sql.Expression) bool {
+	if _, ok := e.(RowwiseExpression); ok {
+		return true
+	}
 	switch e.(type) {
 	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
 		*expression.GreaterThan, *expression.GreaterThanOrEqual, *expression.Between, *expression.InTuple,
