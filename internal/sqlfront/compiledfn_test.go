@@ -69,7 +69,6 @@ func TestCompiledFunctions(t *testing.T) {
 		func() string { return "named('" + names[rng.Intn(len(names))] + "')" },
 		func() string { return "open_of(" + arg() + ")" },
 		func() string { return "uservar(" + small() + ")" },
-
 	}
 	cc, pc := compiled.conn("cf"), plain.conn("cf")
 	for i := 0; i < 400; i++ {
