@@ -122,6 +122,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleTupleEq, Apply: tupleEqRule}, hasTupleEq},                     // tupleeq.go
 				gatedRule{analyzer.Rule{Id: ruleSemiHash, Apply: semiHashRule}, isPartialJoin},                // semihash.go
 				gatedRule{analyzer.Rule{Id: ruleGroupPrune, Apply: groupPruneRule}, isNode[*plan.GroupBy]},    // groupprune.go
+				gatedRule{analyzer.Rule{Id: ruleSortPrune, Apply: sortPruneRule}, isNode[*plan.Sort]},         // sortprune.go
 				gatedRule{analyzer.Rule{Id: ruleOuterLookup, Apply: outerLookupRule}, isNode[*plan.JoinNode]}, // outerlookup.go
 				gatedRule{analyzer.Rule{Id: ruleMergeKeys, Apply: mergeKeysRule}, isNode[*plan.JoinNode]},     // mergekeys.go
 				gatedRule{analyzer.Rule{Id: ruleDecimalHashKeys, Apply: decimalHashKeysRule}, isNode[*plan.HashLookup]},

@@ -80,4 +80,5 @@ const (
 	ruleOrderedGroup
 	ruleMergeKeys
 	ruleDecimalHashKeys
+	ruleSortPrune
 )
