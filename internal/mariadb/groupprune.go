@@ -32,74 +32,17 @@ func groupPruneRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *p
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		// The chain from the GROUP BY down to the table.
-		var path []sql.Node
-		child := g.Child
-	walk:
-		for {
-			switch x := child.(type) {
-			case *plan.Filter, *plan.TableAlias:
-				path = append(path, x)
-				child = x.Children()[0]
-			default:
-				break walk
-			}
-		}
-		rt, ok := child.(*plan.ResolvedTable)
-		if !ok {
+		t, ok := prunableUnder(g.Child)
+		if !ok || len(t.pt.Projections()) > 0 {
 			return n, transform.SameTree, nil
-		}
-		pt, ok := rt.Table.(sql.ProjectedTable)
-		if !ok || len(pt.Projections()) > 0 {
-			return n, transform.SameTree, nil
-		}
-		ids := sql.FastIntSet{}
-		ids.Add(int(rt.Id()))
-		for _, p := range path {
-			if ta, ok := p.(*plan.TableAlias); ok {
-				ids.Add(int(ta.Id()))
-			}
 		}
 		used := map[string]bool{}
-		ok = true
-		for _, node := range append([]sql.Node{g}, path...) {
-			ex, isEx := node.(sql.Expressioner)
-			if !isEx {
-				continue
-			}
-			for _, e := range ex.Expressions() {
-				transform.InspectExpr(e, func(e sql.Expression) bool {
-					switch x := e.(type) {
-					case *plan.Subquery, *expression.Star:
-						ok = false
-					case *expression.GetField:
-						if ids.Contains(int(x.TableId())) {
-							used[strings.ToLower(x.Name())] = true
-						}
-					}
-					return !ok
-				})
-			}
-		}
-		if !ok {
+		if !t.reads(used, g) || !t.reads(used, t.path...) {
 			return n, transform.SameTree, nil
 		}
-		var cols []string
-		for _, c := range rt.Schema() {
-			if used[strings.ToLower(c.Name)] {
-				cols = append(cols, c.Name)
-			}
-		}
-		if len(cols) == len(rt.Schema()) {
-			return n, transform.SameTree, nil
-		}
-		nt, err := rt.WithTable(pt.WithProjections(cols))
-		if err != nil {
-			return n, transform.SameTree, nil
-		}
-		out, err := rebuildPath(path, nt.(sql.Node))
-		if err != nil {
-			return nil, transform.SameTree, err
+		out, changed, err := t.project(used)
+		if err != nil || !changed {
+			return n, transform.SameTree, err
 		}
 		ng, err := g.WithChildren(out)
 		if err != nil {
@@ -107,4 +50,95 @@ func groupPruneRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *p
 		}
 		return ng, transform.NewTree, nil
 	})
+}
+
+// prunable is a table under filters and its alias, whose columns a
+// pruning rule (groupPruneRule, sortPruneRule) may cut to those read.
+type prunable struct {
+	top  sql.Node   // the path's first node (the table when there is none)
+	path []sql.Node // the filters and the alias above the table, top first
+	rt   *plan.ResolvedTable
+	pt   sql.ProjectedTable
+	ids  sql.FastIntSet // the table's id and its alias's
+}
+
+// prunableUnder returns the table n is, under filters and an alias.
+func prunableUnder(n sql.Node) (*prunable, bool) {
+	t := &prunable{top: n}
+walk:
+	for {
+		switch x := n.(type) {
+		case *plan.Filter, *plan.TableAlias:
+			t.path = append(t.path, x)
+			n = x.Children()[0]
+		default:
+			break walk
+		}
+	}
+	var ok bool
+	if t.rt, ok = n.(*plan.ResolvedTable); !ok {
+		return nil, false
+	}
+	if t.pt, ok = t.rt.Table.(sql.ProjectedTable); !ok {
+		return nil, false
+	}
+	t.ids.Add(int(t.rt.Id()))
+	for _, p := range t.path {
+		if ta, ok := p.(*plan.TableAlias); ok {
+			t.ids.Add(int(ta.Id()))
+		}
+	}
+	return t, true
+}
+
+// reads adds to used (by lower-case name) the table's columns that the
+// expressions of nodes name; false when one of them holds a subquery or
+// a star, whose columns cannot be listed.
+func (t *prunable) reads(used map[string]bool, nodes ...sql.Node) bool {
+	for _, node := range nodes {
+		if ex, isEx := node.(sql.Expressioner); isEx && !t.readsExprs(used, ex.Expressions()...) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsExprs is reads of expressions.
+func (t *prunable) readsExprs(used map[string]bool, exprs ...sql.Expression) bool {
+	ok := true
+	for _, e := range exprs {
+		transform.InspectExpr(e, func(e sql.Expression) bool {
+			switch x := e.(type) {
+			case *plan.Subquery, *expression.Star:
+				ok = false
+			case *expression.GetField:
+				if t.ids.Contains(int(x.TableId())) {
+					used[strings.ToLower(x.Name())] = true
+				}
+			}
+			return !ok
+		})
+	}
+	return ok
+}
+
+// project returns the path over the table read for the columns in used
+// only; changed is false (and the node the path as it was) when those
+// are all its columns, or none.
+func (t *prunable) project(used map[string]bool) (n sql.Node, changed bool, err error) {
+	var cols []string
+	for _, c := range t.rt.Schema() {
+		if used[strings.ToLower(c.Name)] {
+			cols = append(cols, c.Name)
+		}
+	}
+	if len(cols) == 0 || len(cols) == len(t.rt.Schema()) {
+		return t.top, false, nil
+	}
+	nt, err := t.rt.WithTable(t.pt.WithProjections(cols))
+	if err != nil {
+		return t.top, false, nil
+	}
+	n, err = rebuildPath(t.path, nt.(sql.Node))
+	return n, err == nil, err
 }

@@ -226,6 +226,13 @@ func lookupAccess(ctx *sql.Context, n sql.Node, rightKeys, leftKeys []sql.Expres
 // few rows MariaDB joins by ref and eq_ref, where go-mysql-server hashed
 // the whole of the other tables for them.
 func pointDriven(ctx *sql.Context, n sql.Node) bool {
+	return drivenBy(n, func(ita *plan.IndexedTableAccess) bool { return pointLookup(ctx, ita) })
+}
+
+// drivenBy reports whether n's rows come from an index lookup that lookup
+// takes, under aliases, filters and projections, or from a lookup join
+// whose left side is one.
+func drivenBy(n sql.Node, lookup func(*plan.IndexedTableAccess) bool) bool {
 	for {
 		switch x := n.(type) {
 		case *plan.TableAlias:
@@ -235,7 +242,7 @@ func pointDriven(ctx *sql.Context, n sql.Node) bool {
 		case *plan.Project:
 			n = x.Child
 		case *plan.IndexedTableAccess:
-			return pointLookup(ctx, x)
+			return lookup(x)
 		case *plan.JoinNode:
 			if x.Op != plan.JoinTypeLookup {
 				return false
@@ -282,23 +289,5 @@ func pointLookup(ctx *sql.Context, ita *plan.IndexedTableAccess) bool {
 // are not constants, under aliases, filters and projections, or a lookup
 // join whose left side is one.
 func outerDriven(n sql.Node) bool {
-	for {
-		switch x := n.(type) {
-		case *plan.TableAlias:
-			n = x.Child
-		case *plan.Filter:
-			n = x.Child
-		case *plan.Project:
-			n = x.Child
-		case *plan.IndexedTableAccess:
-			return !x.IsStatic() && len(x.Expressions()) > 0
-		case *plan.JoinNode:
-			if x.Op != plan.JoinTypeLookup {
-				return false
-			}
-			n = x.Left()
-		default:
-			return false
-		}
-	}
+	return drivenBy(n, func(ita *plan.IndexedTableAccess) bool { return !ita.IsStatic() && len(ita.Expressions()) > 0 })
 }

@@ -50,102 +50,42 @@ func sortPruneRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		if len(upper) == 0 {
 			return n, transform.SameTree, nil
 		}
-		if _, isSort := upper[len(upper)-1].(*plan.Sort); !isSort {
-			return n, transform.SameTree, nil
+		if _, sorted := upper[len(upper)-1].(*plan.Sort); !sorted {
+			return n, transform.SameTree, nil // LIMIT over no sort
 		}
 		inner, ok := child.(*plan.Project)
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		var path []sql.Node
-		child = inner.Child
-	walk:
-		for {
-			switch x := child.(type) {
-			case *plan.Filter, *plan.TableAlias:
-				path = append(path, x)
-				child = x.Children()[0]
-			default:
-				break walk
-			}
-		}
-		rt, ok := child.(*plan.ResolvedTable)
+		t, ok := prunableUnder(inner.Child)
 		if !ok {
 			return n, transform.SameTree, nil
-		}
-		pt, ok := rt.Table.(sql.ProjectedTable)
-		if !ok {
-			return n, transform.SameTree, nil
-		}
-		ids := sql.FastIntSet{}
-		ids.Add(int(rt.Id()))
-		for _, p := range path {
-			if ta, ok := p.(*plan.TableAlias); ok {
-				ids.Add(int(ta.Id()))
-			}
 		}
 		// the table's columns read above the inner projection, and by its
 		// own expressions that are not the columns themselves and by the
 		// filters below it
 		above, below := map[string]bool{}, map[string]bool{}
-		ok = true
-		note := func(e sql.Expression, into map[string]bool) {
-			transform.InspectExpr(e, func(e sql.Expression) bool {
-				switch x := e.(type) {
-				case *plan.Subquery, *expression.Star:
-					ok = false
-				case *expression.GetField:
-					if ids.Contains(int(x.TableId())) {
-						into[strings.ToLower(x.Name())] = true
-					}
-				}
-				return !ok
-			})
-		}
-		for _, node := range append([]sql.Node{top}, upper...) {
-			if ex, isEx := node.(sql.Expressioner); isEx {
-				for _, e := range ex.Expressions() {
-					note(e, above)
-				}
-			}
+		if !t.reads(above, top) || !t.reads(above, upper...) || !t.reads(below, t.path...) {
+			return n, transform.SameTree, nil
 		}
 		var kept []sql.Expression
 		for _, e := range inner.Projections {
-			gf, isCol := e.(*expression.GetField)
-			if isCol && ids.Contains(int(gf.TableId())) {
-				if above[strings.ToLower(gf.Name())] {
+			if gf, isCol := e.(*expression.GetField); isCol && t.ids.Contains(int(gf.TableId())) {
+				if name := strings.ToLower(gf.Name()); above[name] {
 					kept = append(kept, e)
-					below[strings.ToLower(gf.Name())] = true
+					below[name] = true
 				}
 				continue
 			}
 			kept = append(kept, e)
-			note(e, below)
-		}
-		for _, p := range path {
-			if ex, isEx := p.(sql.Expressioner); isEx {
-				for _, e := range ex.Expressions() {
-					note(e, below)
-				}
+			if !t.readsExprs(below, e) {
+				return n, transform.SameTree, nil
 			}
 		}
-		if !ok || len(kept) == len(inner.Projections) || len(kept) == 0 {
+		if len(kept) == len(inner.Projections) || len(kept) == 0 {
 			return n, transform.SameTree, nil
 		}
-		var cols []string
-		for _, c := range rt.Schema() {
-			if below[strings.ToLower(c.Name)] {
-				cols = append(cols, c.Name)
-			}
-		}
-		if len(cols) == 0 {
-			return n, transform.SameTree, nil
-		}
-		nt, err := rt.WithTable(pt.WithProjections(cols))
-		if err != nil {
-			return n, transform.SameTree, nil
-		}
-		leaf, err := rebuildPath(path, nt.(sql.Node))
+		leaf, _, err := t.project(below)
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
@@ -155,10 +95,10 @@ func sortPruneRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
-		nt2, err := top.WithChildren(out)
+		nt, err := top.WithChildren(out)
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
-		return nt2, transform.NewTree, nil
+		return nt, transform.NewTree, nil
 	})
 }

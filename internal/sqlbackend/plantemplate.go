@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -271,29 +272,13 @@ func sameNumberOrValue(a, b any) bool {
 }
 
 // asInt returns an integer value as an int64 with its sign (ok false for
-// any other value, and for a uint64 above the int64 range).
+// any other value, and for a uint64 above the int64 range, which WideInt
+// would clip).
 func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case uint8:
-		return int64(x), true
-	case uint16:
-		return int64(x), true
-	case uint32:
-		return int64(x), true
-	case uint64:
-		if x <= 1<<63-1 {
-			return int64(x), true
-		}
+	if u, ok := v.(uint64); ok && u > math.MaxInt64 {
+		return 0, false
 	}
-	return 0, false
+	return WideInt(v)
 }
 
 // comparable reports whether a literal's value compares with == (a byte
