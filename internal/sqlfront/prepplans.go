@@ -112,7 +112,7 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 		return false, nil
 	}
 	h.plans.Rebound.Add(1)
-	return true, h.runPlan(ctx, c, ext, sctx, query, n, reset, com, callback)
+	return true, h.runPlan(ctx, c, s, ext, sctx, query, n, reset, com, callback)
 }
 
 // templateAdmits returns the status counter a prepared statement's text

@@ -51,6 +51,9 @@ type mariaHandler struct {
 	// tap, when set (by tests), sees every result of a prepared
 	// statement, with whether the fast path produced it.
 	tap atomic.Pointer[func(fast bool, r *sqltypes.Result)]
+	// gmsResults, when set (by tests), runs kept plans through
+	// go-mysql-server's handler instead of runBound.
+	gmsResults atomic.Bool
 }
 
 // ComQuery runs a query, reformatting its results.
