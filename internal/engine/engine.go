@@ -58,6 +58,7 @@ type Engine struct {
 	bounds   keyBounds                     // the writer's key bounds (bounds.go)
 	drops    dropper                       // deferred deletion of retired index entries
 	checker  atomic.Pointer[rowCheckerBox] // SetRowChecker (rowchecker.go)
+	versions versionWatch                  // early flushes of rewritten rows (versionflush.go)
 	locks    LockTable                     // row locks of SQL transactions (locks.go)
 	groupEnd groupWaiters                  // Locker.Lock waiting for a job's group to end (locks.go)
 
@@ -263,6 +264,9 @@ type Stats struct {
 	// StagedPeakBytes is the most memory one committed staged job
 	// (stage.go) held at once: its buffered chunk and staging memtables.
 	StagedPeakBytes atomic.Int64
+	// EarlyFlushes counts the memtable flushes started because reads
+	// stepped over too many shadowed versions (versionflush.go).
+	EarlyFlushes atomic.Int64
 }
 
 // Stats returns the engine's counters.

@@ -88,12 +88,19 @@ type Iterator struct {
 	// bytes held in kbuf or the entry.
 	keyOnly bool
 	kbuf    []byte
+	// e, for an iterator over committed data, hears of its steps when it
+	// closes (versionflush.go).
+	e *Engine
 }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
 // for a full table scan) within rg. Safe for concurrent use.
 func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Iterator, error) {
-	return newIterator(e.db, t, idx, rg, reverse, false)
+	x, err := newIterator(e.db, t, idx, rg, reverse, false)
+	if x != nil {
+		x.e = e
+	}
+	return x, err
 }
 
 // NewIterator is like Engine.NewIterator but sees the group's pending
@@ -268,6 +275,17 @@ func (x *Iterator) seekPrimary() (Row, bool, error) {
 func (x *Iterator) Close() error {
 	if x.it == nil {
 		return nil
+	}
+	if x.e != nil {
+		switch it := x.it.(type) {
+		case *pebble.Iterator:
+			x.e.observeVersions(it)
+		case *overlayIter:
+			x.e.observeVersions(it.base)
+		}
+		if x.pit != nil {
+			x.e.observeVersions(x.pit)
+		}
 	}
 	if x.pit != nil {
 		x.pit.Close()

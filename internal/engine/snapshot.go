@@ -22,6 +22,7 @@ import (
 type Snapshot struct {
 	s   *pebble.Snapshot
 	cat *Catalog
+	e   *Engine
 
 	mu      sync.Mutex
 	iters   int  // iterators open on s
@@ -35,7 +36,7 @@ func (e *Engine) NewSnapshot() *Snapshot {
 	// this one is never newer than the data (it may be older, which
 	// Holds then reports conservatively).
 	cat := e.cat.Load()
-	return &Snapshot{s: e.db.NewSnapshot(), cat: cat}
+	return &Snapshot{s: e.db.NewSnapshot(), cat: cat, e: e}
 }
 
 // Holds reports whether the snapshot holds the rows of index idx of t as
@@ -114,7 +115,7 @@ func (s *Snapshot) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*I
 		s.release()
 		return nil, err
 	}
-	it.snap = s
+	it.snap, it.e = s, s.e
 	return it, nil
 }
 
@@ -149,7 +150,7 @@ func (x *Txn) NewSnapshotIterator(s *Snapshot, t *Table, idx *Index, rg Range, r
 	}
 	o := &overlayIter{base: base, b: x.w.b, keys: ws.sorted[lo:hi]}
 	g := &overlayGetter{s: s.s, b: x.w.b, ws: ws}
-	return &Iterator{r: g, it: o, t: t, idx: idx, reverse: reverse, snap: s}, nil
+	return &Iterator{r: g, it: o, t: t, idx: idx, reverse: reverse, snap: s, e: s.e}, nil
 }
 
 // txnWriteSet is the set of keys a transaction's batch has written, kept
