@@ -489,7 +489,7 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	}
 	n := d.BigInt()
 	if c.unsigned() {
-		if n.Sign() < 0 && c.Op == "-" && sql.LoadSqlMode(ctx).ModeEnabled("NO_UNSIGNED_SUBTRACTION") {
+		if n.Sign() < 0 && c.Op == "-" && sqlbackend.SessionSQLMode(ctx).ModeEnabled("NO_UNSIGNED_SUBTRACTION") {
 			return c.Arithmetic.Eval(ctx, row)
 		}
 		if n.Sign() < 0 || !n.IsUint64() {

@@ -171,7 +171,7 @@ func (ed *editor) keepZero(ctx *sql.Context, row engine.Row) bool {
 		s.autoIncAsked--
 	}
 	v := row[t.AutoInc]
-	return !asked && !v.Null && v.I == 0 && sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero)
+	return !asked && !v.Null && v.I == 0 && SessionSQLMode(ctx).ModeEnabled(sql.NoAutoValueOnZero)
 }
 
 // Update replaces the row with old's primary key by row.

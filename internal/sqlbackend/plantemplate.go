@@ -627,7 +627,7 @@ func firstGenerated(ctx *sql.Context, src sql.Node, col int) int {
 	if vals == nil {
 		return -2
 	}
-	zeroGenerates := !sql.LoadSqlMode(ctx).ModeEnabled(sql.NoAutoValueOnZero)
+	zeroGenerates := !SessionSQLMode(ctx).ModeEnabled(sql.NoAutoValueOnZero)
 	for i, tup := range vals.ExpressionTuples {
 		e := tup[col]
 		if w, ok := e.(*expression.Wrapper); ok {

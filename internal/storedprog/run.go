@@ -57,7 +57,7 @@ func (r *Runner) Run(ctx *sql.Context, db string, def *sqlbackend.FunctionDef, a
 	if s == nil {
 		return nil, false, nil
 	}
-	mode := sql.LoadSqlMode(ctx)
+	mode := sqlbackend.SessionSQLMode(ctx)
 	modeText := mode.String()
 	progs := s.Programs()
 	key := strings.ToLower(db) + "." + strings.ToLower(def.Name)
