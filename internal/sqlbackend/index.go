@@ -305,15 +305,23 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if sr.empty {
 				continue
 			}
-			if sr.point && sr.rg.Keys == nil && it.src.readsPlainCommitted(it.t) {
-				r, err := it.src.pointRow(it.t, sr.rg.Lower)
-				if err != nil {
-					return nil, MapError(err)
+			if sr.point && sr.rg.Keys == nil {
+				r, gen, lock, ok, err := it.src.pointRead(it.t, sr.rg.Lower)
+				if ok {
+					if err != nil {
+						return nil, MapError(err)
+					}
+					if r == nil {
+						continue
+					}
+					if r, err = it.accept(ctx, r, gen, sr.rg, sr.check, sr.anyOf, lock); err != nil {
+						return nil, err
+					}
+					if r == nil {
+						continue
+					}
+					return it.toSQL(r), nil
 				}
-				if r == nil {
-					continue
-				}
-				return it.toSQL(r), nil
 			}
 			if !it.counted && it.src.sess != nil {
 				it.src.sess.pool.opened()
@@ -342,28 +350,41 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, MapError(err)
 		}
-		if it.check != nil && !rowInRange(r, it.check) || it.anyOf != nil && !rowInAny(r, it.anyOf) {
-			continue
+		if r, err = it.accept(ctx, r, it.curGen, it.curRg, it.check, it.anyOf, it.lock); err != nil {
+			return nil, err
 		}
-		if it.lock != lockNone {
-			fresh, err := it.src.sess.lockRow(ctx, it.t, r, it.lock)
-			if err != nil {
-				return nil, err
-			}
-			if fresh {
-				// The version the iterator read came before the lock:
-				// another transaction may have committed a change and let
-				// go of the lock in between, waited for or not.
-				if r, err = it.src.reread(it.t, r, it.curGen); err != nil {
-					return nil, MapError(err)
-				}
-				if r == nil || !engine.InRange(it.t, it.idx, it.curRg, r) || (it.check != nil && !rowInRange(r, it.check)) {
-					continue
-				}
-			}
+		if r == nil {
+			continue
 		}
 		return it.toSQL(r), nil
 	}
+}
+
+// accept returns row r read from range rg (by a reader of transaction
+// generation gen) if the range's checks take it, after taking the row
+// lock lock on it; nil when it is not to be returned. A row changed while
+// the lock was waited for is read again.
+func (it *rangeIter) accept(ctx *sql.Context, r engine.Row, gen uint64, rg engine.Range, check []colRange, anyOf [][]colRange, lock lockMode) (engine.Row, error) {
+	if check != nil && !rowInRange(r, check) || anyOf != nil && !rowInAny(r, anyOf) {
+		return nil, nil
+	}
+	if lock == lockNone {
+		return r, nil
+	}
+	fresh, err := it.src.sess.lockRow(ctx, it.t, r, lock)
+	if err != nil || !fresh {
+		return r, err
+	}
+	// The version read came before the lock: another transaction may
+	// have committed a change and let go of the lock in between, waited
+	// for or not.
+	if r, err = it.src.reread(it.t, r, gen); err != nil {
+		return nil, MapError(err)
+	}
+	if r == nil || !engine.InRange(it.t, it.idx, rg, r) || (check != nil && !rowInRange(r, check)) {
+		return nil, nil
+	}
+	return r, nil
 }
 
 func rowInAny(r engine.Row, anyOf [][]colRange) bool {

@@ -477,19 +477,35 @@ func (s *source) openIter(t *engine.Table, idx *engine.Index, rg engine.Range, r
 	return it, 0, lock, err
 }
 
-// readsPlainCommitted reports whether open would read t's committed data
-// with no lock (Engine.NewIterator), the case where a point read may go
-// through Engine.Find and its row cache instead (rangeIter.Next).
-func (s *source) readsPlainCommitted(t *engine.Table) bool {
-	if s.sess == nil {
-		return true
+// pointRead reads the row of t whose primary key is key (nil if there is
+// none) as open would read it, with one point lookup instead of an
+// iterator: committed data through Engine.Find and its row cache, or the
+// session's transaction (its writes over the newest commits) through
+// Txn.Find, with the generation and lock open would return. ok is false
+// when open would read a snapshot, which takes an iterator.
+func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, gen uint64, lock lockMode, ok bool, err error) {
+	if s.sess == nil || s.own && s.sess.txn == nil {
+		row, err = s.pointRow(t, key)
+		return row, 0, lockNone, true, err
 	}
-	if s.own {
-		return s.sess.txn == nil
+	if !s.own {
+		s.sess.settle()
+		var snap bool
+		if snap, lock = s.sess.readPlan(s.ctx, t); snap {
+			return nil, 0, lockNone, false, nil
+		}
+		if s.sess.readsCommitted(t) {
+			row, err = s.pointRow(t, key)
+			return row, 0, lock, true, err
+		}
 	}
-	s.sess.settle()
-	useSnap, lock := s.sess.readPlan(s.ctx, t)
-	return !useSnap && lock == lockNone && s.sess.readsCommitted(t)
+	s.sess.applyPendingRollback(false)
+	q := &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}
+	err = s.sess.txn.Find(t, q, func(r engine.Row) bool {
+		row = r.Clone()
+		return false
+	})
+	return row, s.sess.gen, lock, true, err
 }
 
 // pointRow returns the committed row of t whose primary key is key, or
