@@ -119,6 +119,22 @@ func (s *Snapshot) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*I
 	return it, nil
 }
 
+// Find runs q on the snapshot's rows as Engine.Find does on committed
+// data (a point read is one Get, not an iterator), without the row cache,
+// which holds the newest rows.
+func (s *Snapshot) Find(t *Table, q *Query, fn func(Row) bool) error {
+	if err := s.acquire(); err != nil {
+		return err
+	}
+	defer s.release()
+	st := s.e.reads.Get().(*readState)
+	st.ps = pointSource{}
+	err := st.find(s.s, t, q, fn)
+	s.e.stats.RowsRead.Add(int64(st.n))
+	s.e.reads.Put(st)
+	return err
+}
+
 // NewSnapshotIterator iterates s's rows of idx within rg with the
 // transaction's own writes (as of the call) laid over them: the reads of a
 // REPEATABLE READ transaction. Close the iterator before the next write

@@ -481,8 +481,9 @@ func (s *source) openIter(t *engine.Table, idx *engine.Index, rg engine.Range, r
 // none) as open would read it, with one point lookup instead of an
 // iterator: committed data through Engine.Find and its row cache, or the
 // session's transaction (its writes over the newest commits) through
-// Txn.Find, with the generation and lock open would return. ok is false
-// when open would read a snapshot, which takes an iterator.
+// Txn.Find, or the session's snapshot (snapshotPointRow), with the
+// generation and lock open would return. ok is false when open would lay
+// the transaction's writes over the snapshot, which takes an iterator.
 func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, gen uint64, lock lockMode, ok bool, err error) {
 	if s.sess == nil || s.own && s.sess.txn == nil {
 		row, err = s.pointRow(t, key)
@@ -492,7 +493,7 @@ func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, 
 		s.sess.settle()
 		var snap bool
 		if snap, lock = s.sess.readPlan(s.ctx, t); snap {
-			return nil, 0, lockNone, false, nil
+			return s.snapshotPointRow(t, key)
 		}
 		if s.sess.readsCommitted(t) {
 			row, err = s.pointRow(t, key)
@@ -506,6 +507,29 @@ func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, 
 		return false
 	})
 	return row, s.sess.gen, lock, true, err
+}
+
+// snapshotPointRow is pointRead's snapshot case: the row as the
+// session's snapshot holds it, when the transaction has written nothing
+// (ok is false otherwise: its writes are laid over the snapshot by an
+// iterator).
+func (s *source) snapshotPointRow(t *engine.Table, key []types.Value) (row engine.Row, gen uint64, lock lockMode, ok bool, err error) {
+	snap := s.sess.snapshot()
+	if !snap.Holds(t, t.Primary) {
+		return nil, 0, lockNone, true, errDefChanged(t.DB, t.Name)
+	}
+	if s.sess.txn != nil {
+		s.sess.applyPendingRollback(false)
+		if !s.sess.txn.Empty() {
+			return nil, 0, lockNone, false, nil
+		}
+	}
+	q := &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}
+	err = snap.Find(t, q, func(r engine.Row) bool {
+		row = r.Clone()
+		return false
+	})
+	return row, 0, lockNone, true, err
 }
 
 // pointRow returns the committed row of t whose primary key is key, or
