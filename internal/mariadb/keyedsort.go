@@ -1,10 +1,12 @@
 package mariadb
 
 import (
+	"cmp"
 	"container/heap"
 	"io"
-	"sort"
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -260,9 +262,10 @@ func (s *keyedSort) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 	}
 	h := &keyedHeap{s: s, ctx: ctx}
 	var found int64
+	var slab []sortKey
 	err := drainChild(ctx, s.child, row, func(r sql.Row) error {
 		found++
-		kr, err := s.keys(ctx, r, found)
+		kr, err := s.keys(ctx, r, found, &slab)
 		if err != nil {
 			return err
 		}
@@ -280,14 +283,14 @@ func (s *keyedSort) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 		return nil, err
 	}
 	rows := h.rows
-	sort.Slice(rows, func(i, j int) bool { return h.before(rows[i], rows[j]) })
+	slices.SortFunc(rows, h.order)
 	if h.err != nil {
 		return nil, h.err
 	}
 	out := make([]sql.Row, 0, len(rows))
 	for i := range rows {
 		if s.distinct && i > 0 {
-			c, err := s.compare(ctx, rows[i-1].vals, rows[i].vals)
+			c, err := s.compare(ctx, rows[i-1].keys, rows[i].keys)
 			if err != nil {
 				return nil, err
 			}
@@ -324,9 +327,16 @@ func drainChild(ctx *sql.Context, child sql.Node, row sql.Row, f func(sql.Row) e
 	}
 }
 
-// keys computes the sort keys of r, the seq-th row read.
-func (s *keyedSort) keys(ctx *sql.Context, r sql.Row, seq int64) (keyedRow, error) {
-	kr := keyedRow{row: r, seq: seq, vals: make([]interface{}, len(s.fields))}
+// keys computes the sort keys of r, the seq-th row read. Their slots
+// come from slab, a chunk of slots for many rows (one allocation per
+// keyedSlabRows rows, not one per row).
+func (s *keyedSort) keys(ctx *sql.Context, r sql.Row, seq int64, slab *[]sortKey) (keyedRow, error) {
+	n := len(s.fields)
+	if len(*slab) < n {
+		*slab = make([]sortKey, n*keyedSlabRows)
+	}
+	kr := keyedRow{row: r, seq: seq, keys: (*slab)[:n:n]}
+	*slab = (*slab)[n:]
 	for i, f := range s.fields {
 		v, err := f.Column.Eval(ctx, r)
 		if err != nil {
@@ -344,15 +354,21 @@ func (s *keyedSort) keys(ctx *sql.Context, r sql.Row, seq int64) (keyedRow, erro
 			}
 			switch x := v.(type) {
 			case string:
-				v = collatedText(x)
+				// read only: the bytes of the string, not a copy
+				kr.keys[i] = sortKey{text: unsafe.Slice(unsafe.StringData(x), len(x)), isText: true}
+				continue
 			case []byte:
-				v = collatedText(x)
+				kr.keys[i] = sortKey{text: x, isText: true}
+				continue
 			}
 		}
-		kr.vals[i] = v
+		kr.keys[i] = sortKey{v: v}
 	}
 	return kr, nil
 }
+
+// keyedSlabRows is how many rows' keys one slab allocation holds.
+const keyedSlabRows = 64
 
 // keyedHeap holds keyed rows; as a heap, the last in sort order is on
 // top (a TopN drops it when it holds one row too many).
@@ -363,21 +379,25 @@ type keyedHeap struct {
 	err  error
 }
 
-// before orders two rows by their keys, then by the order they were read.
-func (h *keyedHeap) before(a, b keyedRow) bool {
+// order orders two rows by their keys, then by the order they were read
+// (-1, 0 or 1; an error is kept in h.err).
+func (h *keyedHeap) order(a, b keyedRow) int {
 	if h.err != nil {
-		return false
+		return 0
 	}
-	c, err := h.s.compare(h.ctx, a.vals, b.vals)
+	c, err := h.s.compare(h.ctx, a.keys, b.keys)
 	if err != nil {
 		h.err = err
-		return false
+		return 0
 	}
 	if c != 0 {
-		return c < 0
+		return c
 	}
-	return a.seq < b.seq
+	return cmp.Compare(a.seq, b.seq)
 }
+
+// before reports whether a sorts before b (order).
+func (h *keyedHeap) before(a, b keyedRow) bool { return h.order(a, b) < 0 }
 
 func (h *keyedHeap) Len() int           { return len(h.rows) }
 func (h *keyedHeap) Less(i, j int) bool { return h.before(h.rows[j], h.rows[i]) }
@@ -417,44 +437,49 @@ func (it *sortedIter) Close(ctx *sql.Context) error {
 type keyedRow struct {
 	row  sql.Row
 	seq  int64 // the order it was read in
-	vals []interface{}
+	keys []sortKey
 }
 
-// collatedText is a text key, compared under its field's collation.
-type collatedText []byte
+// sortKey is one sort key of a row: a text compared under its field's
+// collation (isText), or a value compared by the field's type; nil v and
+// !isText is NULL.
+type sortKey struct {
+	v      interface{}
+	text   []byte
+	isText bool
+}
 
 // compare orders two rows' keys as go-mysql-server's Sorter.Less does
 // (its NULL placement and descending keys): -1, 0 or 1.
-func (s *keyedSort) compare(ctx *sql.Context, a, b []interface{}) (int, error) {
+func (s *keyedSort) compare(ctx *sql.Context, a, b []sortKey) (int, error) {
 	for i, f := range s.fields {
-		av, bv := a[i], b[i]
+		ak, bk := &a[i], &b[i]
 		if f.Order == sql.Descending {
-			av, bv = bv, av
+			ak, bk = bk, ak
 		}
-		if av == nil && bv == nil {
+		anull, bnull := ak.v == nil && !ak.isText, bk.v == nil && !bk.isText
+		if anull && bnull {
 			continue
-		} else if av == nil {
+		} else if anull {
 			if f.NullOrdering == sql.NullsFirst {
 				return -1, nil
 			}
 			return 1, nil
-		} else if bv == nil {
+		} else if bnull {
 			if f.NullOrdering == sql.NullsFirst {
 				return 1, nil
 			}
 			return -1, nil
 		}
 		var cmp int
-		ak, aok := av.(collatedText)
-		bk, bok := bv.(collatedText)
-		if aok && bok {
-			cmp = s.colls[i].Compare(ak, bk)
+		if ak.isText && bk.isText {
+			cmp = s.colls[i].Compare(ak.text, bk.text)
 		} else {
-			if aok || bok {
+			if ak.isText || bk.isText {
 				// a text key beside a value its type did not make text
 				return 0, sql.ErrUnableSort.New()
 			}
-			c, err := f.Column.Type().Compare(ctx, av, bv)
+			c, err := f.Column.Type().Compare(ctx, ak.v, bk.v)
 			if err != nil {
 				return 0, err
 			}

@@ -232,7 +232,7 @@ func (h *mariaHandler) runPlan(ctx context.Context, c *mysql.Conn, s *Server, ex
 		if h.gmsResults.Load() {
 			return ext.ComExecuteBound(ctx, c, query, n, cb)
 		}
-		return h.runBound(ctx, c, s, query, n, cb)
+		return h.runBound(c, s, sctx, query, n, cb)
 	}
 	if h.plans.check.Load() && com == "Com_select" {
 		reset()

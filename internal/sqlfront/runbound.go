@@ -21,9 +21,9 @@ const resultBatch = 128
 // rows: a bug of the plan, not of the statement.
 var errMixedResult = errors.New("a statement returned an OK result among its rows")
 
-// runBound runs the analyzed plan n as the statement query of sctx's
-// session and hands its result to callback, on the connection's
-// goroutine. It does what go-mysql-server's Handler.ComExecuteBound does
+// runBound runs the analyzed plan n as the statement query in sctx (made
+// for query by the session manager) and hands its result to callback, on
+// the connection's goroutine. It does what go-mysql-server's Handler.ComExecuteBound does
 // for a bound plan (process-list entry, session command, transaction
 // through the plan's iterators, batches of rows, OK packets), without the
 // four goroutines, the row channel and the timer that handler starts for
@@ -37,12 +37,8 @@ var errMixedResult = errors.New("a statement returned an OK result among its row
 // Rows are converted by go-mysql-server's RowToSQL and the fields are
 // described as its handler describes them (resultFields), so the bytes
 // sent are the same; TestRunBoundSameResults compares both ways.
-func (h *mariaHandler) runBound(ctx context.Context, c *mysql.Conn, s *Server, query string, n sql.Node, callback mysql.ResultSpoolFn) error {
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return sql.CastSQLError(err)
-	}
-	sctx, err = sctx.ProcessList.BeginQuery(sctx, query)
+func (h *mariaHandler) runBound(c *mysql.Conn, s *Server, sctx *sql.Context, query string, n sql.Node, callback mysql.ResultSpoolFn) error {
+	sctx, err := sctx.ProcessList.BeginQuery(sctx, query)
 	if err != nil {
 		return sql.CastSQLError(err)
 	}
