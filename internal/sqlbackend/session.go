@@ -509,6 +509,23 @@ func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, 
 	return row, s.sess.gen, lock, true, err
 }
 
+// PointRow reads, for a point select served outside go-mysql-server
+// (the SQL front's fast path), the row of t whose primary key is key as a
+// SELECT of the session reads it (nil if there is none): in its open
+// transaction, the snapshot under REPEATABLE READ, its writes over the
+// newest commits under READ COMMITTED. ok is false when that read is more
+// than one point lookup (a SERIALIZABLE read's lock, writes laid over a
+// snapshot): the statement must then go to go-mysql-server. Not safe for
+// concurrent use, like the session.
+func (s *Session) PointRow(ctx *sql.Context, t *engine.Table, key []types.Value) (row engine.Row, ok bool, err error) {
+	src := &source{e: s.p.e, sess: s, ctx: ctx}
+	row, _, lock, ok, err := src.pointRead(t, key)
+	if !ok || lock != lockNone {
+		return nil, false, nil
+	}
+	return row, true, MapError(err)
+}
+
 // snapshotPointRow is pointRead's snapshot case: the row as the
 // session's snapshot holds it, when the transaction has written nothing
 // (ok is false otherwise: its writes are laid over the snapshot by an

@@ -31,9 +31,13 @@ import (
 //
 // An execution takes the fast path only when it is safe, and otherwise
 // goes to go-mysql-server as if the fast path did not exist:
-//   - the session is in autocommit mode with no transaction open (so there
-//     are no uncommitted writes of its own to read) and sql_select_limit
-//     at its default;
+//   - sql_select_limit is at its default, and either the session is in
+//     autocommit mode with no transaction open (the row is read from
+//     committed data, through the row cache), or the key is the primary
+//     key and the session's open transaction reads it with one point
+//     lookup (Session.PointRow: its snapshot, or its writes over the
+//     newest commits; not a SERIALIZABLE read's lock, nor writes laid over
+//     a snapshot);
 //   - the table resolves, in the engine's current catalog, to an
 //     engine.Table (a new one after every DDL that changes the table) for
 //     which the statement was checked, and is not one of the system
@@ -328,6 +332,18 @@ func intKey(t *types.Type, bv *querypb.BindVariable) (types.Value, bool) {
 	return v, true
 }
 
+// txnPointSafe reports whether a point select of the session's open
+// transaction may be served outside go-mysql-server, reading as the
+// transaction reads (Session.PointRow): no temporary tables, no default
+// LIMIT.
+func txnPointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
+	if sess.GetTransaction() == nil || sess.HasTemporaryTables() {
+		return false
+	}
+	def, _ := sql.HasDefaultValue(ctx, sess, "sql_select_limit")
+	return def
+}
+
 // pointSafe reports whether the session may read committed data outside
 // go-mysql-server: autocommit, no transaction, no default LIMIT.
 func pointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
@@ -363,11 +379,18 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 		defer span.End()
 	}
 	sess := sqlbackend.SessionOf(sctx)
-	if sess == nil || !pointSafe(sctx, sess) {
+	if sess == nil {
 		return false, nil
 	}
+	inTxn := false
+	if !pointSafe(sctx, sess) {
+		if !txnPointSafe(sctx, sess) {
+			return false, nil
+		}
+		inTxn = true
+	}
 	b := p.binding(s.p, sess)
-	if b == nil {
+	if b == nil || inTxn && !b.idx.Primary {
 		return false, nil
 	}
 	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, p.auth) != nil {
@@ -391,11 +414,24 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 		return true, err
 	}
 	defer sql.SessionCommandEnd(sess)
+	var rows [][]sqltypes.Value
+	var txnRow engine.Row
+	if inTxn {
+		var ok bool
+		if txnRow, ok, err = sess.PointRow(sctx, b.t, key); !ok {
+			return false, nil
+		}
+	}
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sctx.ClearWarnings()
 	sql.IncrementStatusVariable(sctx, "Com_select", 1)
 
-	rows, err := b.find(sctx, s.e, key)
+	switch {
+	case !inTxn:
+		rows, err = b.find(sctx, s.e, key)
+	case err == nil && txnRow != nil:
+		rows, err = b.convert(sctx, txnRow, nil)
+	}
 	if err != nil {
 		return true, sql.CastSQLError(err)
 	}
@@ -445,22 +481,29 @@ func (b *pointBinding) find(ctx *sql.Context, e *engine.Engine, key []types.Valu
 	var cerr error
 	q := engine.Query{Index: b.idx, Op: engine.OpEQ, Key: key, Limit: 1}
 	err := e.Find(b.t, &q, func(r engine.Row) bool {
-		row := make([]sqltypes.Value, len(b.out))
-		for i, o := range b.out {
-			v := sqlbackend.ValueToSQL(&b.t.Columns[o].Type, r[o])
-			if v == nil {
-				row[i] = sqltypes.NULL
-				continue
-			}
-			if row[i], cerr = b.colTypes[o].SQL(ctx, nil, v); cerr != nil {
-				return false
-			}
-		}
-		rows = append(rows, row)
+		rows, cerr = b.convert(ctx, r, rows)
 		return false
 	})
 	if err != nil {
 		return nil, sqlbackend.MapError(err)
 	}
 	return rows, cerr
+}
+
+// convert appends row r's columns sent, converted as go-mysql-server's
+// handler converts result rows, to rows.
+func (b *pointBinding) convert(ctx *sql.Context, r engine.Row, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	row := make([]sqltypes.Value, len(b.out))
+	for i, o := range b.out {
+		v := sqlbackend.ValueToSQL(&b.t.Columns[o].Type, r[o])
+		if v == nil {
+			row[i] = sqltypes.NULL
+			continue
+		}
+		var err error
+		if row[i], err = b.colTypes[o].SQL(ctx, nil, v); err != nil {
+			return rows, err
+		}
+	}
+	return append(rows, row), nil
 }
