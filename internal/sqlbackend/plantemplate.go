@@ -687,7 +687,7 @@ func (ls *lookupSlots) instantiate(ctx *sql.Context, ita *plan.IndexedTableAcces
 	}
 	// the lookup reads the union of its ranges: merged and sorted as the
 	// planner leaves them
-	coll, err := sql.RemoveOverlappingRanges(ranges...)
+	coll, err := mergeRanges(ranges)
 	if err != nil {
 		return nil, false, err
 	}
@@ -703,6 +703,51 @@ func (ls *lookupSlots) instantiate(ctx *sql.Context, ita *plan.IndexedTableAcces
 		return nil, false, err
 	}
 	return nita.WithId(ita.Id()).WithColumns(ita.Columns()), true, nil
+}
+
+// mergeRanges returns the union of ranges as sql.RemoveOverlappingRanges
+// does: connected ranges merged, in ascending order. Ranges over one
+// column (every lookup of one column: a random-ranges statement ORs ten
+// BETWEENs) are sorted and swept, which cost a tenth of go-mysql-server's
+// range tree (11% of select_random_ranges' profile); others go to
+// RemoveOverlappingRanges. TestMergeRanges compares the two.
+func mergeRanges(ranges []sql.MySQLRange) (sql.MySQLRangeCollection, error) {
+	for _, r := range ranges {
+		if len(r) != 1 {
+			return sql.RemoveOverlappingRanges(ranges...)
+		}
+	}
+	typ := ranges[0][0].Typ
+	var err error
+	cmp := func(a, b sql.MySQLRangeCut) int {
+		c, cerr := a.Compare(b, typ)
+		if cerr != nil && err == nil {
+			err = cerr
+		}
+		return c
+	}
+	sorted := slices.Clone(ranges)
+	slices.SortFunc(sorted, func(a, b sql.MySQLRange) int {
+		if c := cmp(a[0].LowerBound, b[0].LowerBound); c != 0 {
+			return c
+		}
+		return cmp(a[0].UpperBound, b[0].UpperBound)
+	})
+	out := make(sql.MySQLRangeCollection, 0, len(sorted))
+	cur := sorted[0][0]
+	for _, r := range sorted[1:] {
+		next := r[0]
+		if cmp(next.LowerBound, cur.UpperBound) <= 0 {
+			if cmp(next.UpperBound, cur.UpperBound) > 0 {
+				cur.UpperBound = next.UpperBound
+			}
+			continue
+		}
+		out = append(out, sql.MySQLRange{cur})
+		cur = next
+	}
+	out = append(out, sql.MySQLRange{cur})
+	return out, err
 }
 
 // isText reports whether key is the value of one of the statement's
