@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
@@ -34,7 +33,7 @@ var errMixedResult = errors.New("a statement returned an OK result among its row
 // cancels ctx when the peer goes), and an iterator that checks its
 // context stops sooner.
 //
-// Rows are converted by go-mysql-server's RowToSQL and the fields are
+// Rows are converted as go-mysql-server's RowToSQL converts them and the fields are
 // described as its handler describes them (resultFields), so the bytes
 // sent are the same; TestRunBoundSameResults compares both ways.
 func (h *mariaHandler) runBound(c *mysql.Conn, s *Server, sctx *sql.Context, query string, n sql.Node, callback mysql.ResultSpoolFn) error {
@@ -86,6 +85,7 @@ func spoolRows(ctx *sql.Context, schema sql.Schema, iter sql.RowIter, c *mysql.C
 		}()
 	}
 	r = &sqltypes.Result{Fields: fields}
+	var slab valueSlab
 	for {
 		row, nerr := iter.Next(ctx)
 		if nerr == io.EOF {
@@ -107,8 +107,8 @@ func spoolRows(ctx *sql.Context, schema sql.Schema, iter sql.RowIter, c *mysql.C
 			iter.Close(ctx)
 			return nil, sent, errors.New("a statement without result columns returned a row")
 		}
-		out, cerr := server.RowToSQL(ctx, schema, row, nil, buf)
-		if cerr != nil {
+		out := slab.take(len(schema))
+		if cerr := rowToSQL(ctx, schema, row, buf, out); cerr != nil {
 			iter.Close(ctx)
 			return nil, sent, cerr
 		}
@@ -131,6 +131,49 @@ func spoolRows(ctx *sql.Context, schema sql.Schema, iter sql.RowIter, c *mysql.C
 		return nil, sent, err
 	}
 	return r, sent, nil
+}
+
+// rowToSQL converts row's values to out as go-mysql-server's RowToSQL
+// does (each column type's SQL conversion, into buf when there is one),
+// without allocating the result row.
+func rowToSQL(ctx *sql.Context, schema sql.Schema, row sql.Row, buf *sql.ByteBuffer, out []sqltypes.Value) error {
+	for i, col := range schema {
+		if row[i] == nil {
+			out[i] = sqltypes.NULL
+			continue
+		}
+		var dst []byte
+		if buf != nil {
+			dst = buf.Get()
+		}
+		v, err := col.Type.SQL(ctx, dst, row[i])
+		if err != nil {
+			return err
+		}
+		if buf != nil {
+			buf.Grow(v.Len())
+		}
+		out[i] = v
+	}
+	return nil
+}
+
+// valueSlab hands out result rows from shared allocations: one for the
+// first row, then for twice as many rows each time, up to a batch.
+type valueSlab struct {
+	free []sqltypes.Value
+	rows int
+}
+
+// take returns a row of n values.
+func (s *valueSlab) take(n int) []sqltypes.Value {
+	if len(s.free) < n {
+		s.rows = min(max(2*s.rows, 1), resultBatch)
+		s.free = make([]sqltypes.Value, n*s.rows)
+	}
+	row := s.free[:n:n]
+	s.free = s.free[n:]
+	return row
 }
 
 // okResult is the OK packet's content of a write's result.
