@@ -170,7 +170,7 @@ func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.B
 	lits = make([]*expression.Literal, len(bindVars))
 	var exprs map[string]sqlparser.Expr
 	for i := range lits {
-		name := "v" + strconv.Itoa(i+1)
+		name := paramName(i)
 		bv := bindVars[name]
 		if bv == nil {
 			return nil, "", false
@@ -223,6 +223,23 @@ func bindParams(ctx *sql.Context, e *sqle.Engine, bindVars map[string]*querypb.B
 	return lits, b.String(), true
 }
 
+// paramNames are the names of the first parameters' bind variables.
+var paramNames = func() (names [64]string) {
+	for i := range names {
+		names[i] = "v" + strconv.Itoa(i+1)
+	}
+	return names
+}()
+
+// paramName returns the name of the bind variable of parameter i (from 0):
+// v1, v2...
+func paramName(i int) string {
+	if i < len(paramNames) {
+		return paramNames[i]
+	}
+	return "v" + strconv.Itoa(i+1)
+}
+
 // intLiteral returns the literal go-mysql-server's binder makes of an
 // integer's text: of the smallest of TINYINT, TINYINT UNSIGNED, SMALLINT,
 // ... BIGINT UNSIGNED that holds it (nil if none does).
@@ -254,7 +271,7 @@ func intLiteral(s string) *expression.Literal {
 func paramBinder(ctx *sql.Context, e *sqle.Engine, lits []*expression.Literal) *planbuilder.Builder {
 	exprs := make(map[string]sql.Expression, len(lits))
 	for i, l := range lits {
-		exprs["v"+strconv.Itoa(i+1)] = l
+		exprs[paramName(i)] = l
 	}
 	binder := planbuilder.New(ctx, e.Analyzer.Catalog, e.EventScheduler, e.Parser)
 	binder.SetBindingsWithExpr(exprs)
