@@ -30,7 +30,15 @@ type Provider struct {
 	an atomic.Pointer[analyzer.Analyzer] // runs stored functions (routines.go)
 	// fnRunner runs the stored functions it compiled (routines.go)
 	fnRunner atomic.Pointer[FunctionRunner]
+	// noPointReads sends primary-key points through iterators like any
+	// range (SetPointReads)
+	noPointReads atomic.Bool
 }
+
+// SetPointReads turns the point reads of primary-key ranges (one lookup
+// instead of an iterator: source.pointRead) on, the default, or off, for
+// tests that compare the two. Safe for concurrent use.
+func (p *Provider) SetPointReads(on bool) { p.noPointReads.Store(!on) }
 
 // forgetObjects drops the cached SQL objects of a database.
 func (p *Provider) forgetObjects(db string) {

@@ -485,6 +485,9 @@ func (s *source) openIter(t *engine.Table, idx *engine.Index, rg engine.Range, r
 // generation and lock open would return. ok is false when open would lay
 // the transaction's writes over the snapshot, which takes an iterator.
 func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, gen uint64, lock lockMode, ok bool, err error) {
+	if s.sess != nil && s.sess.p.noPointReads.Load() {
+		return nil, 0, lockNone, false, nil
+	}
 	if s.sess == nil || s.own && s.sess.txn == nil {
 		row, err = s.pointRow(t, key)
 		return row, 0, lockNone, true, err

@@ -70,6 +70,10 @@ type Config struct {
 	// procedure (go-mysql-server's interpreter) instead of compiled
 	// (storedprog); for tests that compare the two.
 	NoCompiledFunctions bool
+	// NoPointReads reads primary-key points of SQL statements through
+	// iterators like any range instead of one lookup each
+	// (sqlbackend.Provider.SetPointReads); for tests that compare the two.
+	NoPointReads bool
 	// MaxConnections bounds the authenticated connections, as mysqld's
 	// max_connections: one more login is answered error 1040, except one
 	// by an account with SUPER or CONNECTION ADMIN (0: no limit). The
@@ -161,6 +165,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	p := sqlbackend.NewProvider(e)
 	p.MariaDB()
+	p.SetPointReads(!cfg.NoPointReads)
 	if err := p.DropTemporaryLeftovers(context.Background()); err != nil {
 		return nil, fmt.Errorf("sqlfront: temporary tables left by a crash: %w", err)
 	}
