@@ -250,7 +250,13 @@ SELECT COUNT(*) FROM s x, s y WHERE REGEXP_INSTR(CONCAT(REPEAT('a', 40), x.n, y.
 func TestKillStopsStatement(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	other := ts.open("")
+	// A statement over a table keeps its plan: runBound runs it.
+	mustExec(t, other, "CREATE DATABASE kq", "CREATE TABLE kq.s (n INT PRIMARY KEY)",
+		"INSERT INTO kq.s WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000) SELECT n FROM s")
+	longKept := `SELECT COUNT(*) FROM kq.s x, kq.s y WHERE CONCAT(REPEAT('1', 28), x.n, y.n) REGEXP '^(1+)+$b'`
 	for _, run := range []struct{ name, how, q string }{
+		{"KILL_QUERY_kept_plan", "KILL QUERY", longKept},
+		{"disconnect_kept_plan", "disconnect", longKept},
 		{"KILL_QUERY", "KILL QUERY", longStatement},
 		{"KILL", "KILL", longStatement},
 		{"disconnect", "disconnect", longStatement},
@@ -259,6 +265,12 @@ func TestKillStopsStatement(t *testing.T) {
 	} {
 		how := run.how
 		t.Run(run.name, func(t *testing.T) {
+			bound := ts.s.mh.plans.Bound.Load()
+			defer func() {
+				if strings.HasSuffix(run.name, "kept_plan") && ts.s.mh.plans.Bound.Load() == bound {
+					t.Error("the statement did not run from a kept plan")
+				}
+			}()
 			c := ts.conn("")
 			var id int64
 			if err := c.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {

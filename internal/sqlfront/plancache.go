@@ -57,6 +57,8 @@ type planCache struct {
 	Hits atomic.Int64
 	// Rebound counts the prepared statements answered from a template.
 	Rebound atomic.Int64
+	// Bound counts the statements runBound ran (kept plans, templates).
+	Bound atomic.Int64
 }
 
 // planKey is what a cached plan depends on besides its text.
@@ -232,6 +234,7 @@ func (h *mariaHandler) runPlan(ctx context.Context, c *mysql.Conn, s *Server, ex
 		if h.gmsResults.Load() {
 			return ext.ComExecuteBound(ctx, c, query, n, cb)
 		}
+		h.plans.Bound.Add(1)
 		return h.runBound(c, s, sctx, query, n, cb)
 	}
 	if h.plans.check.Load() && com == "Com_select" {
