@@ -2,7 +2,6 @@ package sqlfront
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -52,7 +51,7 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 		if len(vars) >= maxTextParams {
 			return false
 		}
-		vars["v"+strconv.Itoa(len(vars)+1)] = &querypb.BindVariable{Type: t, Value: []byte(v)}
+		vars[paramName(len(vars))] = &querypb.BindVariable{Type: t, Value: []byte(v)}
 		b.WriteByte('?')
 		return true
 	}
@@ -69,7 +68,10 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 			case "DATE", "TIME", "TIMESTAMP", "INTERVAL":
 				return "", nil, false // a typed literal
 			}
+			// the value: the text between the quotes, with each doubled
+			// quote made one (copied only when there is one)
 			var v strings.Builder
+			doubled := false
 			j := i + 1
 			for {
 				if j >= len(query) {
@@ -81,14 +83,24 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 				}
 				if c == '\'' {
 					if j+1 < len(query) && query[j+1] == '\'' {
+						if !doubled {
+							doubled = true
+							v.WriteString(query[i+1 : j])
+						}
 						v.WriteByte('\'')
 						j += 2
 						continue
 					}
 					break
 				}
-				v.WriteByte(c)
+				if doubled {
+					v.WriteByte(c)
+				}
 				j++
+			}
+			value := query[i+1 : j]
+			if doubled {
+				value = v.String()
 			}
 			// 'a' 'b' is one literal in MySQL: not cut
 			k := j + 1
@@ -98,7 +110,7 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 			if k < len(query) && query[k] == '\'' {
 				return "", nil, false
 			}
-			if !add(querypb.Type_VARCHAR, v.String()) {
+			if !add(querypb.Type_VARCHAR, value) {
 				return "", nil, false
 			}
 			i, lastWord = j+1, ""

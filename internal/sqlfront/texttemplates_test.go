@@ -16,6 +16,8 @@ func TestTextTemplate(t *testing.T) {
 		vals    []string // "" for a statement left alone
 	}{
 		{"INSERT INTO t (id, c) VALUES (1, 'a''b')", "INSERT INTO t (id, c) VALUES (?, ?)", []string{"1", "a'b"}},
+		{"UPDATE t SET c = 'p''q''r', d = '''''' WHERE id = 2", "UPDATE t SET c = ?, d = ? WHERE id = ?", []string{"p'q'r", "''", "2"}},
+		{"UPDATE t SET c = '', d = 'x''' WHERE id = 2", "UPDATE t SET c = ?, d = ? WHERE id = ?", []string{"", "x'", "2"}},
 		{"insert into sbtest1 (id, k, c, pad) values (0, 5, '12-34', 'x y');", "insert into sbtest1 (id, k, c, pad) values (?, ?, ?, ?)", []string{"0", "5", "12-34", "x y"}},
 		{"INSERT INTO `t1` VALUES (-2.50, .5, NULL, 'é')", "INSERT INTO `t1` VALUES (-?, ?, NULL, ?)", []string{"2.50", ".5", "é"}},
 		{"INSERT INTO t2x VALUES (t2x.1, 'a')", "INSERT INTO t2x VALUES (t2x.1, ?)", []string{"a"}}, // 1 after a dot is a name
