@@ -283,6 +283,17 @@ func (w *batchWriter) delRange(start, end []byte) error {
 	return w.b.DeleteRange(start, end, nil)
 }
 
+// cachedReads sends w's point reads of keys it has not written (pend) to
+// committed data through e's row cache, as Engine.Find reads; its own
+// writes are read from its batch. Without a row cache every point read
+// goes to the batch. A group's job and an SQL transaction read so.
+func (w *batchWriter) cachedReads(e *Engine) {
+	w.rs.ps = pointSource{db: e.db, cache: e.rc}
+	if e.rc != nil {
+		w.rs.ps.pend = &w.pend
+	}
+}
+
 // get reads key as the batch sees it. The value is valid until the next
 // get.
 func (w *batchWriter) get(key []byte) ([]byte, bool, error) {

@@ -97,9 +97,15 @@ type readState struct {
 // until fn returns false or the limit is reached. The Row passed to fn is
 // valid only during the call. Safe for concurrent use.
 func (e *Engine) Find(t *Table, q *Query, fn func(Row) bool) error {
+	return e.findIn(e.db, pointSource{db: e.db, cache: e.rc}, t, q, fn)
+}
+
+// findIn runs q on r with a pooled readState whose point reads go to ps,
+// and counts the rows read.
+func (e *Engine) findIn(r pebble.Reader, ps pointSource, t *Table, q *Query, fn func(Row) bool) error {
 	st := e.reads.Get().(*readState)
-	st.ps = pointSource{db: e.db, cache: e.rc}
-	err := st.find(e.db, t, q, fn)
+	st.ps = ps
+	err := st.find(r, t, q, fn)
 	e.stats.RowsRead.Add(int64(st.n))
 	e.reads.Put(st)
 	return err

@@ -127,12 +127,7 @@ func (s *Snapshot) Find(t *Table, q *Query, fn func(Row) bool) error {
 		return err
 	}
 	defer s.release()
-	st := s.e.reads.Get().(*readState)
-	st.ps = pointSource{}
-	err := st.find(s.s, t, q, fn)
-	s.e.stats.RowsRead.Add(int64(st.n))
-	s.e.reads.Put(st)
-	return err
+	return s.e.findIn(s.s, pointSource{}, t, q, fn)
 }
 
 // NewSnapshotIterator iterates s's rows of idx within rg with the

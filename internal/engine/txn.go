@@ -60,13 +60,7 @@ type TxnSavepoint struct {
 // Begin starts a transaction.
 func (e *Engine) Begin() *Txn {
 	x := &Txn{w: batchWriter{e: e, b: e.db.NewIndexedBatch()}}
-	// Point reads of keys the transaction has not written read committed
-	// data, which the row cache answers as Engine.Find does; its own
-	// writes (pend) are read from its batch.
-	if e.rc != nil {
-		x.w.rs.ps = pointSource{db: e.db, cache: e.rc}
-		x.w.rs.ps.pend = &x.w.pend
-	}
+	x.w.cachedReads(e)
 	// jobsDone == jobsStarted (read in this order): every job begun so
 	// far has ended, so the checks from now on read all it wrote.
 	x.seq = e.jobsStarted.Load()

@@ -505,10 +505,9 @@ func (tx *Job) begin(e *Engine) {
 	tx.e = e
 	tx.b = e.db.NewIndexedBatch()
 	tx.rs.inWriter = true
-	tx.rs.ps = pointSource{db: e.db, cache: e.rc}
+	tx.cachedReads(e)
 	if e.rc != nil {
-		tx.rs.ps.pend = &tx.pend // the group's own writes bypass the cache
-		tx.bounds = &e.bounds    // which needs pend (bounds.go)
+		tx.bounds = &e.bounds // which needs pend (bounds.go)
 	}
 	tx.pend.reset()
 	tx.cat = e.cat.Load()

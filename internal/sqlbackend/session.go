@@ -489,7 +489,7 @@ func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, 
 		return nil, 0, lockNone, false, nil
 	}
 	if s.sess == nil || s.own && s.sess.txn == nil {
-		row, err = s.pointRow(t, key)
+		row, err = primaryRow(s.e, t, key)
 		return row, 0, lockNone, true, err
 	}
 	if !s.own {
@@ -499,16 +499,12 @@ func (s *source) pointRead(t *engine.Table, key []types.Value) (row engine.Row, 
 			return s.snapshotPointRow(t, key)
 		}
 		if s.sess.readsCommitted(t) {
-			row, err = s.pointRow(t, key)
+			row, err = primaryRow(s.e, t, key)
 			return row, 0, lock, true, err
 		}
 	}
 	s.sess.applyPendingRollback(false)
-	q := &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}
-	err = s.sess.txn.Find(t, q, func(r engine.Row) bool {
-		row = r.Clone()
-		return false
-	})
+	row, err = primaryRow(s.sess.txn, t, key)
 	return row, s.sess.gen, lock, true, err
 }
 
@@ -544,19 +540,21 @@ func (s *source) snapshotPointRow(t *engine.Table, key []types.Value) (row engin
 			return nil, 0, lockNone, false, nil
 		}
 	}
-	q := &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}
-	err = snap.Find(t, q, func(r engine.Row) bool {
-		row = r.Clone()
-		return false
-	})
+	row, err = primaryRow(snap, t, key)
 	return row, 0, lockNone, true, err
 }
 
-// pointRow returns the committed row of t whose primary key is key, or
-// nil if there is none.
-func (s *source) pointRow(t *engine.Table, key []types.Value) (engine.Row, error) {
+// rowFinder reads rows by key: committed data (*engine.Engine), a
+// transaction's view (*engine.Txn) or a snapshot (*engine.Snapshot).
+type rowFinder interface {
+	Find(t *engine.Table, q *engine.Query, fn func(engine.Row) bool) error
+}
+
+// primaryRow returns a copy of the row of t whose primary key is key as f
+// reads it, or nil if there is none.
+func primaryRow(f rowFinder, t *engine.Table, key []types.Value) (engine.Row, error) {
 	var out engine.Row
-	err := s.e.Find(t, &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}, func(r engine.Row) bool {
+	err := f.Find(t, &engine.Query{Index: t.Primary, Op: engine.OpEQ, Key: key, Limit: 1}, func(r engine.Row) bool {
 		out = r.Clone()
 		return false
 	})
@@ -571,19 +569,14 @@ func (s *source) reread(t *engine.Table, row engine.Row, gen uint64) (engine.Row
 	if t.Primary.Hidden {
 		return row.Clone(), nil
 	}
-	q := &engine.Query{Index: t.Primary, Op: engine.OpEQ, Limit: 1}
-	for _, c := range t.Primary.Columns {
-		q.Key = append(q.Key, row[c])
+	key := make([]types.Value, len(t.Primary.Columns))
+	for i, c := range t.Primary.Columns {
+		key[i] = row[c]
 	}
-	var out engine.Row
-	fn := func(r engine.Row) bool { out = r.Clone(); return false }
-	var err error
 	if gen != 0 && s.sess != nil && s.sess.txn != nil && gen == s.sess.gen {
-		err = s.sess.txn.Find(t, q, fn)
-	} else {
-		err = s.e.Find(t, q, fn)
+		return primaryRow(s.sess.txn, t, key)
 	}
-	return out, err
+	return primaryRow(s.e, t, key)
 }
 
 // release closes (or pools) the iterator open returned last, over idx of
