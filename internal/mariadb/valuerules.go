@@ -78,7 +78,7 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 			lt, lok := cheapType(x.Left())
 			rt, rok := cheapType(x.Right())
 			if lok && rok && gtypes.IsInteger(lt) && gtypes.IsInteger(rt) &&
-				(is64(lt) || is64(rt) || gtypes.IsUnsigned(lt) || gtypes.IsUnsigned(rt)) {
+				(is64(lt) || is64(rt) || unsignedOperand(x.Left(), lt) || unsignedOperand(x.Right(), rt)) {
 				return &checkedArith{Arithmetic: x, wide: is64(lt) || is64(rt)}, transform.NewTree, nil
 			}
 		}
@@ -436,7 +436,24 @@ type checkedArith struct {
 var _ sql.Expression = (*checkedArith)(nil)
 
 func (c *checkedArith) unsigned() bool {
-	return gtypes.IsUnsigned(c.Left().Type()) || gtypes.IsUnsigned(c.Right().Type())
+	return unsignedOperand(c.Left(), c.Left().Type()) || unsignedOperand(c.Right(), c.Right().Type())
+}
+
+// unsignedOperand reports whether e, of integer type t, is an unsigned
+// operand as MariaDB sees it. go-mysql-server types an integer literal
+// with the smallest type that holds it, so 200 is TINYINT UNSIGNED and
+// 40000 SMALLINT UNSIGNED; in MariaDB every integer literal up to
+// BIGINT's top is signed (k - 200 is negative for k = 10, not error
+// 1690), and only one above it is BIGINT UNSIGNED, which go-mysql-server
+// types as such.
+func unsignedOperand(e sql.Expression, t sql.Type) bool {
+	if !gtypes.IsUnsigned(t) {
+		return false
+	}
+	if _, ok := e.(*expression.Literal); ok {
+		return t == gtypes.Uint64
+	}
+	return true
 }
 
 // Type is BIGINT or BIGINT UNSIGNED when a side is BIGINT, else

@@ -59,34 +59,38 @@ import (
 // pointCacheMax bounds the number of statement texts remembered.
 const pointCacheMax = 4096
 
-// pointSelects remembers the recognised point-select statements by text.
+// pointSelects remembers the recognised fast-path statements by text:
+// point selects (*pointPlan) and point writes (*writePlan, pointwrite.go).
 // Safe for concurrent use.
 type pointSelects struct {
-	plans sync.Map // query text -> *pointPlan
+	plans sync.Map // query text -> *pointPlan or *writePlan
 	n     atomic.Int64
 }
 
-// remember parses a statement being prepared and keeps its plan when it
-// is a point select.
+// remember parses a statement being prepared and keeps its plan when the
+// fast path may serve it.
 func (ps *pointSelects) remember(query string) {
 	if _, ok := ps.plans.Load(query); ok || ps.n.Load() >= pointCacheMax {
 		return
 	}
-	p := parsePointSelect(query)
-	if p == nil {
+	var plan any
+	if p := parsePointSelect(query); p != nil {
+		plan = p
+	} else if w := parsePointWrite(query); w != nil {
+		plan = w
+	} else {
 		return
 	}
-	if _, loaded := ps.plans.LoadOrStore(query, p); !loaded {
+	if _, loaded := ps.plans.LoadOrStore(query, plan); !loaded {
 		ps.n.Add(1)
 	}
 }
 
-// lookup returns the plan of a statement text, or nil.
-func (ps *pointSelects) lookup(query string) *pointPlan {
-	if v, ok := ps.plans.Load(query); ok {
-		return v.(*pointPlan)
-	}
-	return nil
+// lookup returns the plan of a statement text (a *pointPlan or a
+// *writePlan), or nil.
+func (ps *pointSelects) lookup(query string) any {
+	v, _ := ps.plans.Load(query)
+	return v
 }
 
 // pointPlan is what the text of a point select says. Its fields are set
@@ -345,9 +349,14 @@ func txnPointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
 }
 
 // pointSafe reports whether the session may read committed data outside
-// go-mysql-server: autocommit, no transaction, no default LIMIT.
+// go-mysql-server: autocommit, no transaction, no default LIMIT. Under
+// autocommit, go-mysql-server's transaction handle may still be set when
+// no transaction is open: a statement that failed, or SHOW WARNINGS,
+// leaves it behind for the next statement to reuse (and then clear). It
+// holds nothing (the Session holds the engine transaction, the locks and
+// the snapshot), so it does not keep the fast path away.
 func pointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
-	if sess.HasEngineTxn() || sess.GetTransaction() != nil || sess.GetIgnoreAutoCommit() || sess.HasTemporaryTables() {
+	if sess.HasEngineTxn() || sess.GetIgnoreAutoCommit() || sess.HasTemporaryTables() {
 		return false
 	}
 	v, err := sess.GetSessionVariable(ctx, "autocommit")

@@ -36,6 +36,9 @@ type Stats struct {
 	// PointFast counts the prepared point selects served without
 	// go-mysql-server's planner (also counted in Queries).
 	PointFast atomic.Int64
+	// PointWrites counts the prepared point UPDATEs and DELETEs served
+	// without go-mysql-server's planner (also counted in Queries).
+	PointWrites atomic.Int64
 }
 
 // classify names a statement's class from its first keyword.

@@ -148,7 +148,15 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	authenticated(c)
 	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
-		if done, err := h.execPoint(ctx, c, p, prepare, callback); done {
+		var done bool
+		var err error
+		switch p := p.(type) {
+		case *pointPlan:
+			done, err = h.execPoint(ctx, c, p, prepare, callback)
+		case *writePlan:
+			done, err = h.execWrite(ctx, c, p, prepare, callback)
+		}
+		if done {
 			h.stats.count(prepare.PrepareStmt, err)
 			return h.wireError(c, prepare.PrepareStmt, err)
 		}

@@ -105,3 +105,15 @@ INSERT INTO dc VALUES (1, '2020-01-01', '2020-01-01 10:11:12.5'), (2, NULL, NULL
 SELECT id, IFNULL(d, 'never'), COALESCE(dt, 'never'), IF(d IS NULL, 'none', d), CASE WHEN dt IS NULL THEN 0 ELSE dt END, IFNULL(d, 0), COALESCE(d, NOW()) > '2000' FROM dc ORDER BY id;
 -- deviation: a choice between a DATE and a DATETIME(2) has the first argument's type (2020-01-01); MariaDB's is their common DATETIME(2) (2020-01-01 00:00:00.00)
 SELECT id, IFNULL(d, dt) FROM dc ORDER BY id;
+-- An integer literal is signed up to BIGINT's top, whatever its size
+-- (go-mysql-server types 200 as TINYINT UNSIGNED); an unsigned column
+-- still makes the result unsigned.
+CREATE TABLE lit (id INT PRIMARY KEY, k INT NOT NULL, t TINYINT, u INT UNSIGNED);
+INSERT INTO lit VALUES (1, 10, 3, 5), (2, 10, 3, 5);
+SELECT k - 139, k + 40000, t - 200, t * 300, k - 3000000000, 3 - 200 FROM lit WHERE id = 1;
+UPDATE lit SET k = k - 139, t = t - 130 WHERE id = 1;
+SELECT * FROM lit ORDER BY id;
+-- deviation: the error is MariaDB's, but sent before the result set; MariaDB sends the column line first
+SELECT u - 200 FROM lit WHERE id = 2;
+-- deviation: the error is MariaDB's, but sent before the result set; MariaDB sends the column line first
+SELECT k - 18446744073709551615 FROM lit WHERE id = 2;

@@ -1,0 +1,109 @@
+package sqlbackend
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// Point writes: an autocommit UPDATE or DELETE of the one row a primary
+// key names, made by the SQL front's fast path without go-mysql-server's
+// plan and iterators (sqlfront/pointwrite.go). Only the success of a
+// plain write is served here; anything else (a trigger, a foreign key, a
+// constraint, a value the front cannot convert exactly, an error of the
+// engine's write) leaves nothing behind and sends the statement to
+// go-mysql-server, whose answer is then the statement's.
+
+// WritesPlain reports whether an UPDATE or DELETE of rows of t changes
+// only those rows, checking nothing more than the engine does: no trigger
+// in t's database, no foreign key involving t, no CHECK constraint, no
+// generated, ON UPDATE or JSON column. It reads the catalog's SQL
+// attributes; the caller keeps the answer while SchemaGen is unchanged.
+// Safe for concurrent use.
+func (p *Provider) WritesPlain(t *engine.Table) bool {
+	if p.Involves(t) {
+		return false
+	}
+	d := &database{p: p, name: t.DB}
+	o, err := d.objects()
+	if err != nil || len(o.Triggers) > 0 {
+		return false
+	}
+	m, err := p.tableMeta(t.ID)
+	if err != nil {
+		return false
+	}
+	return len(m.Checks) == 0 && len(m.ColumnChecks) == 0 && len(m.OnUpdate) == 0 &&
+		len(m.Generated) == 0 && len(m.Stored) == 0 && len(m.JSON) == 0
+}
+
+// PointWrite makes, as an autocommit statement of the session, the UPDATE
+// (change returns the new row) or DELETE (change is nil) of the row of t
+// whose primary key is key, the way go-mysql-server's plan of that
+// statement makes it over this backend: the newest committed row, locked
+// exclusively (read again when the lock had to be waited for), changed in
+// the session's engine transaction and committed. matched reports that
+// the row exists, changed that it was written (an UPDATE that leaves the
+// row as it was writes nothing).
+//
+// ok is false, with nothing written and no lock held, when the statement
+// must go to go-mysql-server instead: the session has a transaction or
+// locks of its own, change declines the row (returns ok false), or the
+// engine refuses the write (a duplicate, a read-only engine). err is an
+// error of the lock (a wait timeout) or of the commit, as the statement
+// would have returned it.
+//
+// Call it on the session's goroutine between SessionCommandBegin and
+// SessionCommandEnd, outside any go-mysql-server transaction.
+func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Value, change func(old engine.Row) (engine.Row, bool)) (matched, changed, ok bool, err error) {
+	if s.txn != nil || s.locked || s.victim || s.stmtRefs > 0 || s.snap != nil || t.Primary.Hidden {
+		return false, false, false, nil
+	}
+	row, err := primaryRow(s.p.e, t, key)
+	if err != nil || row == nil {
+		return false, false, err == nil, MapError(err)
+	}
+	fresh, err := s.lockRow(ctx, t, row, lockExclusive)
+	if err != nil {
+		s.releaseTxnState()
+		return false, false, true, err
+	}
+	if fresh {
+		if row, err = primaryRow(s.p.e, t, key); err != nil || row == nil {
+			s.releaseTxnState()
+			return false, false, err == nil, MapError(err)
+		}
+	}
+	var nrow engine.Row
+	if change != nil {
+		if nrow, ok = change(row); !ok {
+			s.releaseTxnState()
+			return false, false, false, nil
+		}
+		if sameRow(row, nrow) {
+			s.releaseTxnState()
+			return true, false, true, nil
+		}
+	}
+	x := s.writeTxnNoCheck()
+	if change != nil {
+		_, err = x.Update(t, row, nrow)
+		if err == nil && t.AutoInc >= 0 && !nrow[t.AutoInc].Null {
+			// What the editor records of an updated row (editor.Update).
+			s.stmtIDs.Updated++
+			s.stmtIDs.UpdatedID = uint64(nrow[t.AutoInc].I)
+		}
+	} else {
+		_, err = x.Delete(t, row)
+	}
+	if err != nil {
+		s.stmtIDs = StatementIDs{}
+		s.dropTxn()
+		return false, false, false, nil
+	}
+	if err := s.CommitTransaction(ctx, nil); err != nil {
+		return true, false, true, err
+	}
+	return true, true, true, nil
+}

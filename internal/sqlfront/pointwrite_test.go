@@ -1,0 +1,321 @@
+package sqlfront
+
+import (
+	"context"
+	gosql "database/sql"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestPointWritesSameAnswers runs the same random statements on two
+// servers holding the same rows: one serves prepared point UPDATEs and
+// DELETEs on the fast path (pointwrite.go), the other sends everything
+// to go-mysql-server. The values reach past what the fast path converts
+// (out of range, too long, non-ASCII, NULL, strings for numbers), the
+// session switches between strict and non-strict modes, one connection
+// asks for CLIENT_FOUND_ROWS, and some tables have what the fast path
+// leaves to go-mysql-server (a trigger, a CHECK, a foreign key, a unique
+// key, a composite key). Every OK packet (affected rows, insert id,
+// info), every error, ROW_COUNT(), FOUND_ROWS(), the warnings and the
+// tables' rows must be the same; statements on the tables with a
+// trigger, CHECK or foreign key must never take the fast path, and most
+// of the others must.
+func TestPointWritesSameAnswers(t *testing.T) {
+	general := startTestServer(t, "", Config{NoPointFastPath: true})
+	fast := startTestServer(t, "", Config{})
+	setup := []string{"CREATE DATABASE pw", "USE pw",
+		`CREATE TABLE t1 (id INT UNSIGNED AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL DEFAULT 0, s SMALLINT,
+		  u TINYINT UNSIGNED, c CHAR(6), v VARCHAR(8), l VARCHAR(8) CHARACTER SET latin1, KEY k (k))`,
+		"CREATE TABLE t2 (a INT, b BIGINT, x INT, PRIMARY KEY (a, b))",
+		"CREATE TABLE t3 (id INT PRIMARY KEY, u INT, n INT, UNIQUE KEY u (u))",
+		"CREATE DATABASE pwx", // the tables whose writes are not plain
+		"CREATE TABLE pwx.trig (id INT PRIMARY KEY, v INT)",
+		"CREATE TABLE pwx.tlog (id INT, v INT)",
+		"CREATE TRIGGER pwx.trig_au AFTER UPDATE ON pwx.trig FOR EACH ROW INSERT INTO pwx.tlog VALUES (NEW.id, NEW.v)",
+		"CREATE TABLE pwx.chk (id INT PRIMARY KEY, n INT, CHECK (n < 100))",
+		"CREATE TABLE pwx.par (id INT PRIMARY KEY, n INT)",
+		"CREATE TABLE pwx.ch (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES pwx.par (id) ON DELETE CASCADE)",
+	}
+	var r1, r2, r3, rx []string
+	for i := 1; i <= 12; i++ {
+		r1 = append(r1, fmt.Sprintf("(%d, %d, %d, %d, 'c%d', 'v%d', 'l%d')", i, i*10, i, 250+i%5, i, i, i))
+		r2 = append(r2, fmt.Sprintf("(%d, %d, %d)", i%3, i, i))
+		r3 = append(r3, fmt.Sprintf("(%d, %d, %d)", i, i, i))
+		rx = append(rx, fmt.Sprintf("(%d, %d)", i, i))
+	}
+	setup = append(setup,
+		"INSERT INTO t1 VALUES "+strings.Join(r1, ","),
+		"INSERT INTO t2 VALUES "+strings.Join(r2, ","),
+		"INSERT INTO t3 VALUES "+strings.Join(r3, ","),
+		"INSERT INTO pwx.trig VALUES "+strings.Join(rx, ","),
+		"INSERT INTO pwx.chk VALUES "+strings.Join(rx, ","),
+		"INSERT INTO pwx.par VALUES "+strings.Join(rx, ","),
+		"INSERT INTO pwx.ch VALUES "+strings.Join(rx, ","))
+	ctx := context.Background()
+	type side struct {
+		c, found *gosql.Conn // found: a CLIENT_FOUND_ROWS connection
+		tap      *copyTap
+	}
+	var sides []side
+	for _, ts := range []*testServer{general, fast} {
+		root := ts.conn("")
+		mustExec(t, root, setup...)
+		d, err := openPool(ts.dsn("root", ts.cfg.RootPassword, "pw") + "&clientFoundRows=true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		found, err := d.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { found.Close() })
+		sides = append(sides, side{c: ts.conn("pw"), found: found, tap: tapCopies(ts.s.mh)})
+	}
+	type shape struct {
+		q     string
+		args  func(r *rand.Rand) []any
+		plain bool // the fast path may serve it
+	}
+	id := func(r *rand.Rand) any {
+		if r.IntN(6) == 0 {
+			return []any{nil, "3", -1, 99, 4000000000, 1.5}[r.IntN(6)]
+		}
+		return 1 + r.IntN(14) // 13 and 14 are missing
+	}
+	num := func(r *rand.Rand) any {
+		switch r.IntN(8) {
+		case 0:
+			return nil
+		case 1:
+			return []any{"7", "12abc", "x", 2.5, 1e12}[r.IntN(5)]
+		case 2:
+			return []any{-40000, 70000, 300, -1, 2147483648, -9223372036854775807}[r.IntN(6)]
+		}
+		return r.IntN(200) - 20
+	}
+	text := func(r *rand.Rand) any {
+		switch r.IntN(7) {
+		case 0:
+			return nil
+		case 1:
+			return []any{"abcdefghijk", "é", "tail  ", " lead", "", 42, "a\x00b"}[r.IntN(7)]
+		}
+		return fmt.Sprintf("s%d", r.IntN(1000))
+	}
+	shapes := []shape{
+		{"UPDATE t1 SET k = k + 1 WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, true},
+		{"UPDATE t1 SET k = k - ?, c = ? WHERE id = ?", func(r *rand.Rand) []any { return []any{num(r), text(r), id(r)} }, true},
+		{"UPDATE t1 SET s = ?, u = u + ? WHERE id = ?", func(r *rand.Rand) []any { return []any{num(r), num(r), id(r)} }, true},
+		{"UPDATE t1 SET u = u - 3 WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, true},
+		{"UPDATE t1 SET c = ?, v = ?, l = ? WHERE id = ?", func(r *rand.Rand) []any { return []any{text(r), text(r), text(r), id(r)} }, true},
+		{"UPDATE pw.t1 SET k = ? WHERE id = ?", func(r *rand.Rand) []any { return []any{num(r), id(r)} }, true},
+		{"DELETE FROM t1 WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, true},
+		{"INSERT INTO t1 (id, k, c) VALUES (?, ?, ?)", func(r *rand.Rand) []any { return []any{id(r), num(r), text(r)} }, false},
+		{"UPDATE t2 SET x = x + ? WHERE a = ? AND b = ?", func(r *rand.Rand) []any { return []any{num(r), r.IntN(3), id(r)} }, true},
+		{"DELETE FROM t2 WHERE b = ? AND a = ?", func(r *rand.Rand) []any { return []any{id(r), r.IntN(3)} }, true},
+		{"UPDATE t3 SET u = ? WHERE id = ?", func(r *rand.Rand) []any { return []any{r.IntN(15), id(r)} }, false},
+		{"UPDATE t3 SET n = n + 1 WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, true},
+		{"UPDATE t3 SET n = n - 0 WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, true}, // changes nothing
+		{"UPDATE pwx.trig SET v = ? WHERE id = ?", func(r *rand.Rand) []any { return []any{num(r), id(r)} }, false},
+		{"UPDATE pwx.chk SET n = n + 10 WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, false},
+		{"DELETE FROM pwx.par WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r)} }, false},
+		{"UPDATE pwx.ch SET pid = ? WHERE id = ?", func(r *rand.Rand) []any { return []any{id(r), id(r)} }, false},
+	}
+	stmts := make([][]*gosql.Stmt, len(shapes)) // [shape][side*2 + found]
+	for i, sh := range shapes {
+		for _, s := range sides {
+			stmts[i] = append(stmts[i], prepareOn(t, []*gosql.Conn{s.c, s.found}, sh.q)...)
+		}
+	}
+	// answer is one statement's OK packet or error, and what the
+	// session says of it after.
+	answer := func(s side, st *gosql.Stmt, found bool, args []any) (string, bool) {
+		c := s.c
+		if found {
+			c = s.found
+		}
+		var out string
+		_, err := st.ExecContext(ctx, args...)
+		res, fastSent := s.tap.takeFast()
+		switch {
+		case err != nil:
+			out = "error: " + err.Error()
+		case len(res) != 1:
+			return fmt.Sprintf("%d results", len(res)), false
+		default:
+			out = fmt.Sprintf("affected %d id %d info %q", res[0].RowsAffected, res[0].InsertID, res[0].Info)
+		}
+		after, err := queryStrings(c, "SELECT ROW_COUNT(), FOUND_ROWS(), LAST_INSERT_ID()")
+		if err != nil {
+			return out + " error: " + err.Error(), false
+		}
+		warn, err := queryStrings(c, "SHOW WARNINGS")
+		if err != nil {
+			return out + " error: " + err.Error(), false
+		}
+		return out + " | " + strings.Join(after, ",") + " | " + strings.Join(warn, ";"), len(fastSent) == 1 && fastSent[0]
+	}
+	tables := []string{"pw.t1", "pw.t2", "pw.t3", "pwx.trig", "pwx.tlog", "pwx.chk", "pwx.par", "pwx.ch"}
+	sameTables := func(when string) {
+		t.Helper()
+		for _, tb := range tables {
+			want := queryRows(t, sides[0].c, "SELECT * FROM "+tb+" ORDER BY 1, 2")
+			got := queryRows(t, sides[1].c, "SELECT * FROM "+tb+" ORDER BY 1, 2")
+			if joinLines(want) != joinLines(got) {
+				t.Fatalf("%s: %s differs:\nfast path:\n%s\ngo-mysql-server:\n%s", when, tb, joinLines(got), joinLines(want))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	modes := []string{"STRICT_TRANS_TABLES", "", "STRICT_ALL_TABLES,NO_UNSIGNED_SUBTRACTION", "TRADITIONAL"}
+	var fastN, plainN int
+	perShape := map[int]int{}
+	var history []string
+	for step := 0; step < 2500; step++ {
+		if r.IntN(40) == 0 {
+			q := fmt.Sprintf("SET SESSION sql_mode = '%s'", modes[r.IntN(len(modes))])
+			history = append(history, q)
+			for _, s := range sides {
+				mustExec(t, s.c, q)
+				mustExec(t, s.found, q)
+			}
+			continue
+		}
+		i := r.IntN(len(shapes))
+		sh := shapes[i]
+		args, found := sh.args(r), r.IntN(4) == 0
+		history = append(history, fmt.Sprintf("%s %v found=%v", sh.q, args, found))
+		var answers []string
+		var fastSent []bool
+		for k, s := range sides {
+			j := 2 * k
+			if found {
+				j++
+			}
+			a, f := answer(s, stmts[i][j], found, args)
+			answers = append(answers, a)
+			fastSent = append(fastSent, f)
+		}
+		if answers[0] != answers[1] {
+			t.Fatalf("step %d: %s %v (found rows %v):\nfast path: %s\ngo-mysql-server: %s\nhistory:\n%s",
+				step, sh.q, args, found, answers[1], answers[0], strings.Join(history[max(0, len(history)-15):], "\n"))
+		}
+		if fastSent[0] {
+			t.Fatalf("step %d: the server without fast paths used one", step)
+		}
+		if fastSent[1] {
+			fastN++
+			perShape[i]++
+			if !sh.plain {
+				t.Fatalf("step %d: %s took the fast path", step, sh.q)
+			}
+		}
+		if sh.plain {
+			plainN++
+		}
+		if step%250 == 0 {
+			sameTables(fmt.Sprintf("step %d", step))
+		}
+	}
+	sameTables("the end")
+	t.Logf("%d of %d plain point writes took the fast path %v", fastN, plainN, perShape)
+	if fastN < plainN/3 {
+		t.Fatalf("%d of %d plain point writes took the fast path, want a third or more", fastN, plainN)
+	}
+	if n := fast.s.mh.stats.PointWrites.Load(); n != int64(fastN) {
+		t.Fatalf("PointWrites counted %d, the tap saw %d", n, fastN)
+	}
+	t.Logf("%d of %d plain point writes took the fast path %v", fastN, plainN, perShape)
+}
+
+// TestPointWritesLock checks the row lock of point writes: fast-path
+// increments racing each other and explicit transactions lose none, a
+// fast-path write that waited for a lock writes over the row as the
+// other transaction left it, and a lock wait timeout is the error the
+// statement gets without the fast path.
+func TestPointWritesLock(t *testing.T) {
+	general := startTestServer(t, "", Config{NoPointFastPath: true})
+	fast := startTestServer(t, "", Config{})
+	ctx := context.Background()
+	var timeouts []string
+	for _, ts := range []*testServer{general, fast} {
+		root := ts.conn("")
+		mustExec(t, root, "CREATE DATABASE pl", "CREATE TABLE pl.t (id INT PRIMARY KEY, k INT NOT NULL)",
+			"INSERT INTO pl.t VALUES (1, 0), (2, 0)")
+		holder, waiter := ts.conn("pl"), ts.conn("pl")
+		st, err := waiter.PrepareContext(ctx, "UPDATE t SET k = k + 1 WHERE id = ?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustExec(t, waiter, "SET SESSION innodb_lock_wait_timeout = 1")
+		mustExec(t, holder, "BEGIN", "UPDATE t SET k = k + 100 WHERE id = 2")
+		_, err = st.ExecContext(ctx, 2)
+		timeouts = append(timeouts, fmt.Sprint(err))
+		mustExec(t, waiter, "SET SESSION innodb_lock_wait_timeout = 50")
+		done := make(chan error, 1)
+		go func() { _, err := st.ExecContext(ctx, 2); done <- err }()
+		time.Sleep(100 * time.Millisecond)
+		mustExec(t, holder, "UPDATE t SET k = k + 10 WHERE id = 2", "COMMIT")
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		expectRows(t, root, "SELECT k FROM pl.t WHERE id = 2", "111")
+		st.Close()
+	}
+	if timeouts[0] != timeouts[1] || !strings.Contains(timeouts[0], "1205") {
+		t.Fatalf("lock wait timeout: fast path %q, go-mysql-server %q", timeouts[1], timeouts[0])
+	}
+
+	const workers, each, txns = 4, 150, 40
+	var wg sync.WaitGroup
+	errs := make(chan error, workers+2)
+	before := fast.s.mh.stats.PointWrites.Load()
+	for w := 0; w < workers; w++ {
+		c := fast.conn("pl")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, err := c.PrepareContext(ctx, "UPDATE t SET k = k + 1 WHERE id = ?")
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer st.Close()
+			for i := 0; i < each; i++ {
+				if _, err := st.ExecContext(ctx, 1); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for w := 0; w < 2; w++ {
+		c := fast.conn("pl")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < txns; i++ {
+				for _, q := range []string{"BEGIN", "UPDATE t SET k = k + 1 WHERE id = 1", "COMMIT"} {
+					if _, err := c.ExecContext(ctx, q); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	expectRows(t, fast.conn(""), "SELECT k FROM pl.t WHERE id = 1", fmt.Sprint(workers*each+2*txns))
+	if n := fast.s.mh.stats.PointWrites.Load() - before; n != workers*each {
+		t.Fatalf("%d of %d increments took the fast path", n, workers*each)
+	}
+}
