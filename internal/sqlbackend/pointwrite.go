@@ -15,13 +15,14 @@ import (
 // engine's write) leaves nothing behind and sends the statement to
 // go-mysql-server, whose answer is then the statement's.
 
-// WritesPlain reports whether an UPDATE or DELETE of rows of t changes
-// only those rows, checking nothing more than the engine does: no trigger
-// in t's database, no foreign key involving t, no CHECK constraint, no
-// generated, ON UPDATE or JSON column. It reads the catalog's SQL
-// attributes; the caller keeps the answer while SchemaGen is unchanged.
-// Safe for concurrent use.
-func (p *Provider) WritesPlain(t *engine.Table) bool {
+// WritesPlain reports whether an UPDATE or DELETE (or with insert an
+// INSERT) of rows of t changes only those rows, checking nothing more
+// than the engine does: no trigger in t's database, no foreign key
+// involving t, no CHECK constraint, no generated, ON UPDATE or JSON
+// column (and for an INSERT no DEFAULT expression). It reads the
+// catalog's SQL attributes; the caller keeps the answer while SchemaGen
+// is unchanged. Safe for concurrent use.
+func (p *Provider) WritesPlain(t *engine.Table, insert bool) bool {
 	if p.Involves(t) {
 		return false
 	}
@@ -35,7 +36,7 @@ func (p *Provider) WritesPlain(t *engine.Table) bool {
 		return false
 	}
 	return len(m.Checks) == 0 && len(m.ColumnChecks) == 0 && len(m.OnUpdate) == 0 &&
-		len(m.Generated) == 0 && len(m.Stored) == 0 && len(m.JSON) == 0
+		len(m.Generated) == 0 && len(m.Stored) == 0 && len(m.JSON) == 0 && (!insert || len(m.Defaults) == 0)
 }
 
 // PointWrite makes, as an autocommit statement of the session, the UPDATE
@@ -106,4 +107,34 @@ func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Valu
 		return true, false, true, err
 	}
 	return true, true, true, nil
+}
+
+// PointInsert makes, as an autocommit statement of the session, the
+// INSERT of row into t the way go-mysql-server's plan of a one-row INSERT
+// makes it over this backend: the row inserted in the session's engine
+// transaction (an AUTO_INCREMENT column that is NULL or 0 takes the next
+// id, written into row) and committed. id is the id generated, 0 for
+// none. ok is false, with nothing written, when the statement must go to
+// go-mysql-server instead: the session has a transaction of its own, or
+// the engine refuses the row (a duplicate key, a read-only engine). err is
+// an error of the commit. Call it as PointWrite.
+func (s *Session) PointInsert(ctx *sql.Context, t *engine.Table, row engine.Row) (id uint64, ok bool, err error) {
+	if s.txn != nil || s.locked || s.victim || s.stmtRefs > 0 || s.snap != nil {
+		return 0, false, nil
+	}
+	x := s.writeTxnNoCheck()
+	id, err = x.Insert(t, row)
+	if err != nil {
+		s.dropTxn()
+		return 0, false, nil
+	}
+	// What the editor records of an inserted row (editor.Insert).
+	s.stmtIDs.Inserted++
+	if id != 0 {
+		s.stmtIDs.FirstID = id
+	}
+	if err := s.CommitTransaction(ctx, nil); err != nil {
+		return 0, true, err
+	}
+	return id, true, nil
 }

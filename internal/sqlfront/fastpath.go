@@ -63,7 +63,7 @@ const pointCacheMax = 4096
 // point selects (*pointPlan) and point writes (*writePlan, pointwrite.go).
 // Safe for concurrent use.
 type pointSelects struct {
-	plans sync.Map // query text -> *pointPlan or *writePlan
+	plans sync.Map // query text -> *pointPlan, *writePlan or noFastPlan
 	n     atomic.Int64
 }
 
@@ -73,21 +73,23 @@ func (ps *pointSelects) remember(query string) {
 	if _, ok := ps.plans.Load(query); ok || ps.n.Load() >= pointCacheMax {
 		return
 	}
-	var plan any
+	var plan any = noFastPlan{}
 	if p := parsePointSelect(query); p != nil {
 		plan = p
 	} else if w := parsePointWrite(query); w != nil {
 		plan = w
-	} else {
-		return
 	}
 	if _, loaded := ps.plans.LoadOrStore(query, plan); !loaded {
 		ps.n.Add(1)
 	}
 }
 
-// lookup returns the plan of a statement text (a *pointPlan or a
-// *writePlan), or nil.
+// noFastPlan marks a text remembered as one the fast path does not serve
+// (text templates are looked up on every execution: each is parsed once).
+type noFastPlan struct{}
+
+// lookup returns the plan of a statement text (a *pointPlan, a
+// *writePlan or noFastPlan), or nil.
 func (ps *pointSelects) lookup(query string) any {
 	v, _ := ps.plans.Load(query)
 	return v

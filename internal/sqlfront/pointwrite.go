@@ -23,15 +23,18 @@ import (
 //
 //	UPDATE [db.]tbl SET c1 = <v> [, c2 = <v> ...] WHERE k1 = ? [AND k2 = ? ...]
 //	DELETE FROM [db.]tbl WHERE k1 = ? [AND k2 = ? ...]
+//	INSERT INTO [db.]tbl [(c1, c2, ...)] VALUES (?, ?, ...)
 //
 // where k1, k2... are exactly the primary key's columns, all of integer
 // types, and each <v> is a bind variable or, for an integer column, the
 // column itself plus or minus an integer (literal or bind variable): the
-// statements sysbench's write scripts and ORMs' save-by-id send. Such a
-// statement is recognised when it is prepared; each execution then makes
-// its one-row change with sqlbackend.Session.PointWrite (the row lock and
-// the engine transaction go-mysql-server's plan would take) instead of
-// go-mysql-server's analyzer and update iterators.
+// statements sysbench's write scripts and ORMs' save-by-id and create
+// send. Such a statement is recognised when it is prepared, or when a
+// text statement's literals are cut into the same form (textTemplate);
+// each execution then makes its one-row change with
+// sqlbackend.Session.PointWrite or PointInsert (the row lock and the
+// engine transaction go-mysql-server's plan would take) instead of
+// go-mysql-server's analyzer and write iterators.
 //
 // An execution takes the fast path only when its result cannot differ
 // from go-mysql-server's, and otherwise goes to go-mysql-server as if the
@@ -43,19 +46,25 @@ import (
 //     whose writes are plain (sqlbackend.Provider.WritesPlain: no
 //     trigger, foreign key, CHECK, generated or ON UPDATE column), and
 //     the SET columns are outside the primary key, every unique index and
-//     the AUTO_INCREMENT column;
+//     the AUTO_INCREMENT column; an INSERT's table has no unique index
+//     but the primary key (a duplicate there takes no id), and each
+//     column it does not name has a literal default, NULL or the next
+//     AUTO_INCREMENT id;
 //   - go-mysql-server's authorization handler accepts the statement's
 //     table access;
 //   - every key parameter is an integer the key column holds exactly, and
 //     every new value converts without loss: an integer into an integer
 //     column's range, ASCII text that a CHAR or VARCHAR column stores
-//     unchanged (no cut, no trailing space);
+//     unchanged (no cut, no trailing space), NULL into a nullable column
+//     or an INSERT's AUTO_INCREMENT column (0 too, unless sql_mode has
+//     NO_AUTO_VALUE_ON_ZERO);
 //   - the engine accepts the write (else go-mysql-server makes it and
 //     reports its error).
 //
 // The OK packet is go-mysql-server's: affected rows (changed rows, or
 // matched ones for a CLIENT_FOUND_ROWS client), UPDATE's "Rows matched"
-// info, ROW_COUNT() and, for UPDATE, FOUND_ROWS().
+// info, an INSERT's generated id (also LAST_INSERT_ID()), ROW_COUNT()
+// and, for UPDATE, FOUND_ROWS().
 
 // writePlan is what the text of a point UPDATE or DELETE says. Its
 // fields are set once by parsePointWrite and read-only afterwards; bound
@@ -63,7 +72,10 @@ import (
 type writePlan struct {
 	db, table string // db is "" for the current database
 	delete    bool
+	insert    bool
 	sets      []setExpr
+	cols      []string // INSERT: the columns named (nil: all)...
+	vals      []string // ...and the bind variable of each value
 	where     []string // the compared columns...
 	args      []string // ...and the bind variable each is compared to
 	auth      sqlparser.AuthInformation
@@ -89,6 +101,10 @@ type writeBinding struct {
 	ok     bool   // the fast path serves the statement on t
 	keyArg []string
 	setOrd []int // column ordinal of each of plan.sets
+	// INSERT: the column each value goes to, and the row of the columns
+	// not named (defaults, NULLs).
+	valOrd []int
+	fill   engine.Row
 }
 
 // parsePointWrite returns the plan of a point UPDATE or DELETE, or nil for
@@ -129,6 +145,8 @@ func parsePointWrite(query string) *writePlan {
 			return nil
 		}
 		exprs, where, p.delete = st.TableExprs, st.Where, true
+	case *sqlparser.Insert:
+		return parsePointInsert(st)
 	default:
 		return nil
 	}
@@ -149,6 +167,34 @@ func parsePointWrite(query string) *writePlan {
 		return nil
 	}
 	p.where, p.args = conds.where, conds.args
+	return p
+}
+
+// parsePointInsert returns the plan of a one-row INSERT ... VALUES of
+// bind variables, or nil.
+func parsePointInsert(st *sqlparser.Insert) *writePlan {
+	if st.Action != "insert" || st.With != nil || len(st.Comments) > 0 || st.Ignore != "" || st.Partitions != nil ||
+		st.Returning != nil || len(st.OnDup) > 0 || !st.Table.SchemaQualifier.IsEmpty() || st.Table.Name.IsEmpty() {
+		return nil
+	}
+	av, ok := st.Rows.(*sqlparser.AliasedValues)
+	if !ok || !av.As.IsEmpty() || len(av.Columns) > 0 || len(av.Values) != 1 || len(av.Values[0]) == 0 {
+		return nil
+	}
+	p := &writePlan{insert: true, db: st.Table.DbQualifier.String(), table: st.Table.Name.String(), auth: st.Auth}
+	for _, c := range st.Columns {
+		p.cols = append(p.cols, c.String())
+	}
+	if len(p.cols) > 0 && len(p.cols) != len(av.Values[0]) {
+		return nil
+	}
+	for _, e := range av.Values[0] {
+		arg, ok := bindArg(e)
+		if !ok {
+			return nil
+		}
+		p.vals = append(p.vals, arg)
+	}
 	return p
 }
 
@@ -229,7 +275,13 @@ func (p *writePlan) binding(pr *sqlbackend.Provider, sess *sqlbackend.Session) *
 // bind checks the plan against one version of its table.
 func (p *writePlan) bind(pr *sqlbackend.Provider, t *engine.Table, gen uint64) *writeBinding {
 	b := &writeBinding{t: t, gen: gen}
-	if t.Primary.Hidden || len(t.Primary.Columns) != len(p.where) || !pr.WritesPlain(t) {
+	if p.insert {
+		if pr.WritesPlain(t, true) {
+			p.bindInsert(b)
+		}
+		return b
+	}
+	if t.Primary.Hidden || len(t.Primary.Columns) != len(p.where) || !pr.WritesPlain(t, false) {
 		return b
 	}
 	where := make(map[int]string, len(p.where))
@@ -268,6 +320,95 @@ func (p *writePlan) bind(pr *sqlbackend.Provider, t *engine.Table, gen uint64) *
 	}
 	b.ok = true
 	return b
+}
+
+// bindInsert checks an INSERT's plan against t, setting b.ok when the
+// fast path serves it.
+func (p *writePlan) bindInsert(b *writeBinding) {
+	t := b.t
+	for _, idx := range t.Indexes {
+		if idx.Unique && !idx.Primary {
+			return
+		}
+	}
+	named := make([]bool, len(t.Columns))
+	if p.cols == nil {
+		if len(p.vals) != len(t.Columns) {
+			return
+		}
+		for i := range t.Columns {
+			b.valOrd = append(b.valOrd, i)
+		}
+	}
+	for _, c := range p.cols {
+		o := t.Column(c)
+		if o < 0 {
+			return
+		}
+		b.valOrd = append(b.valOrd, o)
+	}
+	for _, o := range b.valOrd {
+		if named[o] {
+			return
+		}
+		named[o] = true
+		ty := &t.Columns[o].Type
+		if !ty.IsInteger() && ty.Kind != types.Char && ty.Kind != types.VarChar {
+			return
+		}
+	}
+	b.fill = make(engine.Row, len(t.Columns))
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		switch {
+		case named[i]:
+		case c.DefaultCurrentTimestamp:
+			return
+		case c.Default != nil:
+			b.fill[i] = *c.Default
+		case c.Nullable || i == t.AutoInc:
+			b.fill[i] = types.NullValue
+		default:
+			return // NOT NULL without a default: go-mysql-server decides
+		}
+	}
+	b.ok = true
+}
+
+// row returns the row an INSERT's parameters make, or false when one of
+// them is not an exact conversion.
+func (b *writeBinding) row(ctx *sql.Context, p *writePlan, binds map[string]*querypb.BindVariable) (engine.Row, bool) {
+	t := b.t
+	row := b.fill.Clone()
+	for i, o := range b.valOrd {
+		bv := binds[p.vals[i]]
+		if bv == nil {
+			return nil, false
+		}
+		col := &t.Columns[o]
+		if bv.Type == sqltypes.Null {
+			if !col.Nullable && o != t.AutoInc {
+				return nil, false
+			}
+			row[o] = types.NullValue
+			continue
+		}
+		var v types.Value
+		var ok bool
+		if col.Type.IsInteger() {
+			v, ok = intKey(&col.Type, bv)
+		} else {
+			v, ok = exactText(&col.Type, bv)
+		}
+		if !ok {
+			return nil, false
+		}
+		if o == t.AutoInc && v.I == 0 && sqlbackend.SessionSQLMode(ctx).ModeEnabled(sql.NoAutoValueOnZero) {
+			return nil, false
+		}
+		row[o] = v
+	}
+	return row, true
 }
 
 // key converts the bound parameters into the primary key, or reports
@@ -394,12 +535,19 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, p.auth) != nil {
 		return false, nil
 	}
-	key, ok := b.key(prepare.BindVars)
+	var key []types.Value
+	var row engine.Row
+	var ok bool
+	if p.insert {
+		row, ok = b.row(sctx, p, prepare.BindVars)
+	} else {
+		key, ok = b.key(prepare.BindVars)
+	}
 	if !ok {
 		return false, nil
 	}
 	var change func(engine.Row) (engine.Row, bool)
-	if !p.delete {
+	if !p.delete && !p.insert {
 		change = func(old engine.Row) (engine.Row, bool) { return b.change(p, prepare.BindVars, old) }
 	}
 
@@ -417,23 +565,39 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 	}
 	defer sql.SessionCommandEnd(sess)
 	sess.BeginStatementIDs()
-	matched, changed, ok, err := sess.PointWrite(sctx, b.t, key, change)
+	var (
+		matched, changed bool
+		id               uint64
+	)
+	com := "Com_update"
+	switch {
+	case p.insert:
+		id, ok, err = sess.PointInsert(sctx, b.t, row)
+		matched, changed, com = true, true, "Com_insert"
+	case p.delete:
+		matched, changed, ok, err = sess.PointWrite(sctx, b.t, key, nil)
+		com = "Com_delete"
+	default:
+		matched, changed, ok, err = sess.PointWrite(sctx, b.t, key, change)
+	}
 	if !ok {
 		return false, nil
 	}
 	sql.IncrementStatusVariable(sctx, "Questions", 1)
 	sctx.ClearWarnings()
-	if p.delete {
-		sql.IncrementStatusVariable(sctx, "Com_delete", 1)
-	} else {
-		sql.IncrementStatusVariable(sctx, "Com_update", 1)
-	}
+	sql.IncrementStatusVariable(sctx, com, 1)
 	if err != nil {
 		return true, sql.CastSQLError(err)
 	}
 	nm, nc := boolInt(matched), boolInt(changed)
-	res := &sqltypes.Result{RowsAffected: uint64(nc)}
-	if !p.delete {
+	res := &sqltypes.Result{RowsAffected: uint64(nc), InsertID: id}
+	if id != 0 {
+		sctx.SetLastQueryInfoInt(sql.LastInsertId, int64(id))
+	} else if p.insert && b.t.AutoInc >= 0 && !row[b.t.AutoInc].Null {
+		// An id given: the OK packet says it (LAST_INSERT_ID() stays).
+		res.InsertID = uint64(row[b.t.AutoInc].I)
+	}
+	if !p.delete && !p.insert {
 		if c.Capabilities&mysql.CapabilityClientFoundRows != 0 {
 			res.RowsAffected = uint64(nm)
 		}

@@ -36,7 +36,7 @@ type Stats struct {
 	// PointFast counts the prepared point selects served without
 	// go-mysql-server's planner (also counted in Queries).
 	PointFast atomic.Int64
-	// PointWrites counts the prepared point UPDATEs and DELETEs served
+	// PointWrites counts the point UPDATEs, DELETEs and INSERTs served
 	// without go-mysql-server's planner (also counted in Queries).
 	PointWrites atomic.Int64
 }

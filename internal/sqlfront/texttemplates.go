@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 )
 
@@ -209,6 +210,15 @@ func (h *mariaHandler) textTemplated(ctx context.Context, c *mysql.Conn, query s
 	s := h.srv.Load()
 	if s == nil {
 		return false, nil
+	}
+	if !h.noFast.Load() {
+		h.points.remember(text)
+		if w, ok := h.points.lookup(text).(*writePlan); ok {
+			prep := &mysql.PrepareData{PrepareStmt: text, ParamsCount: uint16(len(vars)), BindVars: vars}
+			if done, err := h.execWrite(ctx, c, w, prep, func(r *sqltypes.Result) error { return callback(r, false) }); done {
+				return true, err
+			}
+		}
 	}
 	// The template's statement, parsed once a session as a prepared
 	// statement is (the templates read it from there; a session's id is
