@@ -48,8 +48,8 @@ import (
 //     the SET columns are outside the primary key, every unique index and
 //     the AUTO_INCREMENT column; an INSERT's table has no unique index
 //     but the primary key (a duplicate there takes no id), and each
-//     column it does not name has a literal default, NULL or the next
-//     AUTO_INCREMENT id;
+//     column it does not name has a literal default (of an integer, CHAR
+//     or VARCHAR column), NULL or the next AUTO_INCREMENT id;
 //   - go-mysql-server's authorization handler accepts the statement's
 //     table access;
 //   - every key parameter is an integer the key column holds exactly, and
@@ -365,6 +365,12 @@ func (p *writePlan) bindInsert(b *writeBinding) {
 		case c.DefaultCurrentTimestamp:
 			return
 		case c.Default != nil:
+			// Only defaults of the kinds whose values are taken (an
+			// integer, CHAR or VARCHAR default is the same value however
+			// it is converted); go-mysql-server fills the others.
+			if !c.Type.IsInteger() && c.Type.Kind != types.Char && c.Type.Kind != types.VarChar {
+				return
+			}
 			b.fill[i] = *c.Default
 		case c.Nullable || i == t.AutoInc:
 			b.fill[i] = types.NullValue
