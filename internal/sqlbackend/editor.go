@@ -143,15 +143,7 @@ func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
 		row[t.AutoInc] = ValueToSQL(&t.Columns[t.AutoInc].Type, er[t.AutoInc])
 	}
 	if sess != nil {
-		ids := &sess.stmtIDs
-		ids.Inserted++
-		if id == 0 && t.AutoInc >= 0 && ids.retryID != 0 && uint64(er[t.AutoInc].I) == ids.retryID {
-			id = ids.retryID // a REPLACE's row inserted again with its id
-		}
-		ids.retryID = 0
-		if id != 0 && ids.FirstID == 0 {
-			ids.FirstID = id
-		}
+		sess.stmtIDs.noteInsert(t, er, id)
 	}
 	return nil
 }
@@ -198,9 +190,8 @@ func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 	if _, err := x.Update(t, eo, en); err != nil {
 		return dupKeyError(t, ed.t.ts.sch.Schema, err)
 	}
-	if s := SessionOf(ctx); s != nil && t.AutoInc >= 0 && !en[t.AutoInc].Null && !sameRow(eo, en) {
-		s.stmtIDs.Updated++
-		s.stmtIDs.UpdatedID = uint64(en[t.AutoInc].I)
+	if s := SessionOf(ctx); s != nil {
+		s.stmtIDs.noteUpdate(t, eo, en)
 	}
 	return nil
 }

@@ -39,6 +39,13 @@ func (p *Provider) WritesPlain(t *engine.Table, insert bool) bool {
 		len(m.Generated) == 0 && len(m.Stored) == 0 && len(m.JSON) == 0 && (!insert || len(m.Defaults) == 0)
 }
 
+// idle reports whether the session holds nothing of a transaction: no
+// engine transaction, locks, snapshot, running statement or rollback of a
+// deadlock victim.
+func (s *Session) idle() bool {
+	return s.txn == nil && !s.locked && !s.victim && s.stmtRefs == 0 && s.snap == nil
+}
+
 // PointWrite makes, as an autocommit statement of the session, the UPDATE
 // (change returns the new row) or DELETE (change is nil) of the row of t
 // whose primary key is key, the way go-mysql-server's plan of that
@@ -58,7 +65,7 @@ func (p *Provider) WritesPlain(t *engine.Table, insert bool) bool {
 // Call it on the session's goroutine between SessionCommandBegin and
 // SessionCommandEnd, outside any go-mysql-server transaction.
 func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Value, change func(old engine.Row) (engine.Row, bool)) (matched, changed, ok bool, err error) {
-	if s.txn != nil || s.locked || s.victim || s.stmtRefs > 0 || s.snap != nil || t.Primary.Hidden {
+	if !s.idle() || t.Primary.Hidden {
 		return false, false, false, nil
 	}
 	row, err := primaryRow(s.p.e, t, key)
@@ -89,11 +96,8 @@ func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Valu
 	}
 	x := s.writeTxnNoCheck()
 	if change != nil {
-		_, err = x.Update(t, row, nrow)
-		if err == nil && t.AutoInc >= 0 && !nrow[t.AutoInc].Null {
-			// What the editor records of an updated row (editor.Update).
-			s.stmtIDs.Updated++
-			s.stmtIDs.UpdatedID = uint64(nrow[t.AutoInc].I)
+		if _, err = x.Update(t, row, nrow); err == nil {
+			s.stmtIDs.noteUpdate(t, row, nrow)
 		}
 	} else {
 		_, err = x.Delete(t, row)
@@ -119,7 +123,7 @@ func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Valu
 // the engine refuses the row (a duplicate key, a read-only engine). err is
 // an error of the commit. Call it as PointWrite.
 func (s *Session) PointInsert(ctx *sql.Context, t *engine.Table, row engine.Row) (id uint64, ok bool, err error) {
-	if s.txn != nil || s.locked || s.victim || s.stmtRefs > 0 || s.snap != nil {
+	if !s.idle() {
 		return 0, false, nil
 	}
 	x := s.writeTxnNoCheck()
@@ -128,11 +132,7 @@ func (s *Session) PointInsert(ctx *sql.Context, t *engine.Table, row engine.Row)
 		s.dropTxn()
 		return 0, false, nil
 	}
-	// What the editor records of an inserted row (editor.Insert).
-	s.stmtIDs.Inserted++
-	if id != 0 {
-		s.stmtIDs.FirstID = id
-	}
+	s.stmtIDs.noteInsert(t, row, id)
 	if err := s.CommitTransaction(ctx, nil); err != nil {
 		return 0, true, err
 	}

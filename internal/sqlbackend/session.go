@@ -280,6 +280,27 @@ type StatementIDs struct {
 	retryID   uint64 // the id a row that met a duplicate took, for its retry
 }
 
+// noteInsert records a row inserted into t, with the AUTO_INCREMENT id
+// the engine generated for it (0 for none).
+func (ids *StatementIDs) noteInsert(t *engine.Table, row engine.Row, id uint64) {
+	ids.Inserted++
+	if id == 0 && t.AutoInc >= 0 && ids.retryID != 0 && uint64(row[t.AutoInc].I) == ids.retryID {
+		id = ids.retryID // a REPLACE's row inserted again with its id
+	}
+	ids.retryID = 0
+	if id != 0 && ids.FirstID == 0 {
+		ids.FirstID = id
+	}
+}
+
+// noteUpdate records a row of t updated from old to row.
+func (ids *StatementIDs) noteUpdate(t *engine.Table, old, row engine.Row) {
+	if t.AutoInc >= 0 && !row[t.AutoInc].Null && !sameRow(old, row) {
+		ids.Updated++
+		ids.UpdatedID = uint64(row[t.AutoInc].I)
+	}
+}
+
 // BeginStatementIDs starts the StatementIDs of a new statement.
 func (s *Session) BeginStatementIDs() { s.stmtIDs = StatementIDs{} }
 

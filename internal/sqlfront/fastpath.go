@@ -67,21 +67,21 @@ type pointSelects struct {
 	n     atomic.Int64
 }
 
-// remember parses a statement being prepared and keeps its plan when the
-// fast path may serve it.
-func (ps *pointSelects) remember(query string) {
-	if _, ok := ps.plans.Load(query); ok || ps.n.Load() >= pointCacheMax {
-		return
+// remember returns the plan of a statement text (a *pointPlan, a
+// *writePlan or noFastPlan), parsing the text and keeping its plan the
+// first time; nil once pointCacheMax texts are kept.
+func (ps *pointSelects) remember(query string) any {
+	if v, ok := ps.plans.Load(query); ok {
+		return v
 	}
-	var plan any = noFastPlan{}
-	if p := parsePointSelect(query); p != nil {
-		plan = p
-	} else if w := parsePointWrite(query); w != nil {
-		plan = w
+	if ps.n.Load() >= pointCacheMax {
+		return nil
 	}
-	if _, loaded := ps.plans.LoadOrStore(query, plan); !loaded {
+	v, loaded := ps.plans.LoadOrStore(query, parseFast(query))
+	if !loaded {
 		ps.n.Add(1)
 	}
+	return v
 }
 
 // noFastPlan marks a text remembered as one the fast path does not serve
@@ -95,16 +95,37 @@ func (ps *pointSelects) lookup(query string) any {
 	return v
 }
 
+// parseFast parses a statement text once and returns its plan: a
+// *pointPlan, a *writePlan, or noFastPlan for every other statement.
+func parseFast(query string) any {
+	// A double quote means a string or, under ANSI_QUOTES, an identifier;
+	// a semicolon may start another statement. Neither belongs here.
+	if strings.ContainsAny(query, "\";") {
+		return noFastPlan{}
+	}
+	stmt, err := sqlparser.Parse(query)
+	if err != nil {
+		return noFastPlan{}
+	}
+	if sel, ok := stmt.(*sqlparser.Select); ok {
+		if p := pointSelectOf(sel); p != nil {
+			return p
+		}
+	} else if w := pointWriteOf(stmt); w != nil {
+		return w
+	}
+	return noFastPlan{}
+}
+
 // pointPlan is what the text of a point select says. Its fields are set
-// once by parsePointSelect and read-only afterwards; bound is replaced
+// once by pointSelectOf and read-only afterwards; bound is replaced
 // atomically. Safe for concurrent use.
 type pointPlan struct {
 	db, table string   // db is "" for the current database
 	star      bool     // SELECT *
 	cols      []string // the selected columns, unless star
-	where     []string // the compared columns...
-	args      []string // ...and the bind variable each is compared to
-	auth      sqlparser.AuthInformation
+	conds
+	auth sqlparser.AuthInformation
 
 	bound atomic.Pointer[pointBinding]
 }
@@ -124,34 +145,20 @@ type pointBinding struct {
 	charset sql.CharacterSetID
 }
 
-// parsePointSelect returns the plan of a point select, or nil for any
-// other statement.
-func parsePointSelect(query string) *pointPlan {
-	// A double quote means a string or, under ANSI_QUOTES, an identifier;
-	// a semicolon may start another statement. Neither belongs here.
-	if strings.ContainsAny(query, "\";") {
-		return nil
-	}
-	stmt, err := sqlparser.Parse(query)
-	if err != nil {
-		return nil
-	}
-	sel, ok := stmt.(*sqlparser.Select)
-	if !ok || sel.With != nil || len(sel.Comments) > 0 || sel.QueryOpts != (sqlparser.QueryOpts{}) ||
+// pointSelectOf returns the plan of a point select, or nil for any
+// other SELECT.
+func pointSelectOf(sel *sqlparser.Select) *pointPlan {
+	if sel.With != nil || len(sel.Comments) > 0 || sel.QueryOpts != (sqlparser.QueryOpts{}) ||
 		sel.GroupBy != nil || sel.Having != nil || sel.Window != nil || sel.OrderBy != nil ||
 		sel.Limit != nil || sel.Lock != "" || sel.Into != nil || len(sel.From) != 1 ||
 		sel.Where == nil || sel.Where.Type != sqlparser.WhereStr {
 		return nil
 	}
-	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
-	if !ok || ate.Partitions != nil || !ate.As.IsEmpty() || ate.Hints != nil || ate.AsOf != nil || ate.Lateral {
+	p := &pointPlan{}
+	var ok bool
+	if p.db, p.table, p.auth, ok = plainTable(sel.From[0]); !ok {
 		return nil
 	}
-	tn, ok := ate.Expr.(sqlparser.TableName)
-	if !ok || !tn.SchemaQualifier.IsEmpty() || tn.Name.IsEmpty() {
-		return nil
-	}
-	p := &pointPlan{db: tn.DbQualifier.String(), table: tn.Name.String(), auth: ate.Auth}
 	if len(sel.SelectExprs) == 1 {
 		if st, ok := sel.SelectExprs[0].(*sqlparser.StarExpr); ok && st.TableName.IsEmpty() {
 			p.star = true
@@ -170,18 +177,39 @@ func parsePointSelect(query string) *pointPlan {
 			p.cols = append(p.cols, cn.Name.String())
 		}
 	}
-	if !p.addConds(sel.Where.Expr) {
+	if !p.add(sel.Where.Expr) {
 		return nil
 	}
 	return p
 }
 
-// addConds records the column = ? comparisons of a conjunction; false
-// when it holds anything else.
-func (p *pointPlan) addConds(e sqlparser.Expr) bool {
+// plainTable reads a statement's one table: a table name, with or
+// without its database, and nothing else (no alias, partition, hint, AS
+// OF or LATERAL).
+func plainTable(te sqlparser.TableExpr) (db, table string, auth sqlparser.AuthInformation, ok bool) {
+	ate, ok := te.(*sqlparser.AliasedTableExpr)
+	if !ok || ate.Partitions != nil || !ate.As.IsEmpty() || ate.Hints != nil || ate.AsOf != nil || ate.Lateral {
+		return "", "", auth, false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok || !tn.SchemaQualifier.IsEmpty() || tn.Name.IsEmpty() {
+		return "", "", auth, false
+	}
+	return tn.DbQualifier.String(), tn.Name.String(), ate.Auth, true
+}
+
+// conds are the column = ? comparisons of a statement's WHERE.
+type conds struct {
+	where []string // the compared columns...
+	args  []string // ...and the bind variable each is compared to
+}
+
+// add records the column = ? comparisons of a conjunction; false when it
+// holds anything else.
+func (p *conds) add(e sqlparser.Expr) bool {
 	switch e := e.(type) {
 	case *sqlparser.AndExpr:
-		return p.addConds(e.Left) && p.addConds(e.Right)
+		return p.add(e.Left) && p.add(e.Right)
 	case *sqlparser.ComparisonExpr:
 		if e.Operator != sqlparser.EqualStr || e.Escape != nil {
 			return false
@@ -194,12 +222,12 @@ func (p *pointPlan) addConds(e sqlparser.Expr) bool {
 		if !ok || !cn.Qualifier.IsEmpty() || cn.StoredProcVal != nil {
 			return false
 		}
-		v, ok := r.(*sqlparser.SQLVal)
-		if !ok || v.Type != sqlparser.ValArg || !strings.HasPrefix(string(v.Val), ":") {
+		arg, ok := bindArg(r)
+		if !ok {
 			return false
 		}
 		p.where = append(p.where, cn.Name.String())
-		p.args = append(p.args, string(v.Val[1:]))
+		p.args = append(p.args, arg)
 		return true
 	}
 	return false
@@ -219,15 +247,8 @@ func isSystemDB(name string) bool {
 // binding returns the plan bound to the table the session's statement
 // reads now, or nil when the fast path does not apply to it.
 func (p *pointPlan) binding(pr *sqlbackend.Provider, sess *sqlbackend.Session) *pointBinding {
-	db := p.db
-	if db == "" {
-		db = sess.GetCurrentDatabase()
-	}
-	if db == "" || isSystemDB(db) {
-		return nil
-	}
-	t, err := pr.Engine().Catalog().Table(db, p.table)
-	if err != nil {
+	t := sessionTable(pr, sess, p.db, p.table)
+	if t == nil {
 		return nil
 	}
 	b := p.bound.Load()
@@ -239,6 +260,23 @@ func (p *pointPlan) binding(pr *sqlbackend.Provider, sess *sqlbackend.Session) *
 		return nil
 	}
 	return b
+}
+
+// sessionTable resolves a fast-path statement's table (db "" for the
+// session's database) in the engine's current catalog: nil for none, and
+// for the system databases, which go-mysql-server serves.
+func sessionTable(pr *sqlbackend.Provider, sess *sqlbackend.Session, db, table string) *engine.Table {
+	if db == "" {
+		db = sess.GetCurrentDatabase()
+	}
+	if db == "" || isSystemDB(db) {
+		return nil
+	}
+	t, err := pr.Engine().Catalog().Table(db, table)
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // bind checks the plan against one version of its table.
@@ -287,11 +325,13 @@ func (p *pointPlan) bind(pr *sqlbackend.Provider, t *engine.Table) *pointBinding
 }
 
 // key converts the bound parameters into the index key, or reports false
-// when one is not an integer the key column holds exactly.
-func (b *pointBinding) key(binds map[string]*querypb.BindVariable) ([]types.Value, bool) {
-	key := make([]types.Value, len(b.args))
-	for i, a := range b.args {
-		v, ok := intKey(&b.t.Columns[b.idx.Columns[i]].Type, binds[a])
+// intKeyOf converts the parameters args, one per column cols of t, into
+// a key, or reports false when one is not an integer its column holds
+// exactly.
+func intKeyOf(t *engine.Table, cols []int, args []string, binds map[string]*querypb.BindVariable) ([]types.Value, bool) {
+	key := make([]types.Value, len(args))
+	for i, a := range args {
+		v, ok := intKey(&t.Columns[cols[i]].Type, binds[a])
 		if !ok {
 			return nil, false
 		}
@@ -377,22 +417,11 @@ func pointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
 // It is called on the connection's goroutine, like every command of the
 // connection.
 func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (done bool, err error) {
-	s := h.srv.Load()
-	if s == nil {
-		return false, nil
-	}
-	query := prepare.PrepareStmt
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return false, nil
-	}
-	if span := sctx.RootSpan(); span != nil {
-		defer span.End()
-	}
-	sess := sqlbackend.SessionOf(sctx)
+	s, sctx, sess := h.fastSession(ctx, c, prepare.PrepareStmt)
 	if sess == nil {
 		return false, nil
 	}
+	defer endSpan(sctx)
 	inTxn := false
 	if !pointSafe(sctx, sess) {
 		if !txnPointSafe(sctx, sess) {
@@ -407,7 +436,7 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, p.auth) != nil {
 		return false, nil
 	}
-	key, ok := b.key(prepare.BindVars)
+	key, ok := intKeyOf(b.t, b.idx.Columns, b.args, prepare.BindVars)
 	if !ok {
 		return false, nil
 	}
@@ -416,15 +445,11 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 		return true, h.learnPoint(ctx, c, p, b, cs, prepare, callback)
 	}
 
-	sctx, err = sctx.ProcessList.BeginQuery(sctx, query)
+	sctx, end, err := beginFast(sctx, sess, prepare.PrepareStmt)
 	if err != nil {
 		return true, err
 	}
-	defer sctx.ProcessList.EndQuery(sctx)
-	if err := sql.SessionCommandBegin(sess); err != nil {
-		return true, err
-	}
-	defer sql.SessionCommandEnd(sess)
+	defer end()
 	var rows [][]sqltypes.Value
 	var txnRow engine.Row
 	if inTxn {
@@ -433,9 +458,7 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 			return false, nil
 		}
 	}
-	sql.IncrementStatusVariable(sctx, "Questions", 1)
-	sctx.ClearWarnings()
-	sql.IncrementStatusVariable(sctx, "Com_select", 1)
+	countFast(sctx, "Com_select")
 
 	switch {
 	case !inTxn:
@@ -448,13 +471,64 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	}
 	sctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	sctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(rows)))
-	setStatusFlags(c)
 	h.stats.PointFast.Add(1)
-	res := &sqltypes.Result{Fields: b.fields, Rows: rows, RowsAffected: uint64(len(rows))}
+	return true, h.sendFast(c, &sqltypes.Result{Fields: b.fields, Rows: rows, RowsAffected: uint64(len(rows))}, callback)
+}
+
+// fastSession returns the server, a context for query and the HandlerDB
+// session of c, for a fast-path execution; sess is nil when there is
+// none. The caller ends the context's span (endSpan).
+func (h *mariaHandler) fastSession(ctx context.Context, c *mysql.Conn, query string) (s *Server, sctx *sql.Context, sess *sqlbackend.Session) {
+	if s = h.srv.Load(); s == nil {
+		return nil, nil, nil
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return nil, nil, nil
+	}
+	return s, sctx, sqlbackend.SessionOf(sctx)
+}
+
+// endSpan ends ctx's root span, if it has one.
+func endSpan(ctx *sql.Context) {
+	if span := ctx.RootSpan(); span != nil {
+		span.End()
+	}
+}
+
+// beginFast opens, as go-mysql-server's handler does for a statement, the
+// process-list entry of query and the session's command; end closes them.
+func beginFast(sctx *sql.Context, sess *sqlbackend.Session, query string) (_ *sql.Context, end func(), err error) {
+	if sctx, err = sctx.ProcessList.BeginQuery(sctx, query); err != nil {
+		return nil, nil, err
+	}
+	if err := sql.SessionCommandBegin(sess); err != nil {
+		sctx.ProcessList.EndQuery(sctx)
+		return nil, nil, err
+	}
+	return sctx, func() {
+		sql.SessionCommandEnd(sess)
+		sctx.ProcessList.EndQuery(sctx)
+	}, nil
+}
+
+// countFast counts a statement served by a fast path as go-mysql-server
+// counts one of class com (Com_select, Com_update...), and drops the
+// warnings of the statement before.
+func countFast(sctx *sql.Context, com string) {
+	sql.IncrementStatusVariable(sctx, "Questions", 1)
+	sctx.ClearWarnings()
+	sql.IncrementStatusVariable(sctx, com, 1)
+}
+
+// sendFast sends a fast path's result with the session's status flags
+// (and shows it to the tests' tap).
+func (h *mariaHandler) sendFast(c *mysql.Conn, res *sqltypes.Result, callback func(*sqltypes.Result) error) error {
+	setStatusFlags(c)
 	if tap := h.tap.Load(); tap != nil {
 		(*tap)(true, res)
 	}
-	return true, callback(res)
+	return callback(res)
 }
 
 // learnPoint runs the statement through go-mysql-server and keeps the

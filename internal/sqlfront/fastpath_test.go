@@ -399,12 +399,12 @@ func TestPointSelectRecognition(t *testing.T) {
 		"EXPLAIN SELECT k FROM t WHERE k = ?",
 	}
 	for _, q := range yes {
-		if parsePointSelect(q) == nil {
+		if _, ok := parseFast(q).(*pointPlan); !ok {
 			t.Errorf("not recognised: %s", q)
 		}
 	}
 	for _, q := range no {
-		if parsePointSelect(q) != nil {
+		if _, ok := parseFast(q).(*pointPlan); ok {
 			t.Errorf("recognised: %s", q)
 		}
 	}

@@ -67,7 +67,7 @@ import (
 // and, for UPDATE, FOUND_ROWS().
 
 // writePlan is what the text of a point UPDATE or DELETE says. Its
-// fields are set once by parsePointWrite and read-only afterwards; bound
+// fields are set once by pointWriteOf and read-only afterwards; bound
 // is replaced atomically. Safe for concurrent use.
 type writePlan struct {
 	db, table string // db is "" for the current database
@@ -76,9 +76,8 @@ type writePlan struct {
 	sets      []setExpr
 	cols      []string // INSERT: the columns named (nil: all)...
 	vals      []string // ...and the bind variable of each value
-	where     []string // the compared columns...
-	args      []string // ...and the bind variable each is compared to
-	auth      sqlparser.AuthInformation
+	conds
+	auth sqlparser.AuthInformation
 
 	bound atomic.Pointer[writeBinding]
 }
@@ -107,16 +106,9 @@ type writeBinding struct {
 	fill   engine.Row
 }
 
-// parsePointWrite returns the plan of a point UPDATE or DELETE, or nil for
-// any other statement.
-func parsePointWrite(query string) *writePlan {
-	if strings.ContainsAny(query, "\";") {
-		return nil
-	}
-	stmt, err := sqlparser.Parse(query)
-	if err != nil {
-		return nil
-	}
+// pointWriteOf returns the plan of a point UPDATE, DELETE or INSERT, or
+// nil for any other statement.
+func pointWriteOf(stmt sqlparser.Statement) *writePlan {
 	var (
 		exprs sqlparser.TableExprs
 		where *sqlparser.Where
@@ -146,33 +138,23 @@ func parsePointWrite(query string) *writePlan {
 		}
 		exprs, where, p.delete = st.TableExprs, st.Where, true
 	case *sqlparser.Insert:
-		return parsePointInsert(st)
+		return pointInsertOf(st)
 	default:
 		return nil
 	}
 	if len(exprs) != 1 || where == nil || where.Type != sqlparser.WhereStr {
 		return nil
 	}
-	ate, ok := exprs[0].(*sqlparser.AliasedTableExpr)
-	if !ok || ate.Partitions != nil || !ate.As.IsEmpty() || ate.Hints != nil || ate.AsOf != nil || ate.Lateral {
+	var ok bool
+	if p.db, p.table, p.auth, ok = plainTable(exprs[0]); !ok || !p.add(where.Expr) {
 		return nil
 	}
-	tn, ok := ate.Expr.(sqlparser.TableName)
-	if !ok || !tn.SchemaQualifier.IsEmpty() || tn.Name.IsEmpty() {
-		return nil
-	}
-	p.db, p.table, p.auth = tn.DbQualifier.String(), tn.Name.String(), ate.Auth
-	conds := &pointPlan{}
-	if !conds.addConds(where.Expr) {
-		return nil
-	}
-	p.where, p.args = conds.where, conds.args
 	return p
 }
 
-// parsePointInsert returns the plan of a one-row INSERT ... VALUES of
-// bind variables, or nil.
-func parsePointInsert(st *sqlparser.Insert) *writePlan {
+// pointInsertOf returns the plan of a one-row INSERT ... VALUES of bind
+// variables, or nil.
+func pointInsertOf(st *sqlparser.Insert) *writePlan {
 	if st.Action != "insert" || st.With != nil || len(st.Comments) > 0 || st.Ignore != "" || st.Partitions != nil ||
 		st.Returning != nil || len(st.OnDup) > 0 || !st.Table.SchemaQualifier.IsEmpty() || st.Table.Name.IsEmpty() {
 		return nil
@@ -249,15 +231,8 @@ func bindArg(e sqlparser.Expr) (string, bool) {
 // binding returns the plan bound to the table the session's statement
 // writes now, or nil when the fast path does not serve it.
 func (p *writePlan) binding(pr *sqlbackend.Provider, sess *sqlbackend.Session) *writeBinding {
-	db := p.db
-	if db == "" {
-		db = sess.GetCurrentDatabase()
-	}
-	if db == "" || isSystemDB(db) {
-		return nil
-	}
-	t, err := pr.Engine().Catalog().Table(db, p.table)
-	if err != nil {
+	t := sessionTable(pr, sess, p.db, p.table)
+	if t == nil {
 		return nil
 	}
 	gen := pr.SchemaGen()
@@ -417,20 +392,6 @@ func (b *writeBinding) row(ctx *sql.Context, p *writePlan, binds map[string]*que
 	return row, true
 }
 
-// key converts the bound parameters into the primary key, or reports
-// false when one is not an integer the key column holds exactly.
-func (b *writeBinding) key(binds map[string]*querypb.BindVariable) ([]types.Value, bool) {
-	key := make([]types.Value, len(b.keyArg))
-	for i, a := range b.keyArg {
-		v, ok := intKey(&b.t.Columns[b.t.Primary.Columns[i]].Type, binds[a])
-		if !ok {
-			return nil, false
-		}
-		key[i] = v
-	}
-	return key, true
-}
-
 // change returns old with the plan's assignments made, or false when one
 // of them is not an exact conversion (go-mysql-server then decides).
 func (b *writeBinding) change(p *writePlan, binds map[string]*querypb.BindVariable, old engine.Row) (engine.Row, bool) {
@@ -518,20 +479,12 @@ func exactText(t *types.Type, bv *querypb.BindVariable) (types.Value, bool) {
 // called on the connection's goroutine, like every command of the
 // connection.
 func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePlan, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (done bool, err error) {
-	s := h.srv.Load()
-	if s == nil {
+	s, sctx, sess := h.fastSession(ctx, c, prepare.PrepareStmt)
+	if sess == nil {
 		return false, nil
 	}
-	query := prepare.PrepareStmt
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
-	if err != nil {
-		return false, nil
-	}
-	if span := sctx.RootSpan(); span != nil {
-		defer span.End()
-	}
-	sess := sqlbackend.SessionOf(sctx)
-	if sess == nil || !pointSafe(sctx, sess) {
+	defer endSpan(sctx)
+	if !pointSafe(sctx, sess) {
 		return false, nil
 	}
 	b := p.binding(s.p, sess)
@@ -547,7 +500,7 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 	if p.insert {
 		row, ok = b.row(sctx, p, prepare.BindVars)
 	} else {
-		key, ok = b.key(prepare.BindVars)
+		key, ok = intKeyOf(b.t, b.t.Primary.Columns, b.keyArg, prepare.BindVars)
 	}
 	if !ok {
 		return false, nil
@@ -560,16 +513,11 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 	// A lock wait ends when the client goes, as on go-mysql-server's way.
 	wctx, stop := watchStatement(sctx, c)
 	defer stop()
-	sctx = sctx.WithContext(wctx)
-	sctx, err = sctx.ProcessList.BeginQuery(sctx, query)
+	sctx, end, err := beginFast(sctx.WithContext(wctx), sess, prepare.PrepareStmt)
 	if err != nil {
 		return true, err
 	}
-	defer sctx.ProcessList.EndQuery(sctx)
-	if err := sql.SessionCommandBegin(sess); err != nil {
-		return true, err
-	}
-	defer sql.SessionCommandEnd(sess)
+	defer end()
 	sess.BeginStatementIDs()
 	var (
 		matched, changed bool
@@ -589,9 +537,7 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 	if !ok {
 		return false, nil
 	}
-	sql.IncrementStatusVariable(sctx, "Questions", 1)
-	sctx.ClearWarnings()
-	sql.IncrementStatusVariable(sctx, com, 1)
+	countFast(sctx, com)
 	if err != nil {
 		return true, sql.CastSQLError(err)
 	}
@@ -611,12 +557,8 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 		sctx.SetLastQueryInfoInt(sql.FoundRows, int64(nm))
 	}
 	sctx.SetLastQueryInfoInt(sql.RowCount, int64(res.RowsAffected))
-	setStatusFlags(c)
 	h.stats.PointWrites.Add(1)
-	if tap := h.tap.Load(); tap != nil {
-		(*tap)(true, res)
-	}
-	return true, callback(res)
+	return true, h.sendFast(c, res, callback)
 }
 
 // boolInt is 1 for true, 0 for false.

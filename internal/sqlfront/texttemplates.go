@@ -212,8 +212,7 @@ func (h *mariaHandler) textTemplated(ctx context.Context, c *mysql.Conn, query s
 		return false, nil
 	}
 	if !h.noFast.Load() {
-		h.points.remember(text)
-		if w, ok := h.points.lookup(text).(*writePlan); ok {
+		if w, ok := h.points.remember(text).(*writePlan); ok {
 			prep := &mysql.PrepareData{PrepareStmt: text, ParamsCount: uint16(len(vars)), BindVars: vars}
 			if done, err := h.execWrite(ctx, c, w, prep, func(r *sqltypes.Result) error { return callback(r, false) }); done {
 				return true, err
