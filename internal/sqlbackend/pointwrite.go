@@ -46,55 +46,106 @@ func (s *Session) idle() bool {
 	return s.txn == nil && !s.locked && !s.victim && s.stmtRefs == 0 && s.snap == nil
 }
 
-// PointWrite makes, as an autocommit statement of the session, the UPDATE
-// (change returns the new row) or DELETE (change is nil) of the row of t
-// whose primary key is key, the way go-mysql-server's plan of that
-// statement makes it over this backend: the newest committed row, locked
-// exclusively (read again when the lock had to be waited for), changed in
-// the session's engine transaction and committed. matched reports that
-// the row exists, changed that it was written (an UPDATE that leaves the
-// row as it was writes nothing).
+// pointTxn returns the engine transaction a point write of the session
+// writes to, and whether the statement runs inside a transaction that
+// outlives it (BEGIN, or autocommit off) rather than as an autocommit
+// statement. ok is false when the write must go to go-mysql-server: an
+// autocommit statement of a session that holds a transaction's state, a
+// statement running or iterators open on the transaction, a deadlock's
+// rollback pending, a READ ONLY transaction (whose error go-mysql-server
+// reports).
+func (s *Session) pointTxn(ctx *sql.Context) (x *engine.Txn, multi, ok bool) {
+	multi = inMultiStatementTxn(ctx)
+	if s.victim || s.stmtRefs > 0 || s.openIters > 0 || s.pendingRB != nil || !multi && !s.idle() {
+		return nil, multi, false
+	}
+	x, err := s.writeTxn()
+	return x, multi, err == nil
+}
+
+// pointEnd ends a point write that wrote nothing: an autocommit
+// statement lets go of its lock; a longer transaction keeps it, as it
+// keeps the lock of a statement that failed.
+func (s *Session) pointEnd(multi bool) {
+	if !multi {
+		s.dropTxn()
+	}
+}
+
+// pointCommit ends a point write that wrote: an autocommit statement
+// commits (returning the commit's error); inside a longer transaction the
+// write stays in it.
+func (s *Session) pointCommit(ctx *sql.Context, multi bool) error {
+	if multi {
+		return nil
+	}
+	return s.CommitTransaction(ctx, nil)
+}
+
+// PointWrite makes the UPDATE (change returns the new row) or DELETE
+// (change is nil) of the row of t whose primary key is key, as a
+// statement of the session, the way go-mysql-server's plan of that
+// statement makes it over this backend: the row as the statement reads it
+// (the newest commit, or the transaction's writes over it when the
+// transaction has written before), locked exclusively (read again when
+// the lock had to be waited for), changed in the session's engine
+// transaction, and committed when the statement is an autocommit one.
+// matched reports that the row exists, changed that it was written (an
+// UPDATE that leaves the row as it was writes nothing).
 //
-// ok is false, with nothing written and no lock held, when the statement
-// must go to go-mysql-server instead: the session has a transaction or
-// locks of its own, change declines the row (returns ok false), or the
-// engine refuses the write (a duplicate, a read-only engine). err is an
-// error of the lock (a wait timeout) or of the commit, as the statement
-// would have returned it.
+// ok is false, with nothing written, when the statement must go to
+// go-mysql-server instead (see pointTxn), when change declines the row
+// (returns ok false), or when the engine refuses the write (a duplicate, a
+// read-only engine). An autocommit statement then holds no lock either; a
+// longer transaction keeps the row's lock, which go-mysql-server's run of
+// the statement takes again. err is an error of the lock (a wait timeout,
+// a deadlock) or of the commit, as the statement would have returned it.
 //
 // Call it on the session's goroutine between SessionCommandBegin and
-// SessionCommandEnd, outside any go-mysql-server transaction.
+// SessionCommandEnd, with go-mysql-server's transaction open for a
+// statement inside a longer transaction.
 func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Value, change func(old engine.Row) (engine.Row, bool)) (matched, changed, ok bool, err error) {
-	if !s.idle() || t.Primary.Hidden {
+	if t.Primary.Hidden {
 		return false, false, false, nil
 	}
-	row, err := primaryRow(s.p.e, t, key)
+	x, multi, ok := s.pointTxn(ctx)
+	if !ok {
+		return false, false, false, nil
+	}
+	// Reads of the table a statement writes go to committed data while
+	// the transaction is empty (readsCommitted).
+	var f rowFinder = s.p.e
+	if !x.Empty() {
+		f = x
+	}
+	row, err := primaryRow(f, t, key)
 	if err != nil || row == nil {
+		s.pointEnd(multi)
 		return false, false, err == nil, MapError(err)
 	}
 	fresh, err := s.lockRow(ctx, t, row, lockExclusive)
 	if err != nil {
-		s.releaseTxnState()
+		s.pointEnd(multi)
 		return false, false, true, err
 	}
 	if fresh {
-		if row, err = primaryRow(s.p.e, t, key); err != nil || row == nil {
-			s.releaseTxnState()
+		if row, err = primaryRow(f, t, key); err != nil || row == nil {
+			s.pointEnd(multi)
 			return false, false, err == nil, MapError(err)
 		}
 	}
 	var nrow engine.Row
 	if change != nil {
 		if nrow, ok = change(row); !ok {
-			s.releaseTxnState()
+			s.pointEnd(multi)
 			return false, false, false, nil
 		}
 		if sameRow(row, nrow) {
-			s.releaseTxnState()
+			s.pointEnd(multi)
 			return true, false, true, nil
 		}
 	}
-	x := s.writeTxnNoCheck()
+	sp := x.Savepoint()
 	if change != nil {
 		if _, err = x.Update(t, row, nrow); err == nil {
 			s.stmtIDs.noteUpdate(t, row, nrow)
@@ -103,37 +154,38 @@ func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Valu
 		_, err = x.Delete(t, row)
 	}
 	if err != nil {
-		s.stmtIDs = StatementIDs{}
-		s.dropTxn()
+		s.rollbackTo(sp)
+		s.pointEnd(multi)
 		return false, false, false, nil
 	}
-	if err := s.CommitTransaction(ctx, nil); err != nil {
+	if err := s.pointCommit(ctx, multi); err != nil {
 		return true, false, true, err
 	}
 	return true, true, true, nil
 }
 
-// PointInsert makes, as an autocommit statement of the session, the
-// INSERT of row into t the way go-mysql-server's plan of a one-row INSERT
-// makes it over this backend: the row inserted in the session's engine
+// PointInsert makes the INSERT of row into t, as a statement of the
+// session, the way go-mysql-server's plan of a one-row INSERT makes it
+// over this backend: the row inserted in the session's engine
 // transaction (an AUTO_INCREMENT column that is NULL or 0 takes the next
-// id, written into row) and committed. id is the id generated, 0 for
-// none. ok is false, with nothing written, when the statement must go to
-// go-mysql-server instead: the session has a transaction of its own, or
-// the engine refuses the row (a duplicate key, a read-only engine). err is
-// an error of the commit. Call it as PointWrite.
+// id, written into row), committed when the statement is an autocommit
+// one. id is the id generated, 0 for none. ok is false, with nothing
+// written, when the statement must go to go-mysql-server instead (see
+// pointTxn) or the engine refuses the row (a duplicate key, a read-only
+// engine). err is an error of the commit. Call it as PointWrite.
 func (s *Session) PointInsert(ctx *sql.Context, t *engine.Table, row engine.Row) (id uint64, ok bool, err error) {
-	if !s.idle() {
+	x, multi, ok := s.pointTxn(ctx)
+	if !ok {
 		return 0, false, nil
 	}
-	x := s.writeTxnNoCheck()
-	id, err = x.Insert(t, row)
-	if err != nil {
-		s.dropTxn()
+	sp := x.Savepoint()
+	if id, err = x.Insert(t, row); err != nil {
+		s.rollbackTo(sp)
+		s.pointEnd(multi)
 		return 0, false, nil
 	}
 	s.stmtIDs.noteInsert(t, row, id)
-	if err := s.CommitTransaction(ctx, nil); err != nil {
+	if err := s.pointCommit(ctx, multi); err != nil {
 		return 0, true, err
 	}
 	return id, true, nil

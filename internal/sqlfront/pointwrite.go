@@ -39,8 +39,10 @@ import (
 // An execution takes the fast path only when its result cannot differ
 // from go-mysql-server's, and otherwise goes to go-mysql-server as if the
 // fast path did not exist, before anything is written:
-//   - the session is in autocommit mode with no transaction open and no
-//     temporary table (pointSafe);
+//   - the session has no temporary table and is either in autocommit
+//     mode with no transaction open (pointSafe; the write is committed)
+//     or inside a transaction go-mysql-server has open (txnPointSafe; the
+//     write stays in it, as sqlbackend.Session.PointWrite describes);
 //   - the table resolves, in the engine's current catalog, to an
 //     engine.Table (a new one after every DDL that changes the table)
 //     whose writes are plain (sqlbackend.Provider.WritesPlain: no
@@ -484,7 +486,7 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 		return false, nil
 	}
 	defer endSpan(sctx)
-	if !pointSafe(sctx, sess) {
+	if !pointSafe(sctx, sess) && !txnPointSafe(sctx, sess) {
 		return false, nil
 	}
 	b := p.binding(s.p, sess)

@@ -198,7 +198,8 @@ func TestPointWritesSameAnswers(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(11, 12))
 	modes := []string{"STRICT_TRANS_TABLES", "", "STRICT_ALL_TABLES,NO_UNSIGNED_SUBTRACTION", "TRADITIONAL"}
-	var fastN, plainN int
+	var fastN, plainN, txnFast int
+	txn, savepoint := "", false // the transaction open on c, and whether it has s1
 	perShape := map[int]int{}
 	var history []string
 	for step := 0; step < 2500; step++ {
@@ -211,9 +212,35 @@ func TestPointWritesSameAnswers(t *testing.T) {
 			}
 			continue
 		}
+		if r.IntN(25) == 0 {
+			// Transactions: BEGIN, START TRANSACTION or autocommit off;
+			// savepoints; COMMIT or ROLLBACK. (The CLIENT_FOUND_ROWS
+			// connection waits meanwhile: it would wait for the locks.)
+			var qs []string
+			switch {
+			case txn == "":
+				txn = []string{"BEGIN", "START TRANSACTION", "SET autocommit = 0"}[r.IntN(3)]
+				qs = []string{txn}
+			case r.IntN(3) == 0:
+				qs, savepoint = []string{"SAVEPOINT s1"}, true
+			case savepoint && r.IntN(2) == 0:
+				qs = []string{"ROLLBACK TO SAVEPOINT s1"}
+			default:
+				qs = []string{[]string{"COMMIT", "ROLLBACK"}[r.IntN(2)]}
+				if txn == "SET autocommit = 0" {
+					qs = append(qs, "SET autocommit = 1")
+				}
+				txn, savepoint = "", false
+			}
+			history = append(history, qs...)
+			for _, s := range sides {
+				mustExec(t, s.c, qs...)
+			}
+			continue
+		}
 		i := r.IntN(len(shapes))
 		sh := shapes[i]
-		args, found := sh.args(r), r.IntN(4) == 0
+		args, found := sh.args(r), txn == "" && r.IntN(4) == 0
 		asText := ""
 		if r.IntN(3) == 0 {
 			asText = textWith(sh.q, args)
@@ -244,6 +271,9 @@ func TestPointWritesSameAnswers(t *testing.T) {
 		}
 		if counted == 1 {
 			fastN++
+			if txn != "" {
+				txnFast++
+			}
 			perShape[i]++
 			if !sh.plain {
 				t.Fatalf("step %d: %s took the fast path", step, sh.q)
@@ -256,8 +286,14 @@ func TestPointWritesSameAnswers(t *testing.T) {
 			sameTables(fmt.Sprintf("step %d", step))
 		}
 	}
+	for _, s := range sides {
+		mustExec(t, s.c, "COMMIT", "SET autocommit = 1")
+	}
 	sameTables("the end")
-	t.Logf("%d of %d plain point writes took the fast path %v", fastN, plainN, perShape)
+	if txnFast < 100 {
+		t.Fatalf("%d point writes inside transactions took the fast path, want 100 or more", txnFast)
+	}
+	t.Logf("%d of %d plain point writes took the fast path (%d inside transactions) %v", fastN, plainN, txnFast, perShape)
 	if fastN < plainN/3 {
 		t.Fatalf("%d of %d plain point writes took the fast path, want a third or more", fastN, plainN)
 	}
@@ -283,15 +319,16 @@ func textWith(q string, args []any) string {
 }
 
 // TestPointWritesLock checks the row lock of point writes: fast-path
-// increments racing each other and explicit transactions lose none, a
-// fast-path write that waited for a lock writes over the row as the
-// other transaction left it, and a lock wait timeout is the error the
-// statement gets without the fast path.
+// increments, autocommit and inside transactions, racing each other lose
+// none; a fast-path write that waited for a lock writes over the row as
+// the other transaction left it; a lock wait timeout and a deadlock are
+// the errors the statements get without the fast path, with the same
+// rows after.
 func TestPointWritesLock(t *testing.T) {
 	general := startTestServer(t, "", Config{NoPointFastPath: true})
 	fast := startTestServer(t, "", Config{})
 	ctx := context.Background()
-	var timeouts []string
+	var timeouts, deadlocks []string
 	for _, ts := range []*testServer{general, fast} {
 		root := ts.conn("")
 		mustExec(t, root, "CREATE DATABASE pl", "CREATE TABLE pl.t (id INT PRIMARY KEY, k INT NOT NULL)",
@@ -315,9 +352,26 @@ func TestPointWritesLock(t *testing.T) {
 		}
 		expectRows(t, root, "SELECT k FROM pl.t WHERE id = 2", "111")
 		st.Close()
+
+		// holder and waiter each lock a row, then want the other's.
+		mustExec(t, holder, "BEGIN", "UPDATE t SET k = k + 1 WHERE id = 1")
+		mustExec(t, waiter, "BEGIN", "UPDATE t SET k = k + 1 WHERE id = 2")
+		go func() { _, err := holder.ExecContext(ctx, "UPDATE t SET k = k + 1 WHERE id = 2"); done <- err }()
+		time.Sleep(100 * time.Millisecond)
+		_, err = waiter.ExecContext(ctx, "UPDATE t SET k = k + 1 WHERE id = 1")
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		mustExec(t, holder, "COMMIT")
+		mustExec(t, waiter, "ROLLBACK")
+		deadlocks = append(deadlocks, fmt.Sprint(err, queryRows(t, root, "SELECT * FROM pl.t ORDER BY id")))
+		mustExec(t, root, "UPDATE pl.t SET k = 0")
 	}
 	if timeouts[0] != timeouts[1] || !strings.Contains(timeouts[0], "1205") {
 		t.Fatalf("lock wait timeout: fast path %q, go-mysql-server %q", timeouts[1], timeouts[0])
+	}
+	if deadlocks[0] != deadlocks[1] || !strings.Contains(deadlocks[0], "1213") {
+		t.Fatalf("deadlock: fast path %q, go-mysql-server %q", deadlocks[1], deadlocks[0])
 	}
 
 	const workers, each, txns = 4, 150, 40
@@ -364,7 +418,7 @@ func TestPointWritesLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectRows(t, fast.conn(""), "SELECT k FROM pl.t WHERE id = 1", fmt.Sprint(workers*each+2*txns))
-	if n := fast.s.mh.stats.PointWrites.Load() - before; n != workers*each {
-		t.Fatalf("%d of %d increments took the fast path", n, workers*each)
+	if n := fast.s.mh.stats.PointWrites.Load() - before; n != workers*each+2*txns {
+		t.Fatalf("%d of %d increments took the fast path", n, workers*each+2*txns)
 	}
 }
