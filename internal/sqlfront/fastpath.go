@@ -412,11 +412,12 @@ func pointSafe(ctx *sql.Context, sess *sqlbackend.Session) bool {
 	return def
 }
 
-// execPoint runs a prepared statement recognised as a point select.
-// done is false when the statement must go to go-mysql-server instead.
-// It is called on the connection's goroutine, like every command of the
-// connection.
-func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (done bool, err error) {
+// execPoint runs a statement recognised as a point select: a prepared
+// one, or with text set the text statement whose template (textTemplate)
+// prepare is. done is false when the statement must go to
+// go-mysql-server instead. It is called on the connection's goroutine,
+// like every command of the connection.
+func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error, text string) (done bool, err error) {
 	s, sctx, sess := h.fastSession(ctx, c, prepare.PrepareStmt)
 	if sess == nil {
 		return false, nil
@@ -442,7 +443,7 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	}
 	cs := sess.GetCharacterSetResults()
 	if b.fields == nil || b.charset != cs {
-		return true, h.learnPoint(ctx, c, p, b, cs, prepare, callback)
+		return true, h.learnPoint(ctx, c, p, b, cs, prepare, text, callback)
 	}
 
 	sctx, end, err := beginFast(sctx, sess, prepare.PrepareStmt)
@@ -531,17 +532,24 @@ func (h *mariaHandler) sendFast(c *mysql.Conn, res *sqltypes.Result, callback fu
 	return callback(res)
 }
 
-// learnPoint runs the statement through go-mysql-server and keeps the
-// fields it sends for b's table version, provided the table was the same
-// before and after and the fields have the types b would send.
-func (h *mariaHandler) learnPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, b *pointBinding, cs sql.CharacterSetID, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+// learnPoint runs the statement (the prepared one, or the text) through
+// go-mysql-server and keeps the fields it sends for b's table version,
+// provided the table was the same before and after and the fields have
+// the types b would send.
+func (h *mariaHandler) learnPoint(ctx context.Context, c *mysql.Conn, p *pointPlan, b *pointBinding, cs sql.CharacterSetID, prepare *mysql.PrepareData, text string, callback func(*sqltypes.Result) error) error {
 	var fields []*querypb.Field
-	err := h.slowExecute(ctx, c, prepare, func(r *sqltypes.Result) error {
+	learn := func(r *sqltypes.Result) error {
 		if fields == nil && r != nil {
 			fields = r.Fields
 		}
 		return callback(r)
-	})
+	}
+	var err error
+	if text == "" {
+		err = h.slowExecute(ctx, c, prepare, learn)
+	} else {
+		err = h.textQuery(ctx, c, text, func(r *sqltypes.Result, _ bool) error { return learn(r) })
+	}
 	if err != nil || len(fields) != len(b.out) {
 		return err
 	}

@@ -89,8 +89,12 @@ type clientResult struct {
 }
 
 func runPrepared(st *gosql.Stmt, args ...any) clientResult {
+	return clientRows(st.Query(args...))
+}
+
+// clientRows reads a result as the client sees it.
+func clientRows(rs *gosql.Rows, err error) clientResult {
 	var cr clientResult
-	rs, err := st.Query(args...)
 	if err != nil {
 		cr.err = err.Error()
 		return cr
@@ -161,6 +165,40 @@ const fastTypesTable = `CREATE TABLE fp.t (
 	bn BINARY(3), vb VARBINARY(8), bl BLOB, lb LONGBLOB,
 	en ENUM('x','y','z'), st SET('a','b','c'), js JSON)`
 
+// fastTypesSetup makes the tables the point-select tests read: every
+// column type, a composite key, unique keys, a TINYINT UNSIGNED key.
+var fastTypesSetup = []string{"CREATE DATABASE fp", fastTypesTable,
+	`INSERT INTO fp.t VALUES (1, -5, 250, -300, 16000000, 4000000000, -9000000000, 18446744073709551615,
+	12.5, 12345678901234567890.0123456789, 0.1, 1.25, 1234.5678, b'10101', b'1111111111111111111111111111111111111111111111111111111111111111',
+	'2020-01-02', '2021-02-03 04:05:06', '2021-02-03 04:05:06.789', '2021-02-03 04:05:06.000001',
+	'2022-03-04 05:06:07', '2022-03-04 05:06:07.5', '-12:34:56', 2024,
+	'ab', 'Héllo', 'Çà va', 'text', 'medium', 'ab', X'00FF', 'blob', X'000102',
+	'y', 'a,c', '{"a": [1, 2.5, "x"], "b": null}')`,
+	`INSERT INTO fp.t (k) VALUES (2)`,
+	`INSERT INTO fp.t VALUES (3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '0000-00-00', '0000-00-00 00:00:00', NULL, NULL,
+	NULL, NULL, '838:59:59', 0, '', '', '', '', '', '', '', '', '', 'x', '', 'null')`,
+	"CREATE TABLE fp.c (a INT UNSIGNED, b BIGINT, v VARCHAR(5), PRIMARY KEY (a, b))",
+	"INSERT INTO fp.c VALUES (1, -1, 'one'), (1, 2, 'two'), (4294967295, 9223372036854775807, 'max')",
+	"CREATE TABLE fp.u (id BIGINT PRIMARY KEY, u SMALLINT, w INT, UNIQUE KEY uu (u), UNIQUE KEY uw (w, u))",
+	"INSERT INTO fp.u VALUES (10, 1, 5), (20, 2, 5), (30, NULL, NULL)",
+	"CREATE TABLE fp.tiny (k TINYINT UNSIGNED PRIMARY KEY, v INT)",
+	"INSERT INTO fp.tiny VALUES (0, 1), (255, 2)"}
+
+// fastTypesCases are point selects over fastTypesSetup's tables, each with
+// the arguments it runs with.
+var fastTypesCases = []struct {
+	q    string
+	args [][]any
+}{
+	{"SELECT * FROM fp.t WHERE k = ?", [][]any{{1}, {2}, {3}, {4}, {int64(-1)}}},
+	{"SELECT k, ti, bu, js, vl FROM t WHERE k = ?", [][]any{{1}, {3}, {99}}},
+	{"SELECT `K`, Dt3, dt3, tsp FROM `fp`.`t` WHERE ? = `k`", [][]any{{1}, {uint64(2)}}},
+	{"select v, b, a from fp.c where b = ? and a = ?", [][]any{{-1, 1}, {2, uint64(1)}, {int64(9223372036854775807), uint64(4294967295)}, {3, 1}}},
+	{"SELECT * FROM fp.u WHERE u = ?", [][]any{{1}, {2}, {3}}},
+	{"SELECT id FROM fp.u WHERE u = ? AND w = ?", [][]any{{1, 5}, {2, 5}, {1, 6}}},
+	{"SELECT * FROM fp.tiny WHERE k = ?", [][]any{{0}, {255}, {uint8(255)}}},
+}
+
 // TestPointFastPathMatchesSlow runs point selects both ways and compares
 // what the handler sends (fields and values, in process) and what the
 // client sees (column types and values), for every column type.
@@ -168,38 +206,10 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	mh := ts.s.mh
 	tp := tapHandler(mh)
-	mustExec(t, ts.open(""), "CREATE DATABASE fp", fastTypesTable,
-		`INSERT INTO fp.t VALUES (1, -5, 250, -300, 16000000, 4000000000, -9000000000, 18446744073709551615,
-		12.5, 12345678901234567890.0123456789, 0.1, 1.25, 1234.5678, b'10101', b'1111111111111111111111111111111111111111111111111111111111111111',
-		'2020-01-02', '2021-02-03 04:05:06', '2021-02-03 04:05:06.789', '2021-02-03 04:05:06.000001',
-		'2022-03-04 05:06:07', '2022-03-04 05:06:07.5', '-12:34:56', 2024,
-		'ab', 'Héllo', 'Çà va', 'text', 'medium', 'ab', X'00FF', 'blob', X'000102',
-		'y', 'a,c', '{"a": [1, 2.5, "x"], "b": null}')`,
-		`INSERT INTO fp.t (k) VALUES (2)`,
-		`INSERT INTO fp.t VALUES (3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '0000-00-00', '0000-00-00 00:00:00', NULL, NULL,
-		NULL, NULL, '838:59:59', 0, '', '', '', '', '', '', '', '', '', 'x', '', 'null')`,
-		"CREATE TABLE fp.c (a INT UNSIGNED, b BIGINT, v VARCHAR(5), PRIMARY KEY (a, b))",
-		"INSERT INTO fp.c VALUES (1, -1, 'one'), (1, 2, 'two'), (4294967295, 9223372036854775807, 'max')",
-		"CREATE TABLE fp.u (id BIGINT PRIMARY KEY, u SMALLINT, w INT, UNIQUE KEY uu (u), UNIQUE KEY uw (w, u))",
-		"INSERT INTO fp.u VALUES (10, 1, 5), (20, 2, 5), (30, NULL, NULL)",
-		"CREATE TABLE fp.tiny (k TINYINT UNSIGNED PRIMARY KEY, v INT)",
-		"INSERT INTO fp.tiny VALUES (0, 1), (255, 2)")
+	mustExec(t, ts.open(""), fastTypesSetup...)
 
 	c := ts.conn("fp")
 	ctx := context.Background()
-	type stmtCase struct {
-		q    string
-		args [][]any
-	}
-	cases := []stmtCase{
-		{"SELECT * FROM fp.t WHERE k = ?", [][]any{{1}, {2}, {3}, {4}, {int64(-1)}}},
-		{"SELECT k, ti, bu, js, vl FROM t WHERE k = ?", [][]any{{1}, {3}, {99}}},
-		{"SELECT `K`, Dt3, dt3, tsp FROM `fp`.`t` WHERE ? = `k`", [][]any{{1}, {uint64(2)}}},
-		{"select v, b, a from fp.c where b = ? and a = ?", [][]any{{-1, 1}, {2, uint64(1)}, {int64(9223372036854775807), uint64(4294967295)}, {3, 1}}},
-		{"SELECT * FROM fp.u WHERE u = ?", [][]any{{1}, {2}, {3}}},
-		{"SELECT id FROM fp.u WHERE u = ? AND w = ?", [][]any{{1, 5}, {2, 5}, {1, 6}}},
-		{"SELECT * FROM fp.tiny WHERE k = ?", [][]any{{0}, {255}, {uint8(255)}}},
-	}
 	run := func(st *gosql.Stmt, fast bool, args []any) (clientResult, *sqltypes.Result, []bool) {
 		mh.noFast.Store(!fast)
 		cr := runPrepared(st, args...)
@@ -209,7 +219,7 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 		}
 		return cr, res[0], f
 	}
-	for _, sc := range cases {
+	for _, sc := range fastTypesCases {
 		st, err := c.PrepareContext(ctx, sc.q)
 		if err != nil {
 			t.Fatalf("%s: %v", sc.q, err)
@@ -618,4 +628,68 @@ func TestPointFastPathFallsBack(t *testing.T) {
 	if mh.stats.Queries[StmtSelect][0].Load() != sel+1 || mh.stats.PointFast.Load() != fast+1 {
 		t.Error("fast select not counted")
 	}
+}
+
+// TestTextPointSelects runs the point selects of TestPointFastPathMatchesSlow
+// as text, with their arguments written in as literals, with the fast
+// path off and then on (its first run learns the fields), and compares
+// what the client reads: columns and values. Texts whose literals the
+// template does not cut (a negative key, a number of 19 digits) take
+// go-mysql-server's path both times (so does k = -1, whose template
+// k = -? is no point select); the others must take the fast path.
+func TestTextPointSelects(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	mh := ts.s.mh
+	mustExec(t, ts.open(""), fastTypesSetup...)
+	c := ts.conn("fp")
+	ctx := context.Background()
+	query := func(q string, fast bool) clientResult {
+		mh.noFast.Store(!fast)
+		return clientRows(c.QueryContext(ctx, q))
+	}
+	served, cut := 0, 0
+	check := func(q string) {
+		t.Helper()
+		slow := query(q, false)
+		query(q, true) // may learn the fields
+		before := mh.stats.PointFast.Load()
+		fast := query(q, true)
+		if d := fast.diff(slow); d != "" {
+			t.Errorf("%s: client results differ: %s", q, d)
+		}
+		if tmpl, _, ok := textTemplate(q); ok && isPointPlan(parseFast(tmpl)) {
+			cut++
+			if mh.stats.PointFast.Load() == before {
+				t.Errorf("%s: fast path not taken", q)
+			}
+		}
+		served++
+	}
+	for _, sc := range fastTypesCases {
+		for _, args := range sc.args {
+			check(textWith(sc.q, args))
+		}
+	}
+	mustExec(t, c, "SET character_set_results = 'latin1'")
+	check("SELECT vc, vl, ch, tx FROM fp.t WHERE k = 1")
+	mustExec(t, c, "SET character_set_results = 'utf8mb4'", "SET time_zone = '+05:00'")
+	check("SELECT tsp, ts3, dtm FROM fp.t WHERE k = 1")
+	// Not point selects: the plan cache's path, with the same answers.
+	for _, q := range []string{"SELECT k, 1 FROM fp.t WHERE k = 1", "SELECT k FROM fp.t WHERE k = 1 OR k = 2", "SELECT COUNT(*) FROM fp.t WHERE k = 1"} {
+		before := mh.stats.PointFast.Load()
+		if d := query(q, true).diff(query(q, false)); d != "" {
+			t.Errorf("%s: results differ: %s", q, d)
+		}
+		if mh.stats.PointFast.Load() != before {
+			t.Errorf("%s took the point fast path", q)
+		}
+	}
+	if cut < served/2 {
+		t.Fatalf("%d of %d texts were cut into point-select templates", cut, served)
+	}
+}
+
+func isPointPlan(p any) bool {
+	_, ok := p.(*pointPlan)
+	return ok
 }

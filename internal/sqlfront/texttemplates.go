@@ -27,21 +27,28 @@ import (
 // statement with a comment, a double-quoted string (ANSI_QUOTES), a '?', an
 // introducer or typed literal (_utf8mb4'x', X'..', DATE '...', INTERVAL
 // 'x'), a hexadecimal or binary number, a number after BY (ORDER BY 1
-// names a position), or a second statement is left as it is. (SELECTs
-// are not cut: a literal of the select list names its column.)
+// names a position), or a second statement is left as it is. A SELECT is
+// cut only when its template is a point select the fast path serves
+// (fastpath.go): a literal of a select list names its column, so one
+// before the WHERE leaves the SELECT as it is, and every other SELECT
+// goes on to the plan cache with its own text.
 
 // maxTextParams bounds the literals one text INSERT may have cut (the
 // protocol's limit for a prepared statement).
 const maxTextParams = 65535
 
-// textTemplate returns the template text of query (an INSERT, UPDATE or
-// DELETE) with a
-// parameter for each literal it cuts, and the literals as the bind
-// variables v1, v2, ...; ok is false when the statement is not one it
-// can cut.
+// textTemplate returns the template text of query (an INSERT, UPDATE,
+// DELETE or SELECT) with a parameter for each literal it cuts, and the
+// literals as the bind variables v1, v2, ...; ok is false when the
+// statement is not one it can cut. A SELECT's literals are cut only after
+// its first WHERE, and one with a literal before it is not cut (the point
+// selects the fast path serves have none there).
 func textTemplate(query string) (text string, vars map[string]*querypb.BindVariable, ok bool) {
+	where := true // literals may be cut here
 	switch firstWord(query) {
 	case "insert", "update", "delete":
+	case "select":
+		where = false
 	default:
 		return "", nil, false
 	}
@@ -62,7 +69,7 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 		ch := query[i]
 		switch {
 		case ch == '\'':
-			if i > 0 && isIdentByte(query[i-1]) {
+			if !where || i > 0 && isIdentByte(query[i-1]) {
 				return "", nil, false // an introducer: _utf8mb4'x', X'0A', N'x'
 			}
 			switch lastWord {
@@ -150,7 +157,7 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 			if j < len(query) && (isIdentByte(query[j]) || query[j] == '.') {
 				return "", nil, false // 1e5, 0x1F, 0b01, 1col, 1.2.3
 			}
-			if lastWord == "BY" {
+			if lastWord == "BY" || !where {
 				return "", nil, false // ORDER BY 1: a position, not a value
 			}
 			num := query[i:j]
@@ -171,6 +178,7 @@ func textTemplate(query string) (text string, vars map[string]*querypb.BindVaria
 			}
 			b.WriteString(query[i:j])
 			lastWord = strings.ToUpper(query[i:j])
+			where = where || lastWord == "WHERE"
 			i = j
 		default:
 			b.WriteByte(ch)
@@ -212,12 +220,21 @@ func (h *mariaHandler) textTemplated(ctx context.Context, c *mysql.Conn, query s
 		return false, nil
 	}
 	if !h.noFast.Load() {
-		if w, ok := h.points.remember(text).(*writePlan); ok {
-			prep := &mysql.PrepareData{PrepareStmt: text, ParamsCount: uint16(len(vars)), BindVars: vars}
-			if done, err := h.execWrite(ctx, c, w, prep, func(r *sqltypes.Result) error { return callback(r, false) }); done {
-				return true, err
-			}
+		var done bool
+		prep := &mysql.PrepareData{PrepareStmt: text, ParamsCount: uint16(len(vars)), BindVars: vars}
+		send := func(r *sqltypes.Result) error { return callback(r, false) }
+		switch p := h.points.remember(text).(type) {
+		case *writePlan:
+			done, err = h.execWrite(ctx, c, p, prep, send)
+		case *pointPlan:
+			done, err = h.execPoint(ctx, c, p, prep, send, query)
 		}
+		if done {
+			return true, err
+		}
+	}
+	if firstWord(query) == "select" {
+		return false, nil // (SELECTs are cut for the fast path only)
 	}
 	// The template's statement, parsed once a session as a prepared
 	// statement is (the templates read it from there; a session's id is

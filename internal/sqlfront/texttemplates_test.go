@@ -35,7 +35,12 @@ func TestTextTemplate(t *testing.T) {
 		{"INSERT INTO t VALUES ('unterminated)", "", nil},               // no end
 		{"INSERT INTO t VALUES (?)", "", nil},                           // a parameter
 		{"INSERT INTO t VALUES (NULL)", "", nil},                        // nothing to cut
-		{"SELECT 1", "", nil},                                           // not an INSERT
+		{"SELECT 1", "", nil},                                           // a literal before WHERE
+		{"SELECT c FROM t WHERE id = 5 AND k = 'x'", "SELECT c FROM t WHERE id = ? AND k = ?", []string{"5", "x"}},
+		{"SELECT 'a' FROM t WHERE id = 5", "", nil},                                       // a literal names a column
+		{"SELECT c, 2 FROM t WHERE id = 5", "", nil},                                      // a literal names a column
+		{"SELECT c FROM t2 WHERE id = 5", "SELECT c FROM t2 WHERE id = ?", []string{"5"}}, // a digit in a name
+		{"SHOW TABLES LIKE 'a'", "", nil},                                                 // not an INSERT, UPDATE, DELETE or SELECT
 		{"INSERT INTO `a``b` (`1c`) VALUES (7)", "INSERT INTO `a``b` (`1c`) VALUES (?)", []string{"7"}},
 		{"INSERT INTO t (c1) VALUES (1col)", "", nil}, // an identifier starting with digits
 	}

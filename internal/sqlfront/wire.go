@@ -91,15 +91,22 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		}
 	}
 	if !done {
-		done, err = h.cachedQuery(ctx, c, query, cb)
-	}
-	if !done {
-		err = h.Handler.ComQuery(ctx, c, query, cb)
-		h.plans.ran(query)
+		err = h.textQuery(ctx, c, query, cb)
 	}
 	err = h.overrun(c, err)
 	h.stats.count(query, err)
 	return h.wireError(c, query, err)
+}
+
+// textQuery runs a text statement from the plan cache, or else through
+// go-mysql-server's handler.
+func (h *mariaHandler) textQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) error {
+	if done, err := h.cachedQuery(ctx, c, query, cb); done {
+		return err
+	}
+	err := h.Handler.ComQuery(ctx, c, query, cb)
+	h.plans.ran(query)
+	return err
 }
 
 // overrun returns error 1436 for err when the depth guard refused the
@@ -152,7 +159,7 @@ func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 		var err error
 		switch p := p.(type) {
 		case *pointPlan:
-			done, err = h.execPoint(ctx, c, p, prepare, callback)
+			done, err = h.execPoint(ctx, c, p, prepare, callback, "")
 		case *writePlan:
 			done, err = h.execWrite(ctx, c, p, prepare, callback)
 		}
@@ -507,7 +514,9 @@ func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *ty
 			if f.Decimals != 0 {
 				continue
 			}
-			if t := scaled(f); t != nil && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
+			// (Written only when it changes: the fast path's fields are
+			// shared by connections.)
+			if t := scaled(f); t != nil && t.Scale != 0 && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
 				f.Decimals = uint32(t.Scale)
 			}
 		}
