@@ -181,6 +181,29 @@ func (x *Txn) Commit(ctx context.Context) error {
 	})
 }
 
+// InsertNow inserts row into t as a job of its own: what a transaction
+// holding only that insert commits, without the transaction's batch and
+// the duplicate check its Insert makes before the commit makes it again
+// (an ascending key's check costs no read in the writer: bounds.go). An
+// AUTO_INCREMENT column that is NULL or 0 takes the next id, returned and
+// written into row. refused is the insert's own error (a duplicate key, t
+// replaced or dropped since, a read-only engine), with nothing written;
+// err is the commit's.
+func (e *Engine) InsertNow(ctx context.Context, t *Table, row Row) (id uint64, refused, err error) {
+	err = e.Update(ctx, func(tx *Job) error {
+		if tx.current(t) != t {
+			refused = tableError(ErrTableDefChanged, t, t.DB+"."+t.Name)
+			return refused
+		}
+		id, refused = tx.Insert(t, row)
+		return refused
+	})
+	if refused != nil {
+		return 0, refused, nil
+	}
+	return id, nil, err
+}
+
 // Rollback ends the transaction, dropping its writes. Safe to call twice.
 func (x *Txn) Rollback() {
 	if x.w.b != nil {

@@ -155,3 +155,35 @@ func TestTxnQuietCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestInsertNow checks an insert made as a job of its own: a generated
+// id, an explicit one that moves the counter, a duplicate (of the
+// primary key, of a unique key) refused with nothing written, and a
+// table replaced since refused too.
+func TestInsertNow(t *testing.T) {
+	e := openTestEngine(t, "", DurabilitySync)
+	tb := setupPeople(t, e)
+	ctx := context.Background()
+	r := row(null(), sv("a"), sv("a@x"), null())
+	if id, refused, err := e.InsertNow(ctx, tb, r); err != nil || refused != nil || id != 1 || r[0].I != 1 {
+		t.Fatalf("generated: id %d row %v refused %v err %v", id, r, refused, err)
+	}
+	if id, refused, err := e.InsertNow(ctx, tb, row(iv(10), sv("b"), null(), null())); err != nil || refused != nil || id != 0 {
+		t.Fatalf("explicit: id %d refused %v err %v", id, refused, err)
+	}
+	if id, _, err := e.InsertNow(ctx, tb, row(iv(0), sv("c"), null(), null())); err != nil || id != 11 {
+		t.Fatalf("after 10: id %d err %v", id, err)
+	}
+	for _, dup := range []Row{row(iv(10), sv("d"), null(), null()), row(null(), sv("e"), sv("a@x"), null())} {
+		if _, refused, err := e.InsertNow(ctx, tb, dup); err != nil || !errors.Is(refused, ErrDuplicateKey) {
+			t.Fatalf("duplicate %v: refused %v err %v", dup, refused, err)
+		}
+	}
+	if got := ids(findAll(t, e, tb, &Query{Op: OpGE})); !reflect.DeepEqual(got, []int64{1, 10, 11}) {
+		t.Fatalf("rows %v, want 1 10 11", got)
+	}
+	update(t, e, func(tx *Job) error { return tx.DropTable("app", "people") })
+	if _, refused, err := e.InsertNow(ctx, tb, row(iv(20), sv("f"), null(), null())); err != nil || !errors.Is(refused, ErrTableDefChanged) {
+		t.Fatalf("dropped table: refused %v err %v", refused, err)
+	}
+}

@@ -168,12 +168,27 @@ func (s *Session) PointWrite(ctx *sql.Context, t *engine.Table, key []types.Valu
 // session, the way go-mysql-server's plan of a one-row INSERT makes it
 // over this backend: the row inserted in the session's engine
 // transaction (an AUTO_INCREMENT column that is NULL or 0 takes the next
-// id, written into row), committed when the statement is an autocommit
-// one. id is the id generated, 0 for none. ok is false, with nothing
+// id, written into row), or for an autocommit statement in a job of its
+// own (Engine.InsertNow: the same commit without the transaction). id is the id generated, 0 for none. ok is false, with nothing
 // written, when the statement must go to go-mysql-server instead (see
 // pointTxn) or the engine refuses the row (a duplicate key, a read-only
 // engine). err is an error of the commit. Call it as PointWrite.
 func (s *Session) PointInsert(ctx *sql.Context, t *engine.Table, row engine.Row) (id uint64, ok bool, err error) {
+	if !inMultiStatementTxn(ctx) {
+		// An autocommit insert is a job of its own (Engine.InsertNow).
+		if !s.idle() {
+			return 0, false, nil
+		}
+		id, refused, err := s.p.e.InsertNow(ctx, t, row)
+		if refused != nil {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, true, MapError(err)
+		}
+		s.stmtIDs.noteInsert(t, row, id)
+		return id, true, nil
+	}
 	x, multi, ok := s.pointTxn(ctx)
 	if !ok {
 		return 0, false, nil
