@@ -13,36 +13,6 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 )
 
-// tapped records the results of prepared statements as the handler sends
-// them.
-type tapped struct {
-	mu   sync.Mutex
-	fast []bool
-	res  []*sqltypes.Result
-}
-
-func tapHandler(h *mariaHandler) *tapped {
-	tp := &tapped{}
-	fn := func(fast bool, r *sqltypes.Result) {
-		tp.mu.Lock()
-		tp.fast = append(tp.fast, fast)
-		tp.res = append(tp.res, r)
-		tp.mu.Unlock()
-	}
-	h.tap.Store(&fn)
-	return tp
-}
-
-// take returns what was recorded since the last take: whether every result
-// came from the fast path, and the results.
-func (tp *tapped) take() (fast []bool, res []*sqltypes.Result) {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	fast, res = tp.fast, tp.res
-	tp.fast, tp.res = nil, nil
-	return fast, res
-}
-
 // fieldKey is every attribute of a result field the wire carries.
 type fieldKey struct {
 	Name, Table, OrgTable, Database, OrgName string
@@ -205,7 +175,7 @@ var fastTypesCases = []struct {
 func TestPointFastPathMatchesSlow(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	mh := ts.s.mh
-	tp := tapHandler(mh)
+	tp := tapCopies(mh)
 	mustExec(t, ts.open(""), fastTypesSetup...)
 
 	c := ts.conn("fp")
@@ -213,7 +183,7 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 	run := func(st *gosql.Stmt, fast bool, args []any) (clientResult, *sqltypes.Result, []bool) {
 		mh.noFast.Store(!fast)
 		cr := runPrepared(st, args...)
-		f, res := tp.take()
+		res, f := tp.takeFast()
 		if len(res) != 1 {
 			t.Fatalf("%d results tapped", len(res))
 		}
@@ -261,7 +231,7 @@ func TestPointFastPathMatchesSlow(t *testing.T) {
 			t.Fatalf("missing key: %v %q", cr.err, cr.rows)
 		}
 	}
-	if f, _ := tp.take(); !f[len(f)-1] {
+	if _, f := tp.takeFast(); !f[len(f)-1] {
 		t.Fatal("fast path not taken")
 	}
 	st.Close()
@@ -425,7 +395,7 @@ func TestPointSelectRecognition(t *testing.T) {
 func TestPointFastPathFallsBack(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	mh := ts.s.mh
-	tp := tapHandler(mh)
+	tp := tapCopies(mh)
 	root := ts.open("")
 	mustExec(t, root, "CREATE DATABASE fb",
 		"CREATE TABLE fb.t (k INT PRIMARY KEY, v VARCHAR(10), n INT, UNIQUE KEY un (n))",
@@ -459,7 +429,7 @@ func TestPointFastPathFallsBack(t *testing.T) {
 		queryRows(t, conns[st], "SELECT 1")
 		tp.take()
 		fast = runPrepared(st, args...)
-		f, _ := tp.take()
+		_, f := tp.takeFast()
 		return slow, fast, len(f) > 0 && f[len(f)-1]
 	}
 	// mustFallBack fails unless an execution both ways agrees and was not
