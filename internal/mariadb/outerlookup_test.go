@@ -81,7 +81,7 @@ func TestOuterLookup(t *testing.T) {
 			}
 			b.ExpectRows(t, ctx, sub, want...)
 			plan := b.PlanOf(t, ctx, sub)
-			if got := strings.Count(plan, "LookupJoin") == 2; got != k.lookups {
+			if got := lookupJoins(plan) == 2; got != k.lookups {
 				t.Errorf("%s: two lookup joins %v, want %v:\n%s", sub, got, k.lookups, plan)
 			}
 		}
@@ -134,7 +134,7 @@ func TestOuterLookupSwap(t *testing.T) {
 		}
 		b.ExpectRows(t, ctx, sub, want...)
 		plan := b.PlanOf(t, ctx, sub)
-		if !strings.Contains(plan, "LookupJoin") || strings.Contains(plan, "HashJoin") {
+		if lookupJoins(plan) == 0 || strings.Contains(plan, "HashJoin") {
 			t.Errorf("%s: not a lookup join:\n%s", sub, plan)
 		}
 	}
@@ -181,8 +181,15 @@ func TestPointLookupJoins(t *testing.T) {
 		}
 		b.ExpectRows(t, ctx, q, want...)
 		plan := b.PlanOf(t, ctx, q)
-		if strings.Count(plan, "LookupJoin") != 2 || strings.Contains(plan, "HashJoin") {
+		if lookupJoins(plan) != 2 || strings.Contains(plan, "HashJoin") {
 			t.Errorf("%s: not two lookup joins:\n%s", q, plan)
 		}
 	}
+}
+
+// lookupJoins counts a plan's joins that look the inner row up for each
+// outer one: go-mysql-server's lookup joins and those of them turned into
+// a primary-key point read (sqlbackend's pointLookupJoin: RangeRead).
+func lookupJoins(plan string) int {
+	return strings.Count(plan, "LookupJoin") + strings.Count(plan, "RangeRead(")
 }

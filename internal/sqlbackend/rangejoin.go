@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	sqltypes "github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -62,6 +63,8 @@ func RangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		// (Not a left join that excludes NULLs, whose condition's NULL on
 		// any inner row drops the outer row: it must see every row.)
 		case plan.JoinTypeInner, plan.JoinTypeLeftOuter:
+		case plan.JoinTypeLookup, plan.JoinTypeLeftOuterLookup:
+			return pointLookupJoin(j)
 		default:
 			return n, transform.SameTree, nil
 		}
@@ -75,6 +78,70 @@ func RangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		}
 		return nj, transform.NewTree, nil
 	})
+}
+
+// pointLookupJoin turns a lookup join whose inner side is read by its
+// one-column integer primary key into the same join over a rangeRead of
+// that key's point: go-mysql-server builds the lookup for every outer row
+// (an index lookup of ranges, converted to the engine's range, behind
+// three iterators), the rangeRead evaluates the key and reads the row
+// (rangeIter's primary-key point: one Find). The key is a column of the
+// outer row of an integer type, compared without NULL-safety (a NULL or
+// a value out of the column's range then reads no row, as the lookup
+// does: rangeBound); any other lookup join is left as it is.
+func pointLookupJoin(j *plan.JoinNode) (sql.Node, transform.TreeIdentity, error) {
+	right := j.Right()
+	alias, _ := right.(*plan.TableAlias)
+	if alias != nil {
+		right = alias.Child
+	}
+	ita, ok := right.(*plan.IndexedTableAccess)
+	if !ok || ita.IsStatic() {
+		return j, transform.SameTree, nil
+	}
+	lrt, ok := ita.TableNode.(*plan.ResolvedTable)
+	if !ok {
+		return j, transform.SameTree, nil
+	}
+	// The lookup reads an indexedTable; the rangeRead, the table itself.
+	it, ok := lrt.Table.(*indexedTable)
+	if !ok {
+		return j, transform.SameTree, nil
+	}
+	n, err := lrt.WithTable(it.table)
+	if err != nil {
+		return j, transform.SameTree, nil
+	}
+	rt, t := n.(*plan.ResolvedTable), it.table
+	keys, nullSafe := ita.Expressions(), ita.NullMask()
+	if t.t.Primary.Hidden || len(t.t.Primary.Columns) != 1 || len(keys) != 1 || len(nullSafe) != 1 || nullSafe[0] ||
+		!strings.EqualFold(ita.Index().ID(), "PRIMARY") {
+		return j, transform.SameTree, nil
+	}
+	col := t.t.Primary.Columns[0]
+	start := j.ScopeLen + len(j.Left().Schema())
+	if key, ok := keys[0].(*expression.GetField); !ok || key.Index() >= start || !gtypes.IsInteger(key.Type()) ||
+		!t.t.Columns[col].Type.IsInteger() {
+		return j, transform.SameTree, nil
+	}
+	var inner sql.Node = &rangeRead{rt: rt, t: t, idx: t.t.Primary, col: col, lo: keys[0], hi: keys[0], rowLen: start}
+	if alias != nil {
+		n, err := alias.WithChildren(inner)
+		if err != nil {
+			return j, transform.SameTree, nil
+		}
+		inner = n
+	}
+	nested := *j
+	nested.Op = plan.JoinTypeInner
+	if j.Op == plan.JoinTypeLeftOuterLookup {
+		nested.Op = plan.JoinTypeLeftOuter
+	}
+	nj, err := nested.WithChildren(j.Left(), inner)
+	if err != nil {
+		return j, transform.SameTree, nil
+	}
+	return nj, transform.NewTree, nil
 }
 
 // rangeRead reads one table, the inner side of a nested-loop join,
@@ -106,15 +173,7 @@ func newRangeRead(j *plan.JoinNode) (sql.Node, bool) {
 	if !ok {
 		return nil, false
 	}
-	var t *table
-	switch x := rt.Table.(type) { // not under a virtual column table
-	case *table:
-		t = x
-	case *plan.ProcessTable:
-		t, _ = x.Underlying().(*table)
-	case *plan.ProcessIndexableTable:
-		t, _ = x.Underlying().(*table)
-	}
+	t := readTable(rt)
 	if t == nil {
 		return nil, false
 	}
@@ -209,6 +268,21 @@ func newRangeRead(j *plan.JoinNode) (sql.Node, bool) {
 		return n, err == nil
 	}
 	return best, true
+}
+
+// readTable returns our table rt reads, or nil (another table, or ours
+// under a virtual column table).
+func readTable(rt *plan.ResolvedTable) *table {
+	var t *table
+	switch x := rt.Table.(type) {
+	case *table:
+		t = x
+	case *plan.ProcessTable:
+		t, _ = x.Underlying().(*table)
+	case *plan.ProcessIndexableTable:
+		t, _ = x.Underlying().(*table)
+	}
+	return t
 }
 
 // rangeKind reports whether a bound on a column of kind k can be cut to
