@@ -54,7 +54,9 @@ func RangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	if assignExecIndexesID < 0 || !sel(assignExecIndexesID) {
 		return n, transform.SameTree, nil
 	}
-	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	// Into views, derived tables and UNIONs too: assignExecIndexes gave
+	// their joins positions in the same pass.
+	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		j, ok := n.(*plan.JoinNode)
 		if !ok || j.Filter == nil {
 			return n, transform.SameTree, nil
@@ -487,8 +489,14 @@ func (r *rangeRead) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 	if hk == boundValue {
 		rg.Upper = []types.Value{hi}
 	}
+	sr := scanRange{rg: rg}
+	if lk == boundValue && hk == boundValue && !lo.Null && r.idx.Primary && !r.idx.Hidden && r.idx.Prefix == nil &&
+		len(r.idx.Columns) == 1 && types.Compare(typ, lo, hi) == 0 {
+		// One whole primary key: one Find (the row cache), not an iterator.
+		sr = scanRange{rg: engine.Range{Lower: []types.Value{lo}, Upper: []types.Value{lo}}, point: true}
+	}
 	it := &rangeIter{src: newSource(ctx, r.t.db.p.e), t: r.t.t, ts: r.t.ts, idx: r.idx, proj: r.t.proj,
-		ranges: []scanRange{{rg: rg}}}
+		ranges: []scanRange{sr}}
 	it.src.own = r.t.fkReads
 	it.keyOnly = r.t.proj.coveredBy(r.idx, it.ranges)
 	return it, nil

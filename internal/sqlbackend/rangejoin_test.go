@@ -180,4 +180,21 @@ func TestLookupJoinPointRead(t *testing.T) {
 		}
 		sameAnswers(t, b, ctx, q, ref, 5)
 	}
+	// Joins inside a view, a derived table and a UNION are read the same
+	// way (their positions come from the statement's assignExecIndexes).
+	b.MustExec(t, ctx, "CREATE VIEW vj AS SELECT o.k, x.id, x.v FROM o LEFT JOIN tk x ON x.id = o.big",
+		"CREATE VIEW vr AS SELECT o.k, x.id, x.v FROM o LEFT JOIN tk x ON (x.id = o.big) IS TRUE")
+	for _, c := range []struct{ q, ref string }{
+		{"SELECT k, id, v FROM vj WHERE k > 3 ORDER BY k, id", "SELECT k, id, v FROM vr WHERE k > 3 ORDER BY k, id"},
+		{"SELECT d.k, d.v FROM (SELECT o.k, x.v FROM o JOIN bk x ON x.id = o.big) d ORDER BY d.k",
+			"SELECT d.k, d.v FROM (SELECT o.k, x.v FROM o JOIN bk x ON (x.id = o.big) IS TRUE) d ORDER BY d.k"},
+		{"SELECT o.k, x.v FROM o JOIN uk x ON x.id = o.big UNION ALL SELECT o.k, x.v FROM o JOIN tk x ON x.id = o.big ORDER BY 1, 2",
+			"SELECT o.k, x.v FROM o JOIN uk x ON (x.id = o.big) IS TRUE UNION ALL SELECT o.k, x.v FROM o JOIN tk x ON (x.id = o.big) IS TRUE ORDER BY 1, 2"},
+	} {
+		if !usesRangeRead(t, b, ctx, c.q) {
+			n, _ := b.SE.AnalyzeQuery(ctx.WithQuery(c.q), c.q)
+			t.Fatalf("%s: no point read per row:\n%s", c.q, n)
+		}
+		sameAnswers(t, b, ctx, c.q, c.ref, 5)
+	}
 }
