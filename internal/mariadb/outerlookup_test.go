@@ -189,7 +189,7 @@ func TestPointLookupJoins(t *testing.T) {
 
 // lookupJoins counts a plan's joins that look the inner row up for each
 // outer one: go-mysql-server's lookup joins and those of them turned into
-// a primary-key point read (sqlbackend's pointLookupJoin: RangeRead).
+// a range read of that key (sqlbackend's keyLookupJoin: RangeRead).
 func lookupJoins(plan string) int {
 	return strings.Count(plan, "LookupJoin") + strings.Count(plan, "RangeRead(")
 }

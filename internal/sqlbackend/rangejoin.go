@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -66,7 +67,7 @@ func RangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 		// any inner row drops the outer row: it must see every row.)
 		case plan.JoinTypeInner, plan.JoinTypeLeftOuter:
 		case plan.JoinTypeLookup, plan.JoinTypeLeftOuterLookup:
-			return pointLookupJoin(j)
+			return keyLookupJoin(j)
 		default:
 			return n, transform.SameTree, nil
 		}
@@ -82,16 +83,17 @@ func RangeReadRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	})
 }
 
-// pointLookupJoin turns a lookup join whose inner side is read by its
-// one-column integer primary key into the same join over a rangeRead of
-// that key's point: go-mysql-server builds the lookup for every outer row
-// (an index lookup of ranges, converted to the engine's range, behind
-// three iterators), the rangeRead evaluates the key and reads the row
-// (rangeIter's primary-key point: one Find). The key is a column of the
-// outer row of an integer type, compared without NULL-safety (a NULL or
-// a value out of the column's range then reads no row, as the lookup
-// does: rangeBound); any other lookup join is left as it is.
-func pointLookupJoin(j *plan.JoinNode) (sql.Node, transform.TreeIdentity, error) {
+// keyLookupJoin turns a lookup join whose inner side is read by the
+// first column of one of its indexes, an integer column, into the same
+// join over a rangeRead of that key: go-mysql-server builds the lookup for
+// every outer row (an index lookup of ranges, converted to the engine's
+// range, behind three iterators), the rangeRead evaluates the key and
+// reads its range (a one-column primary key's point with one Find). The
+// key is a column of the outer row of an integer type, compared without
+// NULL-safety (a NULL or a value out of the column's range then reads no
+// row, as the lookup does: rangeBound); any other lookup join is left as
+// it is.
+func keyLookupJoin(j *plan.JoinNode) (sql.Node, transform.TreeIdentity, error) {
 	right := j.Right()
 	alias, _ := right.(*plan.TableAlias)
 	if alias != nil {
@@ -116,17 +118,25 @@ func pointLookupJoin(j *plan.JoinNode) (sql.Node, transform.TreeIdentity, error)
 	}
 	rt, t := n.(*plan.ResolvedTable), it.table
 	keys, nullSafe := ita.Expressions(), ita.NullMask()
-	if t.t.Primary.Hidden || len(t.t.Primary.Columns) != 1 || len(keys) != 1 || len(nullSafe) != 1 || nullSafe[0] ||
-		!strings.EqualFold(ita.Index().ID(), "PRIMARY") {
+	if len(keys) != 1 || len(nullSafe) != 1 || nullSafe[0] {
 		return j, transform.SameTree, nil
 	}
-	col := t.t.Primary.Columns[0]
+	var idx *engine.Index
+	for _, x := range t.t.Indexes {
+		if !x.Hidden && strings.EqualFold(x.Name, ita.Index().ID()) {
+			idx = x
+		}
+	}
+	if idx == nil || idx.Prefix != nil && idx.Prefix[0] != 0 {
+		return j, transform.SameTree, nil
+	}
+	col := idx.Columns[0]
 	start := j.ScopeLen + len(j.Left().Schema())
 	if key, ok := keys[0].(*expression.GetField); !ok || key.Index() >= start || !gtypes.IsInteger(key.Type()) ||
 		!t.t.Columns[col].Type.IsInteger() {
 		return j, transform.SameTree, nil
 	}
-	var inner sql.Node = &rangeRead{rt: rt, t: t, idx: t.t.Primary, col: col, lo: keys[0], hi: keys[0], rowLen: start}
+	var inner sql.Node = &rangeRead{rt: rt, t: t, idx: idx, col: col, lo: keys[0], hi: keys[0], rowLen: start, lookup: true}
 	if alias != nil {
 		n, err := alias.WithChildren(inner)
 		if err != nil {
@@ -159,6 +169,12 @@ type rangeRead struct {
 	// rowLen is the length of the row the bounds' positions assume:
 	// the join's scope and the outer row (another row is read whole).
 	rowLen int
+	// lookup: the bounds are a lookup join's key, whose positions were
+	// given for the row the join hands its inner side, whatever its
+	// length (a join under a hash join's build side gets the build's
+	// outer row in front). The join's condition does not hold the key's
+	// equality, so reading the whole table would be a wrong answer.
+	lookup bool
 }
 
 var _ sql.ExecSourceRel = (*rangeRead)(nil)
@@ -461,7 +477,11 @@ func (r *rangeRead) Index() string { return r.idx.Name }
 // outer row. A row of another length (a plan run under another scope)
 // reads the whole table, which the join's condition filters as before.
 func (r *rangeRead) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	if len(row) != r.rowLen {
+	if r.lookup {
+		if gf, ok := r.lo.(*expression.GetField); !ok || gf.Index() >= len(row) {
+			return nil, fmt.Errorf("sqlbackend: the lookup key of %s is outside a row of %d columns", r.Name(), len(row))
+		}
+	} else if len(row) != r.rowLen {
 		parts, err := r.rt.Table.Partitions(ctx)
 		if err != nil {
 			return nil, err

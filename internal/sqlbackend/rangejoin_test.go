@@ -129,8 +129,8 @@ func usesRangeRead(t *testing.T, b *TestBackend, ctx *sql.Context, q string) boo
 }
 
 // TestLookupJoinPointRead checks lookup joins on a one-column integer primary
-// key: each must read the inner row through a rangeRead point
-// (pointLookupJoin) and answer as the same join whose condition is hidden
+// key or the first column of a secondary index: each must read the inner
+// rows through a rangeRead (keyLookupJoin) and answer as the same join whose condition is hidden
 // from the planner (IS TRUE), which scans the inner table for every outer
 // row. The outer keys are NULL, out of the key's range (a TINYINT, an
 // UNSIGNED key), missing, or there; a text key is left to the lookup.
@@ -179,6 +179,74 @@ func TestLookupJoinPointRead(t *testing.T) {
 			t.Fatalf("%s: a point read per row %v, want %v:\n%s", q, got, c.point, n)
 		}
 		sameAnswers(t, b, ctx, q, ref, 5)
+	}
+	// A secondary index's first column: every entry of the key, in the
+	// index's order, as the lookup reads them.
+	b.MustExec(t, ctx, "CREATE TABLE sk (id INT PRIMARY KEY, g SMALLINT NULL, v VARCHAR(5), KEY ig (g, v))")
+	var sk []string
+	for i := 0; i < 400; i++ {
+		g := fmt.Sprint(i%50 - 25)
+		if i%11 == 0 {
+			g = "NULL"
+		}
+		sk = append(sk, fmt.Sprintf("(%d, %s, 's%d')", i, g, (i*7)%13))
+	}
+	b.MustExec(t, ctx, "INSERT INTO sk VALUES "+strings.Join(sk, ", "))
+	for _, join := range []string{"JOIN", "LEFT JOIN"} {
+		q := "SELECT o.k, x.id, x.v FROM o " + join + " sk x ON x.g = o.big ORDER BY o.k, x.v, x.id"
+		ref := "SELECT o.k, x.id, x.v FROM o " + join + " sk x ON (x.g = o.big) IS TRUE ORDER BY o.k, x.v, x.id"
+		if got := usesRangeRead(t, b, ctx, q); !got && join == "LEFT JOIN" {
+			n, _ := b.SE.AnalyzeQuery(ctx.WithQuery(q), q)
+			t.Fatalf("%s: no range read per row:\n%s", q, n)
+		}
+		sameAnswers(t, b, ctx, q, ref, 20)
+	}
+	// A lookup join on the build side of a hash join gets the build's
+	// outer row in front of its own: its key's position counts it, and
+	// the join's condition no longer holds the key's equality, so a
+	// read of the whole table would be a wrong answer.
+	b.MustExec(t, ctx, "CREATE TABLE hf (id INT PRIMARY KEY, dur INT)", "CREATE TABLE hi (id INT PRIMARY KEY, f_id INT)",
+		"CREATE TABLE hr (id INT PRIMARY KEY, c_id INT, i_id INT, d INT, KEY ii (i_id), KEY ic (c_id))",
+		"CREATE TABLE hc (id INT PRIMARY KEY, a INT, b INT)")
+	const nc, nf, ni, nr = 60, 40, 120, 1500
+	var hf, hi, hr, hc []string
+	for i := 0; i < nc; i++ {
+		hc = append(hc, fmt.Sprintf("(%d, %d, %d)", i, i%3, i%5))
+	}
+	for i := 0; i < nf; i++ {
+		hf = append(hf, fmt.Sprintf("(%d, %d)", i, i%7))
+	}
+	for i := 0; i < ni; i++ {
+		hi = append(hi, fmt.Sprintf("(%d, %d)", i, i%nf))
+	}
+	late := map[int]int{} // the answer, counted here
+	for i := 0; i < nr; i++ {
+		c, in, d := i%nc, (i*7)%(ni+10), i%9
+		hr = append(hr, fmt.Sprintf("(%d, %d, %d, %d)", i, c, in, d))
+		if in < ni && d > (in%nf)%7 {
+			late[c]++
+		}
+	}
+	b.MustExec(t, ctx, "INSERT INTO hf VALUES "+strings.Join(hf, ", "), "INSERT INTO hi VALUES "+strings.Join(hi, ", "),
+		"INSERT INTO hr VALUES "+strings.Join(hr, ", "), "INSERT INTO hc VALUES "+strings.Join(hc, ", "), "ANALYZE TABLE hf, hi, hr, hc")
+	q := "SELECT c.id, c.a + c.b, COUNT(*) AS n FROM hc c JOIN hr r ON r.c_id = c.id JOIN hi i ON i.id = r.i_id " +
+		"JOIN hf f ON f.id = i.f_id AND r.d > f.dur GROUP BY c.id, c.a, c.b ORDER BY c.id"
+	n, err := b.SE.AnalyzeQuery(ctx.WithQuery(q), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan := sql.DebugString(n); !strings.Contains(plan, "HashLookup") || !usesRangeRead(t, b, ctx, q) {
+		t.Fatalf("%s: not a range read under a hash join's build side:\n%s", q, plan)
+	}
+	var want []string
+	for c := 0; c < nc; c++ {
+		if late[c] > 0 {
+			want = append(want, fmt.Sprintf("%d|%d|%d", c, c%3+c%5, late[c]))
+		}
+	}
+	got, err := b.Query(ctx, q)
+	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%s: %v\n%s\nwant\n%s", q, err, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Joins inside a view, a derived table and a UNION are read the same
 	// way (their positions come from the statement's assignExecIndexes).

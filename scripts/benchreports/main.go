@@ -17,6 +17,7 @@ import (
 	gosql "database/sql"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -139,15 +140,17 @@ func (s *side) exec(ctx context.Context, stmt string) error {
 	return nil
 }
 
-// query runs stmt and reads every row; it returns the time and row count.
-func (s *side) query(ctx context.Context, stmt string) (time.Duration, int, error) {
+// query runs stmt and reads every row; it returns the time, the row
+// count and a digest of the answer (every value's bytes, NULL apart).
+func (s *side) query(ctx context.Context, stmt string) (time.Duration, int, uint64, error) {
 	start := time.Now()
 	rows, err := s.c.QueryContext(ctx, stmt)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	cols, _ := rows.Columns()
 	vals := make([]gosql.RawBytes, len(cols))
+	h := fnv.New64a()
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
@@ -156,13 +159,21 @@ func (s *side) query(ctx context.Context, stmt string) (time.Duration, int, erro
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			rows.Close()
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		n++
+		for _, v := range vals {
+			if v == nil {
+				h.Write([]byte{0xff, 0})
+			} else {
+				h.Write(v)
+				h.Write([]byte{0})
+			}
+		}
 	}
 	err = rows.Err()
 	rows.Close()
-	return time.Since(start), n, err
+	return time.Since(start), n, h.Sum64(), err
 }
 
 func (s *side) setup(ctx context.Context, db string, stmts []string) error {
@@ -324,24 +335,26 @@ func run(oursDSN, mariaDSN, dbName, corpus string, rounds int, only string, load
 	}
 	fmt.Printf("%-14s %10s %10s %8s  %s\n", "report", "ours_ms", "maria_ms", "ratio", "rows")
 	var worst []float64
+	differ := 0
 	for _, r := range reports {
 		if len(want) > 0 && !want[r.name] {
 			continue
 		}
 		times := [2][]time.Duration{}
 		nrows := [2]int{}
+		sums := [2]uint64{}
 		errs := [2]error{}
 		for round := 0; round <= rounds; round++ {
 			for i, s := range sides {
 				if errs[i] != nil {
 					continue
 				}
-				d, n, err := s.query(ctx, r.sql)
+				d, n, sum, err := s.query(ctx, r.sql)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				nrows[i] = n
+				nrows[i], sums[i] = n, sum
 				if round > 0 { // round 0 warms
 					times[i] = append(times[i], d)
 				}
@@ -358,11 +371,18 @@ func run(oursDSN, mariaDSN, dbName, corpus string, rounds int, only string, load
 		if nrows[0] != nrows[1] {
 			note += fmt.Sprintf(" (maria %d)", nrows[1])
 		}
+		if sums[0] != sums[1] {
+			note += " ANSWERS DIFFER"
+			differ++
+		}
 		fmt.Printf("%-14s %10s %10s %8.2f  %s\n", r.name, ms(mo), ms(mm), ratio, note)
 	}
 	if len(worst) > 0 {
 		slices.Sort(worst)
 		fmt.Printf("# ratios: median %.2f, max %.2f, %d reports\n", worst[len(worst)/2], worst[len(worst)-1], len(worst))
+	}
+	if differ > 0 {
+		fmt.Printf("# %d reports answer differently on the two servers\n", differ)
 	}
 	if loadRounds <= 0 {
 		return nil
