@@ -67,7 +67,8 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 		nn, same, err := transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 				switch e := e.(type) {
-				case *aggregation.Sum, *aggregation.Avg:
+				case *aggregation.Sum, *aggregation.Avg, *aggregation.StdDevPop, *aggregation.StdDevSamp,
+					*aggregation.VarPop, *aggregation.VarSamp:
 					ea, ok := newExactAgg(e.(sql.Aggregation))
 					if !ok {
 						return e, transform.SameTree, nil
@@ -569,7 +570,12 @@ func argDigits(e sql.Expression) (precision, scale int, ok bool) {
 // (names, window, id and children are inner's).
 type exactAgg struct {
 	sql.Aggregation
-	avg      bool
+	avg bool
+	// spread: a STDDEV_POP, STDDEV_SAMP, VAR_POP or VAR_SAMP, which
+	// go-mysql-server computes in float64 and types as its argument:
+	// MariaDB shows it with the argument's scale plus 4 digits (see
+	// spreadBuffer).
+	spread   bool
 	natural  bool  // the argument's type has no scale of its own: keep the values'
 	argScale int32 // the argument's scale, unless natural
 	typ      sql.DecimalType
@@ -594,15 +600,29 @@ func newExactAgg(inner sql.Aggregation) (*exactAgg, bool) {
 		return nil, false
 	}
 	_, avg := inner.(*aggregation.Avg)
-	if !avg {
-		if _, ok := inner.(*aggregation.Sum); !ok {
-			return nil, false
-		}
+	spread := false
+	switch inner.(type) {
+	case *aggregation.Avg, *aggregation.Sum:
+	case *aggregation.StdDevPop, *aggregation.StdDevSamp, *aggregation.VarPop, *aggregation.VarSamp:
+		spread = true
+	default:
+		return nil, false
 	}
 	argType := children[0].Type()
 	prec, scale, ok := argDigits(children[0])
 	if !ok {
 		return nil, false
+	}
+	if spread {
+		if gmstypes.InternalDecimalType.Equals(argType) {
+			return nil, false
+		}
+		rscale := min(scale+divPrecisionIncrement, gmstypes.DecimalTypeMaxScale)
+		typ, err := gmstypes.CreateDecimalType(uint8(gmstypes.DecimalTypeMaxPrecision), uint8(rscale))
+		if err != nil {
+			return nil, false
+		}
+		return &exactAgg{Aggregation: inner, spread: true, argScale: int32(scale), typ: typ}, true
 	}
 	if gmstypes.InternalDecimalType.Equals(argType) {
 		// go-mysql-server's decimal of unknown scale (a UNION of two
@@ -679,6 +699,13 @@ func (a *exactAgg) child() (sql.Expression, error) {
 
 // NewBuffer implements sql.Aggregation.
 func (a *exactAgg) NewBuffer() (sql.AggregationBuffer, error) {
+	if a.spread {
+		b, err := a.Aggregation.NewBuffer()
+		if err != nil {
+			return nil, err
+		}
+		return &spreadBuffer{AggregationBuffer: b, scale: int32(a.typ.Scale())}, nil
+	}
 	c, err := a.child()
 	if err != nil {
 		return nil, err
@@ -688,6 +715,13 @@ func (a *exactAgg) NewBuffer() (sql.AggregationBuffer, error) {
 
 // NewWindowFunction implements sql.WindowAdaptableExpression.
 func (a *exactAgg) NewWindowFunction() (sql.WindowFunction, error) {
+	if a.spread {
+		f, err := a.Aggregation.NewWindowFunction()
+		if err != nil {
+			return nil, err
+		}
+		return &spreadWindow{WindowFunction: f, scale: int32(a.typ.Scale())}, nil
+	}
 	c, err := a.child()
 	if err != nil {
 		return nil, err
@@ -962,4 +996,38 @@ func (f *toPeersFramer) Interval() (sql.WindowInterval, error) {
 		return sql.WindowInterval{}, aggregation.ErrPartitionNotSet
 	}
 	return sql.WindowInterval{Start: f.start, End: f.peersEnd}, nil
+}
+
+// spreadBuffer is go-mysql-server's buffer of a STDDEV or VARIANCE whose
+// float64 value it shows as MariaDB does for an exact argument: rounded
+// to the argument's scale plus 4 digits (2.435273 for DECIMAL(5,2)
+// values, where the argument's type gave 2.44).
+type spreadBuffer struct {
+	sql.AggregationBuffer
+	scale int32
+}
+
+// Eval returns the value as a DECIMAL of the aggregate's scale.
+func (b *spreadBuffer) Eval(ctx *sql.Context) (interface{}, error) {
+	v, err := b.AggregationBuffer.Eval(ctx)
+	return spreadValue(v, b.scale), err
+}
+
+// spreadWindow is spreadBuffer's window function.
+type spreadWindow struct {
+	sql.WindowFunction
+	scale int32
+}
+
+// Compute returns the frame's value as a DECIMAL of the aggregate's scale.
+func (w *spreadWindow) Compute(ctx *sql.Context, interval sql.WindowInterval, buf sql.WindowBuffer) interface{} {
+	return spreadValue(w.WindowFunction.Compute(ctx, interval, buf), w.scale)
+}
+
+func spreadValue(v interface{}, scale int32) interface{} {
+	f, ok := v.(float64)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		return v
+	}
+	return decimal.NewFromFloat(f).Round(scale)
 }

@@ -18,7 +18,9 @@ import (
 //   - MariaDB's `AS (expr) PERSISTENT`, its synonym of STORED for a
 //     generated column;
 //   - GROUP BY ... WITH ROLLUP, which becomes a marker column that
-//     reportRewrite expands (reportsyntax.go).
+//     reportRewrite expands (reportsyntax.go);
+//   - an index hint naming PRIMARY (`FORCE INDEX (PRIMARY)`), which goes:
+//     go-mysql-server's planner takes no index hint.
 //
 // When a statement fails to parse, guardedParser retries it once with
 // those forms blanked out (replaced by as many spaces, so that offsets
@@ -41,6 +43,9 @@ func DialectRewrite(q string) (string, bool) {
 		return out, true
 	}
 	if rw, ok := ReplicationRewrite(q); ok { // replication.go
+		return rw, true
+	}
+	if rw, ok := packageStatusRewrite(q); ok {
 		return rw, true
 	}
 	out, blanked := dialectBlank(q)
@@ -103,6 +108,11 @@ func dialectBlank(q string) (string, bool) {
 				last = toks[len(toks)-2]
 			}
 			blank(last.start, last.end)
+		case t.word && primaryHintEnd(toks, i) > 0:
+			// FORCE|USE|IGNORE INDEX (... PRIMARY ...): the parser reads
+			// no keyword there, and go-mysql-server's planner takes no
+			// index hint: it goes.
+			blank(t.start, toks[primaryHintEnd(toks, i)].end)
 		case t.word && strings.EqualFold(t.text, "DEFINER") && i+2 < len(toks) &&
 			toks[i+1].text == "=" && toks[i+2].word && strings.EqualFold(toks[i+2].text, "CURRENT_USER"):
 			end := toks[i+2].end
@@ -116,6 +126,47 @@ func dialectBlank(q string) (string, bool) {
 		return q, false
 	}
 	return string(b), true
+}
+
+// primaryHintEnd returns the index of the ')' that ends an index hint
+// starting at toks[i] (FORCE, USE or IGNORE, INDEX or KEY, FOR JOIN,
+// ORDER BY or GROUP BY, a list in parentheses) that names PRIMARY, else
+// -1.
+func primaryHintEnd(toks []codeWord, i int) int {
+	switch strings.ToUpper(toks[i].text) {
+	case "FORCE", "USE", "IGNORE":
+	default:
+		return -1
+	}
+	k := i + 1
+	if k >= len(toks) || !strings.EqualFold(toks[k].text, "INDEX") && !strings.EqualFold(toks[k].text, "KEY") {
+		return -1
+	}
+	k++
+	if k < len(toks) && strings.EqualFold(toks[k].text, "FOR") {
+		k += 2
+		if k-1 < len(toks) && !strings.EqualFold(toks[k-1].text, "JOIN") {
+			k++ // ORDER BY, GROUP BY
+		}
+	}
+	if k >= len(toks) || toks[k].text != "(" {
+		return -1
+	}
+	primary := false
+	for k++; k < len(toks); k++ {
+		switch {
+		case toks[k].text == ")":
+			if primary {
+				return k
+			}
+			return -1
+		case toks[k].word && strings.EqualFold(toks[k].text, "PRIMARY"):
+			primary = true
+		case !toks[k].word && toks[k].text != ",":
+			return -1
+		}
+	}
+	return -1
 }
 
 // dropConstraintIfExists reports whether toks[i:] starts DROP CONSTRAINT
@@ -272,4 +323,30 @@ func wordSet(s string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// packageStatusRewrite turns SHOW PACKAGE [BODY] STATUS [LIKE ... | WHERE
+// ...] (MariaDB's Oracle-mode packages, of which HandlerDB has none; its
+// dump tool asks) into a SHOW PROCEDURE STATUS that lists nothing: the
+// same columns, no rows. The text after the statement is kept.
+func packageStatusRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	k := 2
+	if len(toks) < 3 || !strings.EqualFold(toks[0].text, "SHOW") || !strings.EqualFold(toks[1].text, "PACKAGE") {
+		return q, false
+	}
+	if strings.EqualFold(toks[k].text, "BODY") {
+		k++
+	}
+	if k >= len(toks) || !strings.EqualFold(toks[k].text, "STATUS") {
+		return q, false
+	}
+	end := len(q)
+	for _, t := range toks[k:] {
+		if t.text == ";" {
+			end = t.start
+			break
+		}
+	}
+	return "SHOW PROCEDURE STATUS WHERE FALSE" + q[end:], true
 }

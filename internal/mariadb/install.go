@@ -128,6 +128,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleDecimalHashKeys, Apply: decimalHashKeysRule}, isNode[*plan.HashLookup]},
 				gatedRule{analyzer.Rule{Id: ruleDateDiff, Apply: dateDiffRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleTimeToSec, Apply: timeToSecRule}, nil}, // timetosec.go
+				gatedRule{analyzer.Rule{Id: ruleCastTime, Apply: castTimeRule}, nil},   // casttime.go
 				gatedRule{analyzer.Rule{Id: ruleISODates, Apply: isoDatesRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleTimeLiterals, Apply: timeLiteralsRule}, nil},       // fastcmp.go
 				gatedRule{analyzer.Rule{Id: ruleDecimalExtremes, Apply: decimalExtremesRule}, nil}, // fastcmp.go

@@ -81,4 +81,5 @@ const (
 	ruleMergeKeys
 	ruleDecimalHashKeys
 	ruleSortPrune
+	ruleCastTime
 )

@@ -54,6 +54,9 @@ func newTimeToSec(arg sql.Expression) *timeToSec {
 
 // timeDigits is how many fractional digits TIME_TO_SEC(e) keeps.
 func timeDigits(e sql.Expression) uint8 {
+	if c, ok := e.(*castTime); ok {
+		return c.digits
+	}
 	if c, ok := e.(*expression.Convert); ok && c.Type().Type() == gtypes.Time.Type() {
 		// CAST(x AS TIME(n)): go-mysql-server's TIME type has no n,
 		// the expression's text does.

@@ -77,7 +77,8 @@ var sysVarsOnce sync.Once
 
 // installSysVars replaces go-mysql-server's innodb_lock_wait_timeout (a
 // global fixed at 1, as it has no row locks) by MariaDB's: session and
-// global, 0 to 1073741824 seconds, 50 by default. It also makes the
+// global, 0 to 1073741824 seconds, 50 by default, and local_infile's
+// default by MariaDB's (ON). It also makes the
 // global values of tx_isolation and transaction_isolation one setting
 // (aliasRegistry). It runs before the first Provider exists, so before
 // any session reads the registry.
@@ -90,6 +91,14 @@ func installSysVars() {
 			Dynamic: true,
 			Type:    gmstypes.NewSystemIntType("innodb_lock_wait_timeout", 0, 1073741824, false),
 			Default: int64(50),
+		}, &sql.MysqlSystemVariable{
+			// MariaDB's default: LOAD DATA LOCAL reads the file the
+			// client sends (go-mysql-server's is OFF, as MySQL 8's).
+			Name:    "local_infile",
+			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
+			Dynamic: true,
+			Type:    gmstypes.NewSystemBoolType("local_infile"),
+			Default: int8(1),
 		}})
 	})
 }

@@ -95,7 +95,8 @@ type parseFunc func(q string) (st ast.Statement, parsed, rest string, err error)
 type replFunc func(q string) (st ast.Statement, parsed, rest string, ok bool, err error)
 
 // guarded is what every entry point does around its parse: the text's
-// checks; MariaDB's replication statements (repl); LIKE escapes kept;
+// checks; MariaDB's replication statements (repl); executable comments
+// resolved as MariaDB does (mariadb.ExecutableComments); LIKE escapes kept;
 // when the parser refuses the text, INSERT ... RETURNING (where returning)
 // and the dialect's text rewrites (mariadb.DialectRewrite); the tree's
 // checks and MariaDB's passes over it (mariadb.RewriteStatement,
@@ -109,6 +110,8 @@ func (g *guardedParser) guarded(ctx context.Context, query string, multi, return
 	if st, parsed, rest, ok, err := repl(query); ok {
 		return st, parsed, rest, parseError(query, err)
 	}
+	// MariaDB's executable comments (same length: offsets stay valid).
+	query, _ = mariadb.ExecutableComments(query)
 	orig := query
 	query, ins := keepLikeEscapes(query)
 	st, parsed, rest, err := parse(query)

@@ -154,6 +154,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 // select on the fast path when it can, else through go-mysql-server.
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	authenticated(c)
+	callback = binaryZeroDates(callback)
 	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
 		var done bool
 		var err error
@@ -666,4 +667,61 @@ func (h *mariaHandler) flushHosts(c *mysql.Conn) error {
 		h.hosts.flush()
 	}
 	return nil
+}
+
+// binaryZeroDates returns a callback that sends each zero DATE, DATETIME
+// or TIMESTAMP value of a binary result as MariaDB does, with no bytes:
+// vitess writes it as year 0, month 0, day 0, which clients read as a
+// date (go-sql-driver builds -0001-11-30 from it). The fields come with
+// the first result only. Rows with such a value are copied, not changed:
+// a result may be shared.
+func binaryZeroDates(next func(*sqltypes.Result) error) func(*sqltypes.Result) error {
+	var dates []int
+	return func(r *sqltypes.Result) error {
+		if r == nil {
+			return next(r)
+		}
+		if r.Fields != nil {
+			dates = dates[:0]
+			for i, f := range r.Fields {
+				switch f.Type {
+				case querypb.Type_DATE, querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
+					dates = append(dates, i)
+				}
+			}
+		}
+		if len(dates) == 0 {
+			return next(r)
+		}
+		for n, row := range r.Rows {
+			copied := false
+			for _, i := range dates {
+				if i >= len(row) || row[i].IsNull() || !zeroTemporal(row[i].Raw()) {
+					continue
+				}
+				if !copied {
+					row = append([]sqltypes.Value(nil), row...)
+					r.Rows[n], copied = row, true
+				}
+				row[i] = sqltypes.MakeTrusted(row[i].Type(), []byte{})
+			}
+		}
+		return next(r)
+	}
+}
+
+// zeroTemporal reports whether b is a zero date or date and time as text
+// ("0000-00-00", "0000-00-00 00:00:00.000000").
+func zeroTemporal(b []byte) bool {
+	if len(b) < 10 {
+		return false
+	}
+	for _, c := range b {
+		switch c {
+		case '0', '-', ':', ' ', '.':
+		default:
+			return false
+		}
+	}
+	return true
 }

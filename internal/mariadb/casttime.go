@@ -1,0 +1,96 @@
+package mariadb
+
+import (
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// castTimeRule gives CAST(x AS TIME) of text, of a date and time, or of a
+// parameter MariaDB's answer: go-mysql-server reads text as a time only
+// ("03:25:45"), so that text with a date ("2011-01-01 03:25:45", as a
+// client sends a DATETIME parameter) and a zero date gave NULL where
+// MariaDB takes the time of day. The rule is a pure function of the plan.
+func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		c, ok := e.(*expression.Convert)
+		if !ok || c.Type().Type() != gtypes.Time.Type() {
+			return e, transform.SameTree, nil
+		}
+		switch c.Child.(type) {
+		case *expression.BindVar, *expression.Literal:
+		default:
+			if t := c.Child.Type(); !gtypes.IsText(t) && !isDateType(t) {
+				return e, transform.SameTree, nil
+			}
+		}
+		return &castTime{Convert: c, digits: timeDigits(c)}, transform.NewTree, nil
+	})
+}
+
+// castTime is CAST(x AS TIME(n)) of text or a date and time, read as
+// MariaDB reads it (types.ConvertTime: a time, or a date and time whose
+// time of day it takes), the fraction truncated to n digits. Anything it
+// cannot read goes to go-mysql-server's Convert, which warns and gives
+// NULL. Immutable; safe for concurrent use.
+type castTime struct {
+	*expression.Convert
+	digits uint8
+}
+
+var _ sql.Expression = (*castTime)(nil)
+
+// WithChildren rebuilds over the new argument (a parameter bound).
+func (c *castTime) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	n, err := c.Convert.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	conv, ok := n.(*expression.Convert)
+	if !ok {
+		return n, nil
+	}
+	return &castTime{Convert: conv, digits: c.digits}, nil
+}
+
+// Eval returns the time as go-mysql-server's TIME holds it.
+func (c *castTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := c.Child.Eval(ctx, row)
+	if v == nil || err != nil {
+		return nil, err
+	}
+	if c.Child.Type().Type() == gtypes.Date.Type() {
+		return gtypes.Timespan(0), nil // a date's time of day
+	}
+	var us int64
+	switch x := v.(type) {
+	case time.Time:
+		us = int64(x.Hour()*3600+x.Minute()*60+x.Second())*1e6 + int64(x.Nanosecond()/1000)
+	case string, []byte:
+		var b []byte
+		if s, ok := x.(string); ok {
+			b = []byte(s)
+		} else {
+			b = x.([]byte)
+		}
+		tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, b)
+		if !ok {
+			return c.Convert.Eval(ctx, row)
+		}
+		us = tv.I
+	default:
+		return c.Convert.Eval(ctx, row)
+	}
+	unit := int64(1)
+	for range 6 - int(c.digits) {
+		unit *= 10
+	}
+	return gtypes.Timespan(us / unit * unit), nil
+}
