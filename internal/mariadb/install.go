@@ -104,6 +104,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		AddPreAnalyzeRule(ruleOddInLists, oddInListsRule).
 		AddPreValidationRule(ruleExactAggregates, exactAggregatesRule).
 		AddPostValidationRule(rulePostValidation, gatedRuleBatch(
+				gatedRule{analyzer.Rule{Id: ruleReadOnly, Apply: readOnlyRule}, writesOrDDL}, // readonly.go
 				gatedRule{analyzer.Rule{Id: rulePKPrefix, Apply: sqlbackend.PKPrefixRule}, isNode[*plan.CreateTable]},
 				gatedRule{analyzer.Rule{Id: ruleShowPKPrefix, Apply: sqlbackend.ShowCreatePKRule}, isNode[*plan.ShowCreateTable]},
 				gatedRule{analyzer.Rule{Id: ruleShowIndexSubPart, Apply: sqlbackend.ShowIndexPrefixRule}, isNode[*plan.ShowIndexes]},

@@ -82,4 +82,5 @@ const (
 	ruleDecimalHashKeys
 	ruleSortPrune
 	ruleCastTime
+	ruleReadOnly
 )

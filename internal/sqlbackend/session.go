@@ -166,7 +166,34 @@ func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacter
 			s.snapshot()
 		}
 	}
-	return &transaction{readOnly: tc == sql.ReadOnly}, nil
+	return &transaction{readOnly: tc == sql.ReadOnly || TxReadOnly(ctx)}, nil
+}
+
+// TxReadOnly reports whether the session's transactions are read only by
+// default: SET SESSION TRANSACTION READ ONLY (transaction_read_only) or
+// MariaDB's tx_read_only.
+func TxReadOnly(ctx *sql.Context) bool {
+	if ctx == nil || ctx.Session == nil {
+		return false
+	}
+	for _, name := range [...]string{"transaction_read_only", "tx_read_only"} {
+		if v, err := ctx.GetSessionVariable(ctx, name); err == nil {
+			if on, err := sql.ConvertToBool(ctx, v); err == nil && on {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// InReadOnlyTransaction reports whether ctx's statement runs in a read
+// only transaction: START TRANSACTION READ ONLY, or the session's
+// default (TxReadOnly) for the transaction autocommit opens.
+func InReadOnlyTransaction(ctx *sql.Context) bool {
+	if tx, ok := ctx.GetTransaction().(*transaction); ok && tx.readOnly {
+		return true
+	}
+	return TxReadOnly(ctx)
 }
 
 // CommitTransaction commits the session's writes through the engine's

@@ -486,7 +486,8 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 		return false, nil
 	}
 	defer endSpan(sctx)
-	if !pointSafe(sctx, sess) && !txnPointSafe(sctx, sess) {
+	if !pointSafe(sctx, sess) && !txnPointSafe(sctx, sess) || sqlbackend.InReadOnlyTransaction(sctx) {
+		// (A read-only transaction's refusal is go-mysql-server's.)
 		return false, nil
 	}
 	b := p.binding(s.p, sess)

@@ -503,11 +503,20 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 	}
 }
 
-// temporalDecimals gives each DATETIME, TIMESTAMP or TIME field that
-// reads a column with fractional digits those digits as its decimals, as
-// MariaDB's fields have them: go-mysql-server sets them only for its own
-// DATETIME type, which the backend's result columns are not
-// (sqlbackend's oddType). scaled is as for reformatting.
+// temporalDecimals gives result fields MariaDB's metadata where
+// go-mysql-server's differs (clients read it: go-sql-driver's column types,
+// scan types and decimal sizes):
+//   - each DATETIME, TIMESTAMP or TIME field that reads a column with
+//     fractional digits those digits as its decimals: go-mysql-server sets
+//     them only for its own DATETIME type, which the backend's result
+//     columns are not (sqlbackend's oddType);
+//   - FLOAT and DOUBLE fields 31 decimals (NOT_FIXED_DEC: any number of
+//     digits), or D for a FLOAT(M,D)/DOUBLE(M,D) column, where they had 0;
+//   - BIT and YEAR fields the binary character set, and YEAR the UNSIGNED
+//     and ZEROFILL flags.
+//
+// scaled is as for reformatting. A field is written only when it changes:
+// the fast path's fields are shared by connections.
 func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *types.Type) {
 	for _, f := range fields {
 		switch f.Type {
@@ -520,9 +529,37 @@ func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *ty
 			if t := scaled(f); t != nil && t.Scale != 0 && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
 				f.Decimals = uint32(t.Scale)
 			}
+		case querypb.Type_FLOAT32, querypb.Type_FLOAT64:
+			if f.Decimals != 0 {
+				continue
+			}
+			d := uint32(notFixedDecimals)
+			if t := scaled(f); t != nil && (t.Kind == types.Float || t.Kind == types.Double) {
+				d = uint32(t.Scale)
+			}
+			if d != 0 {
+				f.Decimals = d
+			}
+		case querypb.Type_BIT:
+			if f.Charset != binaryCharset {
+				f.Charset = binaryCharset
+			}
+		case querypb.Type_YEAR:
+			flags := f.Flags | uint32(querypb.MySqlFlag_UNSIGNED_FLAG) | uint32(querypb.MySqlFlag_ZEROFILL_FLAG)
+			if f.Charset != binaryCharset || f.Flags != flags {
+				f.Charset, f.Flags = binaryCharset, flags
+			}
 		}
 	}
 }
+
+// notFixedDecimals is a field's decimals for a number of any scale
+// (MariaDB's NOT_FIXED_DEC); binaryCharset the binary character set's
+// number.
+const (
+	notFixedDecimals = 31
+	binaryCharset    = 63
+)
 
 // fixOK corrects what go-mysql-server puts in a result that becomes an
 // OK packet (noFields: no earlier result of the statement had fields): a
