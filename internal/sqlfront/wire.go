@@ -59,6 +59,7 @@ type mariaHandler struct {
 // ComQuery runs a query, reformatting its results.
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	authenticated(c)
+	h.clientCollation(ctx, c)
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	if isFlushHosts(query) {
@@ -135,6 +136,7 @@ func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.Pars
 // select (see fastpath.go).
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	authenticated(c)
+	h.clientCollation(ctx, c)
 	if tooManyPlaceholders(query) {
 		// vitess keeps the statement before it asks us: an execute of
 		// its id would reach the parser that cannot read it.
@@ -154,6 +156,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 // select on the fast path when it can, else through go-mysql-server.
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	authenticated(c)
+	h.clientCollation(ctx, c)
 	callback = binaryZeroDates(callback)
 	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
 		var done bool
@@ -329,6 +332,7 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 // reformatting its results.
 func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	authenticated(c)
+	h.clientCollation(ctx, c)
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	if done, err := h.explain(ctx, c, query, withStatus(c, query, callback)); done {
@@ -761,4 +765,35 @@ func zeroTemporal(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// clientCollation gives the session, at the connection's first command,
+// the collation its handshake named, as MariaDB does: character_set_client,
+// character_set_connection and character_set_results become its character
+// set and collation_connection the collation (go-mysql-server kept its
+// defaults whatever the client asked). A collation this server does not
+// know, or one of utf8mb3 (see below), changes nothing.
+func (h *mariaHandler) clientCollation(ctx context.Context, c *mysql.Conn) {
+	lc := limitConnOf(c)
+	if lc == nil || !lc.collationSet.CompareAndSwap(false, true) {
+		return
+	}
+	id := sql.CollationID(c.CharacterSet)
+	if c.CharacterSet == 0 || id.Name() == "" || id.CharacterSet() == sql.CharacterSet_utf8mb3 {
+		// (utf8mb3, the mariadb client's, stays utf8mb4: go-mysql-server
+		// refuses a 4-byte character in utf8mb3, where MariaDB passes
+		// its bytes.)
+		return
+	}
+	_, sctx, sess := h.fastSession(ctx, c, "")
+	if sess == nil {
+		return
+	}
+	cs := id.CharacterSet().Name()
+	for _, v := range [...][2]string{{"character_set_client", cs}, {"character_set_connection", cs},
+		{"character_set_results", cs}, {"collation_connection", id.Name()}} {
+		if err := sess.SetSessionVariable(sctx, v[0], v[1]); err != nil {
+			return
+		}
+	}
 }
