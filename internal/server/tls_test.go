@@ -116,6 +116,11 @@ func TestTLS(t *testing.T) {
 		if err := tdb.QueryRow("SELECT COUNT(*) FROM tl.t").Scan(&one); err != nil || one != 1 {
 			t.Fatalf("query over TLS: %v %d", err, one)
 		}
+		// The session's cipher, as MariaDB's Ssl_cipher status shows it.
+		var variable, cipher string
+		if err := tdb.QueryRow("SHOW STATUS LIKE 'Ssl_cipher'").Scan(&variable, &cipher); err != nil || cipher == "" {
+			t.Fatalf("Ssl_cipher over TLS: %v %q", err, cipher)
+		}
 		tdb.Close()
 		pdb, _ := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/tl?tls=false", s.SQLAddr()))
 		err = pdb.Ping()

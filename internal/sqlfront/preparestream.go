@@ -15,7 +15,8 @@ import (
 // hides a RETURNING clause of a prepared INSERT in a comment vitess skips
 // (/*hdb:RETURNING ...*/, the packet's length fixed up), and the guarded
 // parser takes the comment out again before it parses (unmarkReturning),
-// so go-mysql-server gets the statement as written. A connection that
+// so go-mysql-server gets the statement as written. A prepared DO, which
+// that grammar lacks too, becomes a marked SELECT (markDo). A connection that
 // asks for TLS or compression is passed through untouched from its first
 // packet on (its bytes after that are not packets). Placeholders inside
 // the RETURNING list are not counted by vitess, and so not accepted.
@@ -105,7 +106,7 @@ func (s *prepareStream) Read(b []byte) (int, error) {
 		if pkt, ok = s.read(pkt, plen-1); !ok {
 			continue
 		}
-		if q, ok := markReturning(string(pkt[5:])); ok && len(q)+1 < maxPayload {
+		if q, ok := markPrepared(string(pkt[5:])); ok && len(q)+1 < maxPayload {
 			n := len(q) + 1
 			pkt = append([]byte{byte(n), byte(n >> 8), byte(n >> 16), 0, comPrepare}, q...)
 		}
@@ -128,6 +129,32 @@ func (s *prepareStream) read(buf []byte, n int) ([]byte, bool) {
 		return nil, false
 	}
 	return buf, true
+}
+
+// markPrepared is q as vitess is given it to prepare: with a RETURNING
+// clause hidden (markReturning), or DO as a marked SELECT (markDo); ok is
+// false when q is neither.
+func markPrepared(q string) (string, bool) {
+	if q2, ok := markReturning(q); ok {
+		return q2, true
+	}
+	return markDo(q)
+}
+
+// doMark starts the text of a prepared DO: vitess's grammar has no DO
+// (DO RELEASE_LOCK(?) is common), so DO expr, ... is prepared as the
+// SELECT of its expressions, which ComPrepare answers with no columns and
+// ComStmtExecute runs with its rows dropped (wire.go).
+const doMark = "/*hdb:DO*/SELECT"
+
+// markDo turns DO expr[, ...] into doMark expr[, ...]; ok is false for
+// any other statement.
+func markDo(q string) (string, bool) {
+	t := strings.TrimLeft(q, " \t\r\n")
+	if len(t) < 3 || !strings.EqualFold(t[:2], "DO") || !isBlank(t[2]) && t[2] != '(' {
+		return q, false
+	}
+	return doMark + t[2:], true
 }
 
 // markReturning hides the RETURNING clause of an INSERT in a comment; ok

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"regexp"
 	"strconv"
 	"strings"
@@ -137,6 +138,11 @@ func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.Pars
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	authenticated(c)
 	h.clientCollation(ctx, c)
+	if strings.HasPrefix(query, doMark) {
+		// A prepared DO (markDo): its SELECT is checked, no columns.
+		_, err := h.Handler.ComPrepare(ctx, c, query, prepare)
+		return nil, h.wireError(c, query, h.overrun(c, err))
+	}
 	if tooManyPlaceholders(query) {
 		// vitess keeps the statement before it asks us: an execute of
 		// its id would reach the parser that cannot read it.
@@ -158,6 +164,17 @@ func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepar
 	authenticated(c)
 	h.clientCollation(ctx, c)
 	callback = binaryZeroDates(callback)
+	if strings.HasPrefix(prepare.PrepareStmt, doMark) {
+		// A prepared DO (markDo): its SELECT runs, its rows are dropped,
+		// and the answer is an OK packet.
+		err := h.slowExecute(ctx, c, prepare, func(*sqltypes.Result) error { return nil })
+		if err == nil {
+			setStatusFlags(c)
+			err = callback(&sqltypes.Result{})
+		}
+		h.stats.count(prepare.PrepareStmt, err)
+		return h.wireError(c, prepare.PrepareStmt, err)
+	}
 	if p := h.points.lookup(prepare.PrepareStmt); p != nil && !h.noFast.Load() {
 		var done bool
 		var err error
@@ -772,11 +789,19 @@ func zeroTemporal(b []byte) bool {
 // character_set_connection and character_set_results become its character
 // set and collation_connection the collation (go-mysql-server kept its
 // defaults whatever the client asked). A collation this server does not
-// know, or one of utf8mb3 (see below), changes nothing.
+// know, or one of utf8mb3 (see below), changes nothing. A TLS
+// connection's session also gets its Ssl_cipher status.
 func (h *mariaHandler) clientCollation(ctx context.Context, c *mysql.Conn) {
 	lc := limitConnOf(c)
 	if lc == nil || !lc.collationSet.CompareAndSwap(false, true) {
 		return
+	}
+	if tc, ok := c.Conn.(*tls.Conn); ok {
+		// The session's TLS cipher, which SHOW STATUS LIKE 'Ssl_cipher'
+		// shows (go-sql-driver's TLS tests ask).
+		if _, sctx, sess := h.fastSession(ctx, c, ""); sess != nil {
+			_ = sess.SetStatusVariable(sctx, "Ssl_cipher", tls.CipherSuiteName(tc.ConnectionState().CipherSuite))
+		}
 	}
 	id := sql.CollationID(c.CharacterSet)
 	if c.CharacterSet == 0 || id.Name() == "" || id.CharacterSet() == sql.CharacterSet_utf8mb3 {
