@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/server"
+
+	"github.com/handlerdb/handlerdb/internal/mariadbtest"
 )
 
 // benchEnv runs TestCatchUpSpeed: the number of row changes of the
@@ -53,7 +54,7 @@ func TestCatchUpSpeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.stop()
+	defer p.Stop()
 	p.exec(t, "CREATE DATABASE rb", "CREATE TABLE rb.t (id INT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), KEY g (g))")
 
 	// Both replicas follow the schema, then stop.
@@ -71,8 +72,8 @@ func TestCatchUpSpeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := startMariaReplica(t, p)
-	defer m.stop()
-	mariaCatchUp(t, m.root, p, 60*time.Second)
+	defer m.Stop()
+	mariaCatchUp(t, m.Root, p, 60*time.Second)
 	m.exec(t, "STOP SLAVE")
 
 	// The backlog.
@@ -100,16 +101,16 @@ func TestCatchUpSpeed(t *testing.T) {
 	hdb := time.Since(start)
 	hdbCPU := selfCPU() - cpu
 	start = time.Now()
-	cpu = procCPU(m.cmd.Process.Pid)
+	cpu = procCPU(m.Pid())
 	m.exec(t, "START SLAVE")
-	mariaCatchUp(t, m.root, p, 30*time.Minute)
+	mariaCatchUp(t, m.Root, p, 30*time.Minute)
 	maria := time.Since(start)
-	mariaCPU := procCPU(m.cmd.Process.Pid) - cpu
+	mariaCPU := procCPU(m.Pid()) - cpu
 	t.Logf("catch-up of %d row changes: HandlerDB %v (%.0f rows/s), MariaDB replica %v (%.0f rows/s): HandlerDB %.2fx MariaDB's speed",
 		n, hdb.Round(time.Millisecond), float64(n)/hdb.Seconds(), maria.Round(time.Millisecond), float64(n)/maria.Seconds(), maria.Seconds()/hdb.Seconds())
 	// CPU time, which a machine shared with other work changes less.
 	t.Logf("CPU time: HandlerDB %v, MariaDB replica %v (%.2fx)", hdbCPU.Round(time.Millisecond), mariaCPU.Round(time.Millisecond), mariaCPU.Seconds()/hdbCPU.Seconds())
-	sameRows(t, "rb.t", dump(t, p.root, "rb.t", "id"), dump(t, rdb, "rb.t", "id"))
+	sameRows(t, "rb.t", dump(t, p.Root, "rb.t", "id"), dump(t, rdb, "rb.t", "id"))
 }
 
 // startMariaReplica starts a MariaDB server with default settings (its
@@ -117,44 +118,12 @@ func TestCatchUpSpeed(t *testing.T) {
 // GTID.
 func startMariaReplica(t *testing.T, p *primary) *primary {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "hdb-mariareplica-")
+	s, err := mariadbtest.Start("hdb-mariareplica-", "--server-id=2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	install, _ := lookBin("mariadb-install-db")
-	if out, err := exec.Command(install, "--no-defaults", "--user=root", "--datadir="+filepath.Join(dir, "data"),
-		"--auth-root-authentication-method=normal", "--skip-test-db").CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
-	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &primary{dir: dir, port: port}
-	bin, _ := lookBin("mariadbd")
-	m.cmd = exec.Command(bin, "--no-defaults", "--user=root",
-		"--datadir="+filepath.Join(dir, "data"), "--socket="+filepath.Join(dir, "sock"),
-		"--pid-file="+filepath.Join(dir, "pid"), "--log-error="+filepath.Join(dir, "error.log"),
-		fmt.Sprintf("--port=%d", port), "--bind-address=127.0.0.1", "--skip-name-resolve", "--server-id=2",
-		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci")
-	dieWithTest(m.cmd)
-	if err := m.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	m.done = make(chan struct{})
-	go func(c *exec.Cmd, done chan struct{}) { c.Wait(); close(done) }(m.cmd, m.done)
-	if m.root, err = gosql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/", port)); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(30 * time.Second); m.root.Ping() != nil; {
-		if time.Now().After(deadline) {
-			m.stop()
-			t.Fatal("the MariaDB replica did not start")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	m.exec(t, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='%s', MASTER_PASSWORD='%s', MASTER_USE_GTID=slave_pos", p.port, replUser, replPass),
+	m := &primary{s}
+	m.exec(t, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='%s', MASTER_PASSWORD='%s', MASTER_USE_GTID=slave_pos", p.Port, replUser, replPass),
 		"START SLAVE")
 	return m
 }
@@ -164,7 +133,7 @@ func startMariaReplica(t *testing.T, p *primary) *primary {
 func mariaCatchUp(t *testing.T, db *gosql.DB, p *primary, timeout time.Duration) {
 	t.Helper()
 	var want string
-	if err := p.root.QueryRow("SELECT @@gtid_binlog_pos").Scan(&want); err != nil {
+	if err := p.Root.QueryRow("SELECT @@gtid_binlog_pos").Scan(&want); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(timeout); ; {
@@ -202,7 +171,7 @@ func TestCopySpeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.stop()
+	defer p.Stop()
 	p.exec(t, "CREATE DATABASE rcs", "CREATE TABLE rcs.t (id INT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), d DATETIME, KEY g (g))")
 	for i := 0; i < n; i += 100000 {
 		p.execIn(t, "rcs", fmt.Sprintf("INSERT INTO rcs.t SELECT seq, seq %% 1000, CONCAT('value ', seq), '2024-01-01' + INTERVAL seq SECOND FROM seq_%d_to_%d", i+1, min(i+100000, n)))
@@ -212,7 +181,7 @@ func TestCopySpeed(t *testing.T) {
 	s := startReplica(t, "", func(c *config.Config) { c.Durability = dur })
 	rdb := sqlOf(t, s)
 	start := time.Now()
-	cpu, primaryCPU := selfCPU(), procCPU(p.cmd.Process.Pid)
+	cpu, primaryCPU := selfCPU(), procCPU(p.Pid())
 	follow(t, rdb, p)
 	for s.Replica().Stats().CopyRows == 0 || s.Replica().Stats().Copying {
 		if st := s.Replica().Stats(); st.LastSQLError != "" || st.LastIOErrno == 1236 {
@@ -221,16 +190,16 @@ func TestCopySpeed(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	hdb := time.Since(start)
-	hdbCPU, hdbPrimaryCPU := selfCPU()-cpu, procCPU(p.cmd.Process.Pid)-primaryCPU
+	hdbCPU, hdbPrimaryCPU := selfCPU()-cpu, procCPU(p.Pid())-primaryCPU
 
 	m := startMariaReplica(t, p)
-	defer m.stop()
+	defer m.Stop()
 	m.exec(t, "STOP SLAVE", "RESET SLAVE ALL")
 	start = time.Now()
-	cpu, primaryCPU = procCPU(m.cmd.Process.Pid), procCPU(p.cmd.Process.Pid)
-	dump := exec.Command("mariadb-dump", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", p.port), "-uroot",
+	cpu, primaryCPU = procCPU(m.Pid()), procCPU(p.Pid())
+	dump := exec.Command("mariadb-dump", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", p.Port), "-uroot",
 		"--single-transaction", "--master-data=2", "--databases", "rcs")
-	load := exec.Command("mariadb", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", m.port), "-uroot")
+	load := exec.Command("mariadb", "--no-defaults", "-h127.0.0.1", fmt.Sprintf("-P%d", m.Port), "-uroot")
 	pipe, err := dump.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -248,9 +217,9 @@ func TestCopySpeed(t *testing.T) {
 		t.Fatalf("mariadb: %v", err)
 	}
 	maria := time.Since(start)
-	mariaCPU := procCPU(m.cmd.Process.Pid) - cpu + dump.ProcessState.UserTime() + dump.ProcessState.SystemTime() +
+	mariaCPU := procCPU(m.Pid()) - cpu + dump.ProcessState.UserTime() + dump.ProcessState.SystemTime() +
 		load.ProcessState.UserTime() + load.ProcessState.SystemTime()
-	mariaPrimaryCPU := procCPU(p.cmd.Process.Pid) - primaryCPU
+	mariaPrimaryCPU := procCPU(p.Pid()) - primaryCPU
 	t.Logf("initial copy of %d rows: HandlerDB %v (%.0f rows/s), mariadb-dump | mariadb %v (%.0f rows/s): HandlerDB %.2fx",
 		n, hdb.Round(time.Millisecond), float64(n)/hdb.Seconds(), maria.Round(time.Millisecond), float64(n)/maria.Seconds(), maria.Seconds()/hdb.Seconds())
 	// CPU time, which a machine shared with other work changes less; the
@@ -259,7 +228,7 @@ func TestCopySpeed(t *testing.T) {
 		hdbCPU.Round(time.Millisecond), mariaCPU.Round(time.Millisecond), mariaCPU.Seconds()/hdbCPU.Seconds(),
 		hdbPrimaryCPU.Round(time.Millisecond), mariaPrimaryCPU.Round(time.Millisecond))
 	var got int
-	if err := m.root.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {
+	if err := m.Root.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {
 		t.Errorf("the MariaDB copy holds %d rows (%v)", got, err)
 	}
 	if err := rdb.QueryRow("SELECT COUNT(*) FROM rcs.t").Scan(&got); err != nil || got != n {

@@ -21,7 +21,7 @@ func bigSetup(t *testing.T, p *primary) {
 	// The big transaction grows the binlog by some 40 MB: later tests
 	// get a fresh file, so that the initial copy's BINLOG_GTID_POS (which
 	// reads the file from its start) stays quick.
-	t.Cleanup(func() { p.root.Exec("FLUSH BINARY LOGS") })
+	t.Cleanup(func() { p.Root.Exec("FLUSH BINARY LOGS") })
 	p.exec(t, "DROP DATABASE IF EXISTS big_txn", "CREATE DATABASE big_txn",
 		"CREATE TABLE big_txn.r (id INT PRIMARY KEY, g INT, v VARCHAR(200), u VARCHAR(20), KEY g (g), UNIQUE KEY u (u))",
 		"CREATE TABLE big_txn.bag (g INT, n INT)")
@@ -49,7 +49,7 @@ func bigTxn(t *testing.T, p *primary) {
 func bigSame(t *testing.T, p *primary, db *gosql.DB) {
 	t.Helper()
 	for table, order := range map[string]string{"big_txn.r": "id", "big_txn.bag": "g, n"} {
-		sameRows(t, table, dump(t, p.root, table, order), dump(t, db, table, order))
+		sameRows(t, table, dump(t, p.Root, table, order), dump(t, db, table, order))
 	}
 }
 
@@ -71,7 +71,7 @@ func TestBigTransaction(t *testing.T) {
 	}
 
 	bigTxn(t, p)
-	if err := p.root.QueryRow("SELECT COUNT(*) FROM big_txn.r").Scan(&after); err != nil {
+	if err := p.Root.QueryRow("SELECT COUNT(*) FROM big_txn.r").Scan(&after); err != nil {
 		t.Fatal(err)
 	}
 	// Readers while the transaction is applied: all or nothing.
@@ -109,7 +109,7 @@ func TestBigTransaction(t *testing.T) {
 	txns, held := s.Replica().StagedTransactions()
 	peak := s.Engine().Stats().StagedPeakBytes.Load()
 	var binlogBytes int64
-	if err := p.root.QueryRow("SELECT SUM(LENGTH(v)) FROM big_txn.r").Scan(&binlogBytes); err != nil {
+	if err := p.Root.QueryRow("SELECT SUM(LENGTH(v)) FROM big_txn.r").Scan(&binlogBytes); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("row counts readers saw: %v", seen)
@@ -138,14 +138,14 @@ func TestBigTransaction(t *testing.T) {
 func TestBigTransactionKill9(t *testing.T) {
 	p := sharedPrimary(t)
 	bigSetup(t, p)
-	source := fmt.Sprintf("%s:%s@%s", replUser, replPass, p.addr())
+	source := fmt.Sprintf("%s:%s@%s", replUser, replPass, p.Addr())
 	dir := t.TempDir()
 	stageEnv := childStageEnv + "=1048576"
 	c := startChild(t, dir, source, stageEnv)
 	catchUp(t, c.db, p, 30*time.Second)
 	bigTxn(t, p)
 	var after int
-	if err := p.root.QueryRow("SELECT COUNT(*) FROM big_txn.r").Scan(&after); err != nil {
+	if err := p.Root.QueryRow("SELECT COUNT(*) FROM big_txn.r").Scan(&after); err != nil {
 		t.Fatal(err)
 	}
 	staging := func() bool {

@@ -36,7 +36,7 @@ func TestInitialCopy(t *testing.T) {
 		"INSERT INTO rcp.nopk VALUES (1,'x'),(1,'x'),(2,'y')")
 	// seq_1_to_n: MariaDB's sequence tables, in the default database.
 	p.execIn(t, "rcp", fmt.Sprintf("INSERT INTO rcp.big SELECT seq, seq %% 97, CONCAT('v', seq) FROM seq_1_to_%d", bigRows))
-	w := &workload{t: t, db: p.root, rnd: rand.New(rand.NewPCG(14, 2)), table: "rcp.items"}
+	w := &workload{t: t, db: p.Root, rnd: rand.New(rand.NewPCG(14, 2)), table: "rcp.items"}
 	w.run(200)
 
 	// A writer commits transactions before, during and after the copy.
@@ -47,7 +47,7 @@ func TestInitialCopy(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		ctx := context.Background()
-		conn, err := p.root.Conn(ctx)
+		conn, err := p.Root.Conn(ctx)
 		if err != nil {
 			t.Error(err)
 			return
@@ -169,7 +169,7 @@ func TestKillDuringCopy(t *testing.T) {
 	p.exec(t, "DROP DATABASE IF EXISTS rk", "CREATE DATABASE rk",
 		"CREATE TABLE rk.a (id INT PRIMARY KEY, v VARCHAR(40), KEY v (v))", "CREATE TABLE rk.b (id INT PRIMARY KEY)")
 	p.execIn(t, "rk", fmt.Sprintf("INSERT INTO rk.a SELECT seq, CONCAT('v', seq) FROM seq_1_to_%d", rows), "INSERT INTO rk.b SELECT seq FROM seq_1_to_1000")
-	source := fmt.Sprintf("%s:%s@%s", replUser, replPass, p.addr())
+	source := fmt.Sprintf("%s:%s@%s", replUser, replPass, p.Addr())
 	dir := t.TempDir()
 	c := startChild(t, dir, source)
 	for deadline := time.Now().Add(60 * time.Second); ; {
@@ -192,7 +192,7 @@ func TestKillDuringCopy(t *testing.T) {
 	defer c.kill()
 	catchUp(t, c.db, p, 120*time.Second)
 	for table, order := range map[string]string{"rk.a": "id", "rk.b": "id"} {
-		sameRows(t, table, dump(t, p.root, table, order), dump(t, c.db, table, order))
+		sameRows(t, table, dump(t, p.Root, table, order), dump(t, c.db, table, order))
 	}
 	p.exec(t, "DROP DATABASE rk")
 }
@@ -213,7 +213,7 @@ func TestCopySchemaChange(t *testing.T) {
 	altered := make(chan struct{})
 	replica.SetCopySnapshotHook(func() {
 		once.Do(func() {
-			if _, err := p.root.Exec("ALTER TABLE rcs.t ADD COLUMN w INT NOT NULL DEFAULT 7"); err != nil {
+			if _, err := p.Root.Exec("ALTER TABLE rcs.t ADD COLUMN w INT NOT NULL DEFAULT 7"); err != nil {
 				hookErr.Store(err)
 			}
 			close(altered)
@@ -235,7 +235,7 @@ func TestCopySchemaChange(t *testing.T) {
 	}
 	p.exec(t, "INSERT INTO rcs.t VALUES (4, 'd', 8)", "UPDATE rcs.t SET w = 9 WHERE id = 2")
 	catchUp(t, rdb, p, 30*time.Second)
-	sameRows(t, "rcs.t", dumpCols(t, p.root, "id, v, w", "rcs.t", "id"), dumpCols(t, rdb, "id, v, w", "rcs.t", "id"))
+	sameRows(t, "rcs.t", dumpCols(t, p.Root, "id, v, w", "rcs.t", "id"), dumpCols(t, rdb, "id, v, w", "rcs.t", "id"))
 	p.exec(t, "DROP DATABASE rcs")
 	catchUp(t, rdb, p, 10*time.Second)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/server"
+
+	"github.com/handlerdb/handlerdb/internal/mariadbtest"
 )
 
 // The crash test runs the replica as a child process (this test binary,
@@ -58,7 +60,7 @@ func startChild(t *testing.T, dir, source string, env ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(append(os.Environ(), childEnv+"="+dir, childSourceEnv+"="+source), env...)
-	dieWithTest(cmd)
+	mariadbtest.DieWithTest(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +101,7 @@ func TestKill9(t *testing.T) {
 		"CREATE TABLE rc.bag (g INT, n INT)",
 		"CREATE TABLE rc.sums (g INT PRIMARY KEY, n INT)",
 		"INSERT INTO rc.sums VALUES (0,0),(1,0),(2,0),(3,0)")
-	source := fmt.Sprintf("%s:%s@%s", replUser, replPass, p.addr())
+	source := fmt.Sprintf("%s:%s@%s", replUser, replPass, p.Addr())
 	dir := t.TempDir()
 
 	stop := make(chan struct{})
@@ -108,7 +110,7 @@ func TestKill9(t *testing.T) {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			conn, err := p.root.Conn(t.Context())
+			conn, err := p.Root.Conn(t.Context())
 			if err != nil {
 				t.Error(err)
 				return
@@ -155,7 +157,7 @@ func TestKill9(t *testing.T) {
 		t.Fatalf("replica ledger: %d rows (%v)", applied, err)
 	}
 	for table, order := range map[string]string{"rc.ledger": "id", "rc.bag": "g, n", "rc.sums": "g"} {
-		sameRows(t, table, dump(t, p.root, table, order), dump(t, c.db, table, order))
+		sameRows(t, table, dump(t, p.Root, table, order), dump(t, c.db, table, order))
 	}
 	t.Logf("%d ledger rows after 10 kills", applied)
 	p.exec(t, "DROP DATABASE rc")

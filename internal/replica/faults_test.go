@@ -69,7 +69,7 @@ func TestFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.stop()
+	defer p.Stop()
 	p.exec(t, "DROP DATABASE IF EXISTS rx", "CREATE DATABASE rx", "CREATE TABLE rx.t (k INT PRIMARY KEY, v INT)", "INSERT INTO rx.t VALUES (1, 1)")
 	dir := t.TempDir()
 	s := startReplica(t, dir, nil)
@@ -81,10 +81,10 @@ func TestFaults(t *testing.T) {
 	p.restart(t)
 	p.exec(t, "INSERT INTO rx.t VALUES (2, 2)")
 	catchUp(t, rdb, p, 20*time.Second)
-	sameRows(t, "rx.t", dump(t, p.root, "rx.t", "k"), dump(t, rdb, "rx.t", "k"))
+	sameRows(t, "rx.t", dump(t, p.Root, "rx.t", "k"), dump(t, rdb, "rx.t", "k"))
 
 	// Statement-based DML: the replica stops and says why.
-	c, err := p.root.Conn(t.Context())
+	c, err := p.Root.Conn(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestFaults(t *testing.T) {
 	// ended: MariaDB keeps a log a dump thread reads).
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		var n int
-		if err := p.root.QueryRow("SELECT COUNT(*) FROM information_schema.processlist WHERE command LIKE 'Binlog Dump%'").Scan(&n); err != nil {
+		if err := p.Root.QueryRow("SELECT COUNT(*) FROM information_schema.processlist WHERE command LIKE 'Binlog Dump%'").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n == 0 {
@@ -122,7 +122,7 @@ func TestFaults(t *testing.T) {
 	var file string
 	var pos int64
 	var x1, x2 any
-	if err := p.root.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &x1, &x2); err != nil {
+	if err := p.Root.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &x1, &x2); err != nil {
 		t.Fatal(err)
 	}
 	// MariaDB keeps a log until its binlog checkpoint has moved on
@@ -131,7 +131,7 @@ func TestFaults(t *testing.T) {
 		p.exec(t, "PURGE BINARY LOGS TO '"+file+"'")
 		var first string
 		var size int64
-		if err := p.root.QueryRow("SHOW BINARY LOGS").Scan(&first, &size); err != nil {
+		if err := p.Root.QueryRow("SHOW BINARY LOGS").Scan(&first, &size); err != nil {
 			t.Fatal(err)
 		}
 		if first == file {

@@ -16,7 +16,7 @@ func masterStatus(t *testing.T, p *primary) (string, int) {
 	var file string
 	var pos int
 	var doDB, ignoreDB gosql.NullString
-	if err := p.root.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &doDB, &ignoreDB); err != nil {
+	if err := p.Root.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &doDB, &ignoreDB); err != nil {
 		t.Fatal(err)
 	}
 	return file, pos
@@ -63,7 +63,7 @@ func TestFilePosition(t *testing.T) {
 	file, pos := masterStatus(t, p)
 	p.exec(t, "INSERT INTO big_fp.t VALUES (2, 2)", "UPDATE big_fp.t SET v = 10 WHERE id = 1")
 
-	host, port, _ := net.SplitHostPort(p.addr())
+	host, port, _ := net.SplitHostPort(p.Addr())
 	if _, err := db.Exec(fmt.Sprintf("CHANGE REPLICATION SOURCE TO SOURCE_HOST='%s', SOURCE_PORT=%s, SOURCE_LOG_POS=%d, SOURCE_AUTO_POSITION=1", host, port, pos)); err == nil || !strings.Contains(err.Error(), "1777") {
 		t.Fatalf("SOURCE_LOG_POS with SOURCE_AUTO_POSITION=1: %v, want 1777", err)
 	}
@@ -75,7 +75,7 @@ func TestFilePosition(t *testing.T) {
 			t.Fatalf("replica: %s: %v", q, err)
 		}
 	}
-	waitRows(t, db, "big_fp.t", "id", dump(t, p.root, "big_fp.t", "id"), 30*time.Second)
+	waitRows(t, db, "big_fp.t", "id", dump(t, p.Root, "big_fp.t", "id"), 30*time.Second)
 	st := replicaStatus(t, db)
 	wantFile, wantPos := masterStatus(t, p)
 	if st["Auto_Position"] != "0" || st["Executed_Gtid_Set"] != "" || st["Source_Log_File"] != wantFile {
@@ -101,7 +101,7 @@ func TestFilePosition(t *testing.T) {
 			t.Fatalf("replica: %s: %v", q, err)
 		}
 	}
-	want := dump(t, p.root, "big_fp.t", "id")
+	want := dump(t, p.Root, "big_fp.t", "id")
 	want = append(want[:2:2], want[3:]...) // all but id 3
 	waitRows(t, db, "big_fp.t", "id", want, 30*time.Second)
 
@@ -110,7 +110,7 @@ func TestFilePosition(t *testing.T) {
 	p.exec(t, "INSERT INTO big_fp.t VALUES (5, 5)", "DELETE FROM big_fp.t WHERE id = 2")
 	s = startReplica(t, dir, nil)
 	db = sqlOf(t, s)
-	want = dump(t, p.root, "big_fp.t", "id")
+	want = dump(t, p.Root, "big_fp.t", "id")
 	want = append(want[:1:1], want[2:]...) // all but id 3
 	waitRows(t, db, "big_fp.t", "id", want, 30*time.Second)
 	if st := replicaStatus(t, db); st["Executed_Gtid_Set"] != "" || st["Auto_Position"] != "0" {

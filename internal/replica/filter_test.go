@@ -142,7 +142,7 @@ func checkFiltered(t *testing.T, p *primary, rdb *gosql.DB, want []string, dbC b
 	t.Helper()
 	for _, tb := range filterTables {
 		if slices.Contains(want, tb) {
-			sameRows(t, tb, dump(t, p.root, tb, "k"), dump(t, rdb, tb, "k"))
+			sameRows(t, tb, dump(t, p.Root, tb, "k"), dump(t, rdb, tb, "k"))
 			continue
 		}
 		var n int

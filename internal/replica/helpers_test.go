@@ -73,7 +73,7 @@ func sqlOf(t testing.TB, s *server.Server) *gosql.DB {
 // follow points s at the primary and starts replication, through SQL.
 func follow(t testing.TB, db *gosql.DB, p *primary, extra ...string) {
 	t.Helper()
-	host, port, _ := net.SplitHostPort(p.addr())
+	host, port, _ := net.SplitHostPort(p.Addr())
 	stmts := append(extra,
 		fmt.Sprintf("CHANGE REPLICATION SOURCE TO SOURCE_HOST='%s', SOURCE_PORT=%s, SOURCE_USER='%s', SOURCE_PASSWORD='%s', SOURCE_CONNECT_RETRY=1", host, port, replUser, replPass),
 		"START REPLICA")
@@ -117,7 +117,7 @@ func replicaStatus(t testing.TB, db *gosql.DB) map[string]string {
 func catchUp(t testing.TB, rdb *gosql.DB, p *primary, timeout time.Duration) {
 	t.Helper()
 	var want string
-	if err := p.root.QueryRow("SELECT @@gtid_binlog_pos").Scan(&want); err != nil {
+	if err := p.Root.QueryRow("SELECT @@gtid_binlog_pos").Scan(&want); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(timeout)

@@ -48,7 +48,7 @@ func TestLag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.stop()
+	defer p.Stop()
 	p.exec(t, "CREATE DATABASE rlag",
 		"CREATE TABLE rlag.w (id INT AUTO_INCREMENT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), KEY g (g))",
 		"CREATE TABLE rlag.hb (id INT PRIMARY KEY, ts BIGINT NOT NULL)", "INSERT INTO rlag.hb VALUES (1, 0)")
@@ -85,7 +85,7 @@ func TestLag(t *testing.T) {
 				if i%4 == 3 {
 					q = fmt.Sprintf("UPDATE rlag.w SET v = 'u%d' WHERE id = %d", i, max(1, txns.Load()/2))
 				}
-				if _, err := p.root.ExecContext(ctx, q); err != nil && ctx.Err() == nil {
+				if _, err := p.Root.ExecContext(ctx, q); err != nil && ctx.Err() == nil {
 					werr.Store(err)
 					return
 				}
@@ -105,7 +105,7 @@ func TestLag(t *testing.T) {
 			case <-tick.C:
 			}
 			q := "UPDATE rlag.hb SET ts = CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS UNSIGNED) WHERE id = 1"
-			if _, err := p.root.ExecContext(ctx, q); err != nil && ctx.Err() == nil {
+			if _, err := p.Root.ExecContext(ctx, q); err != nil && ctx.Err() == nil {
 				werr.Store(err)
 				return
 			}

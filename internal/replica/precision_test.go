@@ -43,7 +43,7 @@ func TestTypePrecisions(t *testing.T) {
 	typs := precisionTypes()
 	create := func(db string) {
 		p.exec(t, "DROP DATABASE IF EXISTS "+db, "CREATE DATABASE "+db)
-		conn, err := p.root.Conn(t.Context())
+		conn, err := p.Root.Conn(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestTypePrecisions(t *testing.T) {
 			table := fmt.Sprintf("%s.p%d", db, i)
 			q := fmt.Sprintf("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='p%d' AND COLUMN_NAME='c'", db, i)
 			var want, got string
-			if err := p.root.QueryRow(q).Scan(&want); err != nil {
+			if err := p.Root.QueryRow(q).Scan(&want); err != nil {
 				t.Fatal(err)
 			}
 			if err := rdb.QueryRow(q).Scan(&got); err != nil {
@@ -89,7 +89,7 @@ func TestTypePrecisions(t *testing.T) {
 			if strings.HasPrefix(typ, "BIT") || strings.Contains(typ, "BINARY") {
 				expr = "HEX(c)"
 			}
-			sameRows(t, table+" ("+typ+")", dumpCols(t, p.root, "k, "+expr, table, "k"), dumpCols(t, rdb, "k, "+expr, table, "k"))
+			sameRows(t, table+" ("+typ+")", dumpCols(t, p.Root, "k, "+expr, table, "k"), dumpCols(t, rdb, "k, "+expr, table, "k"))
 		}
 	}
 	p.exec(t, "DROP DATABASE tpcopy", "DROP DATABASE tpstream")

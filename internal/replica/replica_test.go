@@ -21,7 +21,7 @@ func TestTypeVectors(t *testing.T) {
 		create := strings.Replace(v.create, "tv.", "tvr.", 1)
 		p.exec(t, create)
 	}
-	conn, err := p.root.Conn(t.Context())
+	conn, err := p.Root.Conn(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestTypeVectors(t *testing.T) {
 		// holds. (The SQL front prints a few values differently from
 		// MariaDB today: -0, zero months; not the replica's business.)
 		var want []string
-		for _, row := range dump(t, p.root, table, "k") {
+		for _, row := range dump(t, p.Root, table, "k") {
 			k, _ := strconv.Unquote(strings.SplitN(row, "\t", 2)[0])
 			i, _ := strconv.Atoi(k)
 			hv := `\N`

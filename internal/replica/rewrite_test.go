@@ -23,7 +23,7 @@ func TestRewriteDB(t *testing.T) {
 	db := sqlOf(t, s)
 	follow(t, db, p, "CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((big_rw_src, big_rw_dst), (big_rw_src, big_rw_second)), REPLICATE_IGNORE_DB = (big_rw_src, big_rw_other)")
 	catchUp(t, db, p, 30*time.Second)
-	sameRows(t, "big_rw_dst.t (copied)", dump(t, p.root, "big_rw_src.t", "id"), dump(t, db, "big_rw_dst.t", "id"))
+	sameRows(t, "big_rw_dst.t (copied)", dump(t, p.Root, "big_rw_src.t", "id"), dump(t, db, "big_rw_dst.t", "id"))
 
 	p.exec(t, "INSERT INTO big_rw_src.t VALUES (3, 'c')", "UPDATE big_rw_src.t SET v = 'B' WHERE id = 2", "DELETE FROM big_rw_src.t WHERE id = 1",
 		"INSERT INTO big_rw_other.t VALUES (2)")
@@ -31,8 +31,8 @@ func TestRewriteDB(t *testing.T) {
 		"ALTER TABLE t ADD COLUMN w INT", "UPDATE t SET w = id * 2")
 	p.execIn(t, "big_rw_other", "CREATE TABLE t2 (id INT PRIMARY KEY)")
 	catchUp(t, db, p, 30*time.Second)
-	sameRows(t, "big_rw_dst.t", dump(t, p.root, "big_rw_src.t", "id"), dump(t, db, "big_rw_dst.t", "id"))
-	sameRows(t, "big_rw_dst.t2", dump(t, p.root, "big_rw_src.t2", "id"), dump(t, db, "big_rw_dst.t2", "id"))
+	sameRows(t, "big_rw_dst.t", dump(t, p.Root, "big_rw_src.t", "id"), dump(t, db, "big_rw_dst.t", "id"))
+	sameRows(t, "big_rw_dst.t2", dump(t, p.Root, "big_rw_src.t2", "id"), dump(t, db, "big_rw_dst.t2", "id"))
 	var n int
 	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN ('big_rw_src', 'big_rw_other', 'big_rw_second')").Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d of big_rw_src, big_rw_other, big_rw_second on the replica (%v), want none", n, err)

@@ -44,7 +44,7 @@ func TestApplierWaitsForRowLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	catchUp(t, rdb, p, 30*time.Second)
-	sameRows(t, "rl.t", dump(t, p.root, "rl.t", "id"), dump(t, rdb, "rl.t", "id"))
+	sameRows(t, "rl.t", dump(t, p.Root, "rl.t", "id"), dump(t, rdb, "rl.t", "id"))
 	if st := replicaStatus(t, rdb); st["Last_SQL_Errno"] != "0" {
 		t.Fatalf("replica error: %s %s", st["Last_SQL_Errno"], st["Last_SQL_Error"])
 	}

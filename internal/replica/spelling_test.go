@@ -17,7 +17,7 @@ func TestOlderSpellings(t *testing.T) {
 	p.exec(t, "DROP DATABASE IF EXISTS rsl", "CREATE DATABASE rsl", "CREATE TABLE rsl.t (k INT PRIMARY KEY, v VARCHAR(20))", "INSERT INTO rsl.t VALUES (1, 'a')")
 	s := startReplica(t, "", nil)
 	rdb := sqlOf(t, s)
-	host, port, _ := net.SplitHostPort(p.addr())
+	host, port, _ := net.SplitHostPort(p.Addr())
 	for _, q := range []string{
 		fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='%s', MASTER_PASSWORD='%s', MASTER_CONNECT_RETRY=1, MASTER_USE_GTID=slave_pos", host, port, replUser, replPass),
 		"START SLAVE",

@@ -181,10 +181,10 @@ func compareAll(t testing.TB, p *primary, s *server.Server, rdb *gosql.DB, table
 	for table, order := range tables {
 		db, ok := strings.CutSuffix(table, ".items")
 		if !ok {
-			sameRows(t, table, dump(t, p.root, table, order), dump(t, rdb, table, order))
+			sameRows(t, table, dump(t, p.Root, table, order), dump(t, rdb, table, order))
 			continue
 		}
-		rows, err := p.root.Query("SELECT column_name FROM information_schema.columns WHERE table_schema = ? AND table_name = 'items' AND column_name <> 'stamp' ORDER BY ordinal_position", db)
+		rows, err := p.Root.Query("SELECT column_name FROM information_schema.columns WHERE table_schema = ? AND table_name = 'items' AND column_name <> 'stamp' ORDER BY ordinal_position", db)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,8 +196,8 @@ func compareAll(t testing.TB, p *primary, s *server.Server, rdb *gosql.DB, table
 		}
 		rows.Close()
 		list := strings.Join(cols, ",")
-		sameRows(t, table, dumpCols(t, p.root, list, table, order), dumpCols(t, rdb, list, table, order))
-		sameRows(t, table+" stamp", dumpCols(t, p.root, "id, stamp", table, order), hsDump(t, s, db, "items", "id,stamp"))
+		sameRows(t, table, dumpCols(t, p.Root, list, table, order), dumpCols(t, rdb, list, table, order))
+		sameRows(t, table+" stamp", dumpCols(t, p.Root, "id, stamp", table, order), hsDump(t, s, db, "items", "id,stamp"))
 	}
 }
 
@@ -215,7 +215,7 @@ func TestWorkload(t *testing.T) {
 	s := startReplica(t, dir, func(c *config.Config) { c.AdminAddress = "127.0.0.1:0" })
 	rdb := sqlOf(t, s)
 	follow(t, rdb, p)
-	w := &workload{t: t, db: p.root, rnd: rand.New(rand.NewPCG(14, 1))}
+	w := &workload{t: t, db: p.Root, rnd: rand.New(rand.NewPCG(14, 1))}
 	w.run(150)
 	// DDL mid-stream, then more rows over the new shapes.
 	p.exec(t,
@@ -279,7 +279,7 @@ func TestWorkload(t *testing.T) {
 	// HandlerSocket on the replica reads a replicated row.
 	var id int
 	var name string
-	if err := p.root.QueryRow("SELECT id, name FROM rw.items ORDER BY id LIMIT 1").Scan(&id, &name); err != nil {
+	if err := p.Root.QueryRow("SELECT id, name FROM rw.items ORDER BY id LIMIT 1").Scan(&id, &name); err != nil {
 		t.Fatal(err)
 	}
 	hs := hsLines(t, s.HS().ReadAddr().String(), "P\t1\trw\titems\tPRIMARY\tid,name\n", fmt.Sprintf("1\t=\t1\t%d\n", id))

@@ -3,8 +3,10 @@ package sqlbackend
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 	"gopkg.in/src-d/go-errors.v1"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
@@ -22,6 +24,11 @@ type dbObjects struct {
 	Triggers   []sql.TriggerDefinition      `json:"triggers,omitempty"`
 	Procedures []sql.StoredProcedureDetails `json:"procedures,omitempty"`
 	Functions  []FunctionDef                `json:"functions,omitempty"`
+
+	// qualified is Triggers with every table name qualified by the
+	// database (qualifiedTriggers), made once per cached record.
+	qualifiedOnce sync.Once
+	qualified     []sql.TriggerDefinition
 }
 
 // errTriggerExists is MySQL's ER_TRG_ALREADY_EXISTS.
@@ -164,12 +171,76 @@ func (d *database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 }
 
 // GetTriggers returns the database's triggers.
+//
+// go-mysql-server binds a trigger's statement in the current database
+// (to fire it, and for information_schema.TRIGGERS), so a write to this
+// database's table from another one read the trigger's table and the
+// tables of its body in the wrong database ("Table 'other.t' doesn't
+// exist"). From another database the triggers come with their table
+// names qualified by this one; in it, as written.
 func (d *database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error) {
 	o, err := d.objects()
 	if err != nil {
 		return nil, err
 	}
-	return o.Triggers, nil
+	if len(o.Triggers) == 0 || strings.EqualFold(ctx.GetCurrentDatabase(), d.name) {
+		return o.Triggers, nil
+	}
+	o.qualifiedOnce.Do(func() { o.qualified = qualifiedTriggers(o.Triggers, d.name) })
+	return o.qualified, nil
+}
+
+// qualifiedTriggers returns triggers with each table name of their
+// statements that names no database qualified by db. A statement the
+// parser cannot read back so is kept as written.
+func qualifiedTriggers(triggers []sql.TriggerDefinition, db string) []sql.TriggerDefinition {
+	out := make([]sql.TriggerDefinition, len(triggers))
+	for i, tr := range triggers {
+		out[i] = tr
+		st, err := ast.Parse(tr.CreateStatement)
+		if err != nil {
+			continue
+		}
+		changed := false
+		qualify := func(tn *ast.TableName) {
+			if tn.DbQualifier.IsEmpty() && !tn.Name.IsEmpty() {
+				tn.DbQualifier = ast.NewTableIdent(db)
+				changed = true
+			}
+		}
+		var visit func(n ast.SQLNode) (bool, error)
+		visit = func(n ast.SQLNode) (bool, error) {
+			switch x := n.(type) {
+			case *ast.DDL:
+				qualify(&x.Table) // the trigger's table
+				if x.TriggerSpec != nil {
+					_ = ast.Walk(visit, x.TriggerSpec.Body) // (Walk does not enter it)
+				}
+			case *ast.Insert:
+				qualify(&x.Table)
+			case *ast.AliasedTableExpr:
+				if tn, ok := x.Expr.(ast.TableName); ok {
+					qualify(&tn)
+					x.Expr = tn
+				}
+			case *ast.Call:
+				if x.ProcName.Qualifier.IsEmpty() {
+					x.ProcName.Qualifier = ast.NewTableIdent(db)
+					changed = true
+				}
+			}
+			return true, nil
+		}
+		_ = ast.Walk(visit, st)
+		if !changed {
+			continue
+		}
+		text := ast.String(st)
+		if _, err := ast.Parse(text); err == nil {
+			out[i].CreateStatement = text
+		}
+	}
+	return out
 }
 
 // CreateTrigger stores a trigger.

@@ -212,8 +212,10 @@ func (d *database) dropFunction(ctx *sql.Context, procName string) error {
 	return err
 }
 
-// dropIfExists recognises DROP FUNCTION IF EXISTS.
-var dropIfExists = regexp.MustCompile(`(?is)^\s*DROP\s+FUNCTION\s+IF\s+EXISTS\b`)
+// dropIfExists recognises DROP FUNCTION IF EXISTS, also inside an
+// executable comment (mariadb-dump writes /*!50003 DROP FUNCTION IF
+// EXISTS f */).
+var dropIfExists = regexp.MustCompile(`(?is)^\s*(/\*M?!\d*\s*)?DROP\s+FUNCTION\s+IF\s+EXISTS\b`)
 
 // function returns the named function of the database.
 func (d *database) function(name string) (*FunctionDef, bool) {
