@@ -56,6 +56,12 @@ func vtPrintf(level slog.Level) func(string, ...any) {
 	}
 }
 
+// quietMessages are go-mysql-server's messages logged at debug level
+// whatever its level: MariaDB's error log has no line per connection
+// (NewConnection, ConnectionClosed), and a statement's error is the
+// client's (error running query).
+var quietMessages = map[string]bool{"NewConnection": true, "ConnectionClosed": true, "error running query": true}
+
 // logrusHook forwards every logrus entry, with its fields, to logTarget.
 type logrusHook struct{}
 
@@ -71,6 +77,9 @@ func (logrusHook) Fire(e *logrus.Entry) error {
 	case e.Level >= logrus.DebugLevel:
 		level = slog.LevelDebug
 	}
+	if quietMessages[e.Message] && level > slog.LevelDebug {
+		level = slog.LevelDebug
+	}
 	l := logTarget.Load()
 	if !l.Enabled(context.Background(), level) {
 		return nil
@@ -78,7 +87,11 @@ func (logrusHook) Fire(e *logrus.Entry) error {
 	attrs := make([]any, 0, 2*len(e.Data)+2)
 	attrs = append(attrs, "from", "go-mysql-server")
 	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
-		attrs = append(attrs, k, e.Data[k])
+		v := e.Data[k]
+		if b, ok := v.([]byte); ok {
+			v = string(b) // a statement's text, not its bytes' numbers
+		}
+		attrs = append(attrs, k, v)
 	}
 	l.Log(context.Background(), level, e.Message, attrs...)
 	return nil

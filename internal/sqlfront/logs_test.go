@@ -73,3 +73,40 @@ func TestRouteLogs(t *testing.T) {
 		t.Fatalf("go-mysql-server line %v, vitess warning %v; log: %v", gms, vt, buf.lines())
 	}
 }
+
+// TestQuietConnectionLogs: at the default level (info) the log holds no
+// line per connection and none for a statement that failed, as
+// MariaDB's error log; at debug level both are there, a statement's
+// text as text.
+func TestQuietConnectionLogs(t *testing.T) {
+	for _, debug := range []bool{false, true} {
+		var buf lockedBuffer
+		opts := &slog.HandlerOptions{}
+		if debug {
+			opts.Level = slog.LevelDebug
+		}
+		RouteLogs(slog.New(slog.NewJSONHandler(&buf, opts)))
+		logrus.SetLevel(logrus.DebugLevel)
+		ts := startTestServer(t, "", Config{})
+		db := ts.open("")
+		if _, err := db.Exec("SELECT * FROM nope.x"); err == nil {
+			t.Fatal("no error")
+		}
+		db.Close()
+		ts.stop()
+		conns, failed := 0, 0
+		for _, rec := range buf.lines() {
+			switch rec["msg"] {
+			case "NewConnection", "ConnectionClosed":
+				conns++
+			case "error running query":
+				failed++
+			}
+		}
+		if debug != (conns > 0) || debug != (failed > 0) {
+			t.Errorf("debug %v: %d connection lines, %d failed-statement lines", debug, conns, failed)
+		}
+	}
+	RouteLogs(nil)
+	logrus.SetLevel(logrus.ErrorLevel)
+}
