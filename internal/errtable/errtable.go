@@ -77,6 +77,7 @@ const (
 	ERSPAlreadyExists                  = 1304 // ER_SP_ALREADY_EXISTS
 	ERSPWrongArgs                      = 1318 // ER_SP_WRONG_NO_OF_ARGS
 	ERSPNoReturnEnd                    = 1321 // ER_SP_NORETURNEND
+	ERTrgAlreadyExists                 = 1359 // ER_TRG_ALREADY_EXISTS
 	ERDivisionByZero                   = 1365 // ER_DIVISION_BY_ZERO
 	ERPSManyParam                      = 1390 // ER_PS_MANY_PARAM
 	ERKeyPart0                         = 1391 // ER_KEY_PART_0
@@ -313,6 +314,7 @@ var mysqlErrors = map[int]MySQLError{
 	1296: {"ER_GET_ERRMSG", "HY000", "Got error %d '%.200s' from %s"},
 	1304: {"ER_SP_ALREADY_EXISTS", "42000", "%s %s already exists"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
+	1359: {"ER_TRG_ALREADY_EXISTS", "HY000", "Trigger '%s' already exists"},
 	1364: {"ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"},
 	1365: {"ER_DIVISION_BY_ZERO", "22012", "Division by 0"},
 	1317: {"ER_QUERY_INTERRUPTED", "70100", "Query execution was interrupted"},

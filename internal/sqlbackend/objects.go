@@ -2,14 +2,15 @@ package sqlbackend
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
-	"gopkg.in/src-d/go-errors.v1"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
 // Views, triggers, stored procedures and functions are SQL-only objects the engine
@@ -30,9 +31,6 @@ type dbObjects struct {
 	qualifiedOnce sync.Once
 	qualified     []sql.TriggerDefinition
 }
-
-// errTriggerExists is MySQL's ER_TRG_ALREADY_EXISTS.
-var errTriggerExists = errors.NewKind("Trigger already exists: %s")
 
 // objectsBlob names the record of a database's SQL objects (with the
 // stored "sqlfront/" prefix, as metaBlob).
@@ -251,13 +249,23 @@ func (d *database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) er
 	return d.editObjects(ctx, func(o *dbObjects) error {
 		for _, t := range o.Triggers {
 			if strings.EqualFold(t.Name, def.Name) {
-				return errTriggerExists.New(def.Name)
+				e := errtable.SQLError(errtable.ERTrgAlreadyExists, d.name+"."+def.Name)
+				if createIfNotExists.MatchString(ctx.Query()) {
+					// CREATE TRIGGER IF NOT EXISTS (mariadb.DialectRewrite
+					// takes the words out for the parser): a note.
+					ctx.Session.Warn(&sql.Warning{Level: "Note", Code: errtable.ERTrgAlreadyExists, Message: e.Message})
+					return errNothingToDo
+				}
+				return e
 			}
 		}
 		o.Triggers = append(o.Triggers, def)
 		return nil
 	})
 }
+
+// createIfNotExists recognises CREATE [DEFINER=...] TRIGGER IF NOT EXISTS.
+var createIfNotExists = regexp.MustCompile(`(?is)^\s*CREATE\b.*?\bTRIGGER\s+IF\s+NOT\s+EXISTS\b`)
 
 // DropTrigger removes a trigger.
 func (d *database) DropTrigger(ctx *sql.Context, name string) error {
