@@ -790,11 +790,19 @@ func zeroTemporal(b []byte) bool {
 // set and collation_connection the collation (go-mysql-server kept its
 // defaults whatever the client asked). A collation this server does not
 // know, or one of utf8mb3 (see below), changes nothing. A TLS
-// connection's session also gets its Ssl_cipher status.
+// connection's session also gets its Ssl_cipher status, and the session
+// its line in SHOW PROCESSLIST (processList.ready).
 func (h *mariaHandler) clientCollation(ctx context.Context, c *mysql.Conn) {
 	lc := limitConnOf(c)
 	if lc == nil || !lc.collationSet.CompareAndSwap(false, true) {
 		return
+	}
+	if s := h.srv.Load(); s != nil {
+		if pl, ok := s.engine.ProcessList.(*processList); ok {
+			if _, _, sess := h.fastSession(ctx, c, ""); sess != nil {
+				pl.ready(sess)
+			}
+		}
 	}
 	if tc, ok := c.Conn.(*tls.Conn); ok {
 		// The session's TLS cipher, which SHOW STATUS LIKE 'Ssl_cipher'
