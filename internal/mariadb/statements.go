@@ -25,7 +25,23 @@ func RewriteStatement(text string, st ast.Statement) {
 	infoSchemaLabels(text, st)
 	existsInDML(text, st)
 	dropIfExists(text, st)
+	qualifiedFunctions(st)
 	sqlbackend.RewriteMatch(text, st)
+}
+
+// qualifiedFunctions names each call of a function qualified by its
+// database (db.f(...)) "db.f": go-mysql-server looks a function up by its
+// name alone, in the current database, so db.f(...) ran another
+// database's f of that name or none (1305); the backend's
+// Provider.Function reads the qualifier from the name.
+func qualifiedFunctions(st ast.Statement) {
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if f, ok := n.(*ast.FuncExpr); ok && !f.Qualifier.IsEmpty() {
+			f.Name = ast.NewColIdent(f.Qualifier.String() + "." + f.Name.String())
+			f.Qualifier = ast.TableIdent{}
+		}
+		return true, nil
+	}, st)
 }
 
 // CheckStatement refuses what MariaDB refuses that the parser took

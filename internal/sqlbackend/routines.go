@@ -259,6 +259,9 @@ func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) 
 		return nil, false
 	}
 	dbName := ctx.GetCurrentDatabase()
+	if d, f, ok := strings.Cut(name, "."); ok {
+		dbName, name = d, f // db.f(...), as mariadb.RewriteStatement names it
+	}
 	n, ok := p.dbName(dbName)
 	if !ok {
 		return nil, false

@@ -38,7 +38,6 @@ var dumpTripChecks = []string{
 	"SELECT @n",
 	"INSERT INTO rt.item (name) VALUES ('after load')",
 	"SELECT id, item_id, what FROM rt.audit ORDER BY id",
-	"SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'rt'",
 	"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'rt' ORDER BY TABLE_NAME",
 }
 
@@ -62,26 +61,30 @@ func TestDumpRoundTrip(t *testing.T) {
 	defer m.Stop()
 	ts := startTestServer(t, "", Config{})
 	hdb := ts.open("")
-	// The checks run in database rt: go-mysql-server cannot read a view
-	// while no database is selected (1046; issue #27).
+	_, hdbPort, _ := net.SplitHostPort(ts.s.Addr().String())
+	mariaPort := strings.TrimPrefix(m.Addr(), "127.0.0.1:")
+
+	// The routines listed, in database rt: from a connection without a
+	// database, information_schema.ROUTINES misses a procedure a MariaDB
+	// dump created (left open in issue #27).
 	hrt := ts.open("rt")
 	mrt, err := gosql.Open("mysql", "root@tcp("+m.Addr()+")/rt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer mrt.Close()
-	_, hdbPort, _ := net.SplitHostPort(ts.s.Addr().String())
-	mariaPort := strings.TrimPrefix(m.Addr(), "127.0.0.1:")
-
 	compare := func(dir string) {
 		t.Helper()
-		for _, q := range dumpTripChecks {
-			want := queryRows(t, mrt, q)
-			got := queryRows(t, hrt, q)
+		same := func(want, got []string, q string) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s: %s:\nHandlerDB\n%s\nMariaDB\n%s", dir, q, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		}
+		for _, q := range dumpTripChecks {
+			same(queryRows(t, m.Root, q), queryRows(t, hdb, q), q)
+		}
+		q := "SELECT ROUTINE_NAME, ROUTINE_TYPE FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'rt' ORDER BY 1"
+		same(queryRows(t, mrt, q), queryRows(t, hrt, q), q)
 	}
 	// From HandlerDB to MariaDB.
 	mustExec(t, hdb, dumpTripSchema...)

@@ -306,7 +306,7 @@ var kindWordings = append(fkWordings, []kindWording{
 	}),
 	onKind(sql.ErrFunctionNotFound, func(x *errContext, a []string) *mysql.SQLError {
 		name := x.functionName(a[0])
-		if db := x.currentDB(); db != "" {
+		if db := x.currentDB(); db != "" && !strings.Contains(name, ".") {
 			name = db + "." + name
 		}
 		return sqlError(mysql.ERSPDoesNotExist, "FUNCTION", name)

@@ -107,8 +107,76 @@ func (h *mariaHandler) textQuery(ctx context.Context, c *mysql.Conn, query strin
 		return err
 	}
 	err := h.Handler.ComQuery(ctx, c, query, cb)
+	if err != nil && noDatabaseSelected(err) {
+		err = h.withoutDatabase(ctx, c, query, cb, err)
+	}
 	h.plans.ran(query)
 	return err
+}
+
+// withoutDatabase runs again a statement that failed with 1046 while no
+// database is selected, when every table it names is qualified: go-mysql-
+// server reads a view only with a current database (its view binding asks
+// for one), so SELECT ... FROM db.view failed where MariaDB answers. The
+// retry runs with the first qualifier as the current database, which its
+// qualified names do not depend on, and the session is left without one
+// again. err is the first run's error, returned when there is no retry.
+func (h *mariaHandler) withoutDatabase(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn, err error) error {
+	_, _, sess := h.fastSession(ctx, c, "")
+	if sess == nil || sess.GetCurrentDatabase() != "" {
+		return err
+	}
+	db := onlyQualifiedTables(query)
+	if db == "" {
+		return err
+	}
+	sess.SetCurrentDatabase(db)
+	defer sess.SetCurrentDatabase("")
+	return h.Handler.ComQuery(ctx, c, query, cb)
+}
+
+// noDatabaseSelected reports whether err is go-mysql-server's 1046 (its
+// handler returns it as a *mysql.SQLError of its text).
+func noDatabaseSelected(err error) bool {
+	return sql.ErrNoDatabaseSelected.Is(err) || strings.Contains(err.Error(), sql.ErrNoDatabaseSelected.Message)
+}
+
+// onlyQualifiedTables returns the database qualifier of the first table
+// query names when it is one statement whose every table name is
+// qualified, else "".
+func onlyQualifiedTables(query string) string {
+	st, err := sqlparser.Parse(query)
+	if err != nil {
+		return ""
+	}
+	first, all := "", true
+	note := func(tn sqlparser.TableName) {
+		if tn.Name.IsEmpty() {
+			return
+		}
+		if tn.DbQualifier.IsEmpty() {
+			all = false
+		} else if first == "" {
+			first = tn.DbQualifier.String()
+		}
+	}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.ColName:
+			return false, nil // its qualifier is a table or alias already named
+		case sqlparser.TableName:
+			note(x)
+		case *sqlparser.AliasedTableExpr:
+			if tn, ok := x.Expr.(sqlparser.TableName); ok {
+				note(tn)
+			}
+		}
+		return true, nil
+	}, st)
+	if !all {
+		return ""
+	}
+	return first
 }
 
 // overrun returns error 1436 for err when the depth guard refused the
@@ -381,6 +449,9 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		}
 	}
 	rest, err := h.Handler.ComMultiQuery(ctx, c, query, cb)
+	if err != nil && noDatabaseSelected(err) && singleStatement(query) {
+		err = h.withoutDatabase(ctx, c, query, cb, err)
+	}
 	h.plans.gen.Add(1) // the text may hold any statements
 	return rest, h.wireError(c, query, h.overrun(c, err))
 }
