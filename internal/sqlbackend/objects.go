@@ -30,6 +30,10 @@ type dbObjects struct {
 	// database (qualifiedTriggers), made once per cached record.
 	qualifiedOnce sync.Once
 	qualified     []sql.TriggerDefinition
+	// qualifiedProcs is Procedures so (a procedure called from another
+	// database ran its body there).
+	qualifiedProcsOnce sync.Once
+	qualifiedProcs     []sql.StoredProcedureDetails
 }
 
 // objectsBlob names the record of a database's SQL objects (with the
@@ -171,7 +175,8 @@ func (d *database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 // GetTriggers returns the database's triggers.
 //
 // go-mysql-server binds a trigger's statement in the current database
-// (to fire it, and for information_schema.TRIGGERS), so a write to this
+// (to fire it, and for information_schema.TRIGGERS), as it does a stored
+// procedure's (GetStoredProcedures does the same), so a write to this
 // database's table from another one read the trigger's table and the
 // tables of its body in the wrong database ("Table 'other.t' doesn't
 // exist"). From another database the triggers come with their table
@@ -189,56 +194,77 @@ func (d *database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error
 }
 
 // qualifiedTriggers returns triggers with each table name of their
-// statements that names no database qualified by db. A statement the
-// parser cannot read back so is kept as written.
+// statements that names no database qualified by db (qualifyTables).
 func qualifiedTriggers(triggers []sql.TriggerDefinition, db string) []sql.TriggerDefinition {
 	out := make([]sql.TriggerDefinition, len(triggers))
 	for i, tr := range triggers {
 		out[i] = tr
-		st, err := ast.Parse(tr.CreateStatement)
-		if err != nil {
-			continue
+		out[i].CreateStatement = qualifyTables(tr.CreateStatement, db)
+	}
+	return out
+}
+
+// qualifiedProcedures is qualifiedTriggers for stored procedures.
+func qualifiedProcedures(procs []sql.StoredProcedureDetails, db string) []sql.StoredProcedureDetails {
+	out := make([]sql.StoredProcedureDetails, len(procs))
+	for i, p := range procs {
+		out[i] = p
+		out[i].CreateStatement = qualifyTables(p.CreateStatement, db)
+	}
+	return out
+}
+
+// qualifyTables returns the CREATE TRIGGER or CREATE PROCEDURE statement
+// stmt with each table name (and procedure called) that names no
+// database qualified by db. A statement the parser cannot read back so
+// is returned as written.
+func qualifyTables(stmt, db string) string {
+	st, err := ast.Parse(stmt)
+	if err != nil {
+		return stmt
+	}
+	changed := false
+	qualify := func(tn *ast.TableName) {
+		if tn.DbQualifier.IsEmpty() && !tn.Name.IsEmpty() {
+			tn.DbQualifier = ast.NewTableIdent(db)
+			changed = true
 		}
-		changed := false
-		qualify := func(tn *ast.TableName) {
-			if tn.DbQualifier.IsEmpty() && !tn.Name.IsEmpty() {
-				tn.DbQualifier = ast.NewTableIdent(db)
+	}
+	var visit func(n ast.SQLNode) (bool, error)
+	visit = func(n ast.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *ast.DDL:
+			if x.TriggerSpec != nil {
+				qualify(&x.Table)                       // the trigger's table
+				_ = ast.Walk(visit, x.TriggerSpec.Body) // (Walk does not enter it)
+			}
+			if x.ProcedureSpec != nil {
+				_ = ast.Walk(visit, x.ProcedureSpec.Body)
+			}
+		case *ast.Insert:
+			qualify(&x.Table)
+		case *ast.AliasedTableExpr:
+			if tn, ok := x.Expr.(ast.TableName); ok {
+				qualify(&tn)
+				x.Expr = tn
+			}
+		case *ast.Call:
+			if x.ProcName.Qualifier.IsEmpty() {
+				x.ProcName.Qualifier = ast.NewTableIdent(db)
 				changed = true
 			}
 		}
-		var visit func(n ast.SQLNode) (bool, error)
-		visit = func(n ast.SQLNode) (bool, error) {
-			switch x := n.(type) {
-			case *ast.DDL:
-				qualify(&x.Table) // the trigger's table
-				if x.TriggerSpec != nil {
-					_ = ast.Walk(visit, x.TriggerSpec.Body) // (Walk does not enter it)
-				}
-			case *ast.Insert:
-				qualify(&x.Table)
-			case *ast.AliasedTableExpr:
-				if tn, ok := x.Expr.(ast.TableName); ok {
-					qualify(&tn)
-					x.Expr = tn
-				}
-			case *ast.Call:
-				if x.ProcName.Qualifier.IsEmpty() {
-					x.ProcName.Qualifier = ast.NewTableIdent(db)
-					changed = true
-				}
-			}
-			return true, nil
-		}
-		_ = ast.Walk(visit, st)
-		if !changed {
-			continue
-		}
-		text := ast.String(st)
-		if _, err := ast.Parse(text); err == nil {
-			out[i].CreateStatement = text
-		}
+		return true, nil
 	}
-	return out
+	_ = ast.Walk(visit, st)
+	if !changed {
+		return stmt
+	}
+	text := ast.String(st)
+	if _, err := ast.Parse(text); err != nil {
+		return stmt
+	}
+	return text
 }
 
 // CreateTrigger stores a trigger.
@@ -296,7 +322,11 @@ func (d *database) GetStoredProcedure(ctx *sql.Context, name string) (sql.Stored
 		}
 		return sql.StoredProcedureDetails{}, false, nil
 	}
-	for _, p := range o.Procedures {
+	procs, err := d.GetStoredProcedures(ctx)
+	if err != nil {
+		return sql.StoredProcedureDetails{}, false, err
+	}
+	for _, p := range procs {
 		if strings.EqualFold(p.Name, name) {
 			return p, true, nil
 		}
@@ -310,7 +340,11 @@ func (d *database) GetStoredProcedures(ctx *sql.Context) ([]sql.StoredProcedureD
 	if err != nil {
 		return nil, err
 	}
-	return o.Procedures, nil
+	if len(o.Procedures) == 0 || strings.EqualFold(ctx.GetCurrentDatabase(), d.name) {
+		return o.Procedures, nil
+	}
+	o.qualifiedProcsOnce.Do(func() { o.qualifiedProcs = qualifiedProcedures(o.Procedures, d.name) })
+	return o.qualifiedProcs, nil
 }
 
 // SaveStoredProcedure stores a stored procedure, or the stored function a
