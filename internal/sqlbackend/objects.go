@@ -239,6 +239,12 @@ func qualifyTables(stmt, db string) string {
 				_ = ast.Walk(visit, x.TriggerSpec.Body) // (Walk does not enter it)
 			}
 			if x.ProcedureSpec != nil {
+				if x.ProcedureSpec.ProcName.Qualifier.IsEmpty() {
+					// (its own name too: go-mysql-server binds the
+					// CREATE PROCEDURE to read the procedure)
+					x.ProcedureSpec.ProcName.Qualifier = ast.NewTableIdent(db)
+					changed = true
+				}
 				_ = ast.Walk(visit, x.ProcedureSpec.Body)
 			}
 		case *ast.Insert:
