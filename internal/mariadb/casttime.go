@@ -31,7 +31,7 @@ func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 				return e, transform.SameTree, nil
 			}
 		}
-		return &castTime{Convert: c, digits: timeDigits(c)}, transform.NewTree, nil
+		return newCastTime(c, timeDigits(c)), transform.NewTree, nil
 	})
 }
 
@@ -43,6 +43,11 @@ func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 type castTime struct {
 	*expression.Convert
 	digits uint8
+	date   bool // the argument is a DATE: its time of day is 00:00:00
+}
+
+func newCastTime(c *expression.Convert, digits uint8) *castTime {
+	return &castTime{Convert: c, digits: digits, date: c.Child.Type().Type() == gtypes.Date.Type()}
 }
 
 var _ sql.Expression = (*castTime)(nil)
@@ -57,7 +62,7 @@ func (c *castTime) WithChildren(children ...sql.Expression) (sql.Expression, err
 	if !ok {
 		return n, nil
 	}
-	return &castTime{Convert: conv, digits: c.digits}, nil
+	return newCastTime(conv, c.digits), nil
 }
 
 // Eval returns the time as go-mysql-server's TIME holds it.
@@ -66,8 +71,8 @@ func (c *castTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if v == nil || err != nil {
 		return nil, err
 	}
-	if c.Child.Type().Type() == gtypes.Date.Type() {
-		return gtypes.Timespan(0), nil // a date's time of day
+	if c.date {
+		return gtypes.Timespan(0), nil
 	}
 	var us int64
 	switch x := v.(type) {

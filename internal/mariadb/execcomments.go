@@ -34,6 +34,12 @@ func ExecutableComments(q string) (string, bool) {
 			b[k] = ' '
 		}
 	}
+	done := func() (string, bool) {
+		if b == nil {
+			return q, false
+		}
+		return string(b), true
+	}
 	open := -1 // the end of the running comment's marker, if inside one
 	for i := 0; i < len(q); {
 		c := q[i]
@@ -65,7 +71,7 @@ func ExecutableComments(q string) (string, bool) {
 			} else {
 				end := strings.Index(q[j:], "*/")
 				if end < 0 {
-					return string(bytesOr(b, q)), b != nil
+					return done()
 				}
 				i = j + end + 2
 				continue
@@ -92,7 +98,7 @@ func ExecutableComments(q string) (string, bool) {
 				blank(i+2, k)
 				end := strings.Index(q[k:], "*/")
 				if end < 0 {
-					return string(bytesOr(b, q)), b != nil
+					return done()
 				}
 				i = k + end + 2
 				continue
@@ -102,12 +108,5 @@ func ExecutableComments(q string) (string, bool) {
 			i++
 		}
 	}
-	return string(bytesOr(b, q)), b != nil
-}
-
-func bytesOr(b []byte, q string) []byte {
-	if b == nil {
-		return []byte(q)
-	}
-	return b
+	return done()
 }

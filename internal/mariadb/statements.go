@@ -1,6 +1,8 @@
 package mariadb
 
 import (
+	"strings"
+
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -25,7 +27,7 @@ func RewriteStatement(text string, st ast.Statement) {
 	infoSchemaLabels(text, st)
 	existsInDML(text, st)
 	dropIfExists(text, st)
-	qualifiedFunctions(st)
+	qualifiedFunctions(text, st)
 	sqlbackend.RewriteMatch(text, st)
 }
 
@@ -34,7 +36,10 @@ func RewriteStatement(text string, st ast.Statement) {
 // name alone, in the current database, so db.f(...) ran another
 // database's f of that name or none (1305); the backend's
 // Provider.Function reads the qualifier from the name.
-func qualifiedFunctions(st ast.Statement) {
+func qualifiedFunctions(text string, st ast.Statement) {
+	if !strings.Contains(text, ".") {
+		return // (no qualified name: no walk)
+	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		if f, ok := n.(*ast.FuncExpr); ok && !f.Qualifier.IsEmpty() {
 			f.Name = ast.NewColIdent(f.Qualifier.String() + "." + f.Name.String())

@@ -203,9 +203,9 @@ type limitConn struct {
 	authed  atomic.Bool
 	closed  atomic.Bool
 	session atomic.Bool // it holds a session slot (claimSession)
-	// collationSet: the handshake's collation was given to the session
-	// (mariaHandler.clientCollation).
-	collationSet atomic.Bool
+	// started: the session was completed at the first command
+	// (mariaHandler.connectionStart).
+	started atomic.Bool
 	// tried says the login got to checking the account (a refused
 	// password is no connection error for max_connect_errors).
 	tried atomic.Bool

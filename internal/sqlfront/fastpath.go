@@ -473,7 +473,11 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	sctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	sctx.SetLastQueryInfoInt(sql.FoundRows, int64(len(rows)))
 	h.stats.PointFast.Add(1)
-	return true, h.sendFast(c, &sqltypes.Result{Fields: b.fields, Rows: rows, RowsAffected: uint64(len(rows))}, callback)
+	res := &sqltypes.Result{Fields: b.fields, Rows: rows, RowsAffected: uint64(len(rows))}
+	if text == "" {
+		binaryZeroDates(res, res.Fields) // a prepared statement's binary rows
+	}
+	return true, h.sendFast(c, res, callback)
 }
 
 // fastSession returns the server, a context for query and the HandlerDB

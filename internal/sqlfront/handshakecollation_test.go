@@ -8,7 +8,7 @@ import (
 // TestHandshakeCollation checks that the collation a client names in its
 // handshake becomes the session's connection collation and character
 // sets, as in MariaDB (go-sql-driver's collation parameter), and that
-// utf8mb3's stays utf8mb4 (see clientCollation).
+// utf8mb3's stays utf8mb4 (see connectionStart).
 func TestHandshakeCollation(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	for _, c := range []struct{ collation, want string }{

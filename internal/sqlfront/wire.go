@@ -60,7 +60,7 @@ type mariaHandler struct {
 // ComQuery runs a query, reformatting its results.
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	authenticated(c)
-	h.clientCollation(ctx, c)
+	h.connectionStart(ctx, c)
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	if isFlushHosts(query) {
@@ -205,7 +205,7 @@ func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.Pars
 // select (see fastpath.go).
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	authenticated(c)
-	h.clientCollation(ctx, c)
+	h.connectionStart(ctx, c)
 	if strings.HasPrefix(query, doMark) {
 		// A prepared DO (markDo): its SELECT is checked, no columns.
 		_, err := h.Handler.ComPrepare(ctx, c, query, prepare)
@@ -230,8 +230,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 // select on the fast path when it can, else through go-mysql-server.
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	authenticated(c)
-	h.clientCollation(ctx, c)
-	callback = binaryZeroDates(callback)
+	h.connectionStart(ctx, c)
 	if strings.HasPrefix(prepare.PrepareStmt, doMark) {
 		// A prepared DO (markDo): its SELECT runs, its rows are dropped,
 		// and the answer is an OK packet.
@@ -273,11 +272,16 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 		}
 	}
 	next, warnings, fields, ids := callback, h.warnings(c), false, insertIDsFrom(c, prepare.PrepareStmt)
+	var resFields []*querypb.Field // (sent with the first result only)
 	callback = func(r *sqltypes.Result) error {
 		ids.fix(r)
 		fixOK(r, !fields, warnings)
 		if r != nil {
 			temporalDecimals(r.Fields, h.scaledReal)
+			if r.Fields != nil {
+				resFields = r.Fields
+			}
+			binaryZeroDates(r, resFields)
 		}
 		fields = fields || (r != nil && len(r.Fields) > 0)
 		setStatusFlags(c)
@@ -417,7 +421,7 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 // reformatting its results.
 func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	authenticated(c)
-	h.clientCollation(ctx, c)
+	h.connectionStart(ctx, c)
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	if done, err := h.explain(ctx, c, query, withStatus(c, query, callback)); done {
@@ -798,44 +802,29 @@ func (h *mariaHandler) flushHosts(c *mysql.Conn) error {
 	return nil
 }
 
-// binaryZeroDates returns a callback that sends each zero DATE, DATETIME
-// or TIMESTAMP value of a binary result as MariaDB does, with no bytes:
-// vitess writes it as year 0, month 0, day 0, which clients read as a
-// date (go-sql-driver builds -0001-11-30 from it). The fields come with
-// the first result only. Rows with such a value are copied, not changed:
-// a result may be shared.
-func binaryZeroDates(next func(*sqltypes.Result) error) func(*sqltypes.Result) error {
-	var dates []int
-	return func(r *sqltypes.Result) error {
-		if r == nil {
-			return next(r)
-		}
-		if r.Fields != nil {
-			dates = dates[:0]
-			for i, f := range r.Fields {
-				switch f.Type {
-				case querypb.Type_DATE, querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
-					dates = append(dates, i)
-				}
-			}
-		}
-		if len(dates) == 0 {
-			return next(r)
+// binaryZeroDates makes each zero DATE, DATETIME or TIMESTAMP value of r,
+// a binary result whose fields are fields, one with no bytes, as MariaDB
+// sends it: vitess writes it as year 0, month 0, day 0, which clients read
+// as a date (go-sql-driver builds -0001-11-30 from it). A row with such a
+// value is copied, not changed: a result may be shared.
+func binaryZeroDates(r *sqltypes.Result, fields []*querypb.Field) {
+	if r == nil {
+		return
+	}
+	for i, f := range fields {
+		switch f.Type {
+		case querypb.Type_DATE, querypb.Type_DATETIME, querypb.Type_TIMESTAMP:
+		default:
+			continue
 		}
 		for n, row := range r.Rows {
-			copied := false
-			for _, i := range dates {
-				if i >= len(row) || row[i].IsNull() || !zeroTemporal(row[i].Raw()) {
-					continue
-				}
-				if !copied {
-					row = append([]sqltypes.Value(nil), row...)
-					r.Rows[n], copied = row, true
-				}
-				row[i] = sqltypes.MakeTrusted(row[i].Type(), []byte{})
+			if i >= len(row) || row[i].IsNull() || !zeroTemporal(row[i].Raw()) {
+				continue
 			}
+			row = append([]sqltypes.Value(nil), row...)
+			row[i] = sqltypes.MakeTrusted(row[i].Type(), []byte{})
+			r.Rows[n] = row
 		}
-		return next(r)
 	}
 }
 
@@ -855,42 +844,35 @@ func zeroTemporal(b []byte) bool {
 	return true
 }
 
-// clientCollation gives the session, at the connection's first command,
-// the collation its handshake named, as MariaDB does: character_set_client,
-// character_set_connection and character_set_results become its character
-// set and collation_connection the collation (go-mysql-server kept its
-// defaults whatever the client asked). A collation this server does not
-// know, or one of utf8mb3 (see below), changes nothing. A TLS
-// connection's session also gets its Ssl_cipher status, and the session
-// its line in SHOW PROCESSLIST (processList.ready).
-func (h *mariaHandler) clientCollation(ctx context.Context, c *mysql.Conn) {
+// connectionStart completes, at the connection's first command, what
+// go-mysql-server leaves out of a new session:
+//   - the collation the handshake named, as MariaDB takes it:
+//     character_set_client, character_set_connection and
+//     character_set_results become its character set and
+//     collation_connection the collation (go-mysql-server kept its
+//     defaults). A collation this server does not know, or one of
+//     utf8mb3, changes nothing: utf8mb3 (the mariadb client's) stays
+//     utf8mb4, since go-mysql-server refuses a 4-byte character in
+//     utf8mb3 where MariaDB passes its bytes;
+//   - a TLS connection's Ssl_cipher status (SHOW STATUS LIKE 'Ssl_cipher');
+//   - the session's line in SHOW PROCESSLIST (processList.ready).
+func (h *mariaHandler) connectionStart(ctx context.Context, c *mysql.Conn) {
 	lc := limitConnOf(c)
-	if lc == nil || !lc.collationSet.CompareAndSwap(false, true) {
+	if lc == nil || !lc.started.CompareAndSwap(false, true) {
 		return
 	}
-	if s := h.srv.Load(); s != nil {
-		if pl, ok := s.engine.ProcessList.(*processList); ok {
-			if _, _, sess := h.fastSession(ctx, c, ""); sess != nil {
-				pl.ready(sess)
-			}
-		}
+	s, sctx, sess := h.fastSession(ctx, c, "")
+	if sess == nil {
+		return
+	}
+	if pl, ok := s.engine.ProcessList.(*processList); ok {
+		pl.ready(sess)
 	}
 	if tc, ok := c.Conn.(*tls.Conn); ok {
-		// The session's TLS cipher, which SHOW STATUS LIKE 'Ssl_cipher'
-		// shows (go-sql-driver's TLS tests ask).
-		if _, sctx, sess := h.fastSession(ctx, c, ""); sess != nil {
-			_ = sess.SetStatusVariable(sctx, "Ssl_cipher", tls.CipherSuiteName(tc.ConnectionState().CipherSuite))
-		}
+		_ = sess.SetStatusVariable(sctx, "Ssl_cipher", tls.CipherSuiteName(tc.ConnectionState().CipherSuite))
 	}
 	id := sql.CollationID(c.CharacterSet)
 	if c.CharacterSet == 0 || id.Name() == "" || id.CharacterSet() == sql.CharacterSet_utf8mb3 {
-		// (utf8mb3, the mariadb client's, stays utf8mb4: go-mysql-server
-		// refuses a 4-byte character in utf8mb3, where MariaDB passes
-		// its bytes.)
-		return
-	}
-	_, sctx, sess := h.fastSession(ctx, c, "")
-	if sess == nil {
 		return
 	}
 	cs := id.CharacterSet().Name()
