@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 
@@ -35,11 +36,11 @@ type batchWriter struct {
 	// unchecked skips insert's duplicate-key checks: set only while a
 	// Txn's commit replays inserts already checked (Txn.Commit).
 	unchecked bool
-	delta     map[*tableRuntime]int64 // row count change per table
-	deltaLog  []deltaStep             // the changes of delta, in order, for savepoints
-	readOnly  bool                    // every write fails with ErrReadOnly (a job while the engine is read-only)
-	stage     *stageStore             // a staged job's store (stage.go): writes and reads go there, not to b
-	ahead     readAhead               // committed values read ahead for Apply (apply.go)
+	delta     rowDeltas   // row count change per table
+	deltaLog  []deltaStep // the changes of delta, in order, for savepoints
+	readOnly  bool        // every write fails with ErrReadOnly (a job while the engine is read-only)
+	stage     *stageStore // a staged job's store (stage.go): writes and reads go there, not to b
+	ahead     readAhead   // committed values read ahead for Apply (apply.go)
 	// bounds, in the writer's job only, answers checkAbsent without a
 	// read for keys above an index's last one (bounds.go).
 	bounds *keyBounds
@@ -49,6 +50,24 @@ type batchWriter struct {
 	holder  *Locker
 	ownRows bool
 	lockKey []byte
+}
+
+// rowDeltas is a batch's change of each table's row count; a table it
+// holds had rows inserted, changed or deleted.
+type rowDeltas map[*tableRuntime]int64
+
+// commit applies the changes to the tables' counters once the batch has
+// committed, and stamps the tables' update time. Only the writer (or a
+// staged job's committer) calls it.
+func (d rowDeltas) commit() {
+	if len(d) == 0 {
+		return
+	}
+	now := time.Now().UnixNano()
+	for rt, n := range d {
+		rt.rows.Add(n)
+		rt.updated.Store(now)
+	}
 }
 
 // deltaStep is one change of a table's row count, kept so that a savepoint
@@ -61,7 +80,7 @@ type deltaStep struct {
 // count records a change of t's row count by this batch.
 func (w *batchWriter) count(t *Table, d int64) {
 	if w.delta == nil {
-		w.delta = map[*tableRuntime]int64{}
+		w.delta = rowDeltas{}
 	}
 	w.delta[t.rt] += d
 	w.deltaLog = append(w.deltaLog, deltaStep{t.rt, d})
@@ -429,6 +448,7 @@ func (w *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 	if err := w.checkRowLock(t, old); err != nil {
 		return err
 	}
+	w.count(t, 0) // the row count stays; the table's update time moves
 	w.oldPK = appendPKColumns(w.oldPK[:0], t, old, rowID)
 	w.newPK = appendPKColumns(w.newPK[:0], t, row, rowID)
 	oldPK, newPK := w.oldPK, w.newPK

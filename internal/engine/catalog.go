@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -50,6 +51,10 @@ type Table struct {
 	// Collation is the table's default collation.
 	Collation *collation.Collation
 	Comment   string
+	// Created is when the table was created or last rebuilt by
+	// AlterTable (information_schema.TABLES' CREATE_TIME); zero for a
+	// table of a catalog written before tables kept it.
+	Created time.Time
 
 	nextIndexID uint32
 	classes     []types.Class
@@ -87,6 +92,12 @@ type tableRuntime struct {
 	rows      atomic.Int64
 	rowsKnown atomic.Bool
 	countMu   sync.Mutex // one first count at a time
+
+	// updated is when (Unix nanoseconds) a commit last inserted, changed
+	// or deleted one of the table's rows since the engine opened, or 0
+	// (information_schema.TABLES' UPDATE_TIME, kept in memory as InnoDB
+	// keeps it).
+	updated atomic.Int64
 
 	// unlocked is the number (jobsStarted) of the last job that changed
 	// one of the table's rows without holding its row lock (a
@@ -290,6 +301,15 @@ func (t *Table) Def() *TableDef {
 	return def
 }
 
+// Updated is when a commit last inserted, changed or deleted one of t's
+// rows since the engine opened, or the zero time.
+func (t *Table) Updated() time.Time {
+	if n := t.rt.updated.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
 // AutoIncrementNext is the value the next generated AUTO_INCREMENT id would
 // get (what SHOW CREATE TABLE prints as AUTO_INCREMENT=).
 func (t *Table) AutoIncrementNext() uint64 { return t.rt.autoInc.Load() + 1 }
@@ -316,7 +336,7 @@ func newTable(id uint32, db string, def *TableDef, defColl *collation.Collation)
 	if def.Name == "" || len(def.Columns) == 0 {
 		return nil, &Error{Kind: ErrBadDefinition, DB: db, Table: def.Name, Detail: "table needs a name and columns"}
 	}
-	t := &Table{ID: id, DB: db, Name: def.Name, AutoInc: -1, Collation: def.Collation, Comment: def.Comment, rt: &tableRuntime{}}
+	t := &Table{ID: id, DB: db, Name: def.Name, AutoInc: -1, Collation: def.Collation, Comment: def.Comment, Created: time.Now().Truncate(time.Second), rt: &tableRuntime{}}
 	if t.Collation == nil {
 		t.Collation = defColl
 	}
@@ -546,6 +566,9 @@ type tableJSON struct {
 	Collation   string       `json:"collation"`
 	Comment     string       `json:"comment,omitempty"`
 	NextIndexID uint32       `json:"next_index_id"`
+	// Created is in Unix seconds; absent in catalogs written before
+	// tables kept it.
+	Created int64 `json:"created,omitempty"`
 }
 
 type databaseJSON struct {
@@ -580,6 +603,9 @@ func unmarshalDatabase(name string, b []byte) (*Database, error) {
 
 func (t *Table) marshal() []byte {
 	tj := tableJSON{ID: t.ID, DB: t.DB, Name: t.Name, Collation: t.Collation.Name, Comment: t.Comment, NextIndexID: t.nextIndexID}
+	if !t.Created.IsZero() {
+		tj.Created = t.Created.Unix()
+	}
 	for _, c := range t.Columns {
 		cj := columnJSON{Name: c.Name, Kind: c.Type.Kind, Unsigned: c.Type.Unsigned, Length: c.Type.Length,
 			Scale: c.Type.Scale, Elems: c.Type.Elems, Nullable: c.Nullable, DefaultNow: c.DefaultCurrentTimestamp, AutoInc: c.AutoIncrement}
@@ -613,6 +639,9 @@ func unmarshalTable(b []byte) (*Table, error) {
 		return nil, &Error{Kind: ErrCorrupt, Detail: fmt.Sprintf("table definition: %v", err)}
 	}
 	t := &Table{ID: tj.ID, DB: tj.DB, Name: tj.Name, AutoInc: -1, Comment: tj.Comment, nextIndexID: tj.NextIndexID, rt: &tableRuntime{}}
+	if tj.Created != 0 {
+		t.Created = time.Unix(tj.Created, 0)
+	}
 	var err error
 	if t.Collation, err = lookupCollation(tj.Collation); err != nil {
 		return nil, err

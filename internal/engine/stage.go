@@ -230,9 +230,7 @@ func (s *Stage) Commit(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for rt, d := range s.w.delta {
-		rt.rows.Add(d)
-	}
+	s.w.delta.commit()
 	s.e.stats.RowsWritten.Add(s.w.rows)
 	if p := s.st.peak; p > s.e.stats.StagedPeakBytes.Load() {
 		s.e.stats.StagedPeakBytes.Store(p)

@@ -374,9 +374,7 @@ func (w *writer) group() (handed bool) {
 		if tx.dropsChanged {
 			e.scheduleDrops(time.Now().Add(dropGrace).UnixNano())
 		}
-		for rt, d := range tx.delta {
-			rt.rows.Add(d)
-		}
+		tx.delta.commit()
 		e.stats.RowsWritten.Add(tx.rows)
 		e.stats.Groups.Add(1)
 		e.stats.GroupJobs.Add(int64(len(w.jobs)))

@@ -138,6 +138,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		Build())))) // withAssign: uservar.go
 	a.Coster = sqlbackend.Coster{Coster: a.Coster}
 	sqlbackend.MariaDBCheckConstraints(a.Catalog) // infoschema.go
+	sqlbackend.MariaDBTableTimes(a.Catalog)
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -10,6 +11,7 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
 
+	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -254,4 +256,81 @@ func mariaCheckConstraintsRows(ctx *sql.Context, c sql.Catalog) (sql.RowIter, er
 		}
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// MariaDBTableTimes gives information_schema.TABLES of catalog c MariaDB's
+// CREATE_TIME and UPDATE_TIME, where go-mysql-server has 2000-01-01 in
+// both for every table and view: a table's creation (or last rebuild by
+// ALTER TABLE) and the last commit that changed its rows since the server
+// started (NULL before one, as InnoDB keeps it in memory); a view's are
+// NULL. It is called once, when the analyzer is built, before any session
+// reads the table.
+func MariaDBTableTimes(c *analyzer.Catalog) {
+	if c == nil || c.InfoSchema == nil {
+		return
+	}
+	t, ok, err := c.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), information_schema.TablesTableName)
+	if err != nil || !ok {
+		return
+	}
+	it, ok := t.(*information_schema.InformationSchemaTable)
+	if !ok {
+		return
+	}
+	sch := it.Schema()
+	schema, name, kind := sch.IndexOfColName("TABLE_SCHEMA"), sch.IndexOfColName("TABLE_NAME"), sch.IndexOfColName("TABLE_TYPE")
+	created, updated := sch.IndexOfColName("CREATE_TIME"), sch.IndexOfColName("UPDATE_TIME")
+	if schema < 0 || name < 0 || kind < 0 || created < 0 || updated < 0 {
+		return
+	}
+	read := it.Reader
+	it.Reader = func(ctx *sql.Context, cat sql.Catalog) (sql.RowIter, error) {
+		iter, err := read(ctx, cat)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := sql.RowIterToRows(ctx, iter)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			r[created], r[updated] = nil, nil
+			if r[kind] != "BASE TABLE" {
+				continue
+			}
+			et := tableTimesOf(ctx, cat, r[schema], r[name])
+			if et == nil {
+				continue
+			}
+			if !et.Created.IsZero() {
+				r[created] = et.Created
+			}
+			if u := et.Updated(); !u.IsZero() {
+				r[updated] = u.Truncate(time.Second)
+			}
+		}
+		return sql.RowsToRowIter(rows...), nil
+	}
+}
+
+// tableTimesOf returns the engine table named by an information_schema
+// row's schema and name, or nil.
+func tableTimesOf(ctx *sql.Context, cat sql.Catalog, schema, name any) *engine.Table {
+	s, ok1 := schema.(string)
+	n, ok2 := name.(string)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	db, err := cat.Database(ctx, s)
+	if err != nil {
+		return nil
+	}
+	t, ok, err := db.GetTableInsensitive(ctx, n)
+	if err != nil || !ok {
+		return nil
+	}
+	if bt, ok := t.(*table); ok {
+		return bt.t
+	}
+	return nil
 }

@@ -104,8 +104,9 @@ func installSysVars() {
 }
 
 // aliasRegistry is go-mysql-server's system variable registry with
-// tx_isolation and transaction_isolation set together (SET GLOBAL
-// TRANSACTION ISOLATION LEVEL writes the second). Safe for concurrent use
+// tx_isolation and transaction_isolation, and tx_read_only and
+// transaction_read_only, set together (SET GLOBAL TRANSACTION writes the
+// second of each). Safe for concurrent use
 // as the registry it wraps.
 type aliasRegistry struct {
 	sql.SystemVariableRegistry
@@ -116,33 +117,38 @@ func (r aliasRegistry) SetGlobal(ctx *sql.Context, name string, val interface{})
 	if err := r.SystemVariableRegistry.SetGlobal(ctx, name, val); err != nil {
 		return err
 	}
-	if other := isolationAlias(name); other != "" {
+	if other, _ := transactionAlias(name); other != "" {
 		_, v, _ := r.SystemVariableRegistry.GetGlobal(name)
 		return r.SystemVariableRegistry.SetGlobal(ctx, other, v)
 	}
 	return nil
 }
 
-// isolationAlias returns the other name of the isolation variable name,
-// or "".
-func isolationAlias(name string) string {
+// transactionAlias returns the other name of a transaction variable, or
+// "", and whether it is the isolation level's.
+func transactionAlias(name string) (string, bool) {
 	switch strings.ToLower(name) {
 	case "tx_isolation":
-		return "transaction_isolation"
+		return "transaction_isolation", true
 	case "transaction_isolation":
-		return "tx_isolation"
+		return "tx_isolation", true
+	case "tx_read_only":
+		return "transaction_read_only", false
+	case "transaction_read_only":
+		return "tx_read_only", false
 	}
-	return ""
+	return "", false
 }
 
 // SetSessionVariable sets a session variable; tx_isolation and
-// transaction_isolation are one setting (MariaDB 10.11 has the first, SET
-// TRANSACTION ISOLATION LEVEL writes the second in go-mysql-server). SET
-// TRANSACTION ISOLATION LEVEL without SESSION or GLOBAL sets the level of
-// the next transaction only, as in MariaDB.
+// transaction_isolation are one setting, and so are tx_read_only and
+// transaction_read_only (MariaDB 10.11 has the first of each, SET
+// TRANSACTION writes the second in go-mysql-server). SET TRANSACTION
+// ISOLATION LEVEL without SESSION or GLOBAL sets the level of the next
+// transaction only, as in MariaDB.
 func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value interface{}) error {
-	other := isolationAlias(name)
-	if other != "" && nextTxnOnly(ctx.Query()) {
+	other, iso := transactionAlias(name)
+	if iso && nextTxnOnly(ctx.Query()) {
 		if str, ok := value.(string); ok {
 			s.nextIso = strings.ToUpper(str)
 			return nil

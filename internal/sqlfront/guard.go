@@ -79,6 +79,9 @@ func errStackOverrun() error {
 type guardedParser struct {
 	sql.Parser
 	refused sync.Map // connection id (uint32) -> struct{}
+	// hints checks a parsed statement's index hints (indexhints.go);
+	// set before the server starts, nil in tests that parse only.
+	hints func(ctx context.Context, query string, st ast.Statement) error
 }
 
 var _ sql.Parser = (*guardedParser)(nil)
@@ -139,6 +142,11 @@ func (g *guardedParser) guarded(ctx context.Context, query string, multi, return
 		// (no tree with the error: go-mysql-server's multi-statement path
 		// drops the error and runs a tree it is given)
 		return nil, "", "", err
+	}
+	if g.hints != nil {
+		if err := g.hints(ctx, parsed, st); err != nil {
+			return nil, "", "", err
+		}
 	}
 	return st, parsed, rest, nil
 }

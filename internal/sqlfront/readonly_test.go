@@ -9,7 +9,8 @@ import (
 // TestReadOnlySessionPreparedWrites checks that prepared point writes,
 // which the fast path serves outside go-mysql-server, are refused with
 // 1792 in a read-only session (SET SESSION TRANSACTION READ ONLY,
-// tx_read_only) and in START TRANSACTION READ ONLY, and change nothing.
+// tx_read_only) and in START TRANSACTION READ ONLY, and change nothing;
+// tx_read_only and transaction_read_only are one setting.
 func TestReadOnlySessionPreparedWrites(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	db := ts.open("")
@@ -35,6 +36,9 @@ func TestReadOnlySessionPreparedWrites(t *testing.T) {
 	for _, mode := range [][2]string{
 		{"SET SESSION TRANSACTION READ ONLY", "SET SESSION TRANSACTION READ WRITE"},
 		{"SET tx_read_only = 1", "SET tx_read_only = 0"},
+		// one setting under two names, either way round
+		{"SET tx_read_only = 1", "SET SESSION TRANSACTION READ WRITE"},
+		{"SET SESSION TRANSACTION READ ONLY", "SET tx_read_only = 0"},
 		{"START TRANSACTION READ ONLY", "COMMIT"},
 	} {
 		mustExec(t, c, mode[0])
@@ -44,7 +48,14 @@ func TestReadOnlySessionPreparedWrites(t *testing.T) {
 				t.Errorf("%s, %s: %v, want error 1792", mode[0], w.q, err)
 			}
 		}
+		if mode[0] != "START TRANSACTION READ ONLY" {
+			expectRows(t, c, "SELECT @@tx_read_only, @@transaction_read_only", "1|1")
+		}
 		mustExec(t, c, mode[1])
 		expectRows(t, c, "SELECT id, v FROM t ORDER BY id", "1|1", "2|2")
+		expectRows(t, c, "SELECT @@tx_read_only, @@transaction_read_only", "0|0")
+		if _, err := c.ExecContext(ctx, "UPDATE t SET v = v WHERE id = 1"); err != nil {
+			t.Errorf("after %s: %v", mode[1], err)
+		}
 	}
 }

@@ -177,6 +177,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		p.SetFunctionRunner(fns)
 	}
 	guard := newGuardedParser(se.Parser)
+	guard.hints = indexHintsOf(p.ResolveTable)
 	se.Parser, se.Analyzer.Parser = guard, guard
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))

@@ -583,6 +583,8 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 					if f.Decimals > 0 && f.Decimals <= 6 {
 						fix = append(fix, i)
 					}
+				case querypb.Type_YEAR:
+					fix = append(fix, i)
 				}
 			}
 		}
@@ -687,7 +689,8 @@ func emptyRows(rows [][]sqltypes.Value) bool {
 }
 
 // reformatValue prints one value as MariaDB does (a FLOAT or DOUBLE
-// with its column's type when real is set).
+// with its column's type when real is set, a DATETIME with its field's
+// decimals, a YEAR with four digits).
 func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltypes.Value {
 	raw := v.Raw()
 	switch f.Type {
@@ -725,6 +728,12 @@ func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltype
 			out = out[:len(out)-(have-n)]
 		}
 		return sqltypes.MakeTrusted(f.Type, out)
+	case querypb.Type_YEAR:
+		// YEAR is sent with four digits: 0 as 0000 (every other year has
+		// four)
+		if len(raw) == 1 && raw[0] == '0' {
+			return sqltypes.MakeTrusted(f.Type, []byte("0000"))
+		}
 	}
 	return v
 }

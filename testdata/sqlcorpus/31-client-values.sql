@@ -13,15 +13,16 @@ CREATE TABLE yz (id INT PRIMARY KEY, y YEAR NULL);
 INSERT INTO yz VALUES (1, 0), (2, 2024), (3, NULL), (4, '0'), (5, 69);
 -- deviation: CONCAT of a YEAR holding 0 gives 0, MariaDB's 0000
 SELECT id, y, y + 0, CONCAT(y) FROM yz ORDER BY id;
+SELECT id, y FROM yz ORDER BY id;
 CREATE TABLE dv (id INT PRIMARY KEY, d DECIMAL(5,2));
 INSERT INTO dv VALUES (1, 1.50), (2, 2.25), (3, 7.00);
 SELECT STDDEV_POP(d), STD(d), STDDEV(d), VAR_POP(d), STDDEV_SAMP(d), VAR_SAMP(d), VARIANCE(d) FROM dv;
--- deviation: an index hint naming no index of the table is accepted (go-mysql-server's planner drops index hints unread); MariaDB answers 1176
 SELECT * FROM dv FORCE INDEX (nope);
--- deviation: as FORCE INDEX: no 1176
 SELECT * FROM dv USE INDEX (nope);
--- deviation: as FORCE INDEX: no 1176
 SELECT * FROM dv IGNORE INDEX (nope);
+SELECT * FROM dv AS Q FORCE INDEX (nope) WHERE id = 1;
+UPDATE dv FORCE INDEX (nope) SET d = 0;
+SELECT a.id FROM dv a JOIN dv b FORCE INDEX (primary) USING (id) ORDER BY a.id;
 SELECT * FROM dv FORCE INDEX (PRIMARY) WHERE id = 2;
 SHOW PACKAGE STATUS;
 SHOW PACKAGE BODY STATUS;
@@ -37,7 +38,6 @@ DO (SELECT COUNT(*) FROM dv);
 CREATE TABLE ro (id INT PRIMARY KEY, v INT);
 INSERT INTO ro VALUES (1, 1);
 SET SESSION TRANSACTION READ ONLY;
--- deviation: SET SESSION TRANSACTION READ ONLY sets transaction_read_only (MySQL 8's name) and leaves MariaDB's tx_read_only at 0; both make transactions read only
 SELECT @@tx_read_only;
 INSERT INTO ro VALUES (2, 2);
 UPDATE ro SET v = 2;
@@ -66,3 +66,12 @@ SELECT * FROM tg;
 /*!50003 DROP FUNCTION IF EXISTS nofn */;
 SHOW WARNINGS;
 /*!50003 DROP PROCEDURE IF EXISTS noproc */;
+CREATE TABLE rw (id INT PRIMARY KEY);
+SET tx_read_only = 1;
+SET SESSION TRANSACTION READ WRITE;
+SELECT @@tx_read_only;
+INSERT INTO rw VALUES (1);
+SET SESSION TRANSACTION READ ONLY;
+SET tx_read_only = 0;
+INSERT INTO rw VALUES (2);
+SELECT * FROM rw;
