@@ -73,6 +73,17 @@ type Config struct {
 	// ConnectTimeout is how long a SQL client may take from connecting to
 	// being authenticated, as mysqld's connect_timeout (0: no limit).
 	ConnectTimeout time.Duration
+	// GeneralLog and SlowQueryLog start the general query log and the
+	// slow query log, as mysqld's general_log and slow_query_log; their
+	// files (GeneralLogFile, SlowQueryLogFile: empty for <host>.log and
+	// <host>-slow.log, a name not absolute is in the data directory) and
+	// LongQueryTime, the seconds a statement must run to be slow, are
+	// general_log_file, slow_query_log_file and long_query_time.
+	GeneralLog       bool
+	GeneralLogFile   string
+	SlowQueryLog     bool
+	SlowQueryLogFile string
+	LongQueryTime    float64
 	// SecureFilePriv is the directory LOAD DATA INFILE, LOAD_FILE and
 	// SELECT ... INTO OUTFILE are limited to, as mysqld's
 	// secure_file_priv (empty: <datadir>/files, created at start).
@@ -157,6 +168,7 @@ func Default() Config {
 		MaxConnections:          151,
 		MaxConnectErrors:        100,
 		ConnectTimeout:          10 * time.Second,
+		LongQueryTime:           10,
 		Durability:              engine.DurabilitySync,
 		RootHost:                "127.0.0.1",
 		CacheSize:               256 << 20,
@@ -194,7 +206,7 @@ func (c *Config) Validate() error {
 	if c.HSRequireAuth && !c.HSSQLUsers && ((c.HSPort >= 0 && c.HSSecret == "") || (c.HSPortWr >= 0 && c.HSSecretWr == "")) {
 		return errors.New("config: --handlersocket-require-auth on a port without a secret needs --handlersocket-sql-users (no A could succeed there)")
 	}
-	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 || c.MaxConnectErrors < 0 || c.HSReadLoops < 0 {
+	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 || c.MaxConnectErrors < 0 || c.LongQueryTime < 0 || c.HSReadLoops < 0 {
 		return errors.New("config: --handlersocket-max-connections-per-peer, --handlersocket-max-response, --handlersocket-read-loops and --max-connections must not be negative")
 	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
@@ -269,6 +281,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.HSMaxResponse, "handlersocket-max-response", c.HSMaxResponse, "largest HandlerSocket find reply in bytes; a larger one answers 1\\t1\\tresultlen (0: no limit)")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "most authenticated SQL connections, as mysqld's max_connections; one more login gets error 1040, except one with SUPER or CONNECTION ADMIN (0: no limit)")
 	fs.IntVar(&c.MaxConnectErrors, "max-connect-errors", c.MaxConnectErrors, "connection errors in a row after which a host is blocked until FLUSH HOSTS (error 1129), as mysqld's max_connect_errors (0: off)")
+	fs.BoolVar(&c.GeneralLog, "general-log", c.GeneralLog, "write the general query log (every connection and statement), as mysqld's general_log")
+	fs.StringVar(&c.GeneralLogFile, "general-log-file", c.GeneralLogFile, "the general query log's file, as mysqld's general_log_file (empty: <host>.log; relative names are in the data directory)")
+	fs.BoolVar(&c.SlowQueryLog, "slow-query-log", c.SlowQueryLog, "write the slow query log, as mysqld's slow_query_log")
+	fs.StringVar(&c.SlowQueryLogFile, "slow-query-log-file", c.SlowQueryLogFile, "the slow query log's file, as mysqld's slow_query_log_file (empty: <host>-slow.log; relative names are in the data directory)")
+	fs.Float64Var(&c.LongQueryTime, "long-query-time", c.LongQueryTime, "seconds a statement runs before the slow query log has it, as mysqld's long_query_time")
 	fs.StringVar(&c.SecureFilePriv, "secure-file-priv", c.SecureFilePriv, "the only directory LOAD DATA INFILE and SELECT ... INTO OUTFILE may use, as mysqld's secure_file_priv (empty: <datadir>/files)")
 	fs.Var((*seconds)(&c.ConnectTimeout), "connect-timeout", "how long a SQL client may take to authenticate, as mysqld's connect_timeout: seconds or a duration (0: no limit)")
 	fs.TextVar(&c.Durability, "durability", c.Durability, "when acknowledged writes reach disk: sync, os or none")

@@ -47,5 +47,10 @@ func sqlConfig(c *config.Config) sqlfront.Config {
 		MaxConnectErrors: c.MaxConnectErrors,
 		ConnectTimeout:   c.ConnectTimeout,
 		SecureFilePriv:   c.SecureFilePrivDir(),
+		GeneralLog:       c.GeneralLog,
+		GeneralLogFile:   c.GeneralLogFile,
+		SlowQueryLog:     c.SlowQueryLog,
+		SlowQueryLogFile: c.SlowQueryLogFile,
+		LongQueryTime:    &c.LongQueryTime,
 	}
 }

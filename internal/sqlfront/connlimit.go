@@ -222,6 +222,10 @@ type limitConn struct {
 
 	// stream frames the client's packets (preparestream.go).
 	stream prepareStream
+	// multiRest is what the last ComMultiQuery left of its text, the
+	// next call's text when it had more statements (on the serving
+	// goroutine only).
+	multiRest string
 }
 
 // Read counts a read that ended at the connect deadline, and fails once

@@ -474,6 +474,9 @@ func (e *listedError) Unwrap() error { return e.err }
 // connect deadline (see authenticated).
 func (h *mariaHandler) ComInitDB(c *mysql.Conn, schemaName string) error {
 	authenticated(c)
+	if lc := limitConnOf(c); lc != nil && lc.started.Load() {
+		logGeneral(c, "Init DB", schemaName) // (not the login's)
+	}
 	err := h.Handler.ComInitDB(c, schemaName)
 	if err == nil {
 		return nil

@@ -94,6 +94,17 @@ type Config struct {
 	// never empty: that would let any user with FILE read every file the
 	// server can.
 	SecureFilePriv string
+	// GeneralLog and SlowQueryLog turn on the general query log and the
+	// slow query log (querylog.go) at start; GeneralLogFile and
+	// SlowQueryLogFile name their files (empty: the defaults, <host>.log
+	// and <host>-slow.log in the engine's directory) and LongQueryTime
+	// sets long_query_time (nil: 10 seconds). They set the process-wide
+	// variables only when given: false, empty and nil leave them.
+	GeneralLog       bool
+	GeneralLogFile   string
+	SlowQueryLog     bool
+	SlowQueryLogFile string
+	LongQueryTime    *float64
 }
 
 // EnsureDefaults fills every zero field with its default.
@@ -160,6 +171,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.SecureFilePriv, 0o700); err != nil {
 		return nil, fmt.Errorf("sqlfront: secure_file_priv: %w", err)
 	}
+	installQueryLogs()
 	if err := setGlobals(&cfg, e); err != nil {
 		return nil, err
 	}
@@ -190,6 +202,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		se.Close()
 		return nil, fmt.Errorf("sqlfront: listen %s: %w", cfg.Address, err)
 	}
+	setLogServer(e.Options().Dir, cfg.VersionString, ln.Addr().String())
 	ll := &limitListener{Listener: ln, max: int64(cfg.MaxConnections), connectTimeout: cfg.ConnectTimeout}
 	if cfg.MaxConnectErrors > 0 {
 		ll.hosts = &connectErrors{max: cfg.MaxConnectErrors}
@@ -251,6 +264,25 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 	name, cs := "utf8mb4_general_ci", "utf8mb4"
 	if coll != nil {
 		name, cs = sqlbackend.SQLCollation(coll).Name(), sqlbackend.SQLCollation(coll).CharacterSet().String()
+	}
+	logs := map[string]interface{}{}
+	if cfg.GeneralLogFile != "" {
+		logs["general_log_file"] = cfg.GeneralLogFile
+	}
+	if cfg.SlowQueryLogFile != "" {
+		logs["slow_query_log_file"] = cfg.SlowQueryLogFile
+	}
+	if cfg.LongQueryTime != nil {
+		logs["long_query_time"] = *cfg.LongQueryTime
+	}
+	if cfg.GeneralLog {
+		logs["general_log"] = int8(1)
+	}
+	if cfg.SlowQueryLog {
+		logs["slow_query_log"] = int8(1)
+	}
+	if err := sql.SystemVariables.AssignValues(logs); err != nil {
+		return err
 	}
 	return sql.SystemVariables.AssignValues(map[string]interface{}{
 		"version":                       cfg.VersionString,

@@ -61,6 +61,11 @@ type mariaHandler struct {
 func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	authenticated(c)
 	h.connectionStart(ctx, c)
+	if sl := logStatement(c, "Query", query, nil); sl != nil { // querylog.go
+		defer sl.done(c)
+		next := callback
+		callback = func(r *sqltypes.Result, more bool) error { sl.count(r); return next(r, more) }
+	}
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	if isFlushHosts(query) {
@@ -206,6 +211,9 @@ func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.Pars
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
 	authenticated(c)
 	h.connectionStart(ctx, c)
+	if generalLog.logging() {
+		logGeneral(c, "Prepare", strings.Replace(query, doMark, "DO", 1))
+	}
 	if strings.HasPrefix(query, doMark) {
 		// A prepared DO (markDo): its SELECT is checked, no columns.
 		_, err := h.Handler.ComPrepare(ctx, c, query, prepare)
@@ -231,6 +239,11 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	authenticated(c)
 	h.connectionStart(ctx, c)
+	if sl := logStatement(c, "Execute", "", prepare); sl != nil {
+		defer sl.done(c)
+		next := callback
+		callback = func(r *sqltypes.Result) error { sl.count(r); return next(r) }
+	}
 	if strings.HasPrefix(prepare.PrepareStmt, doMark) {
 		// A prepared DO (markDo): its SELECT runs, its rows are dropped,
 		// and the answer is an OK packet.
@@ -409,6 +422,9 @@ func (h *mariaHandler) ConnectionAborted(c *mysql.Conn, reason string) error {
 
 // ConnectionClosed counts the connection gone.
 func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
+	if lc := limitConnOf(c); lc != nil && lc.started.Load() {
+		logGeneral(c, "Quit", "")
+	}
 	if h.guard != nil {
 		h.guard.takeRefused(c.ConnectionID)
 	}
@@ -418,10 +434,34 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 }
 
 // ComMultiQuery runs the first query of a multi-statement string,
-// reformatting its results.
+// reformatting its results. The general log has the whole text once, at
+// its first statement; the slow log each statement that is slow.
 func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	authenticated(c)
 	h.connectionStart(ctx, c)
+	lc := limitConnOf(c)
+	command := "Query"
+	if lc != nil && lc.multiRest != "" && lc.multiRest == query {
+		command = "" // the rest of a text the log has
+	}
+	sl := logStatement(c, command, query, nil)
+	if sl != nil {
+		next := callback
+		callback = func(r *sqltypes.Result, more bool) error { sl.count(r); return next(r, more) }
+	}
+	rest, err := h.comMultiQuery(ctx, c, query, callback)
+	if lc != nil {
+		lc.multiRest = rest
+	}
+	if sl != nil {
+		sl.text = strings.TrimSpace(query[:max(len(query)-len(rest), 0)])
+		sl.done(c)
+	}
+	return rest, err
+}
+
+// comMultiQuery is ComMultiQuery without the logs.
+func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
 	if done, err := h.explain(ctx, c, query, withStatus(c, query, callback)); done {
@@ -663,7 +703,8 @@ const (
 // OK packet (noFields: no earlier result of the statement had fields): a
 // statement without result set or OkResult (SET, ...) has its one empty
 // row counted as affected, where MariaDB reports 0 rows; an UPDATE's info
-// line always says "Warnings: 0".
+// line always says "Warnings: 0"; an info shorter than vitessInfoLen
+// breaks the packet.
 func fixOK(res *sqltypes.Result, noFields bool, warnings func() uint16) {
 	if res == nil {
 		return
@@ -676,7 +717,19 @@ func fixOK(res *sqltypes.Result, noFields bool, warnings func() uint16) {
 			res.Info = m[1] + strconv.Itoa(int(warnings()))
 		}
 	}
+	if len(res.Info) < vitessInfoLen {
+		res.Info = ""
+	}
 }
+
+// vitessInfoLen: vitess writes an OK packet's info behind the byte '#'
+// (35), where clients read a length-encoded string, as MySQL and MariaDB
+// send it. An info of 35 bytes or more reads as its first 35 (libmariadb
+// then prints it whole, up to the packet's end); a shorter one, as
+// PREPARE's "Statement prepared", runs past the packet and the client
+// fails with 2027 (malformed packet). fixOK drops those: an OK without
+// info.
+const vitessInfoLen = '#'
 
 // emptyRows reports whether rows has rows, all without columns.
 func emptyRows(rows [][]sqltypes.Value) bool {
@@ -877,6 +930,8 @@ func (h *mariaHandler) connectionStart(ctx context.Context, c *mysql.Conn) {
 	if pl, ok := s.engine.ProcessList.(*processList); ok {
 		pl.ready(sess)
 	}
+	_, isTLS := c.Conn.(*tls.Conn)
+	logConnect(c, sess.GetCurrentDatabase(), isTLS)
 	if tc, ok := c.Conn.(*tls.Conn); ok {
 		_ = sess.SetStatusVariable(sctx, "Ssl_cipher", tls.CipherSuiteName(tc.ConnectionState().CipherSuite))
 	}
