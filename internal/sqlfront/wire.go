@@ -291,6 +291,7 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 		fixOK(r, !fields, warnings)
 		if r != nil {
 			temporalDecimals(r.Fields, h.scaledReal)
+			aliasCase(r.Fields, prepare.PrepareStmt)
 			if r.Fields != nil {
 				resFields = r.Fields
 			}
@@ -341,6 +342,9 @@ func withStatus(c *mysql.Conn, query string, next mysql.ResultSpoolFn) mysql.Res
 	ids, dropped := insertIDsFrom(c, query), isDropDatabase(query)
 	return func(r *sqltypes.Result, more bool) error {
 		ids.fix(r)
+		if r != nil {
+			aliasCase(r.Fields, query)
+		}
 		setStatusFlags(c)
 		if dropped {
 			c.StatusFlags |= sqlbackend.StatusDBDropped
@@ -689,6 +693,49 @@ func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *ty
 			}
 		}
 	}
+}
+
+// aliasCase gives each field's table the letter case query spells it
+// in: go-mysql-server lower-cases table aliases and derived tables'
+// names, so `SELECT * FROM (SELECT 1 AS one) AS A` described its column
+// as a.one where MariaDB says A.one (go-sql-driver's columnsWithAlias
+// shows it). A table name query holds as it is stays; else the first
+// word of query equal to it but for case is taken. A field is written
+// only when it changes (the fast path's fields are shared).
+func aliasCase(fields []*querypb.Field, query string) {
+	var last, spelled string
+	for _, f := range fields {
+		t := f.Table
+		if t == "" || t != strings.ToLower(t) {
+			continue
+		}
+		if t != last {
+			last, spelled = t, spelledAs(query, t)
+		}
+		if spelled != "" && spelled != t {
+			f.Table = spelled
+		}
+	}
+}
+
+// spelledAs returns the word of query that equals name ignoring case
+// when query does not hold name itself as a word, or "".
+func spelledAs(query, name string) string {
+	found := ""
+	for i := 0; i+len(name) <= len(query); i++ {
+		if !strings.EqualFold(query[i:i+len(name)], name) ||
+			i > 0 && isIdentByte(query[i-1]) || i+len(name) < len(query) && isIdentByte(query[i+len(name)]) {
+			continue
+		}
+		w := query[i : i+len(name)]
+		if w == name {
+			return ""
+		}
+		if found == "" {
+			found = w
+		}
+	}
+	return found
 }
 
 // notFixedDecimals is a field's decimals for a number of any scale

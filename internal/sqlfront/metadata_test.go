@@ -130,3 +130,36 @@ func TestYearZeroText(t *testing.T) {
 		t.Fatalf("binary YEAR 0: %d, %v", y, err)
 	}
 }
+
+// TestAliasCaseInFields: a result field's table is the alias as the
+// statement spells it (go-mysql-server lower-cased aliases and derived
+// tables' names: a.one for A.one in go-sql-driver's columnsWithAlias).
+func TestAliasCaseInFields(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
+	p, _ := strconv.Atoi(port)
+	c, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: host, Port: p, Uname: "root", Pass: ts.cfg.RootPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, q := range []string{"CREATE DATABASE ac", "USE ac", "CREATE TABLE tb (id INT PRIMARY KEY)", "INSERT INTO tb VALUES (1)"} {
+		if _, err := c.ExecuteFetch(q, 10, false); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for q, want := range map[string]string{
+		"SELECT * FROM (SELECT 1 AS one) AS A": "A",
+		"SELECT Xy.id FROM tb AS Xy":           "Xy",
+		"SELECT xy.id FROM tb AS xy":           "xy",
+		"SELECT id FROM tb":                    "tb",
+	} {
+		r, err := c.ExecuteFetch(q, 10, true)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got := r.Fields[0].Table; got != want {
+			t.Errorf("%s: table %q, want %q", q, got, want)
+		}
+	}
+}
