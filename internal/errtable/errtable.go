@@ -97,6 +97,8 @@ const (
 	ERGeneratedColumnValue       = 1906
 	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
 	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
+	EREventAlreadyExists         = 1537 // ER_EVENT_ALREADY_EXISTS
+	EREventDoesNotExist          = 1539 // ER_EVENT_DOES_NOT_EXIST
 )
 
 // entries is the table: every engine condition, then the entry of errors
@@ -315,6 +317,8 @@ var mysqlErrors = map[int]MySQLError{
 	1304: {"ER_SP_ALREADY_EXISTS", "42000", "%s %s already exists"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
 	1359: {"ER_TRG_ALREADY_EXISTS", "HY000", "Trigger '%s' already exists"},
+	1537: {"ER_EVENT_ALREADY_EXISTS", "HY000", "Event '%s' already exists"},
+	1539: {"ER_EVENT_DOES_NOT_EXIST", "HY000", "Unknown event '%s'"},
 	1364: {"ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"},
 	1365: {"ER_DIVISION_BY_ZERO", "22012", "Division by 0"},
 	1317: {"ER_QUERY_INTERRUPTED", "70100", "Query execution was interrupted"},

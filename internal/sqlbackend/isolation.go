@@ -12,6 +12,7 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
 // Isolation and row locks, as InnoDB gives them.
@@ -78,7 +79,8 @@ var sysVarsOnce sync.Once
 // installSysVars replaces go-mysql-server's innodb_lock_wait_timeout (a
 // global fixed at 1, as it has no row locks) by MariaDB's: session and
 // global, 0 to 1073741824 seconds, 50 by default, and local_infile's
-// default by MariaDB's (ON). It also makes the
+// default by MariaDB's (ON), and event_scheduler by DISABLED (events.go).
+// It also makes the
 // global values of tx_isolation and transaction_isolation one setting
 // (aliasRegistry). It runs before the first Provider exists, so before
 // any session reads the registry.
@@ -99,6 +101,21 @@ func installSysVars() {
 			Dynamic: true,
 			Type:    gmstypes.NewSystemBoolType("local_infile"),
 			Default: int8(1),
+		}, &sql.MysqlSystemVariable{
+			// No event scheduler runs here (events.go): DISABLED, as
+			// a MariaDB started with --event-scheduler=DISABLED, which
+			// refuses to turn it on or off.
+			Name:    "event_scheduler",
+			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
+			Dynamic: true,
+			Type:    gmstypes.NewSystemEnumType("event_scheduler", "ON", "OFF", "DISABLED"),
+			Default: "DISABLED",
+			NotifyChanged: func(_ *sql.Context, scope sql.SystemVariableScope, _ sql.SystemVarValue) error {
+				if scope.IsGlobalOnly() {
+					return errtable.SQLError(errtable.EROptionPrevents, "--event-scheduler=DISABLED or --skip-grant-tables")
+				}
+				return nil
+			},
 		}})
 	})
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/errtable"
 )
 
-// Views, triggers, stored procedures and functions are SQL-only objects the engine
+// Views, triggers, stored procedures, functions and events are SQL-only objects the engine
 // knows nothing of: each database's are kept as one JSON record in the
 // engine (Job.SetBlob), cached by the provider once read. Writes are
 // serialized by the provider's objMu, since a record is read, changed and
@@ -25,6 +25,7 @@ type dbObjects struct {
 	Triggers   []sql.TriggerDefinition      `json:"triggers,omitempty"`
 	Procedures []sql.StoredProcedureDetails `json:"procedures,omitempty"`
 	Functions  []FunctionDef                `json:"functions,omitempty"`
+	Events     []sql.EventDefinition        `json:"events,omitempty"` // events.go
 
 	// qualified is Triggers with every table name qualified by the
 	// database (qualifiedTriggers), made once per cached record.

@@ -11,7 +11,7 @@ import (
 )
 
 // dumpTripSchema is a database with what mariadb-dump carries besides
-// rows: a view, a procedure, a function and a trigger, and values that
+// rows: a view, a procedure, a function, a trigger and events, and values that
 // need quoting.
 var dumpTripSchema = []string{
 	"CREATE DATABASE rt",
@@ -24,6 +24,8 @@ var dumpTripSchema = []string{
 	"CREATE PROCEDURE rt.count_kind(IN k VARCHAR(1), OUT n INT) BEGIN SELECT COUNT(*) INTO n FROM rt.item WHERE kind = k; END",
 	"CREATE FUNCTION rt.with_tax(p DECIMAL(8,2)) RETURNS DECIMAL(10,2) DETERMINISTIC RETURN p * 1.25",
 	"CREATE TRIGGER rt.item_added AFTER INSERT ON rt.item FOR EACH ROW INSERT INTO rt.audit (item_id, what) VALUES (NEW.id, 'added')",
+	"CREATE EVENT rt.nightly ON SCHEDULE EVERY 1 DAY STARTS '2030-01-01 00:00:00' COMMENT 'prune' DO DELETE FROM rt.audit WHERE id < 0",
+	"CREATE EVENT rt.once ON SCHEDULE AT '2031-06-01 12:00:00' ON COMPLETION PRESERVE DISABLE DO UPDATE rt.item SET price = price",
 }
 
 // dumpTripChecks are what both servers must answer alike once a dump was
@@ -39,10 +41,12 @@ var dumpTripChecks = []string{
 	"SELECT id, item_id, what FROM rt.audit ORDER BY id",
 	"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'rt' ORDER BY TABLE_NAME",
 	"SELECT ROUTINE_NAME, ROUTINE_TYPE FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'rt' ORDER BY 1",
+	"SELECT EVENT_NAME, EVENT_TYPE, EXECUTE_AT, INTERVAL_VALUE, INTERVAL_FIELD, STARTS, STATUS, ON_COMPLETION, EVENT_COMMENT" +
+		" FROM information_schema.EVENTS WHERE EVENT_SCHEMA = 'rt' ORDER BY 1",
 }
 
 // TestDumpRoundTrip dumps a database with mariadb-dump --routines
-// --triggers from HandlerDB into a real MariaDB, and from that MariaDB
+// --triggers --events from HandlerDB into a real MariaDB, and from that MariaDB
 // into HandlerDB, and checks that both servers then answer alike: a dump
 // tool's output loads unchanged in both directions.
 func TestDumpRoundTrip(t *testing.T) {
@@ -88,12 +92,12 @@ func TestDumpRoundTrip(t *testing.T) {
 	compare("MariaDB to HandlerDB")
 }
 
-// dump runs mariadb-dump --routines --triggers of database rt against
+// dump runs mariadb-dump --routines --triggers --events of database rt against
 // the server on port.
 func dump(t *testing.T, port string) []byte {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cmd := exec.Command("mariadb-dump", "-h127.0.0.1", "-P"+port, "-uroot", "--routines", "--triggers", "--databases", "rt")
+	cmd := exec.Command("mariadb-dump", "-h127.0.0.1", "-P"+port, "-uroot", "--routines", "--triggers", "--events", "--databases", "rt")
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("mariadb-dump from port %s: %v\n%s", port, err, errb.String())

@@ -189,6 +189,15 @@ var kindWordings = append(fkWordings, []kindWording{
 	onKind(sql.ErrInvalidIndexPrefix, func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERWrongSubKey) }),
 	onKind(sql.ErrKeyTooLong, func(x *errContext, a []string) *mysql.SQLError { return sqlError(mysql.ERTooLongKey, 3072) }),
 	onKind(sql.ErrTableNotFound, (*errContext).tableNotFound),
+	onKind(sql.ErrEventAlreadyExists, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.EREventAlreadyExists, a[0])
+	}),
+	onKind(sql.ErrEventDoesNotExist, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.EREventDoesNotExist, a[0])
+	}),
+	onKind(sql.ErrUnknownEvent, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.EREventDoesNotExist, a[0])
+	}),
 	onKind(sql.ErrCheckConstraintViolated, (*errContext).checkFailed),
 	onKind(sql.ErrGeneratedColumnValue, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(errtable.ERGeneratedColumnValue, a[0], a[1])
