@@ -138,7 +138,11 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 		Build())))) // withAssign: uservar.go
 	a.Coster = sqlbackend.Coster{Coster: a.Coster}
 	sqlbackend.MariaDBCheckConstraints(a.Catalog) // infoschema.go
+	if a.Catalog.AuthHandler != nil {
+		a.Catalog.AuthHandler = viewAuth{a.Catalog.AuthHandler} // viewauth.go
+	}
 	sqlbackend.MariaDBTableTimes(a.Catalog)
+	sqlbackend.MariaDBViews(a.Catalog)
 	if hp != nil {
 		hp.SetAnalyzer(a)
 	}

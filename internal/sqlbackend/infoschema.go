@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/information_schema"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
 
@@ -333,4 +334,82 @@ func tableTimesOf(ctx *sql.Context, cat sql.Catalog, schema, name any) *engine.T
 		return bt.t
 	}
 	return nil
+}
+
+// MariaDBViews gives the information_schema of catalog c MariaDB's VIEWS:
+// go-mysql-server's (MySQL 8's) columns and ALGORITHM, SECURITY_TYPE in
+// capitals, and the CHECK_OPTION (go-mysql-server left it NONE). Its
+// rows are read anew (mariaViewsRows): go-mysql-server's reader listed no
+// view to a session whose privileges it had not cached yet (any account
+// but one that had just run other statements) and skipped every view
+// naming a table without its database unless that database was the
+// current one. It is called once, when the analyzer is built.
+func MariaDBViews(c *analyzer.Catalog) {
+	if c == nil || c.InfoSchema == nil {
+		return
+	}
+	t, ok, err := c.InfoSchema.GetTableInsensitive(sql.NewEmptyContext(), information_schema.ViewsTableName)
+	if err != nil || !ok {
+		return
+	}
+	it, ok := t.(*information_schema.InformationSchemaTable)
+	if !ok || len(it.Schema()) != len(viewsColumns) {
+		return
+	}
+	for i, c := range it.Schema() {
+		if !strings.EqualFold(c.Name, viewsColumns[i]) {
+			return
+		}
+	}
+	it.TableSchema = append(it.Schema().Copy(), &sql.Column{Name: "ALGORITHM",
+		Type: gtypes.MustCreateString(sqltypes.VarChar, 10, sql.Collation_Information_Schema_Default), Nullable: false, Source: information_schema.ViewsTableName})
+	it.Reader = mariaViewsRows
+}
+
+// viewsColumns are go-mysql-server's columns of VIEWS, in order, which
+// mariaViewsRows fills (and ALGORITHM after them).
+var viewsColumns = [...]string{"TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "VIEW_DEFINITION", "CHECK_OPTION", "IS_UPDATABLE",
+	"DEFINER", "SECURITY_TYPE", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION"}
+
+// mariaViewsRows are the rows of MariaDB's VIEWS: the views of every
+// database the session may see on which it has SHOW VIEW (globally, on
+// the database or on the view), each read in its own database.
+func mariaViewsRows(ctx *sql.Context, cat sql.Catalog) (sql.RowIter, error) {
+	var priv sql.PrivilegeSet
+	if ac, ok := cat.(*analyzer.Catalog); ok && ac.MySQLDb != nil && ac.MySQLDb.Enabled() {
+		priv = ac.MySQLDb.UserActivePrivilegeSet(ctx)
+	}
+	// (the databases unwrapped: the privileged wrapper lists no views)
+	dbs, err := information_schema.AllDatabasesWithNames(ctx, cat, true)
+	if err != nil {
+		return nil, err
+	}
+	var rows []sql.Row
+	for _, db := range dbs {
+		views, err := information_schema.ViewsInDatabase(ctx, db.Database)
+		if err != nil {
+			return nil, err
+		}
+		if len(views) == 0 {
+			continue
+		}
+		coll := plan.GetDatabaseCollation(ctx, db.Database)
+		for _, v := range views {
+			if priv != nil && !priv.Has(sql.PrivilegeType_ShowView) && !priv.Database(db.Database.Name()).Has(sql.PrivilegeType_ShowView) &&
+				!priv.Database(db.Database.Name()).Table(v.Name).Has(sql.PrivilegeType_ShowView) {
+				continue
+			}
+			h, ok := viewHeadOf(ctx, v) // views.go
+			if !ok {
+				continue
+			}
+			updatable := "YES"
+			if !h.updatable {
+				updatable = "NO"
+			}
+			rows = append(rows, sql.Row{db.CatalogName, db.SchemaName, v.Name, h.text, h.check, updatable,
+				h.definer, h.security, coll.CharacterSet().String(), coll.String(), h.algorithm})
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
 }

@@ -120,7 +120,7 @@ func (d *database) CreateView(ctx *sql.Context, name string, selectStatement, cr
 			}
 		}
 		mode := sql.LoadSqlMode(ctx).String()
-		o.Views = append(o.Views, sql.ViewDefinition{Name: name, TextDefinition: selectStatement, CreateViewStatement: createViewStmt, SqlMode: mode})
+		o.Views = append(o.Views, sql.ViewDefinition{Name: name, TextDefinition: selectStatement, CreateViewStatement: withDefiner(ctx, createViewStmt), SqlMode: mode})
 		return nil
 	})
 }

@@ -44,7 +44,13 @@ func MariaShowRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pl
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.ShowCreateTable:
-			if t := ourTable(n.Child); t != nil && !n.IsView && t.db.p.maria {
+			if n.IsView {
+				if v := showCreateViewOf(ctx, a, n); v != nil { // views.go
+					return v, transform.NewTree, nil
+				}
+				return n, transform.SameTree, nil
+			}
+			if t := ourTable(n.Child); t != nil && t.db.p.maria {
 				return &showCreate{showNode: showNode{n.Schema()}, t: t}, transform.NewTree, nil
 			}
 		case *plan.ShowColumns:

@@ -21,6 +21,7 @@ var dumpTripSchema = []string{
 	`INSERT INTO rt.item (name, price, kind, added, note) VALUES ('plain', 1.50, 'a', '2024-01-02 03:04:05', NULL),` +
 		` ('it''s "quoted"', NULL, 'b', NULL, 'line one\nline two\ttab \\ backslash'), ('ünïcödé ✓', 99999.99, 'c', '1999-12-31 23:59:59', '')`,
 	"CREATE VIEW rt.cheap AS SELECT id, name, price FROM rt.item WHERE price < 100",
+	"CREATE SQL SECURITY INVOKER VIEW rt.kind_a AS SELECT id, kind FROM rt.item WHERE kind = 'a' WITH CHECK OPTION",
 	"CREATE PROCEDURE rt.count_kind(IN k VARCHAR(1), OUT n INT) BEGIN SELECT COUNT(*) INTO n FROM rt.item WHERE kind = k; END",
 	"CREATE FUNCTION rt.with_tax(p DECIMAL(8,2)) RETURNS DECIMAL(10,2) DETERMINISTIC RETURN p * 1.25",
 	"CREATE TRIGGER rt.item_added AFTER INSERT ON rt.item FOR EACH ROW INSERT INTO rt.audit (item_id, what) VALUES (NEW.id, 'added')",
@@ -41,6 +42,8 @@ var dumpTripChecks = []string{
 	"SELECT id, item_id, what FROM rt.audit ORDER BY id",
 	"SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'rt' ORDER BY TABLE_NAME",
 	"SELECT ROUTINE_NAME, ROUTINE_TYPE FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'rt' ORDER BY 1",
+	"SELECT TABLE_NAME, SECURITY_TYPE, CHECK_OPTION, ALGORITHM, IS_UPDATABLE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'rt' ORDER BY 1",
+	"SELECT id, kind FROM rt.kind_a ORDER BY id",
 	"SELECT EVENT_NAME, EVENT_TYPE, EXECUTE_AT, INTERVAL_VALUE, INTERVAL_FIELD, STARTS, STATUS, ON_COMPLETION, EVENT_COMMENT" +
 		" FROM information_schema.EVENTS WHERE EVENT_SCHEMA = 'rt' ORDER BY 1",
 }

@@ -1,0 +1,67 @@
+package sqlfront
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestViewHeads: a view keeps the account that created it as its definer
+// (go-mysql-server named whoever read information_schema.VIEWS), SHOW
+// CREATE VIEW prints MariaDB's head (ALGORITHM, DEFINER, SQL SECURITY)
+// and check option, and information_schema.VIEWS has MariaDB's
+// ALGORITHM column, SECURITY_TYPE in capitals and the CHECK_OPTION.
+func TestViewHeads(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.open("")
+	mustExec(t, root, "CREATE DATABASE vh", "CREATE TABLE vh.t (id INT PRIMARY KEY, a INT)",
+		"CREATE VIEW vh.plain AS SELECT id, a + 1 AS b FROM vh.t WHERE a > 0",
+		"CREATE ALGORITHM=MERGE SQL SECURITY invoker VIEW vh.inv AS SELECT id FROM vh.t WITH CHECK OPTION",
+		"CREATE DEFINER=`someone`@`%` VIEW vh.other AS SELECT 1 AS one",
+		"CREATE USER 'reader'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT, SHOW VIEW ON vh.* TO 'reader'@'%'")
+	reader, err := openPool(ts.dsn("reader", "pw", "vh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	for _, db := range []execer{root, reader} {
+		expectRows(t, db, "SELECT TABLE_NAME, DEFINER, SECURITY_TYPE, CHECK_OPTION, VIEW_DEFINITION, ALGORITHM FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'vh' ORDER BY TABLE_NAME",
+			"inv|root@127.0.0.1|INVOKER|CASCADED|SELECT id FROM vh.t|MERGE",
+			"other|someone@%|DEFINER|NONE|SELECT 1 AS one|UNDEFINED",
+			"plain|root@127.0.0.1|DEFINER|NONE|SELECT id, a + 1 AS b FROM vh.t WHERE a > 0|UNDEFINED")
+	}
+	for q, want := range map[string]string{
+		"SHOW CREATE VIEW vh.plain": "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`127.0.0.1` SQL SECURITY DEFINER VIEW `plain` AS SELECT id, a + 1 AS b FROM vh.t WHERE a > 0",
+		"SHOW CREATE VIEW vh.inv":   "CREATE ALGORITHM=MERGE DEFINER=`root`@`127.0.0.1` SQL SECURITY INVOKER VIEW `inv` AS SELECT id FROM vh.t WITH CASCADED CHECK OPTION",
+		"SHOW CREATE TABLE other":   "CREATE ALGORITHM=UNDEFINED DEFINER=`someone`@`%` SQL SECURITY DEFINER VIEW `other` AS SELECT 1 AS one",
+	} {
+		rows := queryRows(t, reader, q)
+		if len(rows) != 1 || strings.Split(rows[0], "|")[1] != want {
+			t.Errorf("%s:\n got %q\nwant %q", q, rows, want)
+		}
+	}
+	// Reading a view asks for SELECT, not CREATE VIEW (go-mysql-server
+	// bound the stored CREATE VIEW with its checks); making one still
+	// asks for CREATE VIEW, whichever way it is sent.
+	mustExec(t, root, "INSERT INTO vh.t VALUES (1, 5)")
+	expectRows(t, reader, "SELECT id, b FROM vh.plain", "1|6")
+	for _, q := range []string{"CREATE VIEW vh.mine AS SELECT 1", "PREPARE s FROM 'CREATE VIEW vh.mine AS SELECT 1'"} {
+		if _, err := reader.Exec(q); err == nil {
+			t.Errorf("%s: no error for an account without CREATE VIEW", q)
+		}
+	}
+	rc, err := reader.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	if _, err := rc.ExecContext(context.Background(), "PREPARE s FROM 'CREATE VIEW vh.mine AS SELECT 1'"); err == nil {
+		if _, err := rc.ExecContext(context.Background(), "EXECUTE s"); err == nil {
+			t.Error("EXECUTE of a prepared CREATE VIEW: no error for an account without CREATE VIEW")
+		}
+	}
+	if _, err := reader.Prepare("CREATE VIEW vh.mine AS SELECT ?"); err == nil {
+		t.Error("COM_STMT_PREPARE of CREATE VIEW: no error for an account without CREATE VIEW")
+	}
+	expectRows(t, root, "SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_NAME = 'mine'", "0")
+}
