@@ -139,7 +139,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	a.Coster = sqlbackend.Coster{Coster: a.Coster}
 	sqlbackend.MariaDBCheckConstraints(a.Catalog) // infoschema.go
 	if a.Catalog.AuthHandler != nil {
-		a.Catalog.AuthHandler = viewAuth{a.Catalog.AuthHandler} // viewauth.go
+		a.Catalog.AuthHandler = mariaAuth{a.Catalog.AuthHandler} // auth.go
 	}
 	sqlbackend.MariaDBTableTimes(a.Catalog)
 	sqlbackend.MariaDBViews(a.Catalog)

@@ -10,7 +10,9 @@ import (
 // (go-mysql-server named whoever read information_schema.VIEWS), SHOW
 // CREATE VIEW prints MariaDB's head (ALGORITHM, DEFINER, SQL SECURITY)
 // and check option, and information_schema.VIEWS has MariaDB's
-// ALGORITHM column, SECURITY_TYPE in capitals and the CHECK_OPTION.
+// ALGORITHM column, SECURITY_TYPE in capitals and the CHECK_OPTION. The
+// account reading them needs SELECT and SHOW VIEW, not CREATE VIEW, and
+// sees its own grants.
 func TestViewHeads(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	root := ts.open("")
@@ -64,4 +66,13 @@ func TestViewHeads(t *testing.T) {
 		t.Error("COM_STMT_PREPARE of CREATE VIEW: no error for an account without CREATE VIEW")
 	}
 	expectRows(t, root, "SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_NAME = 'mine'", "0")
+
+	// SHOW GRANTS of one's own account asks for no privilege (it was
+	// 1044, access denied to mysql); another account's still does.
+	for _, q := range []string{"SHOW GRANTS", "SHOW GRANTS FOR CURRENT_USER()", "SHOW GRANTS FOR CURRENT_USER"} {
+		expectRows(t, reader, q, "GRANT USAGE ON *.* TO `reader`@`%`", "GRANT SELECT, SHOW VIEW ON `vh`.* TO `reader`@`%`")
+	}
+	if _, err := queryStrings(reader, "SHOW GRANTS FOR 'root'@'127.0.0.1'"); err == nil || !strings.Contains(err.Error(), "1044") {
+		t.Errorf("SHOW GRANTS of another account: %v, want 1044", err)
+	}
 }

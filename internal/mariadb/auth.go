@@ -7,9 +7,15 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// viewAuth is go-mysql-server's authorization handler, except that it
-// does not ask for CREATE VIEW when a view is only read. go-mysql-server
-// reads a view by binding its stored CREATE VIEW statement, with the
+// mariaAuth is go-mysql-server's authorization handler with two
+// checks MariaDB does not make:
+//
+//   - SHOW GRANTS of one's own account (no FOR, or FOR CURRENT_USER) asks
+//     for nothing, where go-mysql-server asked for SELECT on the mysql
+//     database (1044);
+//   - reading a view does not ask for CREATE VIEW.
+//
+// go-mysql-server reads a view by binding its stored CREATE VIEW statement, with the
 // checks of that statement: every account without CREATE VIEW got
 // "command denied" selecting from a view (or asking SHOW CREATE VIEW),
 // where MariaDB asks for SELECT (SHOW VIEW). CREATE VIEW is still checked
@@ -17,7 +23,7 @@ import (
 // EXECUTE, CALL and PREPARE, whose text is not the statement they run
 // (COM_STMT_EXECUTE runs with the prepared text). Safe for concurrent
 // use, as the handler it wraps.
-type viewAuth struct {
+type mariaAuth struct {
 	sql.AuthorizationHandler
 }
 
@@ -26,10 +32,16 @@ type viewAuth struct {
 // PREPARE.
 var mayCreateView = regexp.MustCompile(`(?is)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*|#[^\n]*\n\s*)*(?:CREATE|ALTER|EXECUTE|CALL|PREPARE)\b`)
 
+// ownGrants recognises SHOW GRANTS of the session's own account.
+var ownGrants = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS\s*(?:FOR\s+CURRENT_USER\s*(?:\(\s*\))?\s*)?;?\s*$`)
+
 // HandleAuth checks auth, CREATE VIEW only for a statement that may make
 // a view.
-func (v viewAuth) HandleAuth(ctx *sql.Context, state sql.AuthorizationQueryState, auth ast.AuthInformation) error {
+func (v mariaAuth) HandleAuth(ctx *sql.Context, state sql.AuthorizationQueryState, auth ast.AuthInformation) error {
 	if auth.AuthType == ast.AuthType_CREATE_VIEW && !mayCreateView.MatchString(ctx.Query()) {
+		return nil
+	}
+	if ownGrants.MatchString(ctx.Query()) {
 		return nil
 	}
 	return v.AuthorizationHandler.HandleAuth(ctx, state, auth)
