@@ -138,6 +138,8 @@ func FuzzSQL(f *testing.F) {
 	for _, q := range []string{
 		"SELECT " + strings.Repeat("~", 1200) + "1",
 		"SELECT 1 FROM t WHERE " + strings.Repeat("id = 1 OR ", 1200) + "id = 2",
+		"SELECT " + strings.Repeat("(CASE WHEN 1 THEN ", 1200) + "1" + strings.Repeat(" END)", 1200),
+		"SELECT CASE id" + strings.Repeat(" WHEN 1 THEN (CASE WHEN v THEN 2 END)", 300) + " END FROM t",
 		"INSERT INTO t (id, v) VALUES " + strings.Repeat("(10, 'x'), ", 300) + "(11, 'y')",
 		// Expression-heavy inputs: values past max_allowed_packet are
 		// NULL, REGEXP is linear or bounded per match (see

@@ -337,7 +337,10 @@ func checkText(q string, first bool) error {
 // per level: a chain of operators (left-deep, like `1+1+1`, or right-deep,
 // like `NOT NOT x` and nested CASE) is about as deep as it has tokens,
 // and a comma ends an element of a list (arguments, a select list,
-// values), whose siblings do not nest in it. UNION, EXCEPT and INTERSECT
+// values), whose siblings do not nest in it. CASE ... END is a level of its
+// own, as a parenthesis, whose WHEN, THEN and ELSE start new elements: a
+// CASE of many branches is as flat as a long list, nested CASEs nest.
+// UNION, EXCEPT and INTERSECT
 // count at their level past commas, since the selects they chain have
 // commas of their own. The tree is at most a few times deeper than the
 // estimate (a function call `f(` is two tokens and three levels), far
@@ -349,7 +352,10 @@ func tokenNesting(q string, first bool, limit int) (bound int) {
 			bound = 0
 		}
 	}()
-	type level struct{ chain, sticky int }
+	type level struct {
+		chain, sticky int
+		isCase        bool // opened by CASE, closed by END
+	}
 	levels := []level{{}}
 	sum := 1 // sum over levels of chain+sticky+1
 	maxSum := sum
@@ -362,16 +368,38 @@ func tokenNesting(q string, first bool, limit int) (bound int) {
 			return maxSum
 		case ast.COMMENT:
 			continue
-		case '(':
-			levels = append(levels, level{})
+		case '(', ast.CASE:
+			levels = append(levels, level{isCase: typ == ast.CASE})
 			sum++
-		case ')':
+		case ')', ast.END:
+			if typ == ast.END && !top.isCase {
+				top.chain++ // BEGIN ... END of a compound statement
+				sum++
+				break
+			}
+			// (a ')' closes the CASEs left open inside its group)
+			for typ == ')' && len(levels) > 1 && levels[len(levels)-1].isCase {
+				top = &levels[len(levels)-1]
+				sum -= top.chain + top.sticky + 1
+				levels = levels[:len(levels)-1]
+			}
 			if len(levels) > 1 {
+				top = &levels[len(levels)-1]
 				sum -= top.chain + top.sticky + 1
 				levels = levels[:len(levels)-1]
 			}
 			// The group is one token of the enclosing level.
 			levels[len(levels)-1].chain++
+			sum++
+		case ast.WHEN, ast.THEN, ast.ELSE:
+			if top.isCase {
+				// each branch of a CASE is a child of it, as an
+				// element of a list
+				sum -= top.chain
+				top.chain = 0
+				break
+			}
+			top.chain++
 			sum++
 		case ',':
 			sum -= top.chain

@@ -224,6 +224,15 @@ func TestBigShallowStatements(t *testing.T) {
 	expectRowsArgs(t, db, "SELECT COUNT(*) FROM big.t WHERE "+strings.Join(or, " OR "), nil, "500")
 	expectRowsArgs(t, db, "SELECT 1"+strings.Repeat("+1", 900), nil, "901")
 	expectRowsArgs(t, db, "SELECT COUNT(*) FROM (SELECT 1 x"+strings.Repeat(" UNION ALL SELECT 1", 100)+") u", nil, "101")
+	// A CASE of 100,000 branches (2 MB) is a long list, not a deep
+	// tree: it was refused as nesting (1436).
+	var cs strings.Builder
+	cs.WriteString("SELECT CASE 99998")
+	for i := range 100_000 {
+		fmt.Fprintf(&cs, " WHEN %d THEN %d", i, -i)
+	}
+	cs.WriteString(" END")
+	expectRowsArgs(t, db, cs.String(), nil, "-99998")
 
 	// The same through the binary protocol.
 	args := make([]any, 2000)
@@ -287,6 +296,13 @@ func TestTokenNesting(t *testing.T) {
 		{"SELECT '" + strings.Repeat("(", 1000) + "'", 1, 10},
 		{"SELECT /* " + strings.Repeat("(", 1000) + " */ 1", 1, 10},
 		{"SELECT /*! " + strings.Repeat("(", 100) + " */ 1", 100, 110},
+		// a CASE of many branches is flat; CASEs in CASEs nest, with or
+		// without parentheses; BEGIN ... END is no CASE
+		{"SELECT CASE x" + strings.Repeat(" WHEN 1 THEN 2", 10000) + " ELSE 3 END", 1, 10},
+		{"SELECT " + strings.Repeat("CASE WHEN 1 THEN ", 1000) + "1" + strings.Repeat(" END", 1000), 1000, 1010},
+		{"SELECT " + strings.Repeat("(CASE WHEN 1 THEN ", 500) + "1" + strings.Repeat(" END)", 500), 1000, 1010},
+		{"SELECT (CASE WHEN 1 THEN (1" + strings.Repeat("+1", 1000) + ") END)", 2000, 2010},
+		{"BEGIN SELECT 1; END" + strings.Repeat("+1", 100), 200, 210},
 	} {
 		got := tokenNesting(c.q, false, 1<<30)
 		if got < c.min || got > c.max {
@@ -407,4 +423,31 @@ func TestDisconnectCancelsStatement(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// FuzzTokenNesting checks the token scan's promise: a statement's syntax
+// tree is at most a few times deeper than tokenNesting's estimate (the
+// scan is what keeps the parser's own walks shallow on long texts).
+func FuzzTokenNesting(f *testing.F) {
+	for _, q := range []string{
+		"SELECT 1+2*3", "SELECT CASE a WHEN 1 THEN (CASE WHEN b THEN 2 END) ELSE 3 END",
+		"SELECT f(g(h(1)))", "SELECT (SELECT (SELECT 1))", "SELECT 1 UNION SELECT 2 UNION SELECT 3",
+		"SELECT NOT NOT NOT a", "SELECT CASE WHEN (CASE WHEN 1 THEN 2 END) THEN 3 END",
+	} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if len(q) > 4096 {
+			return
+		}
+		st, err := sqlparser.Parse(q)
+		if err != nil || st == nil {
+			return
+		}
+		est := tokenNesting(q, false, 1<<30)
+		w := treeWalker{limit: 4*est + 16, budget: 1 << 30}
+		if !w.walk(reflect.ValueOf(st), 0) {
+			t.Fatalf("%q: tree deeper than 4 times the estimate %d", q, est)
+		}
+	})
 }
