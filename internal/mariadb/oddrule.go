@@ -73,8 +73,9 @@ func oddDatesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 
 // oddInListsRule: go-mysql-server turns IN over a list of constants into a
 // hash lookup (rules after this one, before oddDatesRule), converting each item
-// to the left side's type; a date item it does not read (2020-00-15)
-// fails the statement there. Such an IN becomes the equalities it
+// to the left side's type; a date item it does not read (2020-00-15, the
+// number 20200203, or a number that is no date at all) fails the
+// statement there. Such an IN becomes the equalities it
 // stands for (= OR = ...), which oddDatesRule later makes as MariaDB
 // does. Only lists holding such an item change.
 func oddInListsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -92,19 +93,17 @@ func oddInListsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *p
 			if !ok {
 				continue
 			}
-			if _, text := sqlbackend.BytesOf(lit.Value()); !text {
+			if _, text := sqlbackend.BytesOf(lit.Value()); !text && !sqlbackend.IsNumberValue(lit.Value()) {
 				continue
 			}
 			if _, _, err := in.Left().Type().Convert(ctx, lit.Value()); err == nil {
 				continue
 			}
-			if _, ok := sqlbackend.PackedOf(lit.Value()); ok {
-				eqs := make([]sql.Expression, len(tup))
-				for i, it := range tup {
-					eqs[i] = expression.NewEquals(in.Left(), it)
-				}
-				return expression.JoinOr(eqs...), transform.NewTree, nil
+			eqs := make([]sql.Expression, len(tup))
+			for i, it := range tup {
+				eqs[i] = expression.NewEquals(in.Left(), it)
 			}
+			return expression.JoinOr(eqs...), transform.NewTree, nil
 		}
 		return e, transform.SameTree, nil
 	})
@@ -405,7 +404,7 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 				// the whole chain)
 				continue
 			}
-			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && isTimeType(c.Type())) {
+			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && isTimeType(c.Type())) || (op == oddArith && gtypes.IsTimespan(c.Type())) {
 				if _, cmp := e.(expression.Comparer); cmp && op < oddBetween {
 					return &oddComparer{oddExpr{Expression: e, op: op}}, transform.NewTree, nil
 				}
@@ -525,6 +524,16 @@ func timeNumberOrText(ts gtypes.Timespan, t sqlbackend.TimeType, text bool) inte
 	return n
 }
 
+// anyDateTyped reports whether one of es has a date type.
+func anyDateTyped(es []sql.Expression) bool {
+	for _, e := range es {
+		if isDateType(e.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
 // isTimeType reports a TIME(n) column's type.
 func isTimeType(t sql.Type) bool {
 	_, ok := t.(sqlbackend.TimeType)
@@ -598,9 +607,16 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		vals, done = make([]interface{}, len(ch)), make([]bool, len(ch))
 	}
 	odd := false
+	comparison := e.op <= oddBetween || e.op == oddIn
 	for i, c := range ch {
-		timeOp := (e.op == oddCast || e.op == oddArith) && isTimeType(c.Type())
+		timeOp := ((e.op == oddCast || e.op == oddArith) && isTimeType(c.Type())) || (e.op == oddArith && gtypes.IsTimespan(c.Type()))
 		if !isDateType(c.Type()) && !timeOp {
+			if comparison && gtypes.IsNumber(c.Type()) {
+				// a date compared with a number: the number read as a
+				// date (20200203 is 2020-02-03), as MariaDB reads it;
+				// go-mysql-server said false
+				odd = odd || anyDateTyped(ch)
+			}
 			continue
 		}
 		v, err := c.Eval(ctx, row)
@@ -613,8 +629,10 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		if ts, ok := v.(gtypes.Timespan); ok && timeOp {
 			// a TIME(n) value, which go-mysql-server's CAST and
-			// arithmetic do not read from a type not its own
-			vals[i], odd = timeNumberOrText(ts, c.Type().(sqlbackend.TimeType), e.op == oddCast), true
+			// arithmetic do not read from a type not its own, or a TIME
+			// in arithmetic, which go-mysql-server read as 0
+			tt, _ := c.Type().(sqlbackend.TimeType)
+			vals[i], odd = timeNumberOrText(ts, tt, e.op == oddCast), true
 		}
 	}
 	if !odd {

@@ -30,10 +30,12 @@ import (
 //     column `,__rollup__` (as long), and the SELECT becomes a UNION ALL
 //     of one SELECT per grouping level, the rolled-up columns NULL,
 //     sorted as MariaDB sorts a rollup (expandRollup).
-//   - A select expression that is a DATE or TIMESTAMP literal (DATE
+//   - A select expression that is a DATE, TIMESTAMP or TIME literal (DATE
 //     '2024-01-01'), which the vitess parser makes a string, is a CAST
 //     to that type (typedLiteral): a recursive CTE's anchor, for one,
-//     types its column.
+//     types its column; so is such a literal inside an expression, or
+//     cast to another type, when its text is written no other way
+//     (typedInside).
 //   - `@var := expr` in an expression: the retry rewrites it as a call of
 //     AssignFunction with the variable's name as a string
 //     (a user variable itself may be folded to its value while
@@ -725,10 +727,10 @@ func UnassignText(s string) string {
 
 // typedLiteralRE matches the text of a DATE or TIMESTAMP literal (with
 // its alias: an aliased expression's text has it).
-var typedLiteralRE = regexp.MustCompile(`(?i)^(DATE|TIMESTAMP)\s*'([^']*)'(?:\s+(?:AS\s+)?\S+)?$`)
+var typedLiteralRE = regexp.MustCompile(`(?i)^(DATE|TIMESTAMP|TIME)\s*'([^']*)'(?:\s+(?:AS\s+)?\S+)?$`)
 
 // typedInsideRE matches a DATE or TIMESTAMP literal anywhere in a text.
-var typedInsideRE = regexp.MustCompile(`(?i)\b(DATE|TIMESTAMP)\s*'([^'\\]*)'`)
+var typedInsideRE = regexp.MustCompile(`(?i)\b(DATE|TIMESTAMP|TIME)\s*'([^'\\]*)'`)
 
 // typedLiteralValues returns the strings the text writes as DATE or
 // TIMESTAMP literals, each with its type, but only those the text writes
@@ -757,16 +759,7 @@ func TypedLiteralValues(text string) map[string]*ast.ConvertType {
 		if k == "" || strings.Count(text, "'"+v+"'") != count[v] || strings.Contains(text, `"`+v+`"`) {
 			continue
 		}
-		ct := &ast.ConvertType{Type: "date"}
-		if k == "TIMESTAMP" {
-			ct.Type = "datetime"
-			if dot := strings.IndexByte(v, '.'); dot >= 0 {
-				if n := len(strings.TrimSpace(v[dot+1:])); n > 0 && n <= 6 {
-					ct.Length = ast.NewIntVal([]byte(strconv.Itoa(n)))
-				}
-			}
-		}
-		out[v] = ct
+		out[v] = literalType(k, v)
 	}
 	return out
 }
@@ -777,8 +770,16 @@ func TypedLiteralValues(text string) map[string]*ast.ConvertType {
 func typedInside(e ast.Expr, typed map[string]*ast.ConvertType) ast.Expr {
 	var vals []*ast.SQLVal
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
-		if _, ok := n.(*ast.ConvertExpr); ok {
-			return false, nil // typedLiteral's CAST, or one written
+		if c, ok := n.(*ast.ConvertExpr); ok {
+			// typedLiteral's CAST, or one written: a typed literal cast
+			// to another type (CAST(DATE '2020-02-03' AS TIME)) is cast
+			// from its own type first
+			if v, ok := c.Expr.(*ast.SQLVal); ok && v.Type == ast.StrVal && c.Type != nil {
+				if ct, ok := typed[string(v.Val)]; ok && !strings.EqualFold(ct.Type, c.Type.Type) {
+					vals = append(vals, v)
+				}
+			}
+			return false, nil
 		}
 		if v, ok := n.(*ast.SQLVal); ok && v.Type == ast.StrVal {
 			if _, ok := typed[string(v.Val)]; ok {
@@ -809,14 +810,26 @@ func typedLiteral(se ast.SelectExpr) {
 	if m == nil || m[2] != string(v.Val) {
 		return
 	}
+	ae.Expr = &ast.ConvertExpr{Name: "CAST", Expr: v, Type: literalType(strings.ToUpper(m[1]), m[2])}
+}
+
+// literalType is the type a DATE, TIMESTAMP or TIME literal (kind, in
+// capitals) of text v has: a TIMESTAMP or TIME with as many fractional
+// digits as v writes.
+func literalType(kind, v string) *ast.ConvertType {
 	ct := &ast.ConvertType{Type: "date"}
-	if strings.EqualFold(m[1], "TIMESTAMP") {
+	switch kind {
+	case "TIMESTAMP":
 		ct.Type = "datetime"
-		if dot := strings.IndexByte(m[2], '.'); dot >= 0 {
-			if n := len(strings.TrimSpace(m[2][dot+1:])); n > 0 && n <= 6 {
-				ct.Length = ast.NewIntVal([]byte(strconv.Itoa(n)))
-			}
+	case "TIME":
+		ct.Type = "time"
+	default:
+		return ct
+	}
+	if dot := strings.IndexByte(v, '.'); dot >= 0 {
+		if n := len(strings.TrimSpace(v[dot+1:])); n > 0 && n <= 6 {
+			ct.Length = ast.NewIntVal([]byte(strconv.Itoa(n)))
 		}
 	}
-	ae.Expr = &ast.ConvertExpr{Name: "CAST", Expr: v, Type: ct}
+	return ct
 }

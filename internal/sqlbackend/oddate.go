@@ -116,6 +116,15 @@ func PackedOf(v interface{}) (p int64, ok bool) {
 	return 0, false
 }
 
+// IsNumberValue reports whether v is a Go value of a SQL number.
+func IsNumberValue(v interface{}) bool {
+	switch v.(type) {
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint, decimal.Decimal, float32, float64:
+		return true
+	}
+	return false
+}
+
 // asColumn converts an OddDate to the date kind of go-mysql-server type
 // st: a DATE drops the time of day, a DATETIME keeps its scale's digits,
 // a TIMESTAMP (which holds no such date) is the zero date.
@@ -219,7 +228,9 @@ func (t OddType) Convert(ctx context.Context, v interface{}) (interface{}, sql.C
 	}
 	out, in, err := t.DatetimeType.Convert(ctx, v)
 	if err != nil {
-		if _, text := BytesOf(v); text {
+		// a text or a number (20200203, 20200203101112.5) MariaDB reads
+		// as a date where go-mysql-server refuses it
+		if _, text := BytesOf(v); text || IsNumberValue(v) {
 			if p, ok := PackedOf(v); ok && p != 0 {
 				return OddDate{P: p, Scale: 6}.AsColumn(t.DatetimeType), sql.InRange, nil
 			}

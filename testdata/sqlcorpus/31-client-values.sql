@@ -7,7 +7,6 @@ SELECT CAST('0001-01-01 03:25:45' AS TIME), CAST('2011-11-20 21:27:37.123456' AS
 -- deviation: CAST('0000-00-00' AS TIME) is 00:00:00 without MariaDB's warning 1292 (Truncated incorrect time value)
 SHOW WARNINGS;
 SELECT CAST('03:25:45.78' AS TIME), CAST('-838:59:59' AS TIME), CAST('2011-01-01' AS TIME), CAST(CAST('2011-01-01 03:25:45' AS DATETIME) AS TIME);
--- deviation: CAST(DATE '2020-02-03' AS TIME) is 00:20:20, MariaDB's 00:00:00: the parser hands go-mysql-server DATE 'x' as the text 'x', which reads as a time of 20 minutes 20 seconds
 SELECT CAST(TIMESTAMP '0001-01-01 03:25:45' AS TIME), CAST(DATE '2020-02-03' AS TIME), TIME_TO_SEC(CAST('2011-01-01 01:00:01' AS TIME));
 CREATE TABLE yz (id INT PRIMARY KEY, y YEAR NULL);
 INSERT INTO yz VALUES (1, 0), (2, 2024), (3, NULL), (4, '0'), (5, 69);
