@@ -67,8 +67,15 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 		nn, same, err := transform.OneNodeExpressions(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 				switch e := e.(type) {
+				case *aggregation.BitAnd, *aggregation.BitOr, *aggregation.BitXor:
+					return temporalArgument(e)
 				case *aggregation.Sum, *aggregation.Avg, *aggregation.StdDevPop, *aggregation.StdDevSamp,
 					*aggregation.VarPop, *aggregation.VarSamp:
+					if te, same, err := temporalArgument(e); err != nil {
+						return nil, transform.SameTree, err
+					} else if !same {
+						e = te
+					}
 					ea, ok := newExactAgg(e.(sql.Aggregation))
 					if !ok {
 						return e, transform.SameTree, nil
@@ -594,6 +601,21 @@ var (
 // newExactAgg wraps a *aggregation.Sum or *aggregation.Avg whose argument
 // is exact; ok is false (and the aggregation stays go-mysql-server's)
 // otherwise.
+// temporalArgument gives an aggregate over a date or time its argument as
+// the number MariaDB sums (temporalNumber, oddrule.go).
+func temporalArgument(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	ch := e.Children()
+	if len(ch) == 0 || !isTemporal(ch[0].Type()) {
+		return e, transform.SameTree, nil
+	}
+	nc := append([]sql.Expression{newTemporalNumber(ch[0])}, ch[1:]...)
+	ne, err := e.WithChildren(nc...)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return ne, transform.NewTree, nil
+}
+
 func newExactAgg(inner sql.Aggregation) (*exactAgg, bool) {
 	children := inner.Children() // the argument, then the window's expressions
 	if len(children) == 0 {

@@ -144,6 +144,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	sqlbackend.MariaDBTableTimes(a.Catalog)
 	sqlbackend.MariaDBViews(a.Catalog)
 	if hp != nil {
+		hp.OverrideFunctions(numericFunctions...) // numfuncs.go
 		hp.SetAnalyzer(a)
 	}
 	return a

@@ -14,6 +14,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -398,22 +399,45 @@ var textFunctions = map[string]bool{
 func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	op, ok := oddOpOf(e)
 	if ok {
+		changed := transform.SameTree
+		if op == oddFirst && gtypes.IsText(e.Type()) {
+			// COALESCE(t, 9): a TIME among text (as for GROUP_CONCAT)
+			ne, same, err := timesAsText(e)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			e, changed = ne, same
+		}
 		for _, c := range e.Children() {
 			if _, nested := c.(*expression.Arithmetic); nested && op == oddArith {
 				// (a chain of arithmetic is no date; its Type walks
 				// the whole chain)
 				continue
 			}
-			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && isTimeType(c.Type())) || (op == oddArith && gtypes.IsTimespan(c.Type())) {
+			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && (isTimeType(c.Type()) || gtypes.IsTimespan(c.Type()))) {
 				if _, cmp := e.(expression.Comparer); cmp && op < oddBetween {
 					return &oddComparer{oddExpr{Expression: e, op: op}}, transform.NewTree, nil
 				}
 				return &oddExpr{Expression: e, op: op}, transform.NewTree, nil
 			}
 		}
-		return e, transform.SameTree, nil
+		return e, changed, nil
 	}
 	switch x := e.(type) {
+	case *expression.UnaryMinus, *function.AbsVal:
+		// -d and ABS(d) of a date or time: of its number, typed as one
+		// (go-mysql-server gave 0, or the date type back: 1292)
+		if ch := x.Children(); len(ch) == 1 && isTemporal(ch[0].Type()) {
+			ne, err := x.WithChildren(newTemporalNumber(ch[0]))
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			return ne, transform.NewTree, nil
+		}
+	case *aggregation.GroupConcat, *aggregation.CountDistinct:
+		// TIME values as text: go-mysql-server's conversion of a TIME
+		// to text failed ("incompatible conversion to SQL type")
+		return timesAsText(e)
 	case *aggregation.Min, *aggregation.Max:
 		ch := x.Children()
 		if len(ch) == 1 && gtypes.IsTime(ch[0].Type()) {
@@ -451,6 +475,30 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 		}
 	}
 	return e, transform.SameTree, nil
+}
+
+// timesAsText returns e with each child of a TIME type read as its text
+// (oddTextExpr).
+func timesAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	ch := e.Children()
+	var nc []sql.Expression
+	for i, c := range ch {
+		if _, done := c.(*oddTextExpr); done || !(gtypes.IsTimespan(c.Type()) || isTimeType(c.Type())) {
+			continue
+		}
+		if nc == nil {
+			nc = append([]sql.Expression(nil), ch...)
+		}
+		nc[i] = &oddTextExpr{child: c}
+	}
+	if nc == nil {
+		return e, transform.SameTree, nil
+	}
+	ne, err := e.WithChildren(nc...)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return ne, transform.NewTree, nil
 }
 
 // oddOpOf returns the oddOp of an expression an oddExpr stands for.
@@ -492,6 +540,8 @@ func oddOpOf(e sql.Expression) (oddOp, bool) {
 				return oddInterval, true
 			}
 		}
+		return oddArith, true
+	case *expression.Div, *expression.IntDiv, *expression.Mod:
 		return oddArith, true
 	case sql.FunctionExpression:
 		return oddNull, nullFunctions[strings.ToLower(x.FunctionName())]
@@ -609,7 +659,7 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	odd := false
 	comparison := e.op <= oddBetween || e.op == oddIn
 	for i, c := range ch {
-		timeOp := ((e.op == oddCast || e.op == oddArith) && isTimeType(c.Type())) || (e.op == oddArith && gtypes.IsTimespan(c.Type()))
+		timeOp := (e.op == oddCast || e.op == oddArith) && (isTimeType(c.Type()) || gtypes.IsTimespan(c.Type()))
 		if !isDateType(c.Type()) && !timeOp {
 			if comparison && gtypes.IsNumber(c.Type()) {
 				// a date compared with a number: the number read as a
@@ -632,7 +682,7 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			// arithmetic do not read from a type not its own, or a TIME
 			// in arithmetic, which go-mysql-server read as 0
 			tt, _ := c.Type().(sqlbackend.TimeType)
-			vals[i], odd = timeNumberOrText(ts, tt, e.op == oddCast), true
+			vals[i], odd = timeNumberOrText(ts, tt, e.op == oddCast && !gtypes.IsNumber(e.Type())), true
 		}
 	}
 	if !odd {
@@ -695,6 +745,13 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			return e.cast(ctx, x)
 		case string:
 			ne, err := e.Expression.WithChildren(expression.NewLiteral(x, gtypes.LongText))
+			if err != nil {
+				return nil, err
+			}
+			return ne.Eval(ctx, nil)
+		case decimal.Decimal:
+			// a TIME cast to a number: its hhmmss number
+			ne, err := e.Expression.WithChildren(expression.NewLiteral(x, gtypes.MustCreateDecimalType(gtypes.DecimalTypeMaxPrecision, uint8(max(-x.Exponent(), 0)))))
 			if err != nil {
 				return nil, err
 			}
@@ -807,14 +864,15 @@ func (e *oddComparer) Compare(ctx *sql.Context, row sql.Row) (int, error) {
 // expression: an OddDate itself; for the functions, the zero date too
 // (go-mysql-server's year-0 January 1st); for CAST to a string, any date
 // (CAST prints a DATE without time of day, which go-mysql-server does
-// not); for arithmetic, any date (its number keeps the fraction of a
+// not), and to a number (its digits, where go-mysql-server gave Unix
+// seconds); for arithmetic, any date (its number keeps the fraction of a
 // DATETIME(n), which go-mysql-server drops).
 func (e *oddExpr) asOdd(v interface{}, t sql.Type) (sqlbackend.OddDate, bool) {
 	switch x := v.(type) {
 	case sqlbackend.OddDate:
 		return x, true
 	case time.Time:
-		if (e.op == oddCast && castsToText(e.Type())) || e.op == oddArith || (e.op >= oddYear && e.op != oddCast && x.Equal(sqlbackend.ZeroTime)) {
+		if (e.op == oddCast && (castsToText(e.Type()) || gtypes.IsNumber(e.Type()))) || e.op == oddArith || (e.op >= oddYear && e.op != oddCast && x.Equal(sqlbackend.ZeroTime)) {
 			return sqlbackend.OddDateOf(x, t), true
 		}
 	}
@@ -979,4 +1037,79 @@ func (o *oddTextExpr) WithChildren(children ...sql.Expression) (sql.Expression, 
 		return nil, sql.ErrInvalidChildrenNumber.New(o, len(children), 1)
 	}
 	return &oddTextExpr{child: children[0]}, nil
+}
+
+// temporalNumber is a date, date-time or time as the number MariaDB
+// reads it as in a numeric context (20200203, 20200203101112.5, 101112):
+// the argument of SUM, AVG and the BIT_ aggregates, which
+// go-mysql-server summed as Unix seconds (or as 0 for a TIME). Its type
+// is an integer, or a DECIMAL with the value's fractional digits.
+type temporalNumber struct {
+	child sql.Expression
+	typ   sql.Type
+}
+
+var _ sql.Expression = (*temporalNumber)(nil)
+
+// isTemporal reports a DATE, DATETIME, TIMESTAMP or TIME type.
+func isTemporal(t sql.Type) bool {
+	return isDateType(t) || isTimeType(t) || gtypes.IsTimespan(t)
+}
+
+// newTemporalNumber wraps a temporal expression.
+func newTemporalNumber(c sql.Expression) *temporalNumber {
+	t := c.Type()
+	scale, digits := 0, 8 // DATE
+	switch {
+	case isTimeType(t):
+		scale, digits = int(t.(sqlbackend.TimeType).Scale), 7
+	case gtypes.IsTimespan(t):
+		digits = 7
+	case t.Type() != sqltypes.Date:
+		digits = 14
+		if dt, ok := t.(sql.DatetimeType); ok {
+			scale = dt.Precision()
+		}
+	}
+	typ := sql.Type(gtypes.Int64)
+	if scale > 0 {
+		typ = gtypes.MustCreateDecimalType(uint8(digits+scale), uint8(scale))
+	}
+	return &temporalNumber{child: c, typ: typ}
+}
+
+func (n *temporalNumber) Resolved() bool             { return n.child.Resolved() }
+func (n *temporalNumber) String() string             { return n.child.String() }
+func (n *temporalNumber) Type() sql.Type             { return n.typ }
+func (n *temporalNumber) IsNullable() bool           { return n.child.IsNullable() }
+func (n *temporalNumber) Children() []sql.Expression { return []sql.Expression{n.child} }
+
+// WithChildren keeps the wrapper.
+func (n *temporalNumber) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
+	}
+	return newTemporalNumber(children[0]), nil
+}
+
+// Eval gives the child's value as its number.
+func (n *temporalNumber) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := n.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	var num interface{}
+	switch x := v.(type) {
+	case sqlbackend.OddDate:
+		num = x.Number()
+	case time.Time:
+		num = sqlbackend.OddDateOf(x, n.child.Type()).Number()
+	case gtypes.Timespan:
+		tt, _ := n.child.Type().(sqlbackend.TimeType)
+		num = timeNumberOrText(x, tt, false)
+	default:
+		return nil, nil // (a value a temporal column does not hold)
+	}
+	out, _, err := n.typ.Convert(ctx, num)
+	return out, err
 }

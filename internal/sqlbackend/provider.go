@@ -17,6 +17,10 @@ import (
 // state of its own beyond a cache of SQL objects.
 type Provider struct {
 	e *engine.Engine
+	// overrides are functions answered in place of go-mysql-server's
+	// built-ins of their names (OverrideFunctions); read-only once the
+	// provider serves statements.
+	overrides map[string]sql.Function
 
 	objMu      sync.Mutex // serializes changes of views, triggers and procedures
 	objCacheMu sync.RWMutex

@@ -250,6 +250,9 @@ var _ sql.FunctionProvider = (*Provider)(nil)
 // helper behind SHOW CREATE FUNCTION.
 func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) {
 	name = strings.ToLower(name)
+	if f, ok := p.overrides[name]; ok {
+		return f, true
+	}
 	if name == showFunctionHelper {
 		return sql.FunctionN{Name: showFunctionHelper, Fn: func(args ...sql.Expression) (sql.Expression, error) {
 			return &showFunction{p: p, args: args}, nil
@@ -281,6 +284,19 @@ func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) 
 		}
 		return &storedFunc{p: p, db: n, def: def, typ: typ, args: args}, nil
 	}}, true
+}
+
+// OverrideFunctions makes p answer go-mysql-server's lookup of each
+// function's name with it, in place of go-mysql-server's built-in of that
+// name (mariadb/numfuncs.go). Call it before the provider serves
+// statements (it is not synchronized).
+func (p *Provider) OverrideFunctions(fns ...sql.Function) {
+	if p.overrides == nil {
+		p.overrides = map[string]sql.Function{}
+	}
+	for _, f := range fns {
+		p.overrides[strings.ToLower(f.FunctionName())] = f
+	}
 }
 
 // returnType maps a function's declared return type to go-mysql-server's.

@@ -1,0 +1,306 @@
+package mariadb
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// GREATEST, LEAST and ROUND over numbers as MariaDB computes them, where
+// go-mysql-server's answers differ:
+//
+//   - GREATEST and LEAST of numbers: go-mysql-server refused any DECIMAL
+//     argument ("unsupported type for greatest/least argument", so
+//     GREATEST(price, 1) and even GREATEST(1, 2.5) failed) and answered
+//     LEAST(1.5e0, 1) with 1.5. Here, when every argument is a number,
+//     they compare as MariaDB does: as DOUBLE when one is FLOAT or
+//     DOUBLE, else as DECIMAL (exactly, integers of either sign
+//     included), the result of that type (a DECIMAL with the largest
+//     scale and integer part of the arguments); NULL when one is NULL.
+//     Other arguments (text, dates) go to go-mysql-server's.
+//   - ROUND of a DECIMAL keeps go-mysql-server's value but has MariaDB's
+//     scale: ROUND(12.345) is 12, not 12.000; ROUND(x, d) with d a
+//     constant has d digits (ROUND(12.345, 5) is 12.34500).
+//
+// The functions are given to the provider, which go-mysql-server asks
+// before its own (sqlbackend.Provider.OverrideFunctions). The expressions
+// are immutable and safe for concurrent use.
+
+// numericFunctions are the replacements.
+var numericFunctions = []sql.Function{
+	sql.FunctionN{Name: "greatest", Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		return newExtremum(true, args)
+	}},
+	sql.FunctionN{Name: "least", Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		return newExtremum(false, args)
+	}},
+	sql.FunctionN{Name: "round", Fn: newRound},
+}
+
+// extremum is GREATEST (greatest) or LEAST of numbers.
+type extremum struct {
+	greatest bool
+	args     []sql.Expression
+	typ      sql.Type
+	float    bool // compared as DOUBLE, else as DECIMAL
+}
+
+var _ sql.FunctionExpression = (*extremum)(nil)
+
+// newExtremum builds GREATEST or LEAST: ours when the arguments are all
+// numbers (known once resolved), go-mysql-server's otherwise.
+func newExtremum(greatest bool, args []sql.Expression) (sql.Expression, error) {
+	if len(args) < 2 {
+		name := "LEAST"
+		if greatest {
+			name = "GREATEST"
+		}
+		return nil, sql.ErrInvalidArgumentNumber.New(name, "2 or more", len(args))
+	}
+	e := &extremum{greatest: greatest, args: args}
+	if e.Resolved() {
+		if !e.settle() {
+			return e.theirs()
+		}
+	}
+	return e, nil
+}
+
+// settle decides the comparison and the type from the arguments' types;
+// false when one is not a number.
+func (e *extremum) settle() bool {
+	intDigits, scale := 0, 0
+	allUnsigned := true
+	for _, a := range e.args {
+		t := a.Type()
+		switch {
+		case t == gmstypes.Null:
+			continue
+		case gmstypes.IsFloat(t):
+			e.float = true
+		case gmstypes.IsDecimal(t):
+			dt := t.(sql.DecimalType)
+			intDigits = max(intDigits, int(dt.Precision())-int(dt.Scale()))
+			scale = max(scale, int(dt.Scale()))
+			allUnsigned = false
+		case gmstypes.IsInteger(t):
+			intDigits = max(intDigits, 20)
+			if !gmstypes.IsUnsigned(t) {
+				allUnsigned = false
+			}
+		default:
+			return false
+		}
+	}
+	switch {
+	case e.float:
+		e.typ = gmstypes.Float64
+	case scale == 0 && intDigits <= 20:
+		e.typ = gmstypes.Int64
+		if allUnsigned {
+			e.typ = gmstypes.Uint64
+		}
+		for _, a := range e.args {
+			if gmstypes.IsUnsigned(a.Type()) && !allUnsigned {
+				e.typ = gmstypes.MustCreateDecimalType(20, 0) // signed and unsigned
+			}
+		}
+	default:
+		e.typ = gmstypes.MustCreateDecimalType(uint8(min(intDigits+scale, gmstypes.DecimalTypeMaxPrecision)), uint8(scale))
+	}
+	return true
+}
+
+// theirs is go-mysql-server's function for these arguments.
+func (e *extremum) theirs() (sql.Expression, error) {
+	if e.greatest {
+		return function.NewGreatest(e.args...)
+	}
+	return function.NewLeast(e.args...)
+}
+
+// FunctionName implements sql.FunctionExpression.
+func (e *extremum) FunctionName() string {
+	if e.greatest {
+		return "greatest"
+	}
+	return "least"
+}
+
+// Description implements sql.FunctionExpression.
+func (e *extremum) Description() string {
+	return "returns the greatest or least of its arguments."
+}
+
+func (e *extremum) String() string {
+	parts := make([]string, len(e.args))
+	for i, a := range e.args {
+		parts[i] = a.String()
+	}
+	return fmt.Sprintf("%s(%s)", e.FunctionName(), strings.Join(parts, ","))
+}
+
+// Resolved implements sql.Expression.
+func (e *extremum) Resolved() bool {
+	for _, a := range e.args {
+		if !a.Resolved() {
+			return false
+		}
+	}
+	return true
+}
+
+// Children implements sql.Expression.
+func (e *extremum) Children() []sql.Expression { return e.args }
+
+// IsNullable implements sql.Expression.
+func (e *extremum) IsNullable() bool {
+	for _, a := range e.args {
+		if a.IsNullable() {
+			return true
+		}
+	}
+	return false
+}
+
+// Type implements sql.Expression.
+func (e *extremum) Type() sql.Type {
+	if e.typ == nil {
+		return gmstypes.Float64
+	}
+	return e.typ
+}
+
+// CollationCoercibility implements sql.CollationCoercible: a number's.
+func (e *extremum) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+// WithChildren implements sql.Expression.
+func (e *extremum) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != len(e.args) {
+		return nil, sql.ErrInvalidChildrenNumber.New(e, len(children), len(e.args))
+	}
+	return newExtremum(e.greatest, children)
+}
+
+// Eval implements sql.Expression.
+func (e *extremum) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	if e.typ == nil && !e.settle() {
+		ne, err := e.theirs()
+		if err != nil {
+			return nil, err
+		}
+		return ne.Eval(ctx, row)
+	}
+	var best interface{}
+	var bestF float64
+	var bestD decimal.Decimal
+	for i, a := range e.args {
+		v, err := a.Eval(ctx, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		if e.float {
+			f, _, err := gmstypes.Float64.Convert(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			x := f.(float64)
+			if i == 0 || (e.greatest && x > bestF) || (!e.greatest && x < bestF) {
+				bestF, best = x, x
+			}
+			continue
+		}
+		d, ok := sqlbackend.ToDecimal(v)
+		if !ok {
+			return nil, fmt.Errorf("%s: %v is not a number", e.FunctionName(), v)
+		}
+		if c := d.Cmp(bestD); i == 0 || (e.greatest && c > 0) || (!e.greatest && c < 0) {
+			bestD, best = d, d
+		}
+	}
+	return inType(ctx, e.typ, best)
+}
+
+// inType converts v to t; a DECIMAL gets t's scale (go-mysql-server's
+// DECIMAL of an expression prints a value with the digits it has).
+func inType(ctx *sql.Context, t sql.Type, v interface{}) (interface{}, error) {
+	out, _, err := t.Convert(ctx, v)
+	if d, ok := out.(decimal.Decimal); ok && err == nil {
+		if dt, ok := t.(sql.DecimalType); ok {
+			return d.Round(int32(dt.Scale())), nil
+		}
+	}
+	return out, err
+}
+
+// decimalRound is ROUND of a DECIMAL with MariaDB's result scale: the
+// value is go-mysql-server's ROUND's.
+type decimalRound struct {
+	sql.Expression // go-mysql-server's ROUND
+	typ            sql.Type
+}
+
+var _ sql.FunctionExpression = (*decimalRound)(nil)
+
+// newRound builds ROUND: go-mysql-server's, typed as MariaDB types it
+// when its argument is a DECIMAL.
+func newRound(args ...sql.Expression) (sql.Expression, error) {
+	r, err := function.NewRound(args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 0 || !args[0].Resolved() {
+		return r, nil
+	}
+	dt, ok := args[0].Type().(sql.DecimalType)
+	if !ok || !gmstypes.IsDecimal(args[0].Type()) {
+		return r, nil
+	}
+	scale := 0
+	if len(args) == 2 {
+		lit, ok := args[1].(*expression.Literal)
+		if !ok {
+			return r, nil // a scale known only per row: go-mysql-server's
+		}
+		d, ok := sqlbackend.ToDecimal(lit.Value())
+		if !ok {
+			return r, nil
+		}
+		scale = int(min(max(d.IntPart(), 0), int64(gmstypes.DecimalTypeMaxScale)))
+	}
+	intDigits := int(dt.Precision()) - int(dt.Scale()) + 1 // (a carry: 9.9 rounds to 10)
+	prec := min(max(intDigits+scale, 1), gmstypes.DecimalTypeMaxPrecision)
+	return &decimalRound{Expression: r, typ: gmstypes.MustCreateDecimalType(uint8(prec), uint8(min(scale, prec)))}, nil
+}
+
+// FunctionName implements sql.FunctionExpression.
+func (r *decimalRound) FunctionName() string { return "round" }
+
+// Description implements sql.FunctionExpression.
+func (r *decimalRound) Description() string { return "rounds the number to d decimal places." }
+
+// Type implements sql.Expression.
+func (r *decimalRound) Type() sql.Type { return r.typ }
+
+// WithChildren implements sql.Expression.
+func (r *decimalRound) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return newRound(children...)
+}
+
+// Eval implements sql.Expression: the rounded value in the result type.
+func (r *decimalRound) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := r.Expression.Eval(ctx, row)
+	if err != nil || v == nil {
+		return v, err
+	}
+	return inType(ctx, r.typ, v)
+}
