@@ -434,6 +434,28 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 			}
 			return ne, transform.NewTree, nil
 		}
+	case *expression.Not, *expression.IsTrue, *expression.And, *expression.Or, *expression.Xor, *function.If:
+		// a date or time as a truth value: its number, so a zero date or
+		// 00:00:00 is false (go-mysql-server took any date as true and
+		// failed on a TIME)
+		ch := x.Children()
+		var nc []sql.Expression
+		for i, c := range ch {
+			if _, isIf := x.(*function.If); (isIf && i > 0) || !isTemporal(c.Type()) {
+				continue
+			}
+			if nc == nil {
+				nc = append([]sql.Expression(nil), ch...)
+			}
+			nc[i] = newTemporalNumber(c)
+		}
+		if nc != nil {
+			ne, err := x.WithChildren(nc...)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			return ne, transform.NewTree, nil
+		}
 	case *aggregation.GroupConcat, *aggregation.CountDistinct:
 		// TIME values as text: go-mysql-server's conversion of a TIME
 		// to text failed ("incompatible conversion to SQL type")

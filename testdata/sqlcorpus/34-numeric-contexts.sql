@@ -5,7 +5,8 @@
 -- digits, where go-mysql-server gave Unix seconds or 0; a TIME as text
 -- (CAST, COALESCE, GROUP_CONCAT, COUNT(DISTINCT)) is its text, where
 -- go-mysql-server failed; GREATEST/LEAST of DECIMALs work, and ROUND of a
--- DECIMAL has MariaDB's scale.
+-- DECIMAL has MariaDB's scale; a date or time as a truth value is its
+-- number (a zero date and 00:00:00 are false).
 CREATE TABLE sw (id INT PRIMARY KEY, i INT, u INT UNSIGNED, bi BIGINT, de DECIMAL(10,3), f FLOAT, db DOUBLE, c CHAR(5), v VARCHAR(20), tx TEXT, d DATE, t TIME, t3 TIME(3), dt DATETIME, dt6 DATETIME(6), ts TIMESTAMP NULL, y YEAR, b BIT(8), e ENUM('x','y','z'), s SET('a','b','c'), bl BLOB);
 INSERT INTO sw VALUES (1, -5, 7, 9000000000, 12.345, 1.5, 2.25, 'ab', 'hello', 'text', '2020-02-03', '10:11:12', '10:11:12.345', '2020-02-03 10:11:12', '2020-02-03 10:11:12.123456', '2021-03-04 05:06:07', 2024, b'101', 'y', 'a,c', 'blob'), (2, 0, 0, 0, 0, 0, 0, '', '', '', '0000-00-00', '00:00:00', '00:00:00', '0000-00-00 00:00:00', '0000-00-00 00:00:00', NULL, 0, b'0', 'x', '', ''), (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 SELECT id, ROUND(de) FROM sw ORDER BY id;
@@ -90,3 +91,9 @@ SELECT BIT_OR(ts) FROM sw;
 SELECT LEAST(1.5e0, 1), GREATEST(1, 2.5), GREATEST(1, 2.50), LEAST(-1, 18446744073709551615), GREATEST(1, NULL), GREATEST(2, 1.0), GREATEST(12.345, 1), GREATEST(3, 7, 5);
 SELECT ROUND(12.345), ROUND(12.345, 1), ROUND(12.345, -1), ROUND(12.345, 5), ROUND(12.5), ROUND(-12.5), ROUND(9.99);
 SELECT id, GREATEST(de, 2.5e0), ROUND(de, 2), ROUND(de, 5), ROUND(de, -1), GREATEST(i, u), GREATEST(i, -1.5) FROM sw ORDER BY id;
+SELECT id, d IS TRUE, d IS FALSE, NOT d, d AND 1, d OR 0, IF(d, 1, 2) FROM sw ORDER BY id;
+SELECT id, t IS TRUE, t IS FALSE, NOT t, t AND 1, t OR 0, IF(t, 1, 2) FROM sw ORDER BY id;
+SELECT id, t3 IS TRUE, t3 IS FALSE, NOT t3, t3 AND 1, t3 OR 0, IF(t3, 1, 2) FROM sw ORDER BY id;
+SELECT id, dt IS TRUE, dt IS FALSE, NOT dt, dt AND 1, dt OR 0, IF(dt, 1, 2) FROM sw ORDER BY id;
+SELECT id, dt6 IS TRUE, dt6 IS FALSE, NOT dt6, dt6 AND 1, dt6 OR 0, IF(dt6, 1, 2) FROM sw ORDER BY id;
+SELECT id, ts IS TRUE, ts IS FALSE, NOT ts, ts AND 1, ts OR 0, IF(ts, 1, 2) FROM sw ORDER BY id;
