@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -27,7 +28,9 @@ import (
 //     Other arguments (text, dates) go to go-mysql-server's.
 //   - ROUND of a DECIMAL keeps go-mysql-server's value but has MariaDB's
 //     scale: ROUND(12.345) is 12, not 12.000; ROUND(x, d) with d a
-//     constant has d digits (ROUND(12.345, 5) is 12.34500).
+//     constant has d digits (ROUND(12.345, 5) is 12.34500). ROUND of a
+//     YEAR or a DATE is of its number (go-mysql-server's was NULL, or an
+//     error).
 //
 // The functions are given to the provider, which go-mysql-server asks
 // before its own (sqlbackend.Provider.OverrideFunctions). The expressions
@@ -254,6 +257,11 @@ var _ sql.FunctionExpression = (*decimalRound)(nil)
 // newRound builds ROUND: go-mysql-server's, typed as MariaDB types it
 // when its argument is a DECIMAL.
 func newRound(args ...sql.Expression) (sql.Expression, error) {
+	if len(args) > 0 && args[0].Resolved() && (isYear(args[0].Type()) || (isDateType(args[0].Type()) && args[0].Type().Type() == sqltypes.Date)) {
+		// ROUND of a YEAR (go-mysql-server's was NULL) or a DATE: of
+		// its number (MariaDB rounds a TIME or DATETIME as one)
+		args = append([]sql.Expression{numberOf(args[0])}, args[1:]...)
+	}
 	r, err := function.NewRound(args...)
 	if err != nil {
 		return nil, err

@@ -425,10 +425,11 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	}
 	switch x := e.(type) {
 	case *expression.UnaryMinus, *function.AbsVal:
-		// -d and ABS(d) of a date or time: of its number, typed as one
-		// (go-mysql-server gave 0, or the date type back: 1292)
-		if ch := x.Children(); len(ch) == 1 && isTemporal(ch[0].Type()) {
-			ne, err := x.WithChildren(newTemporalNumber(ch[0]))
+		// -d and ABS(d) of a date, time or YEAR: of its number, typed as
+		// one (go-mysql-server gave 0, or the column's type back: 1292,
+		// "not a valid Year")
+		if ch := x.Children(); len(ch) == 1 && (isTemporal(ch[0].Type()) || isYear(ch[0].Type())) {
+			ne, err := x.WithChildren(numberOf(ch[0]))
 			if err != nil {
 				return nil, transform.SameTree, err
 			}
@@ -1072,6 +1073,18 @@ type temporalNumber struct {
 }
 
 var _ sql.Expression = (*temporalNumber)(nil)
+
+// isYear reports a YEAR type.
+func isYear(t sql.Type) bool { return t.Type() == sqltypes.Year }
+
+// numberOf is a date, time or YEAR expression as its number: a YEAR as a
+// signed integer, the others as temporalNumber.
+func numberOf(e sql.Expression) sql.Expression {
+	if isYear(e.Type()) {
+		return expression.NewConvert(e, expression.ConvertToSigned)
+	}
+	return newTemporalNumber(e)
+}
 
 // isTemporal reports a DATE, DATETIME, TIMESTAMP or TIME type.
 func isTemporal(t sql.Type) bool {

@@ -97,3 +97,4 @@ SELECT id, t3 IS TRUE, t3 IS FALSE, NOT t3, t3 AND 1, t3 OR 0, IF(t3, 1, 2) FROM
 SELECT id, dt IS TRUE, dt IS FALSE, NOT dt, dt AND 1, dt OR 0, IF(dt, 1, 2) FROM sw ORDER BY id;
 SELECT id, dt6 IS TRUE, dt6 IS FALSE, NOT dt6, dt6 AND 1, dt6 OR 0, IF(dt6, 1, 2) FROM sw ORDER BY id;
 SELECT id, ts IS TRUE, ts IS FALSE, NOT ts, ts AND 1, ts OR 0, IF(ts, 1, 2) FROM sw ORDER BY id;
+SELECT id, ROUND(y), -y, ABS(y), ROUND(d), y * 2, y DIV 2 FROM sw ORDER BY id;
