@@ -32,6 +32,8 @@ import (
 //     YEAR or a DATE is of its number (go-mysql-server's was NULL, or an
 //     error).
 //
+// WEEK of NULL is NULL (go-mysql-server's failed the statement).
+//
 // The functions are given to the provider, which go-mysql-server asks
 // before its own (sqlbackend.Provider.OverrideFunctions). The expressions
 // are immutable and safe for concurrent use.
@@ -45,6 +47,59 @@ var numericFunctions = []sql.Function{
 		return newExtremum(false, args)
 	}},
 	sql.FunctionN{Name: "round", Fn: newRound},
+	sql.FunctionN{Name: "week", Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		w, err := function.NewWeek(args...)
+		if err != nil {
+			return nil, err
+		}
+		return &nullOfNull{Expression: w}, nil
+	}},
+}
+
+// nullOfNull is a function of go-mysql-server's that is NULL when its
+// first argument is: WEEK(NULL) failed the statement ("invalid year"), so
+// a WEEK over a column with a NULL failed every row.
+type nullOfNull struct {
+	sql.Expression
+}
+
+var _ sql.FunctionExpression = (*nullOfNull)(nil)
+
+// FunctionName is the wrapped function's (the date rules of oddrule.go
+// recognise it by name).
+func (n *nullOfNull) FunctionName() string {
+	if fe, ok := n.Expression.(sql.FunctionExpression); ok {
+		return fe.FunctionName()
+	}
+	return ""
+}
+
+// Description is the wrapped function's.
+func (n *nullOfNull) Description() string {
+	if fe, ok := n.Expression.(sql.FunctionExpression); ok {
+		return fe.Description()
+	}
+	return ""
+}
+
+// WithChildren keeps the wrapper.
+func (n *nullOfNull) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := n.Expression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &nullOfNull{Expression: e}, nil
+}
+
+// Eval is NULL for a NULL first argument, else the function's value.
+func (n *nullOfNull) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	if ch := n.Expression.Children(); len(ch) > 0 {
+		v, err := ch[0].Eval(ctx, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+	}
+	return n.Expression.Eval(ctx, row)
 }
 
 // extremum is GREATEST (greatest) or LEAST of numbers.

@@ -383,6 +383,7 @@ var nullFunctions = map[string]bool{
 	"weekofyear": true, "yearweek": true, "to_days": true, "to_seconds": true,
 	"unix_timestamp": true, "last_day": true, "date_add": true, "date_sub": true,
 	"adddate": true, "subdate": true, "datediff": true, "monthname": true,
+	"timestampdiff": true,
 }
 
 // textFunctions are the string functions that read a date as its text
@@ -393,6 +394,42 @@ var textFunctions = map[string]bool{
 	"upper": true, "lower": true, "ucase": true, "lcase": true, "replace": true,
 	"lpad": true, "rpad": true, "trim": true, "ltrim": true, "rtrim": true,
 	"locate": true, "instr": true, "reverse": true,
+	"quote": true, "md5": true, "sha": true, "sha1": true, "sha2": true, "crc32": true,
+	"to_base64": true, "soundex": true, "strcmp": true, "find_in_set": true, "repeat": true,
+}
+
+// stringArgs are the positions of the string arguments of the string
+// functions that go-mysql-server refuses a number in (LEFT(i, 3) was
+// "invalid type: int32", LOCATE('1', i) and CRC32(1.5) errors too).
+var stringArgs = map[string][]int{
+	"left": {0}, "right": {0}, "substring": {0}, "substr": {0}, "mid": {0},
+	"locate": {0, 1}, "instr": {0, 1}, "reverse": {0}, "crc32": {0},
+}
+
+// numbersAsText returns a string function with its number arguments at
+// string positions (stringArgs) converted to their text, as MariaDB reads
+// them; changed is false when there were none.
+func numbersAsText(fe sql.FunctionExpression) (sql.Expression, bool, error) {
+	pos := stringArgs[strings.ToLower(fe.FunctionName())]
+	if pos == nil {
+		return fe, false, nil
+	}
+	ch := fe.Children()
+	var nc []sql.Expression
+	for _, i := range pos {
+		if i >= len(ch) || !gtypes.IsNumber(ch[i].Type()) {
+			continue
+		}
+		if nc == nil {
+			nc = append([]sql.Expression(nil), ch...)
+		}
+		nc[i] = expression.NewConvert(ch[i], expression.ConvertToChar)
+	}
+	if nc == nil {
+		return fe, false, nil
+	}
+	ne, err := fe.WithChildren(nc...)
+	return ne, err == nil, err
 }
 
 // oddExpression replaces the expressions that meet dates (see the rule).
@@ -470,10 +507,15 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 			}
 			return ne, transform.NewTree, nil
 		}
-	case *function.Concat, *function.ConcatWithSeparator, *expression.Like, sql.FunctionExpression:
+	case *function.Concat, *function.ConcatWithSeparator, *expression.Like, *function.Quote, sql.FunctionExpression:
+		if fe, ok := x.(sql.FunctionExpression); ok {
+			if ne, changed, err := numbersAsText(fe); err != nil || changed {
+				return ne, transform.NewTree, err
+			}
+		}
 		if fe, ok := x.(sql.FunctionExpression); ok && !textFunctions[strings.ToLower(fe.FunctionName())] {
 			switch x.(type) {
-			case *function.Concat, *function.ConcatWithSeparator:
+			case *function.Concat, *function.ConcatWithSeparator, *function.Quote:
 			default:
 				return e, transform.SameTree, nil
 			}
@@ -696,6 +738,11 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		if err != nil {
 			return nil, err
 		}
+		if v == nil && e.nullIn() {
+			// a date function of NULL is NULL (go-mysql-server's WEEK
+			// failed the statement: "invalid year")
+			return nil, nil
+		}
 		vals[i], done[i] = v, true
 		if o, ok := e.asOdd(v, c.Type()); ok {
 			vals[i], odd = o, true
@@ -883,6 +930,16 @@ func (e *oddComparer) Compare(ctx *sql.Context, row sql.Row) (int, error) {
 	return e.Expression.(expression.Comparer).Compare(ctx, row)
 }
 
+// nullIn reports whether e is a function of dates that is NULL when a
+// date operand is.
+func (e *oddExpr) nullIn() bool {
+	switch e.op {
+	case oddYear, oddMonth, oddDay, oddQuarter, oddFormat, oddCast, oddDatePart, oddNull:
+		return true
+	}
+	return false
+}
+
 // asOdd returns the OddDate an operand of date type t is for the
 // expression: an OddDate itself; for the functions, the zero date too
 // (go-mysql-server's year-0 January 1st); for CAST to a string, any date
@@ -1037,7 +1094,8 @@ func (o *oddOut) WithChildren(children ...sql.Expression) (sql.Expression, error
 
 // oddTextExpr gives the dates of its child (of a date type) as MariaDB
 // prints them (go-mysql-server's CONCAT appends 00:00:00 to a DATE and
-// fails on an OddDate); its type is its child's.
+// fails on an OddDate); its type is text, so a function that types its
+// result as its argument (SUBSTRING) gives text too.
 type oddTextExpr struct {
 	child sql.Expression
 }
@@ -1046,7 +1104,7 @@ var _ sql.Expression = (*oddTextExpr)(nil)
 
 func (o *oddTextExpr) Resolved() bool             { return o.child.Resolved() }
 func (o *oddTextExpr) String() string             { return o.child.String() }
-func (o *oddTextExpr) Type() sql.Type             { return o.child.Type() }
+func (o *oddTextExpr) Type() sql.Type             { return gtypes.LongText }
 func (o *oddTextExpr) IsNullable() bool           { return o.child.IsNullable() }
 func (o *oddTextExpr) Children() []sql.Expression { return []sql.Expression{o.child} }
 func (o *oddTextExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
