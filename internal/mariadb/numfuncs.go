@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
@@ -32,7 +33,8 @@ import (
 //     YEAR or a DATE is of its number (go-mysql-server's was NULL, or an
 //     error).
 //
-// WEEK of NULL is NULL (go-mysql-server's failed the statement).
+// WEEK of NULL is NULL (go-mysql-server's failed the statement), and
+// SEC_TO_TIME, which go-mysql-server lacks, is there.
 //
 // The functions are given to the provider, which go-mysql-server asks
 // before its own (sqlbackend.Provider.OverrideFunctions). The expressions
@@ -47,6 +49,7 @@ var numericFunctions = []sql.Function{
 		return newExtremum(false, args)
 	}},
 	sql.FunctionN{Name: "round", Fn: newRound},
+	sql.Function1{Name: "sec_to_time", Fn: newSecToTime},
 	sql.FunctionN{Name: "week", Fn: func(args ...sql.Expression) (sql.Expression, error) {
 		w, err := function.NewWeek(args...)
 		if err != nil {
@@ -91,15 +94,24 @@ func (n *nullOfNull) WithChildren(children ...sql.Expression) (sql.Expression, e
 	return &nullOfNull{Expression: e}, nil
 }
 
-// Eval is NULL for a NULL first argument, else the function's value.
+// Eval is NULL for a NULL first argument, else the function's value;
+// NULL with MariaDB's warning 1292 when that argument is text that is no
+// date (go-mysql-server failed the statement).
 func (n *nullOfNull) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	if ch := n.Expression.Children(); len(ch) > 0 {
-		v, err := ch[0].Eval(ctx, row)
-		if err != nil || v == nil {
-			return nil, err
-		}
+	ch := n.Expression.Children()
+	if len(ch) == 0 {
+		return n.Expression.Eval(ctx, row)
 	}
-	return n.Expression.Eval(ctx, row)
+	v, err := ch[0].Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	out, err := n.Expression.Eval(ctx, row)
+	if err != nil && gmstypes.IsText(ch[0].Type()) {
+		ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect datetime value: '%v'", v)
+		return nil, nil
+	}
+	return out, err
 }
 
 // extremum is GREATEST (greatest) or LEAST of numbers.
@@ -366,4 +378,84 @@ func (r *decimalRound) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 		return v, err
 	}
 	return inType(ctx, r.typ, v)
+}
+
+// secToTime is SEC_TO_TIME(x), which go-mysql-server lacks: x seconds as
+// a TIME with x's fractional digits (6 for a FLOAT or DOUBLE, none for an
+// integer), within -838:59:59.999999 to 838:59:59.999999, a value past
+// them cut to the bound with MariaDB's warning 1292. A date or time
+// argument is its number (numberOf). Immutable, safe for concurrent use.
+type secToTime struct {
+	expression.UnaryExpression
+	typ sqlbackend.TimeType
+}
+
+var _ sql.FunctionExpression = (*secToTime)(nil)
+
+// maxTimeMicros is 838:59:59.999999 in microseconds.
+const maxTimeMicros = (838*3600+59*60+59)*1_000_000 + 999_999
+
+func newSecToTime(x sql.Expression) sql.Expression {
+	if x.Resolved() && (isTemporal(x.Type()) || isYear(x.Type())) {
+		x = numberOf(x)
+	}
+	scale := 0
+	if x.Resolved() {
+		switch t := x.Type(); {
+		case gmstypes.IsDecimal(t):
+			scale = min(int(t.(sql.DecimalType).Scale()), 6)
+		case gmstypes.IsFloat(t), gmstypes.IsText(t):
+			scale = 6
+		}
+	}
+	return &secToTime{UnaryExpression: expression.UnaryExpression{Child: x},
+		typ: sqlbackend.TimeType{TimeType: gmstypes.Time, Scale: uint8(scale)}}
+}
+
+// FunctionName implements sql.FunctionExpression.
+func (s *secToTime) FunctionName() string { return "sec_to_time" }
+
+// Description implements sql.FunctionExpression.
+func (s *secToTime) Description() string { return "converts seconds to a time." }
+
+func (s *secToTime) String() string { return fmt.Sprintf("sec_to_time(%s)", s.Child) }
+
+// Type implements sql.Expression.
+func (s *secToTime) Type() sql.Type { return s.typ }
+
+// IsNullable implements sql.Expression.
+func (s *secToTime) IsNullable() bool { return true }
+
+// WithChildren implements sql.Expression.
+func (s *secToTime) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 1)
+	}
+	return newSecToTime(children[0]), nil
+}
+
+// Eval implements sql.Expression.
+func (s *secToTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := s.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	d, ok := sqlbackend.ToDecimal(v)
+	if !ok {
+		f, _, err := gmstypes.Float64.Convert(ctx, v)
+		if err != nil {
+			return nil, nil
+		}
+		d = decimal.NewFromFloat(f.(float64))
+	}
+	us := d.Shift(6).Round(int32(s.typ.Scale) - 6).IntPart()
+	if us > maxTimeMicros || us < -maxTimeMicros {
+		ctx.Warn(mysql.ERTruncatedWrongValue, "Truncated incorrect time value: '%s'", d.String())
+		us = min(max(us, -maxTimeMicros), maxTimeMicros)
+	}
+	unit := int64(1)
+	for range 6 - int(s.typ.Scale) {
+		unit *= 10
+	}
+	return gmstypes.Timespan(us / unit * unit), nil
 }

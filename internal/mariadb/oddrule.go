@@ -451,7 +451,8 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 				// the whole chain)
 				continue
 			}
-			if isDateType(c.Type()) || ((op == oddCast || op == oddArith) && (isTimeType(c.Type()) || gtypes.IsTimespan(c.Type()))) {
+			textDate := op != oddCast && (&oddExpr{op: op}).nullIn() && gtypes.IsText(c.Type())
+			if textDate || isDateType(c.Type()) || ((op == oddCast || op == oddArith) && (isTimeType(c.Type()) || gtypes.IsTimespan(c.Type()))) {
 				if _, cmp := e.(expression.Comparer); cmp && op < oddBetween {
 					return &oddComparer{oddExpr{Expression: e, op: op}}, transform.NewTree, nil
 				}
@@ -757,6 +758,15 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	}
 	if !odd {
 		v, err := e.Expression.Eval(ctx, row)
+		if err != nil && e.nullIn() && e.op != oddCast && gtypes.ErrConvertingToTime.Is(err) {
+			// a date function of text that is no date: NULL with
+			// MariaDB's warning (go-mysql-server failed the statement);
+			// of NULL (go-mysql-server's error too), NULL alone
+			if v0, err0 := ch[0].Eval(ctx, row); err0 == nil && v0 != nil {
+				ctx.Warn(mysql.ERTruncatedWrongValue, "%s", err.Error())
+			}
+			return nil, nil
+		}
 		if err == nil || (e.op > oddBetween && e.op != oddIn) {
 			return v, err
 		}
