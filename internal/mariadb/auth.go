@@ -2,6 +2,7 @@ package mariadb
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
@@ -35,13 +36,20 @@ var mayCreateView = regexp.MustCompile(`(?is)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*|#
 // ownGrants recognises SHOW GRANTS of the session's own account.
 var ownGrants = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS\s*(?:FOR\s+CURRENT_USER\s*(?:\(\s*\))?\s*)?;?\s*$`)
 
+// startsWithShow reports whether q's first word is SHOW (a cheap test
+// before ownGrants: the point fast path asks HandleAuth every statement).
+func startsWithShow(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n")
+	return len(q) >= 4 && strings.EqualFold(q[:4], "SHOW")
+}
+
 // HandleAuth checks auth, CREATE VIEW only for a statement that may make
 // a view.
 func (v mariaAuth) HandleAuth(ctx *sql.Context, state sql.AuthorizationQueryState, auth ast.AuthInformation) error {
 	if auth.AuthType == ast.AuthType_CREATE_VIEW && !mayCreateView.MatchString(ctx.Query()) {
 		return nil
 	}
-	if ownGrants.MatchString(ctx.Query()) {
+	if q := ctx.Query(); startsWithShow(q) && ownGrants.MatchString(q) {
 		return nil
 	}
 	return v.AuthorizationHandler.HandleAuth(ctx, state, auth)
