@@ -86,6 +86,17 @@ func (w *batchWriter) count(t *Table, d int64) {
 	w.deltaLog = append(w.deltaLog, deltaStep{t.rt, d})
 }
 
+// touched records that the batch changes t's rows without changing their
+// count (an update): t gets an entry of delta, once per batch.
+func (w *batchWriter) touched(t *Table) {
+	if w.delta == nil {
+		w.delta = rowDeltas{}
+	}
+	if _, ok := w.delta[t.rt]; !ok {
+		w.delta[t.rt] = 0
+	}
+}
+
 // undoCounts takes back the row count changes after the first n of
 // deltaLog.
 func (w *batchWriter) undoCounts(n int) {
@@ -448,7 +459,7 @@ func (w *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 	if err := w.checkRowLock(t, old); err != nil {
 		return err
 	}
-	w.count(t, 0) // the row count stays; the table's update time moves
+	w.touched(t) // the row count stays; the table's update time moves
 	w.oldPK = appendPKColumns(w.oldPK[:0], t, old, rowID)
 	w.newPK = appendPKColumns(w.newPK[:0], t, row, rowID)
 	oldPK, newPK := w.oldPK, w.newPK
