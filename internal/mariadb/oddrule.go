@@ -434,6 +434,66 @@ func numbersAsText(fe sql.FunctionExpression) (sql.Expression, bool, error) {
 
 // oddExpression replaces the expressions that meet dates (see the rule).
 func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	e, binChanged, err := binaryColumnsAsText(e)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	ne, same, err := oddExpressionOf(e)
+	if err != nil || same == transform.NewTree {
+		return ne, same, err
+	}
+	return ne, binChanged, nil
+}
+
+// binaryColumnsAsText gives arithmetic, and comparisons with a number, the
+// BINARY, VARBINARY and BLOB columns among their operands as text, which
+// reads as a number as MariaDB reads a string ('blob' + 0 is 0):
+// go-mysql-server read the bytes as a big-endian integer, as it reads a
+// hexadecimal literal (which keeps that reading).
+func binaryColumnsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	switch e.(type) {
+	case *expression.Arithmetic, *expression.Div, *expression.IntDiv, *expression.Mod, *expression.UnaryMinus, *function.AbsVal:
+	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
+		*expression.GreaterThan, *expression.GreaterThanOrEqual:
+		numeric := false
+		for _, c := range e.Children() {
+			numeric = numeric || gtypes.IsNumber(c.Type())
+		}
+		if !numeric {
+			return e, transform.SameTree, nil
+		}
+	default:
+		return e, transform.SameTree, nil
+	}
+	ch := e.Children()
+	var nc []sql.Expression
+	for i, c := range ch {
+		gf, ok := c.(*expression.GetField)
+		if !ok {
+			continue
+		}
+		switch gf.Type().Type() {
+		case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
+		default:
+			continue
+		}
+		if nc == nil {
+			nc = append([]sql.Expression(nil), ch...)
+		}
+		nc[i] = expression.NewConvert(c, expression.ConvertToChar)
+	}
+	if nc == nil {
+		return e, transform.SameTree, nil
+	}
+	ne, err := e.WithChildren(nc...)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return ne, transform.NewTree, nil
+}
+
+// oddExpressionOf is oddExpression once binary columns are text.
+func oddExpressionOf(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	op, ok := oddOpOf(e)
 	if ok {
 		changed := transform.SameTree
