@@ -497,8 +497,10 @@ func oddExpressionOf(e sql.Expression) (sql.Expression, transform.TreeIdentity, 
 	op, ok := oddOpOf(e)
 	if ok {
 		changed := transform.SameTree
-		if op == oddFirst && gtypes.IsText(e.Type()) {
-			// COALESCE(t, 9): a TIME among text (as for GROUP_CONCAT)
+		if op == oddFirst && (gtypes.IsText(e.Type()) || timeAmongOthers(e)) {
+			// COALESCE(t, 9): a TIME among text (as for GROUP_CONCAT);
+			// IFNULL(t, 'x'), typed TIME by go-mysql-server, failed on
+			// 'x' where MariaDB's result is text
 			ne, same, err := timesAsText(e)
 			if err != nil {
 				return nil, transform.SameTree, err
@@ -601,6 +603,20 @@ func oddExpressionOf(e sql.Expression) (sql.Expression, transform.TreeIdentity, 
 		}
 	}
 	return e, transform.SameTree, nil
+}
+
+// timeAmongOthers reports whether e is typed TIME while one of its
+// operands is neither a time nor NULL.
+func timeAmongOthers(e sql.Expression) bool {
+	if !gtypes.IsTimespan(e.Type()) && !isTimeType(e.Type()) {
+		return false
+	}
+	for _, c := range e.Children() {
+		if t := c.Type(); t != gtypes.Null && !gtypes.IsTimespan(t) && !isTimeType(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // timesAsText returns e with each child of a TIME type read as its text

@@ -99,3 +99,4 @@ SELECT id, dt6 IS TRUE, dt6 IS FALSE, NOT dt6, dt6 AND 1, dt6 OR 0, IF(dt6, 1, 2
 SELECT id, ts IS TRUE, ts IS FALSE, NOT ts, ts AND 1, ts OR 0, IF(ts, 1, 2) FROM sw ORDER BY id;
 SELECT id, ROUND(y), -y, ABS(y), ROUND(d), y * 2, y DIV 2 FROM sw ORDER BY id;
 SELECT id, bl + 0, bl * 1, bl - 1, bl = 0, bl DIV 2, bl % 3, bl + 0.5, bl / 2, -bl, bl = 'blob' FROM sw ORDER BY id;
+SELECT id, IFNULL(t3, 'x'), IFNULL(t, 0), COALESCE(t, NULL), COALESCE(t3, 'x', t) FROM sw ORDER BY id;
