@@ -2,6 +2,7 @@ package mariadb
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -414,22 +415,13 @@ func numbersAsText(fe sql.FunctionExpression) (sql.Expression, bool, error) {
 	if pos == nil {
 		return fe, false, nil
 	}
-	ch := fe.Children()
-	var nc []sql.Expression
-	for _, i := range pos {
-		if i >= len(ch) || !gtypes.IsNumber(ch[i].Type()) {
-			continue
+	ne, same, err := rewrapChildren(fe, func(i int, c sql.Expression) sql.Expression {
+		if !slices.Contains(pos, i) || !gtypes.IsNumber(c.Type()) {
+			return nil
 		}
-		if nc == nil {
-			nc = append([]sql.Expression(nil), ch...)
-		}
-		nc[i] = expression.NewConvert(ch[i], expression.ConvertToChar)
-	}
-	if nc == nil {
-		return fe, false, nil
-	}
-	ne, err := fe.WithChildren(nc...)
-	return ne, err == nil, err
+		return expression.NewConvert(c, expression.ConvertToChar)
+	})
+	return ne, same == transform.NewTree, err
 }
 
 // oddExpression replaces the expressions that meet dates (see the rule).
@@ -465,31 +457,17 @@ func binaryColumnsAsText(e sql.Expression) (sql.Expression, transform.TreeIdenti
 	default:
 		return e, transform.SameTree, nil
 	}
-	ch := e.Children()
-	var nc []sql.Expression
-	for i, c := range ch {
+	return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
 		gf, ok := c.(*expression.GetField)
 		if !ok {
-			continue
+			return nil
 		}
 		switch gf.Type().Type() {
 		case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
-		default:
-			continue
+			return expression.NewConvert(c, expression.ConvertToChar)
 		}
-		if nc == nil {
-			nc = append([]sql.Expression(nil), ch...)
-		}
-		nc[i] = expression.NewConvert(c, expression.ConvertToChar)
-	}
-	if nc == nil {
-		return e, transform.SameTree, nil
-	}
-	ne, err := e.WithChildren(nc...)
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	return ne, transform.NewTree, nil
+		return nil
+	})
 }
 
 // oddExpressionOf is oddExpression once binary columns are text.
@@ -539,24 +517,13 @@ func oddExpressionOf(e sql.Expression) (sql.Expression, transform.TreeIdentity, 
 		// a date or time as a truth value: its number, so a zero date or
 		// 00:00:00 is false (go-mysql-server took any date as true and
 		// failed on a TIME)
-		ch := x.Children()
-		var nc []sql.Expression
-		for i, c := range ch {
-			if _, isIf := x.(*function.If); (isIf && i > 0) || !isTemporal(c.Type()) {
-				continue
+		_, isIf := x.(*function.If)
+		return rewrapChildren(e, func(i int, c sql.Expression) sql.Expression {
+			if (isIf && i > 0) || !isTemporal(c.Type()) {
+				return nil // (IF's condition only)
 			}
-			if nc == nil {
-				nc = append([]sql.Expression(nil), ch...)
-			}
-			nc[i] = newTemporalNumber(c)
-		}
-		if nc != nil {
-			ne, err := x.WithChildren(nc...)
-			if err != nil {
-				return nil, transform.SameTree, err
-			}
-			return ne, transform.NewTree, nil
-		}
+			return newTemporalNumber(c)
+		})
 	case *aggregation.GroupConcat, *aggregation.CountDistinct:
 		// TIME values as text: go-mysql-server's conversion of a TIME
 		// to text failed ("incompatible conversion to SQL type")
@@ -583,24 +550,12 @@ func oddExpressionOf(e sql.Expression) (sql.Expression, transform.TreeIdentity, 
 				return e, transform.SameTree, nil
 			}
 		}
-		ch := x.Children()
-		var nc []sql.Expression
-		for i, c := range ch {
+		return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
 			if _, done := c.(*oddTextExpr); done || !(isDateType(c.Type()) || gtypes.IsTimespan(c.Type()) || isTimeType(c.Type())) {
-				continue
+				return nil
 			}
-			if nc == nil {
-				nc = append([]sql.Expression(nil), ch...)
-			}
-			nc[i] = &oddTextExpr{child: c}
-		}
-		if nc != nil {
-			ne, err := x.WithChildren(nc...)
-			if err != nil {
-				return nil, transform.SameTree, err
-			}
-			return ne, transform.NewTree, nil
-		}
+			return &oddTextExpr{child: c}
+		})
 	}
 	return e, transform.SameTree, nil
 }
@@ -619,19 +574,21 @@ func timeAmongOthers(e sql.Expression) bool {
 	return false
 }
 
-// timesAsText returns e with each child of a TIME type read as its text
-// (oddTextExpr).
-func timesAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+// rewrapChildren returns e with each child for which wrap gives an
+// expression replaced by it (wrap returns nil to keep the child), and
+// whether any was.
+func rewrapChildren(e sql.Expression, wrap func(i int, c sql.Expression) sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	ch := e.Children()
 	var nc []sql.Expression
 	for i, c := range ch {
-		if _, done := c.(*oddTextExpr); done || !(gtypes.IsTimespan(c.Type()) || isTimeType(c.Type())) {
+		w := wrap(i, c)
+		if w == nil {
 			continue
 		}
 		if nc == nil {
 			nc = append([]sql.Expression(nil), ch...)
 		}
-		nc[i] = &oddTextExpr{child: c}
+		nc[i] = w
 	}
 	if nc == nil {
 		return e, transform.SameTree, nil
@@ -641,6 +598,17 @@ func timesAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 		return nil, transform.SameTree, err
 	}
 	return ne, transform.NewTree, nil
+}
+
+// timesAsText returns e with each child of a TIME type read as its text
+// (oddTextExpr).
+func timesAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		if _, done := c.(*oddTextExpr); done || !(gtypes.IsTimespan(c.Type()) || isTimeType(c.Type())) {
+			return nil
+		}
+		return &oddTextExpr{child: c}
+	})
 }
 
 // oddOpOf returns the oddOp of an expression an oddExpr stands for.

@@ -4,11 +4,14 @@ import (
 	"context"
 	gosql "database/sql"
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dolthub/vitess/go/mysql"
 	_ "github.com/go-sql-driver/mysql"
 	"github.com/sirupsen/logrus"
 
@@ -95,6 +98,24 @@ func (ts *testServer) conn(db string) *gosql.Conn {
 		ts.tb.Fatal(err)
 	}
 	ts.tb.Cleanup(func() { c.Close() })
+	return c
+}
+
+// rawConn returns a connection of vitess's MySQL client as root, which
+// shows the bytes and field metadata the server sends (go-sql-driver
+// converts numbers and dates); closed when the test ends.
+func (ts *testServer) rawConn() *mysql.Conn {
+	ts.tb.Helper()
+	host, port, err := net.SplitHostPort(ts.s.Addr().String())
+	if err != nil {
+		ts.tb.Fatal(err)
+	}
+	p, _ := strconv.Atoi(port)
+	c, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: host, Port: p, Uname: "root", Pass: ts.cfg.RootPassword})
+	if err != nil {
+		ts.tb.Fatal(err)
+	}
+	ts.tb.Cleanup(c.Close)
 	return c
 }
 

@@ -1,14 +1,9 @@
 package sqlfront
 
 import (
-	"context"
-	"net"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/dolthub/vitess/go/mysql"
 )
 
 // TestTableTimes: information_schema.TABLES has each table's creation
@@ -102,13 +97,7 @@ func TestTableTimes(t *testing.T) {
 // the number.
 func TestYearZeroText(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
-	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
-	p, _ := strconv.Atoi(port)
-	c, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: host, Port: p, Uname: "root", Pass: ts.cfg.RootPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := ts.rawConn()
 	for _, q := range []string{"CREATE DATABASE yz", "CREATE TABLE yz.t (id INT PRIMARY KEY, y YEAR)", "INSERT INTO yz.t VALUES (1, 0), (2, 1999), (3, NULL)"} {
 		if _, err := c.ExecuteFetch(q, 10, false); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -136,13 +125,7 @@ func TestYearZeroText(t *testing.T) {
 // tables' names: a.one for A.one in go-sql-driver's columnsWithAlias).
 func TestAliasCaseInFields(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
-	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
-	p, _ := strconv.Atoi(port)
-	c, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: host, Port: p, Uname: "root", Pass: ts.cfg.RootPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := ts.rawConn()
 	for _, q := range []string{"CREATE DATABASE ac", "USE ac", "CREATE TABLE tb (id INT PRIMARY KEY)", "INSERT INTO tb VALUES (1)"} {
 		if _, err := c.ExecuteFetch(q, 10, false); err != nil {
 			t.Fatalf("%s: %v", q, err)

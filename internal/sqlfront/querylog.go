@@ -211,10 +211,11 @@ func logTime(t time.Time) string {
 	return fmt.Sprintf("%02d%02d%02d %2d:%02d:%02d", t.Year()%100, int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second())
 }
 
-// general writes one line of the general log: connection id, command
-// (Connect, Query, Prepare, Execute, Init DB, Quit) and argument. The
-// time is written when its second differs from the last line's.
-func (l *queryLog) general(id uint32, command, arg string) {
+// write runs f with the log file's writer, opened if needed, and the
+// time column's text when the second differs from the last line's
+// written with one ("" otherwise); it flushes after. Nothing is written
+// when the file cannot be opened.
+func (l *queryLog) write(f func(w *bufio.Writer, stamp string)) {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -222,15 +223,27 @@ func (l *queryLog) general(id uint32, command, arg string) {
 	if w == nil {
 		return
 	}
+	stamp := ""
 	if sec := now.Unix(); sec != l.lastSec {
-		l.lastSec = sec
-		w.WriteString(logTime(now))
-		w.WriteByte('\t')
-	} else {
-		w.WriteString("\t\t")
+		l.lastSec, stamp = sec, logTime(now)
 	}
-	fmt.Fprintf(w, "%6d %s\t%s\n", id, command, arg)
+	f(w, stamp)
 	_ = w.Flush()
+}
+
+// general writes one line of the general log: connection id, command
+// (Connect, Query, Prepare, Execute, Init DB, Quit) and argument. The
+// time is written when its second differs from the last line's.
+func (l *queryLog) general(id uint32, command, arg string) {
+	l.write(func(w *bufio.Writer, stamp string) {
+		if stamp != "" {
+			w.WriteString(stamp)
+			w.WriteByte('\t')
+		} else {
+			w.WriteString("\t\t")
+		}
+		fmt.Fprintf(w, "%6d %s\t%s\n", id, command, arg)
+	})
 }
 
 // slowEntry is what the slow log writes of one statement.
@@ -245,32 +258,25 @@ type slowEntry struct {
 
 // slow writes one entry of the slow query log.
 func (l *queryLog) slow(e *slowEntry) {
-	now := time.Now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	w := l.writer()
-	if w == nil {
-		return
-	}
-	if sec := now.Unix(); sec != l.lastSec {
-		l.lastSec = sec
-		fmt.Fprintf(w, "# Time: %s\n", logTime(now))
-	}
-	fmt.Fprintf(w, "# User@Host: %s[%s] @  [%s]\n", e.user, e.user, e.ip)
-	fmt.Fprintf(w, "# Thread_id: %d  Schema: %s  QC_hit: No\n", e.id, e.db)
-	fmt.Fprintf(w, "# Query_time: %.6f  Lock_time: 0.000000  Rows_sent: %d  Rows_examined: 0\n", e.elapsed.Seconds(), e.rows)
-	fmt.Fprintf(w, "# Rows_affected: %d  Bytes_sent: 0\n", e.affected)
-	if e.db != "" && e.db != l.lastDB {
-		l.lastDB = e.db
-		fmt.Fprintf(w, "use `%s`;\n", strings.ReplaceAll(e.db, "`", "``"))
-	}
-	fmt.Fprintf(w, "SET timestamp=%d;\n", e.start.Unix())
-	w.WriteString(e.text)
-	if !strings.HasSuffix(strings.TrimRight(e.text, " \t\r\n"), ";") {
-		w.WriteByte(';')
-	}
-	w.WriteByte('\n')
-	_ = w.Flush()
+	l.write(func(w *bufio.Writer, stamp string) {
+		if stamp != "" {
+			fmt.Fprintf(w, "# Time: %s\n", stamp)
+		}
+		fmt.Fprintf(w, "# User@Host: %s[%s] @  [%s]\n", e.user, e.user, e.ip)
+		fmt.Fprintf(w, "# Thread_id: %d  Schema: %s  QC_hit: No\n", e.id, e.db)
+		fmt.Fprintf(w, "# Query_time: %.6f  Lock_time: 0.000000  Rows_sent: %d  Rows_examined: 0\n", e.elapsed.Seconds(), e.rows)
+		fmt.Fprintf(w, "# Rows_affected: %d  Bytes_sent: 0\n", e.affected)
+		if e.db != "" && e.db != l.lastDB {
+			l.lastDB = e.db
+			fmt.Fprintf(w, "use `%s`;\n", strings.ReplaceAll(e.db, "`", "``"))
+		}
+		fmt.Fprintf(w, "SET timestamp=%d;\n", e.start.Unix())
+		w.WriteString(e.text)
+		if !strings.HasSuffix(strings.TrimRight(e.text, " \t\r\n"), ";") {
+			w.WriteByte(';')
+		}
+		w.WriteByte('\n')
+	})
 }
 
 // stmtLog follows one statement for the slow query log: nil when that log

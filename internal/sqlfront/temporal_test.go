@@ -1,13 +1,8 @@
 package sqlfront
 
 import (
-	"context"
-	"net"
 	"slices"
-	"strconv"
 	"testing"
-
-	"github.com/dolthub/vitess/go/mysql"
 )
 
 // A result column that reads a DATETIME(n), TIMESTAMP(n) or TIME(n)
@@ -16,16 +11,7 @@ import (
 // below), and prints its values with n digits, odd dates included.
 func TestTemporalFieldDecimals(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
-	host, port, err := net.SplitHostPort(ts.s.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := strconv.Atoi(port)
-	c, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: host, Port: p, Uname: "root", Pass: ts.cfg.RootPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := ts.rawConn()
 	for _, q := range []string{"CREATE DATABASE tf", "USE tf", "SET sql_mode = ''",
 		"CREATE TABLE t (id INT PRIMARY KEY, a DATETIME(3) NULL, b TIMESTAMP(2) NULL, c TIME(1) NULL, d DATE NULL)",
 		"INSERT INTO t VALUES (1, '2024-05-00 01:02:03', '2024-05-06 07:08:09', '10:11:12', '2024-00-01')"} {
