@@ -30,8 +30,10 @@ type mariaAuth struct {
 
 // mayCreateView recognises a statement that may create or alter a view:
 // its first word (after comments) is CREATE, ALTER, EXECUTE, CALL or
-// PREPARE.
-var mayCreateView = regexp.MustCompile(`(?is)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*|#[^\n]*\n\s*)*(?:CREATE|ALTER|EXECUTE|CALL|PREPARE)\b`)
+// PREPARE. The opening of an executable comment (/*!50001, /*M!100100)
+// is read as blank, not as a comment: mariadb-dump writes its CREATE
+// VIEW inside them.
+var mayCreateView = regexp.MustCompile(`(?is)^\s*(?:/\*M?!\d*\s*|/\*(?:[^!M]|M[^!]).*?\*/\s*|--[^\n]*\n\s*|#[^\n]*\n\s*)*(?:CREATE|ALTER|EXECUTE|CALL|PREPARE)\b`)
 
 // ownGrants recognises SHOW GRANTS of the session's own account.
 var ownGrants = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS\s*(?:FOR\s+CURRENT_USER\s*(?:\(\s*\))?\s*)?;?\s*$`)

@@ -47,7 +47,9 @@ func TestViewHeads(t *testing.T) {
 	// asks for CREATE VIEW, whichever way it is sent.
 	mustExec(t, root, "INSERT INTO vh.t VALUES (1, 5)")
 	expectRows(t, reader, "SELECT id, b FROM vh.plain", "1|6")
-	for _, q := range []string{"CREATE VIEW vh.mine AS SELECT 1", "PREPARE s FROM 'CREATE VIEW vh.mine AS SELECT 1'"} {
+	for _, q := range []string{"CREATE VIEW vh.mine AS SELECT 1", "PREPARE s FROM 'CREATE VIEW vh.mine AS SELECT 1'",
+		"/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 SQL SECURITY DEFINER */ /*!50001 VIEW vh.mine AS SELECT 1 */",
+		"/* a comment */ CREATE VIEW vh.mine AS SELECT 1"} {
 		if _, err := reader.Exec(q); err == nil {
 			t.Errorf("%s: no error for an account without CREATE VIEW", q)
 		}
