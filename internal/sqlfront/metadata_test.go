@@ -122,11 +122,13 @@ func TestYearZeroText(t *testing.T) {
 
 // TestAliasCaseInFields: a result field's table is the alias as the
 // statement spells it (go-mysql-server lower-cased aliases and derived
-// tables' names: a.one for A.one in go-sql-driver's columnsWithAlias).
+// tables' names: a.one for A.one in go-sql-driver's columnsWithAlias),
+// and, for a FLOAT field, its original table the table itself, so the
+// column's digits are kept.
 func TestAliasCaseInFields(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	c := ts.rawConn()
-	for _, q := range []string{"CREATE DATABASE ac", "USE ac", "CREATE TABLE tb (id INT PRIMARY KEY)", "INSERT INTO tb VALUES (1)"} {
+	for _, q := range []string{"CREATE DATABASE ac", "USE ac", "CREATE TABLE tb (id INT PRIMARY KEY, f FLOAT(7,2))", "INSERT INTO tb VALUES (1, 1.5)"} {
 		if _, err := c.ExecuteFetch(q, 10, false); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -143,6 +145,17 @@ func TestAliasCaseInFields(t *testing.T) {
 		}
 		if got := r.Fields[0].Table; got != want {
 			t.Errorf("%s: table %q, want %q", q, got, want)
+		}
+	}
+	// Through an alias the original table is the table itself, and the
+	// column's FLOAT(7,2) digits are kept (they were lost: 1.5).
+	for _, q := range []string{"SELECT Xy.f FROM tb AS Xy", "SELECT x.f FROM ac.tb x JOIN tb y USING (id)", "SELECT `q`.f FROM `ac`.`tb` AS `q`"} {
+		r, err := c.ExecuteFetch(q, 10, true)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if f := r.Fields[0]; f.OrgTable != "tb" || r.Rows[0][0].ToString() != "1.50" {
+			t.Errorf("%s: original table %q, value %q; want tb, 1.50", q, f.OrgTable, r.Rows[0][0].ToString())
 		}
 	}
 }
