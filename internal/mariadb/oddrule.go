@@ -430,11 +430,44 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	e, yearChanged, err := yearsAsText(e)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
 	ne, same, err := oddExpressionOf(e)
 	if err != nil || same == transform.NewTree {
 		return ne, same, err
 	}
-	return ne, binChanged, nil
+	if binChanged == transform.NewTree || yearChanged == transform.NewTree {
+		return ne, transform.NewTree, nil
+	}
+	return ne, transform.SameTree, nil
+}
+
+// yearsAsText gives CONCAT, CONCAT_WS, GROUP_CONCAT, the string functions
+// of textFunctions and CAST to a string the YEAR operands among their
+// children as their four digits (oddTextExpr): MariaDB's CONCAT(y) of
+// the year 0 is 0000, go-mysql-server's was 0.
+func yearsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	switch x := e.(type) {
+	case *function.Concat, *function.ConcatWithSeparator, *aggregation.GroupConcat:
+	case *expression.Convert:
+		if !castsToText(x.Type()) {
+			return e, transform.SameTree, nil
+		}
+	case sql.FunctionExpression:
+		if !textFunctions[strings.ToLower(x.FunctionName())] {
+			return e, transform.SameTree, nil
+		}
+	default:
+		return e, transform.SameTree, nil
+	}
+	return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		if !isYear(c.Type()) {
+			return nil
+		}
+		return &oddTextExpr{child: c}
+	})
 }
 
 // binaryColumnsAsText gives arithmetic, and comparisons with a number, the

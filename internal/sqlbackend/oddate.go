@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -159,8 +160,8 @@ func OddDateOf(tm time.Time, t sql.Type) OddDate {
 	return OddDate{P: packTime(&types.Type{Kind: types.DateTime, Scale: scale}, tm), Scale: scale}
 }
 
-// printedDate is the text of a value of date or time type t as MariaDB
-// prints it, or the value unchanged when it is neither.
+// printedDate is the text of a value of date, time or YEAR type t as
+// MariaDB prints it, or the value unchanged when it is none of them.
 func PrintedDate(v interface{}, t sql.Type) interface{} {
 	switch x := v.(type) {
 	case OddDate:
@@ -172,6 +173,10 @@ func PrintedDate(v interface{}, t sql.Type) interface{} {
 			return string(types.AppendFormat(nil, &types.Type{Kind: types.Time, Scale: tt.Scale}, types.Value{I: int64(x)}))
 		}
 		return x.String()
+	case int16:
+		if t.Type() == sqltypes.Year {
+			return fmt.Sprintf("%04d", x) // a YEAR: four digits (0000)
+		}
 	}
 	return v
 }

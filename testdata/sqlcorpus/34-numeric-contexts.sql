@@ -100,3 +100,5 @@ SELECT id, ts IS TRUE, ts IS FALSE, NOT ts, ts AND 1, ts OR 0, IF(ts, 1, 2) FROM
 SELECT id, ROUND(y), -y, ABS(y), ROUND(d), y * 2, y DIV 2 FROM sw ORDER BY id;
 SELECT id, bl + 0, bl * 1, bl - 1, bl = 0, bl DIV 2, bl % 3, bl + 0.5, bl / 2, -bl, bl = 'blob' FROM sw ORDER BY id;
 SELECT id, IFNULL(t3, 'x'), IFNULL(t, 0), COALESCE(t, NULL), COALESCE(t3, 'x', t) FROM sw ORDER BY id;
+SELECT id, CONCAT(y), LENGTH(y), CAST(y AS CHAR), CONCAT_WS('-', y, y), UPPER(y) FROM sw ORDER BY id;
+SELECT GROUP_CONCAT(y ORDER BY id) FROM sw;
