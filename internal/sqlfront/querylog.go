@@ -372,8 +372,8 @@ func logGeneral(c *mysql.Conn, command, arg string) {
 
 // boundText is a prepared statement's text with its parameters written
 // in as SQL literals, as the general log shows an Execute: each ? outside
-// strings, quoted names and comments takes the next parameter (vitess
-// names them v1, v2, ...).
+// strings, quoted names and comments takes the next parameter (v1, v2,
+// ..., paramName's names).
 func boundText(prepare *mysql.PrepareData) string {
 	q := prepare.PrepareStmt
 	if !strings.Contains(q, "?") {
@@ -412,7 +412,7 @@ func boundText(prepare *mysql.PrepareData) string {
 			i = end - 1
 		case ch == '?':
 			n++
-			bv := prepare.BindVars[fmt.Sprintf("v%d", n)]
+			bv := prepare.BindVars[paramName(n-1)]
 			if bv == nil {
 				b.WriteByte('?')
 				continue

@@ -748,10 +748,9 @@ func (h *mariaHandler) aliasTables(c *mysql.Conn, fields []*querypb.Field, query
 // alias as a word that is not followed by a '.' (`t AS a`, `t a`,
 // `db.t a`, quoted or not) until table accepts one.
 func tableOfAlias(query, alias string, table func(name string) bool) {
-	for i := 0; i+len(alias) <= len(query); i++ {
-		if !strings.EqualFold(query[i:i+len(alias)], alias) ||
-			i > 0 && isIdentByte(query[i-1]) || i+len(alias) < len(query) && (isIdentByte(query[i+len(alias)]) || query[i+len(alias)] == '.') {
-			continue
+	eachWord(query, alias, func(i int) bool {
+		if end := i + len(alias); end < len(query) && query[end] == '.' {
+			return true // alias.column
 		}
 		j := strings.TrimRight(query[:i], " \t\r\n`")
 		if k := len(j) - 2; k >= 0 && strings.EqualFold(j[k:], "AS") && (k == 0 || !isIdentByte(j[k-1])) {
@@ -763,7 +762,21 @@ func tableOfAlias(query, alias string, table func(name string) bool) {
 		for start > 0 && (isIdentByte(j[start-1]) || j[start-1] == '`') {
 			start--
 		}
-		if name := strings.Trim(j[start:], "`"); name != "" && end > 0 && table(name) {
+		name := strings.Trim(j[start:], "`")
+		return name == "" || end == 0 || !table(name)
+	})
+}
+
+// eachWord calls f with the offset of each occurrence of word in query,
+// in any letter case, that is a whole word (no name byte either side),
+// until f returns false.
+func eachWord(query, word string, f func(i int) bool) {
+	for i := 0; i+len(word) <= len(query); i++ {
+		if !strings.EqualFold(query[i:i+len(word)], word) ||
+			i > 0 && isIdentByte(query[i-1]) || i+len(word) < len(query) && isIdentByte(query[i+len(word)]) {
+			continue
+		}
+		if !f(i) {
 			return
 		}
 	}
@@ -796,19 +809,17 @@ func aliasCase(fields []*querypb.Field, query string) {
 // when query does not hold name itself as a word, or "".
 func spelledAs(query, name string) string {
 	found := ""
-	for i := 0; i+len(name) <= len(query); i++ {
-		if !strings.EqualFold(query[i:i+len(name)], name) ||
-			i > 0 && isIdentByte(query[i-1]) || i+len(name) < len(query) && isIdentByte(query[i+len(name)]) {
-			continue
-		}
+	eachWord(query, name, func(i int) bool {
 		w := query[i : i+len(name)]
 		if w == name {
-			return ""
+			found = ""
+			return false
 		}
 		if found == "" {
 			found = w
 		}
-	}
+		return true
+	})
 	return found
 }
 
