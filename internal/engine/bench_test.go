@@ -362,7 +362,7 @@ func BenchmarkRowCacheGet(b *testing.B) {
 		k := keys[nextKey(&x)%n]
 		h, s := c.hash(k)
 		var ok bool
-		if dst, ok, _, _ = c.get(h, s, k, dst); !ok {
+		if dst, ok, _, _, _ = c.get(h, s, k, dst); !ok {
 			b.Fatal("miss")
 		}
 	}

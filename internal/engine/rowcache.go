@@ -24,6 +24,12 @@ import (
 // which makes the commit visible atomically; so no reader sees an old
 // value after any reader has seen the new one.
 //
+// A key read and found absent is cached too, as an entry without a value
+// (the absent bit of its header): a lookup of a key that is not there,
+// such as a delete of a row deleted before, otherwise walks Pebble's
+// memtables and every level whose files hold the key's tombstone. An
+// absent entry is filled and dropped exactly as a value is.
+//
 // Eviction takes the entries after a pseudo-random slot once a shard is
 // over its share of the byte budget. Safe for concurrent use.
 type rowCache struct {
@@ -39,8 +45,9 @@ type rowCache struct {
 }
 
 // cacheShard is one lock's worth of the cache. Entries are keyed by the
-// key's 64-bit hash and hold the key itself (after a 2-byte length) and
-// then the value in one allocation, so a lookup probes a table of
+// key's 64-bit hash and hold the key itself (after a 2-byte header: the
+// key's length, and absentBit for a key known absent) and then the value
+// in one allocation, so a lookup probes a table of
 // integers (slots.go) and touches one block of memory. Two keys with the same hash share the
 // slot: the entry names its key, so a lookup of the other key misses.
 type cacheShard struct {
@@ -70,34 +77,43 @@ func (c *rowCache) hash(key []byte) (uint64, *cacheShard) {
 	return h, &c.shards[h&c.mask]
 }
 
-// entryValue returns the value of entry e if e holds key.
-func entryValue(e, key []byte) ([]byte, bool) {
-	if len(e) < 2+len(key) || int(e[0])<<8|int(e[1]) != len(key) || string(e[2:2+len(key)]) != string(key) {
-		return nil, false
+// absentBit marks, in an entry's header, a key known to have no value.
+// Keys longer than maxCachedKey are not cached.
+const (
+	absentBit    = 0x80
+	maxCachedKey = 0x7fff
+)
+
+// entryValue returns the value of entry e if e holds key (hit); absent
+// says the entry records that key has no value.
+func entryValue(e, key []byte) (v []byte, hit, absent bool) {
+	if len(e) < 2+len(key) || int(e[0]&^absentBit)<<8|int(e[1]) != len(key) || string(e[2:2+len(key)]) != string(key) {
+		return nil, false, false
 	}
-	return e[2+len(key):], true
+	return e[2+len(key):], true, e[0]&absentBit != 0
 }
 
-// get appends key's cached value to dst[:0]. On a miss it returns the
+// get appends key's cached value to dst[:0]. ok says the cache knows the
+// key: found then says whether it has a value. On a miss it returns the
 // shard generation to pass to fill, and ok false; fillable is false when a
 // commit on the shard is in flight.
-func (c *rowCache) get(h uint64, s *cacheShard, key, dst []byte) (v []byte, ok bool, gen uint64, fillable bool) {
+func (c *rowCache) get(h uint64, s *cacheShard, key, dst []byte) (v []byte, ok, found bool, gen uint64, fillable bool) {
 	s.mu.Lock()
-	if cv, hit := entryValue(s.m.get(h), key); hit {
+	if cv, hit, absent := entryValue(s.m.get(h), key); hit {
 		dst = append(dst[:0], cv...)
 		s.hits++
 		s.mu.Unlock()
-		return dst, true, 0, false
+		return dst, true, !absent, 0, false
 	}
 	s.misses++
 	gen, fillable = s.gen, s.busy == 0
 	s.mu.Unlock()
-	return dst, false, gen, fillable
+	return dst, false, false, gen, fillable
 }
 
-// fill stores val for key if no commit touched the shard since gen was
-// read and the slot is free.
-func (c *rowCache) fill(h uint64, s *cacheShard, key, val []byte, gen uint64) {
+// fill stores val for key (found false: that key has no value) if no
+// commit touched the shard since gen was read and the slot is free.
+func (c *rowCache) fill(h uint64, s *cacheShard, key, val []byte, found bool, gen uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gen != gen || s.busy != 0 {
@@ -106,28 +122,40 @@ func (c *rowCache) fill(h uint64, s *cacheShard, key, val []byte, gen uint64) {
 	if s.m.find(h) >= 0 {
 		return
 	}
-	c.put(h, s, key, val)
+	c.putEntry(h, s, key, val, !found, nil)
 }
 
 // put stores key and val in slot h, evicting random entries to stay within
 // the shard's budget; s.mu must be held.
-func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) { c.putInto(h, s, key, val, nil) }
+func (c *rowCache) put(h uint64, s *cacheShard, key, val []byte) {
+	c.putEntry(h, s, key, val, false, nil)
+}
 
 // putInto is put that builds a new entry in spare's memory when it is
 // large enough (spare must be referenced by nothing else).
 func (c *rowCache) putInto(h uint64, s *cacheShard, key, val, spare []byte) {
+	c.putEntry(h, s, key, val, false, spare)
+}
+
+// putEntry stores key's entry in slot h: val, or, when absent, the mark
+// that key has no value (val is then empty).
+func (c *rowCache) putEntry(h uint64, s *cacheShard, key, val []byte, absent bool, spare []byte) {
 	need := int64(2+len(key)+len(val)) + entryOverhead
-	if need > c.maxShard || len(key) > 0xffff {
+	if need > c.maxShard || len(key) > maxCachedKey {
 		s.remove(h)
 		return
 	}
 	n := 2 + len(key) + len(val)
+	head := byte(len(key) >> 8)
+	if absent {
+		head |= absentBit
+	}
 	if i := s.m.find(h); i >= 0 {
 		old := s.m.slots[i].e
 		if cap(old) >= n {
 			// Rows rewritten in place usually keep their size class.
 			e := old[:n]
-			e[0], e[1] = byte(len(key)>>8), byte(len(key))
+			e[0], e[1] = head, byte(len(key))
 			copy(e[2+copy(e[2:], key):], val)
 			s.m.slots[i].e = e
 			s.bytes += int64(n - len(old))
@@ -152,7 +180,7 @@ func (c *rowCache) putInto(h uint64, s *cacheShard, key, val, spare []byte) {
 	} else {
 		e = make([]byte, 2, (n+15)&^15)
 	}
-	e[0], e[1] = byte(len(key)>>8), byte(len(key))
+	e[0], e[1] = head, byte(len(key))
 	s.m.set(h, append(append(e, key...), val...))
 	s.bytes += need
 }
@@ -162,7 +190,7 @@ func (c *rowCache) putInto(h uint64, s *cacheShard, key, val, spare []byte) {
 func (s *cacheShard) drop(h uint64, key []byte) (bool, []byte) {
 	s.busy++
 	e := s.m.get(h)
-	_, was := entryValue(e, key)
+	_, was, _ := entryValue(e, key)
 	s.remove(h)
 	return was, e
 }
@@ -204,7 +232,8 @@ func (c *rowCache) beginCommit(b *pebble.Batch, all bool) {
 
 // endCommit is called by the writer once b's commit returned, with
 // beginCommit's all and whether the commit succeeded. Keys that were
-// cached get the value b gave them (the last write of a key decides), then
+// cached get the value b gave them, or the mark that they have none (the
+// last write of a key decides), then
 // every shard beginCommit marked has its generation bumped and is
 // unmarked.
 func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
@@ -222,9 +251,14 @@ func (c *rowCache) endCommit(b *pebble.Batch, all, committed bool) {
 	eachDataKey(b, func(kind pebble.InternalKeyKind, k, v []byte) {
 		h, s := c.hash(k)
 		s.mu.Lock()
-		if committed && kind == pebble.InternalKeyKindSet && i < len(c.was) && c.was[i] {
+		switch {
+		case !committed || i >= len(c.was) || !c.was[i]:
+			s.remove(h)
+		case kind == pebble.InternalKeyKindSet:
 			c.putInto(h, s, k, v, c.old[i])
-		} else {
+		case kind == pebble.InternalKeyKindDelete || kind == pebble.InternalKeyKindSingleDelete || kind == pebble.InternalKeyKindDeleteSized:
+			c.putEntry(h, s, k, nil, true, c.old[i])
+		default:
 			s.remove(h)
 		}
 		s.gen++
@@ -326,13 +360,13 @@ func (ps *pointSource) get(r pebble.Reader, key, dst []byte) (v []byte, found bo
 		return readInto(r, key, dst)
 	}
 	h, s := c.hash(key)
-	v, ok, gen, fillable := c.get(h, s, key, dst)
+	v, ok, found, gen, fillable := c.get(h, s, key, dst)
 	if ok {
-		return v, true, nil
+		return v, found, nil
 	}
 	v, found, err = readInto(ps.db, key, dst)
-	if found && fillable {
-		c.fill(h, s, key, v, gen)
+	if err == nil && fillable {
+		c.fill(h, s, key, v, found, gen)
 	}
 	return v, found, err
 }

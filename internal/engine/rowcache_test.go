@@ -245,3 +245,45 @@ func TestRowCacheLinearizable(t *testing.T) {
 		t.Fatalf("no cache hits: %+v", st)
 	}
 }
+
+// TestRowCacheAbsentKeys checks that a key found absent is remembered (a
+// second lookup is a hit, not a Pebble read) and that the writer's
+// commits keep that knowledge true: an insert makes the key visible, a
+// delete makes it absent again.
+func TestRowCacheAbsentKeys(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone, withRowCache(1<<20))
+	tb := setupPeople(t, e)
+	look := func(k int64) []int64 {
+		t.Helper()
+		return ids(findAll(t, e, tb, &Query{Op: OpEQ, Key: Row{iv(k)}}))
+	}
+	if got := look(7); len(got) != 0 {
+		t.Fatalf("empty table: found %v", got)
+	}
+	before := e.RowCacheStats()
+	if got := look(7); len(got) != 0 {
+		t.Fatalf("empty table, again: found %v", got)
+	}
+	if after := e.RowCacheStats(); after.Hits != before.Hits+1 || after.Misses != before.Misses {
+		t.Fatalf("second lookup of an absent key: hits %d→%d, misses %d→%d; want one hit more, no miss",
+			before.Hits, after.Hits, before.Misses, after.Misses)
+	}
+	update(t, e, func(tx *Job) error {
+		_, err := tx.Insert(tb, row(iv(7), sv("n"), null(), iv(1)))
+		return err
+	})
+	if got := look(7); !slices.Equal(got, []int64{7}) {
+		t.Fatalf("after the insert: found %v, want [7]", got)
+	}
+	update(t, e, func(tx *Job) error {
+		_, err := tx.FindModify(tb, &Query{Op: OpEQ, Key: Row{iv(7)}}, &Modify{Op: ModDelete})
+		return err
+	})
+	before = e.RowCacheStats()
+	if got := look(7); len(got) != 0 {
+		t.Fatalf("after the delete: found %v", got)
+	}
+	if after := e.RowCacheStats(); after.Hits != before.Hits+1 {
+		t.Fatalf("a deleted key that was cached is not known absent: hits %d→%d", before.Hits, after.Hits)
+	}
+}
