@@ -51,6 +51,7 @@ type Session struct {
 	autoLocks   bool // locks were taken by an autocommit statement
 	victim      bool // a deadlock rolled the transaction back; its batch goes once unread
 	lcQuery     string
+	authMemos   map[any]AuthMemo // the fast paths' authorizations (AuthMemoOf)
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
 	functions   []string // the stored functions being evaluated, outermost first (routines.go)
@@ -652,4 +653,31 @@ func (s *source) closed(gen uint64) {
 		s.sess.applyPendingRollback(false)
 		s.sess.settle()
 	}
+}
+
+// AuthMemo is an authorization the SQL front's fast paths remember: the
+// account, current database and grant-table generation it was given
+// under.
+type AuthMemo struct {
+	User, Address, DB string
+	Grants            uint64
+}
+
+// maxAuthMemos bounds a session's memos; past it they are forgotten.
+const maxAuthMemos = 64
+
+// AuthMemoOf returns the memo kept for key (a plan pointer: the map keeps
+// it alive, so its address names no other plan). The session's own
+// goroutine only.
+func (s *Session) AuthMemoOf(key any) (AuthMemo, bool) {
+	m, ok := s.authMemos[key]
+	return m, ok
+}
+
+// SetAuthMemo keeps m for key. The session's own goroutine only.
+func (s *Session) SetAuthMemo(key any, m AuthMemo) {
+	if s.authMemos == nil || len(s.authMemos) >= maxAuthMemos {
+		s.authMemos = map[any]AuthMemo{}
+	}
+	s.authMemos[key] = m
 }

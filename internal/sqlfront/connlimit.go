@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"context"
 	"crypto/tls"
 	"encoding/binary"
 	"net"
@@ -38,6 +39,10 @@ type limitListener struct {
 	mu      sync.Mutex
 	pending map[*limitConn]struct{} // under mu
 	oldest  []*limitConn            // pending connections in accept order (some gone), under mu
+	live    map[*limitConn]struct{} // every open connection, for watchPeers; under mu
+
+	watchOnce sync.Once
+	stopWatch chan struct{} // closed by Close: watchPeers returns
 }
 
 // maxPending bounds the connections not authenticated yet: four times
@@ -67,6 +72,12 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		l.open.Add(1)
 		n := maxAllowedPacket()
 		lc := &limitConn{Conn: nc, l: l, maxUnanswered: n + n/64 + 64<<10}
+		lc.ctx, lc.cancelConn = context.WithCancel(context.Background())
+		lc.endWatch = func() { lc.running.Store(false) }
+		l.watchOnce.Do(func() {
+			l.stopWatch = make(chan struct{})
+			go l.watchPeers(l.stopWatch)
+		})
 		if l.connectTimeout > 0 {
 			nc.SetDeadline(time.Now().Add(l.connectTimeout))
 		}
@@ -83,7 +94,9 @@ func (l *limitListener) addPending(lc *limitConn) {
 	l.mu.Lock()
 	if l.pending == nil {
 		l.pending = map[*limitConn]struct{}{}
+		l.live = map[*limitConn]struct{}{}
 	}
+	l.live[lc] = struct{}{}
 	l.pending[lc] = struct{}{}
 	l.oldest = append(l.oldest, lc)
 	if limit > 0 && len(l.pending) > limit {
@@ -113,6 +126,29 @@ func (l *limitListener) addPending(lc *limitConn) {
 		l.stats.Refused.Add(1)
 		evict.Conn.Close() // its Close, from its goroutine, gives the slot back
 	}
+}
+
+// Close stops the peer watcher and closes the listener.
+func (l *limitListener) Close() error {
+	l.watchOnce.Do(func() {}) // no watcher starts after this
+	if l.stopWatch != nil {
+		l.mu.Lock()
+		select {
+		case <-l.stopWatch:
+		default:
+			close(l.stopWatch)
+		}
+		l.mu.Unlock()
+	}
+	return l.Listener.Close()
+}
+
+// gone forgets c (closed).
+func (l *limitListener) gone(c *limitConn) {
+	l.mu.Lock()
+	delete(l.live, c)
+	l.mu.Unlock()
+	c.cancelConn()
 }
 
 // leavePending reports whether c was pending and no longer counts it.
@@ -220,6 +256,16 @@ type limitConn struct {
 	unanswered    atomic.Int64
 	running       atomic.Bool
 
+	// The statement watch (netlimit.go): ctx is the context of the
+	// statements run on vitess's background context, cancelled by
+	// watchPeers if the client goes while one runs (and at Close);
+	// endWatch ends such a watch; cancel is the running statement's own
+	// cancel when it had another context.
+	ctx        context.Context
+	cancelConn context.CancelFunc
+	endWatch   func()
+	cancel     atomic.Pointer[context.CancelFunc]
+
 	// stream frames the client's packets (preparestream.go).
 	stream prepareStream
 	// multiRest is what the last ComMultiQuery left of its text, the
@@ -280,6 +326,7 @@ func (c *limitConn) lift() {
 func (c *limitConn) Close() error {
 	if c.closed.CompareAndSwap(false, true) {
 		c.l.open.Add(-1)
+		c.l.gone(c)
 		c.l.leavePending(c)
 		if c.session.Load() {
 			c.l.sessions.Add(-1)

@@ -434,7 +434,7 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 	if b == nil || inTxn && !b.idx.Primary {
 		return false, nil
 	}
-	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, p.auth) != nil {
+	if !h.fastAuthorized(s, sctx, sess, p, p.auth) {
 		return false, nil
 	}
 	key, ok := intKeyOf(b.t, b.idx.Columns, b.args, prepare.BindVars)
@@ -492,6 +492,35 @@ func (h *mariaHandler) fastSession(ctx context.Context, c *mysql.Conn, query str
 		return nil, nil, nil
 	}
 	return s, sctx, sqlbackend.SessionOf(sctx)
+}
+
+// fastAuthorized reports whether the session's account may run the fast
+// path statement of plan (a pointer) whose access is auth: a SELECT,
+// UPDATE, INSERT or DELETE of one table. go-mysql-server's check builds
+// its query state (the account looked up under the grant tables' read
+// lock) on every call; the answer is kept per session and plan while the
+// account, the current database and the grant tables' generation (the
+// update counter that the session's privilege set carries, refreshed by
+// UserActivePrivilegeSet) stay the same. A refusal is not kept.
+func (h *mariaHandler) fastAuthorized(s *Server, sctx *sql.Context, sess *sqlbackend.Session, plan any, auth sqlparser.AuthInformation) bool {
+	mdb := h.mdb
+	if mdb == nil || !mdb.Enabled() {
+		return s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, auth) == nil
+	}
+	mdb.UserActivePrivilegeSet(sctx)
+	_, grants := sess.GetPrivilegeSet()
+	client := sess.Client()
+	db := sctx.GetCurrentDatabase()
+	if m, ok := sess.AuthMemoOf(plan); ok && grants != 0 && m.Grants == grants && m.DB == db && m.User == client.User && m.Address == client.Address {
+		return true
+	}
+	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, auth) != nil {
+		return false
+	}
+	if grants != 0 {
+		sess.SetAuthMemo(plan, sqlbackend.AuthMemo{User: client.User, Address: client.Address, DB: db, Grants: grants})
+	}
+	return true
 }
 
 // endSpan ends ctx's root span, if it has one.

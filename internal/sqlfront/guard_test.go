@@ -396,32 +396,40 @@ func TestTreeWalk(t *testing.T) {
 
 // TestDisconnectCancelsStatement: a statement whose client goes away is
 // cancelled (the wrapped connection hides the TCP socket from
-// go-mysql-server's own check; watchStatement does it).
+// go-mysql-server's own check; watchStatement does it), sent as text or
+// prepared.
 func TestDisconnectCancelsStatement(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	db := ts.open("")
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	// The driver closes the connection when the context ends.
-	_, err = conn.ExecContext(ctx, "SELECT SLEEP(60)")
-	if err == nil {
-		t.Fatal("SLEEP(60) returned")
-	}
-	conn.Close()
-	deadline := time.Now().Add(peerCheckInterval + 5*time.Second)
-	for {
-		rows := queryRows(t, db, "SELECT info FROM information_schema.processlist WHERE info LIKE 'SELECT SLEEP%'")
-		if len(rows) == 0 {
-			return
+	for _, args := range [][]any{nil, {60}} {
+		query := "SELECT SLEEP(60)"
+		if args != nil {
+			query = "SELECT SLEEP(?)"
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the statement still runs: %q", rows)
-		}
-		time.Sleep(200 * time.Millisecond)
+		t.Run(query, func(t *testing.T) {
+			conn, err := db.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			// The driver closes the connection when the context ends.
+			if _, err = conn.ExecContext(ctx, query, args...); err == nil {
+				t.Fatalf("%s returned", query)
+			}
+			conn.Close()
+			deadline := time.Now().Add(peerCheckInterval + 5*time.Second)
+			for {
+				rows := queryRows(t, db, "SELECT info FROM information_schema.processlist WHERE info LIKE 'SELECT SLEEP%'")
+				if len(rows) == 0 {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the statement still runs: %q", rows)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		})
 	}
 }
 

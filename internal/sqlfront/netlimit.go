@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -78,53 +77,63 @@ func limitConnOf(c *mysql.Conn) *limitConn {
 	return nil
 }
 
-// statementWatch is the state of one running statement's watch.
-type statementWatch struct {
-	lc     *limitConn
-	cancel context.CancelFunc
-
-	mu      sync.Mutex
-	timer   *time.Timer
-	stopped bool
-}
-
 // watchStatement marks a statement of c as running and returns a context
-// that is cancelled if the client disconnects meanwhile (checked every
-// peerCheckInterval), and the function that ends the watch.
+// that is cancelled if the client disconnects meanwhile, and the function
+// that ends the watch. The listener's watcher (watchPeers) looks at every
+// running statement's socket each peerCheckInterval. A statement whose
+// context is never cancelled (vitess's for every command: the background
+// context, with a runtime/trace task for COM_QUERY, a value only `go tool
+// trace` reads) runs on the connection's own context instead, made once:
+// starting and ending a watch then costs two atomic stores. A watch
+// inside a running one (a fast path under its command's) changes nothing.
 func watchStatement(ctx context.Context, c *mysql.Conn) (context.Context, func()) {
 	lc := limitConnOf(c)
-	if lc == nil {
-		return ctx, func() {}
+	if lc == nil || lc.running.Load() {
+		return ctx, noWatch
 	}
 	lc.running.Store(true)
-	ctx, cancel := context.WithCancel(ctx)
-	w := &statementWatch{lc: lc, cancel: cancel}
-	w.mu.Lock()
-	w.timer = time.AfterFunc(peerCheckInterval, w.check)
-	w.mu.Unlock()
-	return ctx, w.stop
+	if ctx.Done() == nil {
+		return lc.ctx, lc.endWatch
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	lc.cancel.Store(&cancel)
+	return sctx, func() {
+		lc.cancel.Store(nil)
+		cancel()
+		lc.running.Store(false)
+	}
 }
 
-// check cancels the statement if the client has gone, else re-arms.
-func (w *statementWatch) check() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.stopped {
-		return
-	}
-	if w.lc.peerClosed() {
-		w.cancel()
-		return
-	}
-	w.timer.Reset(peerCheckInterval)
-}
+func noWatch() {}
 
-// stop ends the watch.
-func (w *statementWatch) stop() {
-	w.mu.Lock()
-	w.stopped = true
-	w.timer.Stop()
-	w.mu.Unlock()
-	w.cancel()
-	w.lc.running.Store(false)
+// watchPeers cancels, every peerCheckInterval until done is closed, the
+// running statements of l's connections whose client has gone.
+func (l *limitListener) watchPeers(done <-chan struct{}) {
+	t := time.NewTicker(peerCheckInterval)
+	defer t.Stop()
+	var running []*limitConn
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		running = running[:0]
+		l.mu.Lock()
+		for lc := range l.live {
+			if lc.running.Load() {
+				running = append(running, lc)
+			}
+		}
+		l.mu.Unlock()
+		for _, lc := range running {
+			if lc.running.Load() && lc.peerClosed() {
+				lc.cancelConn()
+				if cancel := lc.cancel.Load(); cancel != nil {
+					(*cancel)()
+				}
+			}
+		}
+		clear(running)
+	}
 }

@@ -494,7 +494,7 @@ func (h *mariaHandler) execWrite(ctx context.Context, c *mysql.Conn, p *writePla
 	if b == nil {
 		return false, nil
 	}
-	if s.engine.Analyzer.Catalog.AuthorizationHandler().HandleAuth(sctx, nil, p.auth) != nil {
+	if !h.fastAuthorized(s, sctx, sess, p, p.auth) {
 		return false, nil
 	}
 	var key []types.Value

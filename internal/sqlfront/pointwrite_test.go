@@ -422,3 +422,67 @@ func TestPointWritesLock(t *testing.T) {
 		t.Fatalf("%d of %d increments took the fast path", n, workers*each+2*txns)
 	}
 }
+
+// TestPointWriteGrants: a prepared point write is checked against the
+// account's grants as they are at each execution (the fast path keeps an
+// authorization only while the grant tables and the current database are
+// unchanged): a REVOKE refuses the next execution and writes nothing, a
+// GRANT lets it through again, and the same text after USE of another
+// database is checked there.
+func TestPointWriteGrants(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	mustExec(t, root, "CREATE DATABASE g1", "CREATE DATABASE g2",
+		"CREATE TABLE g1.t (id INT PRIMARY KEY, n INT)", "CREATE TABLE g2.t (id INT PRIMARY KEY, n INT)",
+		"INSERT INTO g1.t VALUES (1, 0)", "INSERT INTO g2.t VALUES (1, 0)",
+		"CREATE USER 'wu'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT, UPDATE ON g1.t TO 'wu'@'%'", "GRANT SELECT ON g2.t TO 'wu'@'%'")
+	db, err := gosql.Open("mysql", ts.dsn("wu", "pw", "g1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st, err := c.PrepareContext(ctx, "UPDATE t SET n = n + 1 WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	update := func(want string) {
+		t.Helper()
+		_, err := st.ExecContext(ctx, 1)
+		switch {
+		case want == "" && err != nil:
+			t.Fatalf("update: %v", err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Fatalf("update: got %v, want an error with %q", err, want)
+		}
+	}
+	count := func(table string) string {
+		t.Helper()
+		return strings.Join(queryRows(t, root, "SELECT n FROM "+table), ",")
+	}
+	update("")
+	update("")
+	mustExec(t, root, "REVOKE UPDATE ON g1.t FROM 'wu'@'%'")
+	update("denied")
+	if n := count("g1.t"); n != "2" {
+		t.Fatalf("after the REVOKE: n = %s, want 2", n)
+	}
+	mustExec(t, root, "GRANT UPDATE ON g1.* TO 'wu'@'%'")
+	update("")
+	if _, err := c.ExecContext(ctx, "USE g2"); err != nil {
+		t.Fatal(err)
+	}
+	update("denied")
+	if n := count("g2.t"); n != "0" {
+		t.Fatalf("g2.t written without the grant: n = %s", n)
+	}
+	if n := count("g1.t"); n != "3" {
+		t.Fatalf("g1.t: n = %s, want 3", n)
+	}
+}
