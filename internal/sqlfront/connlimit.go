@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 )
 
@@ -265,6 +266,11 @@ type limitConn struct {
 	cancelConn context.CancelFunc
 	endWatch   func()
 	cancel     atomic.Pointer[context.CancelFunc]
+
+	// fastCtx is the first statement context the fast paths made for
+	// the connection's session, which later ones copy (fastSession; on
+	// the serving goroutine only).
+	fastCtx *sql.Context
 
 	// stream frames the client's packets (preparestream.go).
 	stream prepareStream

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
@@ -487,9 +488,24 @@ func (h *mariaHandler) fastSession(ctx context.Context, c *mysql.Conn, query str
 	if s = h.srv.Load(); s == nil {
 		return nil, nil, nil
 	}
+	lc := limitConnOf(c)
+	if lc != nil && lc.fastCtx != nil && any(lc.fastCtx.Session) == c.ClientData {
+		// The connection's first context, copied: go-mysql-server's
+		// makes a context of nine options (each a closure) and a span per
+		// statement. The copy gets a process id of its own (the pid
+		// says "another statement" to whatever keeps state per statement).
+		sctx = lc.fastCtx.WithQuery(query)
+		sctx.Context = ctx
+		sctx.ApplyOpts(sql.WithPid(1<<62 + fastPids.Add(1)))
+		sctx.SetQueryTime(time.Now())
+		return s, sctx, sqlbackend.SessionOf(sctx)
+	}
 	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
 	if err != nil {
 		return nil, nil, nil
+	}
+	if lc != nil && !sctx.RootSpan().IsRecording() {
+		lc.fastCtx = sctx
 	}
 	return s, sctx, sqlbackend.SessionOf(sctx)
 }
@@ -522,6 +538,11 @@ func (h *mariaHandler) fastAuthorized(s *Server, sctx *sql.Context, sess *sqlbac
 	}
 	return true
 }
+
+// fastPids numbers the statements whose context fastSession copies; their
+// process ids are 2^62 above it, far above go-mysql-server's own count
+// (which starts at 1), so that the two never give one id twice.
+var fastPids atomic.Uint64
 
 // endSpan ends ctx's root span, if it has one.
 func endSpan(ctx *sql.Context) {
