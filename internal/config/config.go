@@ -170,7 +170,7 @@ func Default() Config {
 		ConnectTimeout:          10 * time.Second,
 		LongQueryTime:           10,
 		Durability:              engine.DurabilitySync,
-		RootHost:                "127.0.0.1",
+		RootHost:                "localhost",
 		CacheSize:               256 << 20,
 		RowCacheSize:            64 << 20,
 		SQLPointFastPath:        true,

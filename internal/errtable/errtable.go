@@ -98,6 +98,8 @@ const (
 	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
 	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
 	EREventAlreadyExists         = 1537 // ER_EVENT_ALREADY_EXISTS
+	ERPasswordNoMatch            = 1133 // ER_PASSWORD_NO_MATCH: no such account
+	ERCannotUser                 = 1396 // ER_CANNOT_USER: CREATE/ALTER/DROP USER or ROLE of an account that is (not) there
 	EREventDoesNotExist          = 1539 // ER_EVENT_DOES_NOT_EXIST
 )
 
@@ -294,6 +296,7 @@ var mysqlErrors = map[int]MySQLError{
 	1105: {"ER_UNKNOWN_ERROR", "HY000", "%s"},
 	1110: {"ER_FIELD_SPECIFIED_TWICE", "42000", "Column '%s' specified twice"},
 	1130: {"ER_HOST_NOT_PRIVILEGED", "HY000", "Host '%s' is not allowed to connect to this MariaDB server"},
+	1133: {"ER_PASSWORD_NO_MATCH", "28000", "Can't find any matching row in the user table"},
 	1139: {"ER_REGEXP_ERROR", "42000", "Regex error '%-.64s'"},
 	1136: {"ER_WRONG_VALUE_COUNT_ON_ROW", "21S01", "Column count doesn't match value count at row %d"},
 	1142: {"ER_TABLEACCESS_DENIED_ERROR", "42000", "%s command denied to user '%s'@'%s' for table `%s`.`%s`"},
@@ -317,6 +320,7 @@ var mysqlErrors = map[int]MySQLError{
 	1304: {"ER_SP_ALREADY_EXISTS", "42000", "%s %s already exists"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},
 	1359: {"ER_TRG_ALREADY_EXISTS", "HY000", "Trigger '%s' already exists"},
+	1396: {"ER_CANNOT_USER", "HY000", "Operation %s failed for %s"},
 	1537: {"ER_EVENT_ALREADY_EXISTS", "HY000", "Event '%s' already exists"},
 	1539: {"ER_EVENT_DOES_NOT_EXIST", "HY000", "Unknown event '%s'"},
 	1364: {"ER_NO_DEFAULT_FOR_FIELD", "HY000", "Field '%s' doesn't have a default value"},

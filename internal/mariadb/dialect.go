@@ -50,6 +50,9 @@ func DialectRewrite(q string) (string, bool) {
 	if rw, ok := packageStatusRewrite(q); ok {
 		return rw, true
 	}
+	if rw, ok := passwordHashRewrite(q); ok {
+		return rw, true
+	}
 	out, blanked := dialectBlank(q)
 	if rw, ok := AssignRewrite(out); ok {
 		return rw, true
@@ -356,4 +359,35 @@ func packageStatusRewrite(q string) (string, bool) {
 		}
 	}
 	return "SHOW PROCEDURE STATUS WHERE FALSE" + q[end:], true
+}
+
+// passwordHashRewrite turns MariaDB's `IDENTIFIED BY PASSWORD 'hash'` in
+// CREATE USER and ALTER USER (how SHOW CREATE USER and mariadb-dump
+// --system=users give an account's password) into the parser's
+// `IDENTIFIED WITH mysql_native_password AS 'hash'`, which stores the
+// hash as it is. GRANT ... IDENTIFIED BY PASSWORD is not rewritten (it
+// stays a syntax error).
+func passwordHashRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) < 5 || !strings.EqualFold(toks[1].text, "USER") ||
+		!strings.EqualFold(toks[0].text, "CREATE") && !strings.EqualFold(toks[0].text, "ALTER") {
+		return q, false
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].text == ";" {
+			break
+		}
+		if strings.EqualFold(toks[i].text, "IDENTIFIED") && strings.EqualFold(toks[i+1].text, "BY") && strings.EqualFold(toks[i+2].text, "PASSWORD") {
+			b.WriteString(q[last:toks[i].start])
+			b.WriteString("IDENTIFIED WITH mysql_native_password AS")
+			last = toks[i+2].end
+		}
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
 }

@@ -353,6 +353,18 @@ var kindWordings = append(fkWordings, []kindWording{
 	onKind(sql.ErrPrivilegeCheckFailed, func(x *errContext, a []string) *mysql.SQLError {
 		return x.accessDenied("", "")
 	}),
+	onKind(sql.ErrUserCreationFailure, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERCannotUser, "CREATE USER", a[0])
+	}),
+	onKind(sql.ErrUserAlterFailure, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERCannotUser, "ALTER USER", a[0])
+	}),
+	onKind(sql.ErrUserDeletionFailure, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERCannotUser, "DROP USER", a[0])
+	}),
+	onKind(sql.ErrRoleCreationFailure, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(errtable.ERCannotUser, "CREATE ROLE", a[0])
+	}),
 }...)
 
 // translate returns err as MariaDB words it.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestQueryLogs: the general query log has each connection, statement,
@@ -42,6 +43,12 @@ func TestQueryLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	multi.Close()
+	// The server logs the Quit when it reads it, after Close returned.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(gen); strings.Contains(string(b), " Quit\t") {
+			break
+		}
+	}
 	mustExec(t, db, "SET GLOBAL general_log = 0", "SET GLOBAL slow_query_log = 0")
 	expectRows(t, c, "SELECT 'after', SLEEP(0.06)", "after|0")
 

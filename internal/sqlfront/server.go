@@ -26,7 +26,7 @@ import (
 // Defaults of Config.
 const (
 	DefaultAddress        = "127.0.0.1:3306"
-	DefaultRootHost       = "127.0.0.1"
+	DefaultRootHost       = "localhost"
 	DefaultVersionString  = "10.11.99-MariaDB-HandlerDB"
 	DefaultVersionComment = "HandlerDB"
 )
@@ -41,9 +41,12 @@ type Config struct {
 	// RootPassword is the password of the root account ("" for none). It
 	// is applied at every start, whatever an earlier run stored.
 	RootPassword string
-	// RootHost is the host root may connect from. Default 127.0.0.1
-	// (go-mysql-server also lets 127.0.0.1 and ::1 connect as localhost);
-	// "%" allows any host.
+	// RootHost is the host root may connect from. Default localhost,
+	// MariaDB's root (a client at 127.0.0.1 or ::1 is localhost): a
+	// MariaDB dump's CREATE USER root@localhost is then 1396, as there,
+	// where an account root@127.0.0.1 would have been shadowed for
+	// loopback logins by the new root@localhost without privileges. "%"
+	// allows any host.
 	RootHost string
 	// VersionString is the server version clients see in VERSION() and
 	// @@version, and after "5.5.5-" in the handshake, as MariaDB sends it.

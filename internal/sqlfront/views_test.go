@@ -28,13 +28,13 @@ func TestViewHeads(t *testing.T) {
 	defer reader.Close()
 	for _, db := range []execer{root, reader} {
 		expectRows(t, db, "SELECT TABLE_NAME, DEFINER, SECURITY_TYPE, CHECK_OPTION, VIEW_DEFINITION, ALGORITHM FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'vh' ORDER BY TABLE_NAME",
-			"inv|root@127.0.0.1|INVOKER|CASCADED|SELECT id FROM vh.t|MERGE",
+			"inv|root@localhost|INVOKER|CASCADED|SELECT id FROM vh.t|MERGE",
 			"other|someone@%|DEFINER|NONE|SELECT 1 AS one|UNDEFINED",
-			"plain|root@127.0.0.1|DEFINER|NONE|SELECT id, a + 1 AS b FROM vh.t WHERE a > 0|UNDEFINED")
+			"plain|root@localhost|DEFINER|NONE|SELECT id, a + 1 AS b FROM vh.t WHERE a > 0|UNDEFINED")
 	}
 	for q, want := range map[string]string{
-		"SHOW CREATE VIEW vh.plain": "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`127.0.0.1` SQL SECURITY DEFINER VIEW `plain` AS SELECT id, a + 1 AS b FROM vh.t WHERE a > 0",
-		"SHOW CREATE VIEW vh.inv":   "CREATE ALGORITHM=MERGE DEFINER=`root`@`127.0.0.1` SQL SECURITY INVOKER VIEW `inv` AS SELECT id FROM vh.t WITH CASCADED CHECK OPTION",
+		"SHOW CREATE VIEW vh.plain": "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `plain` AS SELECT id, a + 1 AS b FROM vh.t WHERE a > 0",
+		"SHOW CREATE VIEW vh.inv":   "CREATE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW `inv` AS SELECT id FROM vh.t WITH CASCADED CHECK OPTION",
 		"SHOW CREATE TABLE other":   "CREATE ALGORITHM=UNDEFINED DEFINER=`someone`@`%` SQL SECURITY DEFINER VIEW `other` AS SELECT 1 AS one",
 	} {
 		rows := queryRows(t, reader, q)
@@ -74,7 +74,7 @@ func TestViewHeads(t *testing.T) {
 	for _, q := range []string{"SHOW GRANTS", "SHOW GRANTS FOR CURRENT_USER()", "SHOW GRANTS FOR CURRENT_USER"} {
 		expectRows(t, reader, q, "GRANT USAGE ON *.* TO `reader`@`%`", "GRANT SELECT, SHOW VIEW ON `vh`.* TO `reader`@`%`")
 	}
-	if _, err := queryStrings(reader, "SHOW GRANTS FOR 'root'@'127.0.0.1'"); err == nil || !strings.Contains(err.Error(), "1044") {
+	if _, err := queryStrings(reader, "SHOW GRANTS FOR 'root'@'localhost'"); err == nil || !strings.Contains(err.Error(), "1044") {
 		t.Errorf("SHOW GRANTS of another account: %v, want 1044", err)
 	}
 }
