@@ -98,6 +98,7 @@ const (
 	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
 	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
 	EREventAlreadyExists         = 1537 // ER_EVENT_ALREADY_EXISTS
+	ERAccountLocked              = 4151 // ER_ACCOUNT_HAS_BEEN_LOCKED: a login to a locked account
 	ERPasswordNoMatch            = 1133 // ER_PASSWORD_NO_MATCH: no such account
 	ERCannotUser                 = 1396 // ER_CANNOT_USER: CREATE/ALTER/DROP USER or ROLE of an account that is (not) there
 	EREventDoesNotExist          = 1539 // ER_EVENT_DOES_NOT_EXIST
@@ -353,6 +354,7 @@ var mysqlErrors = map[int]MySQLError{
 	1261: {"ER_WARN_TOO_FEW_RECORDS", "01000", "Row %d doesn't contain data for all columns"},
 	1262: {"ER_WARN_TOO_MANY_RECORDS", "01000", "Row %d was truncated; it contained more data than there were input columns"},
 	1263: {"ER_WARN_NULL_TO_NOTNULL", "22004", "Column set to default value; NULL supplied to NOT NULL column '%s' at row %d"},
+	4151: {"ER_ACCOUNT_HAS_BEEN_LOCKED", "HY000", "Access denied, this account is locked"},
 }
 
 // DupEntry prints a duplicate key as MariaDB's 1062 does: the values

@@ -365,27 +365,36 @@ func packageStatusRewrite(q string) (string, bool) {
 // CREATE USER and ALTER USER (how SHOW CREATE USER and mariadb-dump
 // --system=users give an account's password) into the parser's
 // `IDENTIFIED WITH mysql_native_password AS 'hash'`, which stores the
-// hash as it is. GRANT ... IDENTIFIED BY PASSWORD is not rewritten (it
-// stays a syntax error).
+// hash as it is. In a statement that also locks the account, a bare
+// `PASSWORD EXPIRE` (expire now, which the parser lacks: MariaDB's dump
+// of its mariadb.sys account) goes: a locked account cannot log in to be
+// asked for a new password. GRANT ... IDENTIFIED BY PASSWORD is not
+// rewritten (it stays a syntax error).
 func passwordHashRewrite(q string) (string, bool) {
 	toks := codeWords(q)
 	if len(toks) < 5 || !strings.EqualFold(toks[1].text, "USER") ||
 		!strings.EqualFold(toks[0].text, "CREATE") && !strings.EqualFold(toks[0].text, "ALTER") {
 		return q, false
 	}
+	is := func(i int, w string) bool { return i < len(toks) && strings.EqualFold(toks[i].text, w) }
+	locked := false
+	for i := range toks {
+		locked = locked || is(i, "ACCOUNT") && is(i+1, "LOCK")
+	}
 	var b strings.Builder
-	last := 0
-	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].text == ";" {
-			break
-		}
-		if strings.EqualFold(toks[i].text, "IDENTIFIED") && strings.EqualFold(toks[i+1].text, "BY") && strings.EqualFold(toks[i+2].text, "PASSWORD") {
+	last, changed := 0, false
+	for i := 0; i+1 < len(toks) && toks[i].text != ";"; i++ {
+		switch {
+		case is(i, "IDENTIFIED") && is(i+1, "BY") && is(i+2, "PASSWORD"):
 			b.WriteString(q[last:toks[i].start])
 			b.WriteString("IDENTIFIED WITH mysql_native_password AS")
-			last = toks[i+2].end
+			last, changed = toks[i+2].end, true
+		case locked && is(i, "PASSWORD") && is(i+1, "EXPIRE") && !is(i+2, "DEFAULT") && !is(i+2, "NEVER") && !is(i+2, "INTERVAL"):
+			b.WriteString(q[last:toks[i].start])
+			last, changed = toks[i+1].end, true
 		}
 	}
-	if last == 0 {
+	if !changed {
 		return q, false
 	}
 	b.WriteString(q[last:])

@@ -66,11 +66,20 @@ func setupUsers(ctx *sql.Context, db *mysql_db.MySQLDb, e *engine.Engine, cfg *C
 	} else if hash := nativePassword(cfg.RootPassword); u.AuthString != hash || u.Plugin != string(mysql.MysqlNativePassword) {
 		nu := *u
 		nu.AuthString, nu.Plugin = hash, string(mysql.MysqlNativePassword)
-		ed.PutUser(&nu)
+		replaceUser(ed, &nu)
 	}
 	ed.Close()
 	db.SetPersister(&persister{e: e})
 	return nil
+}
+
+// replaceUser puts u in place of the account of its user and host, which
+// it removes first: Editor.PutUser on a changed copy of a stored account
+// (ACCOUNT LOCK's) left both, and every lookup of the account then
+// panicked with "too many matching users".
+func replaceUser(ed *mysql_db.Editor, u *mysql_db.User) {
+	ed.RemoveUser(mysql_db.UserPrimaryKey{Host: u.Host, User: u.User})
+	ed.PutUser(u)
 }
 
 // Authorize checks a SQL account for the HandlerSocket front: the user's
@@ -313,6 +322,14 @@ func (m *loginMethod) HandleAuthPluginData(c *mysql.Conn, user string, serverDat
 	if lc != nil {
 		lc.tried.Store(true)
 	}
+	if hash, locked := lockedAccount(m.mdb, user, host); locked {
+		// MariaDB checks the lock after the password (go-mysql-server
+		// refuses a locked account as a wrong password).
+		if !nativeTokenMatches(serverData, clientData, hash) {
+			return nil, denied
+		}
+		return nil, sqlError(errtable.ERAccountLocked)
+	}
 	g, err := m.AuthMethod.HandleAuthPluginData(c, user, serverData, clientData, addr)
 	var se *mysql.SQLError
 	if err != nil && errors.As(err, &se) && se.Num == mysql.ERAccessDeniedError {
@@ -340,6 +357,51 @@ func connectionAdmin(mdb *mysql_db.MySQLDb, user, host string) bool {
 	defer rd.Close()
 	u := mdb.GetUser(rd, user, host, false)
 	return u != nil && (u.PrivilegeSet.Has(sql.PrivilegeType_Super) || u.PrivilegeSet.HasDynamic("CONNECTION_ADMIN"))
+}
+
+// lockedAccount reports whether the account user logs in to from host is
+// locked (CREATE or ALTER USER ... ACCOUNT LOCK), with its password hash.
+func lockedAccount(mdb *mysql_db.MySQLDb, user, host string) (hash string, locked bool) {
+	if !mdb.Enabled() {
+		return "", false
+	}
+	rd := mdb.Reader()
+	defer rd.Close()
+	u := mdb.GetUser(rd, user, host, false)
+	if u == nil || !u.Locked {
+		return "", false
+	}
+	return u.AuthString, true
+}
+
+// nativeTokenMatches reports whether a mysql_native_password answer to
+// the salt proves the password whose stored hash is hash ("*" and the
+// hex of SHA1(SHA1(password)); "" for none, answered with no token).
+// The answer is SHA1(password) XOR SHA1(salt, SHA1(SHA1(password))).
+func nativeTokenMatches(salt, token []byte, hash string) bool {
+	if len(token) == 1 && token[0] == 0 {
+		token = nil
+	}
+	if hash == "" || len(token) == 0 {
+		return hash == "" && len(token) == 0
+	}
+	stored, err := hex.DecodeString(strings.TrimPrefix(hash, "*"))
+	if err != nil || len(stored) != sha1.Size || len(token) != sha1.Size {
+		return false
+	}
+	if len(salt) > 20 {
+		salt = salt[:20] // the handshake's scramble ends with a NUL
+	}
+	h := sha1.New()
+	h.Write(salt)
+	h.Write(stored)
+	mask := h.Sum(nil)
+	h1 := make([]byte, sha1.Size)
+	for i := range h1 {
+		h1[i] = token[i] ^ mask[i]
+	}
+	h2 := sha1.Sum(h1)
+	return subtle.ConstantTimeCompare(h2[:], stored) == 1
 }
 
 // accountExists reports whether an account (not a role) admits user from

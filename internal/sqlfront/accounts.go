@@ -1,0 +1,263 @@
+package sqlfront
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+)
+
+// SHOW CREATE USER, which go-mysql-server's parser does not know, answered
+// as MariaDB 10.11 does: one row, in a column named "CREATE USER for
+// user@host", holding the statement that makes the account again:
+//
+//	CREATE USER `u`@`h` [IDENTIFIED BY PASSWORD '<hash>'] [ACCOUNT LOCK]
+//
+// (MariaDB's form of the password, which passwordHashRewrite, in the
+// mariadb package, reads back). mariadb-dump --system=users asks it of
+// every account. An account may see its own; any other needs SELECT on
+// the mysql database (1142 naming mysql.user, as MariaDB), and an
+// account that does not exist is 1133.
+
+// showCreateUserAccount returns the account named after SHOW CREATE USER
+// in query (current: CURRENT_USER), and whether query is that statement.
+func showCreateUserAccount(query string) (name, host string, current, ok bool) {
+	rest, ok := cutWords(query, "SHOW", "CREATE", "USER")
+	if !ok {
+		return "", "", false, false
+	}
+	rest = strings.TrimRight(strings.TrimSpace(rest), "; \t\r\n")
+	if up := strings.ToUpper(rest); up == "CURRENT_USER" || up == "CURRENT_USER()" {
+		return "", "", true, true
+	}
+	st, err := sqlparser.Parse("DROP USER " + rest)
+	if err != nil {
+		return "", "", false, false
+	}
+	du, isDrop := st.(*sqlparser.DropUser)
+	if !isDrop || len(du.AccountNames) != 1 {
+		return "", "", false, false
+	}
+	a := du.AccountNames[0]
+	host = a.Host
+	if a.AnyHost {
+		host = "%"
+	}
+	return a.Name, host, false, true
+}
+
+// cutWords returns what follows words at the start of q (case-insensitive,
+// separated by blanks and comments), and whether q starts with them.
+func cutWords(q string, words ...string) (string, bool) {
+	for _, w := range words {
+		q = skipBlanks(q)
+		if len(q) < len(w) || !strings.EqualFold(q[:len(w)], w) || len(q) > len(w) && !isBlank(q[len(w)]) {
+			return "", false
+		}
+		q = q[len(w):]
+	}
+	return q, true
+}
+
+// skipBlanks returns q without its leading blanks and comments.
+func skipBlanks(q string) string {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n")
+		switch {
+		case strings.HasPrefix(q, "/*"):
+			end := strings.Index(q[2:], "*/")
+			if end < 0 {
+				return ""
+			}
+			q = q[2+end+2:]
+		case strings.HasPrefix(q, "#"), strings.HasPrefix(q, "-- "):
+			end := strings.IndexByte(q, '\n')
+			if end < 0 {
+				return ""
+			}
+			q = q[end+1:]
+		default:
+			return q
+		}
+	}
+}
+
+// showCreateUser answers SHOW CREATE USER (see above); handled is false
+// for any other statement.
+func (h *mariaHandler) showCreateUser(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	name, host, current, ok := showCreateUserAccount(query)
+	if !ok || h.mdb == nil {
+		return false, nil
+	}
+	s := h.srv.Load()
+	if s == nil {
+		return false, nil
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return true, err
+	}
+	rd := h.mdb.Reader()
+	defer rd.Close()
+	client := sctx.Session.Client()
+	self := h.mdb.GetUser(rd, client.User, client.Address, false)
+	if current {
+		if self == nil {
+			return true, sqlError(errtable.ERPasswordNoMatch)
+		}
+		name, host = self.User, self.Host
+	}
+	if self == nil || self.User != name || self.Host != host {
+		ps := h.mdb.UserActivePrivilegeSet(sctx)
+		if !ps.Has(sql.PrivilegeType_Select) && !ps.Database("mysql").Has(sql.PrivilegeType_Select) {
+			return true, sqlError(errtable.ERTableAccessDenied, "SELECT", client.User, remoteHost(c.RemoteAddr()), "mysql", "user")
+		}
+	}
+	u, found := rd.GetUser(mysql_db.UserPrimaryKey{Host: host, User: name})
+	if !found || u.IsRole {
+		return true, sqlError(errtable.ERPasswordNoMatch)
+	}
+	stmt := "CREATE USER " + quoteAccount(u.User, u.Host)
+	if u.AuthString != "" {
+		stmt += " IDENTIFIED BY PASSWORD '" + strings.ReplaceAll(u.AuthString, "'", "''") + "'"
+	}
+	if u.Locked {
+		stmt += " ACCOUNT LOCK"
+	}
+	setStatusFlags(c)
+	return true, callback(&sqltypes.Result{
+		Fields: []*querypb.Field{{Name: "CREATE USER for " + u.User + "@" + u.Host, Type: querypb.Type_VARCHAR, Charset: 33, ColumnLength: 4096}},
+		Rows:   [][]sqltypes.Value{{sqltypes.NewVarChar(stmt)}},
+	}, false)
+}
+
+// quoteAccount writes user@host as MariaDB prints an account: each part
+// in backquotes.
+func quoteAccount(user, host string) string {
+	q := func(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+	return q(user) + "@" + q(host)
+}
+
+// Account locks and limits. go-mysql-server parses CREATE USER's ACCOUNT
+// LOCK and resource limits and then drops them, and its parser has no
+// ALTER USER ... ACCOUNT LOCK | UNLOCK. accountStatement therefore:
+//
+//   - runs CREATE USER ... ACCOUNT LOCK and then marks the accounts it
+//     made locked (a login to one is 4151 after its password, as in
+//     MariaDB; the HandlerSocket ports refuse it with 1045);
+//   - refuses CREATE USER with a resource limit (WITH MAX_QUERIES_PER_HOUR
+//     and the like) with 1235: the account would exist without the limit
+//     its owner set;
+//   - runs ALTER USER [IF EXISTS] account[, ...] ACCOUNT LOCK | UNLOCK
+//     itself, with the CREATE USER privilege (1227 without it) and 1396
+//     for an account that does not exist (without IF EXISTS).
+
+// alterAccountLock matches ALTER USER ... ACCOUNT LOCK | UNLOCK.
+var alterAccountLock = regexp.MustCompile(`(?is)^\s*ALTER\s+USER\s+(IF\s+EXISTS\s+)?(.+?)\s+ACCOUNT\s+(LOCK|UNLOCK)\s*;?\s*$`)
+
+// accountStatement handles the statements above; handled is false for
+// any other.
+func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	// Read as the parser will: executable comments opened, and MariaDB's
+	// account forms (passwordHashRewrite) when the text does not parse.
+	text, _ := mariadb.ExecutableComments(query)
+	create := false
+	if _, ok := cutWords(text, "CREATE", "USER"); ok {
+		create = true
+	} else if _, ok := cutWords(text, "ALTER", "USER"); !ok {
+		return false, nil
+	}
+	if h.mdb == nil || !h.mdb.Enabled() {
+		return false, nil
+	}
+	if create {
+		st, perr := sqlparser.Parse(text)
+		if perr != nil {
+			if rw, ok := mariadb.DialectRewrite(text); ok {
+				st, perr = sqlparser.Parse(rw)
+			}
+		}
+		cu, ok := st.(*sqlparser.CreateUser)
+		if perr != nil || !ok {
+			return false, nil
+		}
+		if l := cu.AccountLimits; l != nil && (l.MaxQueriesPerHour != nil || l.MaxUpdatesPerHour != nil || l.MaxConnectionsPerHour != nil || l.MaxUserConnections != nil) {
+			return true, sqlError(mysql.ERNotSupportedYet, "resource limits")
+		}
+		if !cu.Locked {
+			return false, nil
+		}
+		if err := h.textQuery(ctx, c, query, callback); err != nil {
+			return true, err
+		}
+		var names []sqlparser.AccountName
+		for _, u := range cu.Users {
+			names = append(names, u.AccountName)
+		}
+		_, err := h.setLocked(ctx, names, true)
+		return true, err
+	}
+	m := alterAccountLock.FindStringSubmatch(skipBlanks(text))
+	if m == nil {
+		return false, nil
+	}
+	st, perr := sqlparser.Parse("DROP USER " + m[2])
+	du, ok := st.(*sqlparser.DropUser)
+	if perr != nil || !ok {
+		return false, nil
+	}
+	s := h.srv.Load()
+	if s == nil {
+		return false, nil
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return true, err
+	}
+	if ps := h.mdb.UserActivePrivilegeSet(sctx); !ps.Has(sql.PrivilegeType_CreateUser) {
+		return true, sqlError(mysql.ERSpecifiedAccessDenied, "CREATE USER")
+	}
+	missing, err := h.setLocked(sctx, du.AccountNames, strings.EqualFold(m[3], "LOCK"))
+	if err != nil {
+		return true, err
+	}
+	if missing != "" && m[1] == "" {
+		return true, sqlError(errtable.ERCannotUser, "ALTER USER", missing)
+	}
+	setStatusFlags(c)
+	return true, callback(&sqltypes.Result{}, false)
+}
+
+// setLocked sets the lock of the accounts named and persists the grant
+// tables; missing names the first account that does not exist ('u'@'h'),
+// or is "".
+func (h *mariaHandler) setLocked(ctx context.Context, names []sqlparser.AccountName, locked bool) (missing string, err error) {
+	ed := h.mdb.Editor()
+	defer ed.Close()
+	for _, a := range names {
+		host := a.Host
+		if a.AnyHost {
+			host = "%"
+		}
+		u, ok := ed.GetUser(mysql_db.UserPrimaryKey{Host: host, User: a.Name})
+		if !ok || u.IsRole {
+			if missing == "" {
+				missing = "'" + a.Name + "'@'" + host + "'"
+			}
+			continue
+		}
+		nu := *u
+		nu.Locked = locked
+		replaceUser(ed, &nu)
+	}
+	return missing, h.mdb.Persist(sql.NewContext(ctx), ed)
+}

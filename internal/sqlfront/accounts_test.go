@@ -1,0 +1,188 @@
+package sqlfront
+
+import (
+	"context"
+	gosql "database/sql"
+	"strings"
+	"testing"
+)
+
+// TestAccountsAsMariaDBDumpsThem checks the account statements that
+// mariadb-dump --system=users reads and writes, with MariaDB 10.11's
+// answers (recorded on it): SHOW CREATE USER prints the password as
+// IDENTIFIED BY PASSWORD '<hash>', and CREATE USER takes that form back,
+// so an account dropped and made again from that line logs in with its
+// old password; 1396, 1133 and 1142 as there. root is root@localhost, as
+// in MariaDB, so a MariaDB dump's CREATE USER root@localhost is 1396 and
+// leaves root its privileges (root@127.0.0.1 was shadowed by the new
+// account for loopback logins).
+func TestAccountsAsMariaDBDumpsThem(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	const hash = "*2B602296A79E0A8784ACC5C88D92E46588CCA3C3" // PASSWORD('pw1')
+	line := "CREATE USER `gu`@`%` IDENTIFIED BY PASSWORD '" + hash + "'"
+	mustExec(t, root, "CREATE USER 'gu'@'%' IDENTIFIED BY PASSWORD '"+hash+"'", "CREATE USER nopw@localhost",
+		"CREATE DATABASE acc", "CREATE TABLE acc.t (a INT)", "GRANT SELECT ON acc.t TO 'gu'@'%'")
+	expectRows(t, root, "SHOW CREATE USER 'gu'@'%'", line)
+	expectRows(t, root, "SHOW CREATE USER gu", line)
+	expectRows(t, root, "SHOW CREATE USER `nopw`@`localhost`", "CREATE USER `nopw`@`localhost`")
+	expectRows(t, root, "SHOW CREATE USER CURRENT_USER", "CREATE USER `root`@`localhost`")
+	rs, err := root.QueryContext(context.Background(), "SHOW CREATE USER gu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cols, _ := rs.Columns(); len(cols) != 1 || cols[0] != "CREATE USER for gu@%" {
+		t.Errorf("columns %q, want [CREATE USER for gu@%%]", cols)
+	}
+	rs.Close()
+
+	errOf := func(db execer, q string) string {
+		t.Helper()
+		_, err := db.ExecContext(context.Background(), q)
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	for q, want := range map[string]string{
+		"CREATE USER gu":                 "Error 1396 (HY000): Operation CREATE USER failed for 'gu'@'%'",
+		"CREATE USER root@localhost":     "Error 1396 (HY000): Operation CREATE USER failed for 'root'@'localhost'",
+		"DROP USER nobody":               "Error 1396 (HY000): Operation DROP USER failed for 'nobody'@'%'",
+		"SHOW CREATE USER nobody":        "Error 1133 (28000): Can't find any matching row in the user table",
+		"SHOW CREATE USER nobody@'%'":    "Error 1133 (28000): Can't find any matching row in the user table",
+		"CREATE TABLE acc.after (a INT)": "",
+	} {
+		if got := errOf(root, q); got != want {
+			t.Errorf("%s: got %q, want %q", q, got, want)
+		}
+	}
+
+	login := func(user, pw string) *gosql.DB {
+		t.Helper()
+		db, err := gosql.Open("mysql", ts.dsn(user, pw, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	gu := login("gu", "pw1")
+	expectRows(t, gu, "SELECT CURRENT_USER()", "gu@%")
+	expectRows(t, gu, "SHOW CREATE USER CURRENT_USER()", line)
+	if got := errOf(gu, "SHOW CREATE USER root@localhost"); !strings.Contains(got, "Error 1142 (42000): SELECT command denied to user 'gu'@'127.0.0.1' for table `mysql`.`user`") {
+		t.Errorf("another account's SHOW CREATE USER: %q", got)
+	}
+
+	// The line SHOW CREATE USER printed makes the account again.
+	mustExec(t, root, "DROP USER gu", line, "GRANT SELECT ON acc.t TO 'gu'@'%'")
+	expectRows(t, root, "SHOW CREATE USER gu", line)
+	expectRows(t, login("gu", "pw1"), "SELECT COUNT(*) FROM acc.t", "0")
+	if _, err := login("gu", "wrong").Exec("SELECT 1"); err == nil || !strings.Contains(err.Error(), "1045") {
+		t.Errorf("wrong password: %v", err)
+	}
+	mustExec(t, root, "ALTER USER gu IDENTIFIED BY PASSWORD '*0000000000000000000000000000000000000000'")
+	expectRows(t, root, "SHOW CREATE USER gu", "CREATE USER `gu`@`%` IDENTIFIED BY PASSWORD '*0000000000000000000000000000000000000000'")
+}
+
+// TestAccountLock: an account made or altered with ACCOUNT LOCK cannot log
+// in (4151 after its password, as MariaDB) until ACCOUNT UNLOCK, however
+// the statement is written (MariaDB's dump line for mariadb.sys, an
+// executable comment, a comment first); a resource limit, which
+// go-mysql-server would drop, is refused.
+func TestAccountLock(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	exec := func(db execer, q string) string {
+		t.Helper()
+		if _, err := db.ExecContext(context.Background(), q); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	loginErr := func(user, pw string) string {
+		t.Helper()
+		db, err := gosql.Open("mysql", ts.dsn(user, pw, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		return exec(db, "SELECT 1")
+	}
+	const locked = "Error 4151 (HY000): Access denied, this account is locked"
+	for _, q := range []string{
+		"CREATE USER lk@'%' IDENTIFIED BY 'pw' ACCOUNT LOCK",
+		"CREATE USER `mariadb.sys`@`localhost` ACCOUNT LOCK PASSWORD EXPIRE",
+		"/*!40101 CREATE USER c1@'%' IDENTIFIED BY 'pw' ACCOUNT LOCK */",
+		"/* made locked */ CREATE USER c2@'%' IDENTIFIED BY 'pw' ACCOUNT LOCK",
+		"CREATE USER open1@'%' IDENTIFIED BY 'pw'",
+	} {
+		if e := exec(root, q); e != "" {
+			t.Fatalf("%s: %s", q, e)
+		}
+	}
+	for _, u := range []string{"lk", "c1", "c2"} {
+		if e := loginErr(u, "pw"); e != locked {
+			t.Errorf("%s: login %q, want %q", u, e, locked)
+		}
+	}
+	if e := loginErr("lk", "wrong"); !strings.Contains(e, "1045") {
+		t.Errorf("locked account, wrong password: %q, want 1045", e)
+	}
+	if e := loginErr("mariadb.sys", ""); e != locked {
+		t.Errorf("mariadb.sys: %q", e)
+	}
+	expectRows(t, root, "SHOW CREATE USER `mariadb.sys`@`localhost`", "CREATE USER `mariadb.sys`@`localhost` ACCOUNT LOCK")
+	expectRows(t, root, "SHOW CREATE USER lk", "CREATE USER `lk`@`%` IDENTIFIED BY PASSWORD '*D821809F681A40A6E379B50D0463EFAE20BDD122' ACCOUNT LOCK")
+
+	for q, want := range map[string]string{
+		"ALTER USER lk ACCOUNT UNLOCK":                     "",
+		"ALTER USER open1@'%', c1 ACCOUNT LOCK":            "",
+		"ALTER USER nobody ACCOUNT LOCK":                   "Error 1396 (HY000): Operation ALTER USER failed for 'nobody'@'%'",
+		"ALTER USER IF EXISTS nobody ACCOUNT LOCK":         "",
+		"CREATE USER lim@'%' WITH MAX_QUERIES_PER_HOUR 10": "Error 1235 (42000): This version of MariaDB doesn't yet support 'resource limits'",
+	} {
+		if e := exec(root, q); e != want {
+			t.Errorf("%s: %q, want %q", q, e, want)
+		}
+	}
+	if e := loginErr("lk", "pw"); e != "" {
+		t.Errorf("lk after UNLOCK: %q", e)
+	}
+	if e := loginErr("open1", "pw"); e != locked {
+		t.Errorf("open1 after LOCK: %q", e)
+	}
+	expectRows(t, root, "SELECT COUNT(*) FROM mysql.user WHERE user = 'lim'", "0")
+
+	mustExec(t, root, "CREATE USER plain@'%' IDENTIFIED BY 'pw'")
+	db, err := gosql.Open("mysql", ts.dsn("plain", "pw", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if e := exec(db, "ALTER USER lk ACCOUNT LOCK"); e != "Error 1227 (42000): Access denied; you need (at least one of) the CREATE USER privilege(s) for this operation" {
+		t.Errorf("ALTER USER by an account without CREATE USER: %q", e)
+	}
+}
+
+// TestRootPasswordChangedAtRestart: a server started again over the same
+// store with another --root-password gives root that password, and root
+// logs in with all its privileges, as one account (setupUsers replaces
+// the stored account through replaceUser).
+func TestRootPasswordChangedAtRestart(t *testing.T) {
+	dir := t.TempDir()
+	first := startTestServer(t, dir, Config{RootPassword: "one"})
+	first.stop()
+	second := startTestServer(t, dir, Config{RootPassword: "two"})
+	db := second.open("")
+	expectRows(t, db, "SELECT CURRENT_USER()", "root@localhost")
+	mustExec(t, db, "CREATE DATABASE after_restart")
+	expectRows(t, db, "SELECT COUNT(*) FROM mysql.user WHERE user = 'root'", "1")
+	old, err := gosql.Open("mysql", second.dsn("root", "one", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := old.Ping(); err == nil || !strings.Contains(err.Error(), "1045") {
+		t.Errorf("the old password: %v, want 1045", err)
+	}
+}
