@@ -329,6 +329,11 @@ func newRound(args ...sql.Expression) (sql.Expression, error) {
 		// its number (MariaDB rounds a TIME or DATETIME as one)
 		args = append([]sql.Expression{numberOf(args[0])}, args[1:]...)
 	}
+	if len(args) > 0 && args[0].Resolved() && gmstypes.IsText(args[0].Type()) {
+		// ROUND of text: of its number, as MariaDB reads it ('blob' is 0;
+		// go-mysql-server's ROUND failed the statement)
+		args = append([]sql.Expression{expression.NewConvert(args[0], expression.ConvertToDouble)}, args[1:]...)
+	}
 	r, err := function.NewRound(args...)
 	if err != nil {
 		return nil, err

@@ -434,11 +434,15 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	e, realChanged, err := realsToInteger(e) // realint.go
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
 	ne, same, err := oddExpressionOf(e)
 	if err != nil || same == transform.NewTree {
 		return ne, same, err
 	}
-	if binChanged == transform.NewTree || yearChanged == transform.NewTree {
+	if binChanged == transform.NewTree || yearChanged == transform.NewTree || realChanged == transform.NewTree {
 		return ne, transform.NewTree, nil
 	}
 	return ne, transform.SameTree, nil
@@ -470,14 +474,34 @@ func yearsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 	})
 }
 
-// binaryColumnsAsText gives arithmetic, and comparisons with a number, the
+// numericOfText are the functions and aggregates that read their
+// arguments as numbers (by FunctionName), for binaryColumnsAsText.
+var numericOfText = wordSet("sum avg bitor bitand bitxor stddevpop stddevsamp varpop varsamp " + // go-mysql-server's aggregates' names
+	"bit_or bit_and bit_xor std stddev stddev_pop stddev_samp var_pop var_samp variance " +
+	"floor ceil ceiling round truncate sign sqrt pow power exp ln log log2 log10 sin cos tan asin acos atan atan2 cot degrees radians")
+
+// binaryColumnsAsText gives arithmetic, comparisons with a number, CAST to
+// a number and the numeric functions and aggregates (numericOfText) the
 // BINARY, VARBINARY and BLOB columns among their operands as text, which
-// reads as a number as MariaDB reads a string ('blob' + 0 is 0):
-// go-mysql-server read the bytes as a big-endian integer, as it reads a
-// hexadecimal literal (which keeps that reading).
+// reads as a number as MariaDB reads a string ('blob' + 0 is 0, SUM of a
+// BLOB holding '123' is 123): go-mysql-server read the bytes as a
+// big-endian integer (3224115), as it reads a hexadecimal literal (which
+// keeps that reading).
 func binaryColumnsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	switch e.(type) {
+	asDouble := false // a function's or aggregate's argument: the text as a DOUBLE
+	switch x := e.(type) {
 	case *expression.Arithmetic, *expression.Div, *expression.IntDiv, *expression.Mod, *expression.UnaryMinus, *function.AbsVal:
+	case *expression.Convert:
+		if !gtypes.IsNumber(x.Type()) {
+			return e, transform.SameTree, nil
+		}
+	case sql.FunctionExpression:
+		name := strings.ToLower(x.FunctionName())
+		if !numericOfText[name] {
+			return e, transform.SameTree, nil
+		}
+		// (the bit aggregates read text as an integer: realsToInteger)
+		asDouble = !strings.HasPrefix(name, "bit")
 	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
 		*expression.GreaterThan, *expression.GreaterThanOrEqual:
 		numeric := false
@@ -497,7 +521,11 @@ func binaryColumnsAsText(e sql.Expression) (sql.Expression, transform.TreeIdenti
 		}
 		switch gf.Type().Type() {
 		case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
-			return expression.NewConvert(c, expression.ConvertToChar)
+			text := expression.NewConvert(c, expression.ConvertToChar)
+			if asDouble {
+				return expression.NewConvert(text, expression.ConvertToDouble)
+			}
+			return text
 		}
 		return nil
 	})
