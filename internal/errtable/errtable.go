@@ -98,6 +98,8 @@ const (
 	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
 	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
 	EREventAlreadyExists         = 1537 // ER_EVENT_ALREADY_EXISTS
+	ERInvalidRole                = 1959 // ER_INVALID_ROLE: a role not granted to the account
+	ERInvalidCurrentUser         = 1960 // ER_INVALID_CURRENT_USER: SET DEFAULT ROLE for no account
 	ERDataOverflow               = 1916 // ER_DATA_OVERFLOW: a number past the range of its conversion (a note)
 	ERAccountLocked              = 4151 // ER_ACCOUNT_HAS_BEEN_LOCKED: a login to a locked account
 	ERPasswordNoMatch            = 1133 // ER_PASSWORD_NO_MATCH: no such account
@@ -346,6 +348,8 @@ var mysqlErrors = map[int]MySQLError{
 	1832: {"ER_FK_COLUMN_CANNOT_CHANGE", "HY000", "Cannot change column '%s': used in a foreign key constraint '%s'"},
 	1906: {"ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN", "HY000", "The value specified for generated column '%s' in table '%s' has been ignored"},
 	1916: {"ER_DATA_OVERFLOW", "22003", "Got overflow when converting '%s' to %s. Value truncated"},
+	1959: {"ER_INVALID_ROLE", "OP000", "User %s has not been granted role %s"},
+	1960: {"ER_INVALID_CURRENT_USER", "0L000", "The current user is invalid"},
 	4025: {"ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT `%s` failed for `%s`.`%s`"},
 	// FULLTEXT and SPATIAL (sqlbackend/fulltext.go, spatial.go, match.go).
 	1191: {"ER_FT_MATCHING_KEY_NOT_FOUND", "HY000", "Can't find FULLTEXT index matching the column list"},

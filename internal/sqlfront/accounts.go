@@ -261,3 +261,156 @@ func (h *mariaHandler) setLocked(ctx context.Context, names []sqlparser.AccountN
 	}
 	return missing, h.mdb.Persist(sql.NewContext(ctx), ed)
 }
+
+// MariaDB's other account statements that mariadb-dump --system=users
+// writes and go-mysql-server's parser lacks (grantStatement):
+//
+//   - GRANT ... TO account IDENTIFIED BY PASSWORD '<hash>' (every
+//     account's USAGE line): the account is made with that password when
+//     it does not exist (MariaDB's GRANT makes it), the GRANT runs without
+//     the clause, and an account that existed gets the password (as
+//     ALTER USER would, with its privilege check);
+//   - SET DEFAULT ROLE {NONE | role} [FOR account]: checked as MariaDB
+//     checks it (1960 for no such account, 1959 for a role not granted to
+//     it) and kept as nothing more: go-mysql-server makes every role
+//     granted to an account active at once, so the default role is what
+//     the account has when it is its only role;
+//   - GRANT and REVOKE PROXY, which only proxy-user authentication plugins
+//     read and HandlerDB has none of: accepted with note 1235 saying the
+//     privilege is not kept (a MariaDB dump gives root one).
+
+var (
+	grantWithPassword = regexp.MustCompile(`(?is)^\s*(GRANT\s.+?\sTO\s+)(.+?)\s+IDENTIFIED\s+BY\s+PASSWORD\s+'([^'\\]*)'(.*)$`)
+	setDefaultRole    = regexp.MustCompile(`(?is)^\s*SET\s+DEFAULT\s+ROLE\s+(.+?)(?:\s+FOR\s+(.+?))?\s*;?\s*$`)
+	proxyGrant        = regexp.MustCompile(`(?is)^\s*(GRANT|REVOKE)\s+PROXY\s+ON\s`)
+)
+
+// grantStatement handles the statements above; handled is false for any
+// other.
+func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	text, _ := mariadb.ExecutableComments(query)
+	text = skipBlanks(text)
+	if len(text) < 4 || h.mdb == nil || !h.mdb.Enabled() {
+		return false, nil
+	}
+	switch text[0] | 0x20 {
+	case 'g', 'r', 's':
+	default:
+		return false, nil
+	}
+	discard := func(*sqltypes.Result, bool) error { return nil }
+	if proxyGrant.MatchString(text) {
+		s := h.srv.Load()
+		if s == nil {
+			return false, nil
+		}
+		sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+		if err != nil {
+			return true, err
+		}
+		sctx.Session.Warn(&sql.Warning{Level: "Note", Code: mysql.ERNotSupportedYet,
+			Message: "This version of MariaDB doesn't yet support 'PROXY privileges (not kept)'"})
+		setStatusFlags(c)
+		return true, callback(&sqltypes.Result{}, false)
+	}
+	if m := grantWithPassword.FindStringSubmatch(text); m != nil {
+		a, ok := oneAccount(m[2])
+		if !ok {
+			return false, nil
+		}
+		acct := quoteAccount(a.Name, a.Host)
+		withHash := " IDENTIFIED WITH mysql_native_password AS '" + m[3] + "'"
+		if !h.accountExists(a) {
+			if err := h.textQuery(ctx, c, "CREATE USER "+acct+withHash, discard); err != nil {
+				return true, err
+			}
+			return true, h.textQuery(ctx, c, m[1]+m[2]+m[4], callback)
+		}
+		if err := h.textQuery(ctx, c, m[1]+m[2]+m[4], discard); err != nil {
+			return true, err
+		}
+		return true, h.textQuery(ctx, c, "ALTER USER "+acct+withHash, callback)
+	}
+	if m := setDefaultRole.FindStringSubmatch(text); m != nil {
+		return true, h.setDefaultRole(ctx, c, query, m[1], m[2], callback)
+	}
+	return false, nil
+}
+
+// oneAccount parses a single account name (user, 'user'@'host', ...).
+func oneAccount(s string) (sqlparser.AccountName, bool) {
+	st, err := sqlparser.Parse("DROP USER " + s)
+	du, ok := st.(*sqlparser.DropUser)
+	if err != nil || !ok || len(du.AccountNames) != 1 {
+		return sqlparser.AccountName{}, false
+	}
+	a := du.AccountNames[0]
+	if a.AnyHost {
+		a.Host, a.AnyHost = "%", false
+	}
+	return a, true
+}
+
+// accountExists reports whether the account a (not a role) exists.
+func (h *mariaHandler) accountExists(a sqlparser.AccountName) bool {
+	rd := h.mdb.Reader()
+	defer rd.Close()
+	u, ok := rd.GetUser(mysql_db.UserPrimaryKey{Host: a.Host, User: a.Name})
+	return ok && !u.IsRole
+}
+
+// setDefaultRole checks SET DEFAULT ROLE roles FOR account (account ""
+// for the current one); see grantStatement.
+func (h *mariaHandler) setDefaultRole(ctx context.Context, c *mysql.Conn, query, roles, account string, callback mysql.ResultSpoolFn) error {
+	s := h.srv.Load()
+	if s == nil {
+		return sqlError(errtable.ERInvalidCurrentUser)
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return err
+	}
+	rd := h.mdb.Reader()
+	defer rd.Close()
+	client := sctx.Session.Client()
+	self := h.mdb.GetUser(rd, client.User, client.Address, false)
+	var a sqlparser.AccountName
+	if account == "" {
+		if self == nil {
+			return sqlError(errtable.ERInvalidCurrentUser)
+		}
+		a = sqlparser.AccountName{Name: self.User, Host: self.Host}
+	} else if a, err = accountOrErr(account); err != nil {
+		return err
+	}
+	if self == nil || self.User != a.Name || self.Host != a.Host {
+		ps := h.mdb.UserActivePrivilegeSet(sctx)
+		if !ps.Has(sql.PrivilegeType_CreateUser) && !ps.Database("mysql").Has(sql.PrivilegeType_Update) {
+			return sqlError(mysql.ERSpecifiedAccessDenied, "CREATE USER")
+		}
+	}
+	u, ok := rd.GetUser(mysql_db.UserPrimaryKey{Host: a.Host, User: a.Name})
+	if !ok || u.IsRole {
+		return sqlError(errtable.ERInvalidCurrentUser)
+	}
+	if r := strings.Trim(strings.TrimSpace(roles), "`'\""); !strings.EqualFold(r, "NONE") {
+		granted := false
+		for _, e := range rd.GetToUserRoleEdges(mysql_db.RoleEdgesToKey{ToHost: a.Host, ToUser: a.Name}) {
+			granted = granted || e.FromUser == r
+		}
+		if !granted {
+			return sqlError(errtable.ERInvalidRole, quoteAccount(a.Name, a.Host), "`"+r+"`")
+		}
+	}
+	setStatusFlags(c)
+	return callback(&sqltypes.Result{}, false)
+}
+
+// accountOrErr is oneAccount with 1960 for a name that is not one.
+func accountOrErr(s string) (sqlparser.AccountName, error) {
+	a, ok := oneAccount(s)
+	if !ok {
+		return a, sqlError(errtable.ERInvalidCurrentUser)
+	}
+	return a, nil
+}
