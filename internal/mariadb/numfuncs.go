@@ -50,6 +50,7 @@ var numericFunctions = []sql.Function{
 	}},
 	sql.FunctionN{Name: "round", Fn: newRound},
 	sql.Function1{Name: "sec_to_time", Fn: newSecToTime},
+	sql.Function0{Name: "current_role", Fn: func() sql.Expression { return currentRole{} }},
 	sql.FunctionN{Name: "week", Fn: func(args ...sql.Expression) (sql.Expression, error) {
 		w, err := function.NewWeek(args...)
 		if err != nil {
@@ -464,3 +465,35 @@ func (s *secToTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	}
 	return gmstypes.Timespan(us / unit * unit), nil
 }
+
+// currentRole is CURRENT_ROLE(): the role SET ROLE made current, or NULL
+// (go-mysql-server lacks the function; sqlfront's roles.go runs SET ROLE).
+type currentRole struct{}
+
+var _ sql.FunctionExpression = currentRole{}
+
+func (currentRole) FunctionName() string       { return "current_role" }
+func (currentRole) Description() string        { return "returns the current role." }
+func (currentRole) Resolved() bool             { return true }
+func (currentRole) String() string             { return "CURRENT_ROLE()" }
+func (currentRole) Type() sql.Type             { return gmstypes.LongText }
+func (currentRole) IsNullable() bool           { return true }
+func (currentRole) Children() []sql.Expression { return nil }
+func (c currentRole) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 0)
+	}
+	return c, nil
+}
+
+// Eval returns the session's current role, or NULL.
+func (currentRole) Eval(ctx *sql.Context, _ sql.Row) (interface{}, error) {
+	if s := sqlbackend.SessionOf(ctx); s != nil && s.CurrentRole() != "" {
+		return s.CurrentRole(), nil
+	}
+	return nil, nil
+}
+
+// IsNonDeterministic keeps CURRENT_ROLE() from being folded into a plan:
+// SET ROLE changes it.
+func (currentRole) IsNonDeterministic() bool { return true }

@@ -52,6 +52,7 @@ type Session struct {
 	victim      bool // a deadlock rolled the transaction back; its batch goes once unread
 	lcQuery     string
 	authMemos   map[any]AuthMemo // the fast paths' authorizations (AuthMemoOf)
+	currentRole string           // SET ROLE's role (CurrentRole)
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
 	functions   []string // the stored functions being evaluated, outermost first (routines.go)
@@ -681,3 +682,10 @@ func (s *Session) SetAuthMemo(key any, m AuthMemo) {
 	}
 	s.authMemos[key] = m
 }
+
+// CurrentRole is the role SET ROLE made current ("" for none), which
+// CURRENT_ROLE() returns. The session's own goroutine only.
+func (s *Session) CurrentRole() string { return s.currentRole }
+
+// SetCurrentRole records SET ROLE's role ("" for NONE).
+func (s *Session) SetCurrentRole(role string) { s.currentRole = role }

@@ -246,3 +246,40 @@ func TestGrantStatementsOfMariaDBDumps(t *testing.T) {
 	}
 	expectRows(t, root, "SHOW WARNINGS", "Note|1235|This version of MariaDB doesn't yet support 'PROXY privileges (not kept)'")
 }
+
+// TestRoleStatementsOfMariaDBDumps: the role lines of mariadb-dump
+// --system=users. SET ROLE names a granted role (1959 otherwise) that
+// CURRENT_ROLE() returns; CREATE ROLE ... WITH ADMIN grants the role to
+// the grantee; GRANT ... TO CURRENT_USER() names the current account;
+// EXECUTE IMMEDIATE runs the text its expression gives.
+func TestRoleStatementsOfMariaDBDumps(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	mustExec(t, root, "CREATE DATABASE rl", "CREATE TABLE rl.t (a INT)", "INSERT INTO rl.t VALUES (1)",
+		"CREATE ROLE IF NOT EXISTS imp", "GRANT imp TO CURRENT_USER()", "SET ROLE imp",
+		"/*M!100005 CREATE ROLE 'rdr' WITH ADMIN imp */", "GRANT SELECT ON rl.* TO rdr")
+	expectRows(t, root, "SELECT CURRENT_ROLE()", "imp")
+	// (go-mysql-server's SHOW GRANTS does not print the admin option)
+	expectRows(t, root, "SELECT from_user, to_user, with_admin_option FROM mysql.role_edges WHERE to_user = 'imp'", "rdr|imp|Y")
+	mustExec(t, root, "SET ROLE NONE")
+	expectRows(t, root, "SELECT COALESCE(CURRENT_ROLE(), 'NONE')", "NONE")
+	mustExec(t, root, "SELECT COALESCE(CURRENT_ROLE(),'NONE') into @current_role", "SET @r = 'imp'",
+		"EXECUTE IMMEDIATE CONCAT('SET ROLE ', @r)")
+	expectRows(t, root, "SELECT CURRENT_ROLE()", "imp")
+	expectRows(t, root, "EXECUTE IMMEDIATE CONCAT('SELECT a + ', 1, ' FROM rl.t')", "2")
+	mustExec(t, root, "/*M!100203 EXECUTE IMMEDIATE CONCAT('SET ROLE ', @current_role) */")
+	expectRows(t, root, "SELECT CURRENT_ROLE()", "NULL")
+	if _, err := root.ExecContext(context.Background(), "SET ROLE rdr"); err == nil ||
+		err.Error() != "Error 1959 (OP000): User `root`@`localhost` has not been granted role `rdr`" {
+		t.Errorf("SET ROLE of a role not granted: %v", err)
+	}
+
+	// A user given the role reads through it.
+	mustExec(t, root, "CREATE USER ru IDENTIFIED BY 'pw'", "GRANT rdr TO ru", "SET DEFAULT ROLE rdr FOR ru", "DROP ROLE imp")
+	db, err := gosql.Open("mysql", ts.dsn("ru", "pw", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	expectRows(t, db, "SELECT a FROM rl.t", "1")
+}

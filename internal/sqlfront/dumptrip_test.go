@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"bytes"
+	gosql "database/sql"
 	"net"
 	"os/exec"
 	"strings"
@@ -115,5 +116,66 @@ func load(t *testing.T, port string, sql []byte) {
 	cmd.Stdin = bytes.NewReader(sql)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("loading the dump into port %s: %v\n%s", port, err, out)
+	}
+}
+
+// TestUsersDumpFromMariaDB loads mariadb-dump --system=users of a real
+// MariaDB (accounts with passwords, a locked one, a role granted and made
+// default, table grants; --insert-ignore, as for a server that has root)
+// into HandlerDB without an error, then checks the accounts there: the
+// same SHOW CREATE USER, logins with the same passwords, the lock, and
+// the privileges, the role's included.
+func TestUsersDumpFromMariaDB(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	if _, err := exec.LookPath("mariadb-dump"); err != nil {
+		t.Skip("mariadb-dump is not installed (apt-get install mariadb-client)")
+	}
+	m, err := mariadbtest.Start("hdb-usersdump-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	// mariadb-install-db also makes accounts at the machine's host name,
+	// which a server with skip-name-resolve cannot SHOW (mariadb-dump
+	// stops on them).
+	mustExec(t, m.Root, "DELETE FROM mysql.global_priv WHERE host NOT IN ('localhost', '127.0.0.1', '::1', '%', '')", "FLUSH PRIVILEGES")
+	mustExec(t, m.Root, "CREATE DATABASE ud", "CREATE TABLE ud.t (a INT)", "INSERT INTO ud.t VALUES (1)",
+		"CREATE USER du1@'%' IDENTIFIED BY 'p1'", "CREATE USER du2@'%' IDENTIFIED BY 'p2' ACCOUNT LOCK",
+		"CREATE ROLE ur", "GRANT SELECT ON ud.* TO ur", "GRANT ur TO du1@'%'", "SET DEFAULT ROLE ur FOR du1@'%'",
+		"GRANT INSERT ON ud.t TO du1@'%'")
+	var out, errb bytes.Buffer
+	_, mariaPort, _ := net.SplitHostPort(m.Addr())
+	cmd := exec.Command("mariadb-dump", "-h127.0.0.1", "-P"+mariaPort, "-uroot", "--system=users", "--insert-ignore", "--databases", "ud")
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mariadb-dump: %v\n%s", err, errb.String())
+	}
+
+	ts := startTestServer(t, "", Config{})
+	_, hdbPort, _ := net.SplitHostPort(ts.s.Addr().String())
+	load(t, hdbPort, out.Bytes())
+	hdb := ts.open("")
+	for _, u := range []string{"du1@'%'", "du2@'%'"} {
+		q := "SHOW CREATE USER " + u
+		if want, got := queryRows(t, m.Root, q), queryRows(t, hdb, q); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\nHandlerDB %q\nMariaDB   %q", q, got, want)
+		}
+	}
+	du1, err := gosql.Open("mysql", ts.dsn("du1", "p1", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer du1.Close()
+	mustExec(t, du1, "INSERT INTO ud.t VALUES (2)")
+	expectRows(t, du1, "SELECT a FROM ud.t ORDER BY a", "1", "2")
+	du2, err := gosql.Open("mysql", ts.dsn("du2", "p2", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer du2.Close()
+	if err := du2.Ping(); err == nil || !strings.Contains(err.Error(), "4151") {
+		t.Errorf("the locked account: %v", err)
 	}
 }

@@ -93,6 +93,10 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
+	if done, err := h.roleStatement(ctx, c, query, callback); done {
+		h.stats.count(query, err)
+		return h.wireError(c, query, err)
+	}
 	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
 	if sel, rest, ok := doStatement(query); ok && strings.Trim(rest, "; \t\r\n") == "" {
 		err := h.do(ctx, c, sel, false, cb)
@@ -491,6 +495,9 @@ func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query s
 			return "", h.wireError(c, query, err)
 		}
 		if done, err := h.grantStatement(ctx, c, query, h.withStatus(c, query, callback)); done {
+			return "", h.wireError(c, query, err)
+		}
+		if done, err := h.roleStatement(ctx, c, query, callback); done {
 			return "", h.wireError(c, query, err)
 		}
 	}

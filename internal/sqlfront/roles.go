@@ -1,0 +1,167 @@
+package sqlfront
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/mariadb"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// MariaDB's role statements and EXECUTE IMMEDIATE, which go-mysql-server's
+// parser lacks, as the roles part of mariadb-dump --system=users writes
+// them (roleStatement):
+//
+//   - SET ROLE {role | NONE | DEFAULT}: a role must be granted to the
+//     account (1959); CURRENT_ROLE() then returns it (NULL after NONE or
+//     DEFAULT). The privileges do not change with it: go-mysql-server
+//     makes every role granted to an account active at once.
+//   - CREATE ROLE ... WITH ADMIN grantee: the role is made, then granted
+//     to the grantee WITH ADMIN OPTION unless the grantee is the current
+//     account (go-mysql-server's CREATE ROLE grants the creator nothing,
+//     where MariaDB's grants it the role).
+//   - GRANT ... TO CURRENT_USER[()]: the current account named.
+//   - EXECUTE IMMEDIATE expr (without USING): the text the expression
+//     gives is run as a statement of its own.
+
+var (
+	setRole        = regexp.MustCompile(`(?is)^\s*SET\s+ROLE\s+(.+?)\s*;?\s*$`)
+	createRoleWith = regexp.MustCompile(`(?is)^(\s*CREATE\s+ROLE\s.+?)\s+WITH\s+ADMIN\s+(.+?)\s*;?\s*$`)
+	grantToCurrent = regexp.MustCompile(`(?is)^(\s*GRANT\s.+?\sTO\s+)CURRENT_USER(?:\s*\(\s*\))?(.*)$`)
+	executeNow     = regexp.MustCompile(`(?is)^\s*EXECUTE\s+IMMEDIATE\s+(.+?)\s*;?\s*$`)
+	roleName       = regexp.MustCompile(`^[\w$]+$`)
+)
+
+// roleStatement handles the statements above; handled is false for any
+// other. callback is the command's own (EXECUTE IMMEDIATE hands it to
+// the statement it runs).
+func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	text, _ := mariadb.ExecutableComments(query)
+	text = skipBlanks(text)
+	if len(text) < 8 || h.mdb == nil || !h.mdb.Enabled() {
+		return false, nil
+	}
+	switch text[0] | 0x20 {
+	case 's', 'c', 'g', 'e':
+	default:
+		return false, nil
+	}
+	status := h.withStatus(c, query, callback)
+	discard := func(*sqltypes.Result, bool) error { return nil }
+	if m := executeNow.FindStringSubmatch(text); m != nil {
+		if strings.Contains(strings.ToUpper(m[1]), " USING ") {
+			return true, sqlError(mysql.ERNotSupportedYet, "EXECUTE IMMEDIATE ... USING")
+		}
+		var stmt *string
+		capture := func(r *sqltypes.Result, _ bool) error {
+			if stmt == nil && r != nil && len(r.Rows) > 0 && len(r.Rows[0]) > 0 && !r.Rows[0][0].IsNull() {
+				s := r.Rows[0][0].ToString()
+				stmt = &s
+			}
+			return nil
+		}
+		if err := h.textQuery(ctx, c, "SELECT "+m[1], capture); err != nil {
+			return true, err
+		}
+		if stmt == nil {
+			return true, sqlError(mysql.ERParseError, syntaxErrorText, "NULL", 1)
+		}
+		return true, h.ComQuery(ctx, c, *stmt, callback)
+	}
+	if m := grantToCurrent.FindStringSubmatch(text); m != nil {
+		acct, ok := h.currentAccount(ctx, c, query)
+		if !ok {
+			return true, sqlError(errtable.ERInvalidCurrentUser)
+		}
+		return true, h.textQuery(ctx, c, m[1]+acct+m[2], status)
+	}
+	if m := createRoleWith.FindStringSubmatch(text); m != nil {
+		if err := h.textQuery(ctx, c, m[1], status); err != nil {
+			return true, err
+		}
+		grantee := strings.TrimSpace(m[2])
+		if up := strings.ToUpper(grantee); up == "CURRENT_USER" || up == "CURRENT_USER()" {
+			return true, nil
+		}
+		if acct, ok := h.currentAccount(ctx, c, query); ok {
+			if a, ok := oneAccount(grantee); ok && quoteAccount(a.Name, a.Host) == acct {
+				return true, nil
+			}
+		}
+		roles := strings.TrimSpace(m[1])
+		roles = roles[strings.Index(strings.ToUpper(roles), "ROLE")+4:]
+		if r, ok := cutWords(roles, "IF", "NOT", "EXISTS"); ok {
+			roles = r
+		}
+		return true, h.textQuery(ctx, c, "GRANT "+roles+" TO "+grantee+" WITH ADMIN OPTION", discard)
+	}
+	if m := setRole.FindStringSubmatch(text); m != nil {
+		return true, h.setRole(ctx, c, query, m[1], status)
+	}
+	return false, nil
+}
+
+// currentAccount returns the account of c's session, quoted.
+func (h *mariaHandler) currentAccount(ctx context.Context, c *mysql.Conn, query string) (string, bool) {
+	s := h.srv.Load()
+	if s == nil {
+		return "", false
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return "", false
+	}
+	rd := h.mdb.Reader()
+	defer rd.Close()
+	client := sctx.Session.Client()
+	u := h.mdb.GetUser(rd, client.User, client.Address, false)
+	if u == nil {
+		return "", false
+	}
+	return quoteAccount(u.User, u.Host), true
+}
+
+// setRole runs SET ROLE role (see above).
+func (h *mariaHandler) setRole(ctx context.Context, c *mysql.Conn, query, role string, callback mysql.ResultSpoolFn) error {
+	s := h.srv.Load()
+	if s == nil {
+		return sqlError(errtable.ERInvalidCurrentUser)
+	}
+	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	if err != nil {
+		return err
+	}
+	sess := sqlbackend.SessionOf(sctx)
+	role = strings.Trim(role, "`'\"")
+	switch up := strings.ToUpper(role); {
+	case up == "NONE" || up == "DEFAULT":
+		role = ""
+	case !roleName.MatchString(role) && !strings.ContainsAny(role, "@ "):
+		return sqlError(mysql.ERParseError, syntaxErrorText, role, 1)
+	default:
+		rd := h.mdb.Reader()
+		client := sctx.Session.Client()
+		u := h.mdb.GetUser(rd, client.User, client.Address, false)
+		granted := false
+		if u != nil {
+			for _, e := range rd.GetToUserRoleEdges(mysql_db.RoleEdgesToKey{ToHost: u.Host, ToUser: u.User}) {
+				granted = granted || e.FromUser == role
+			}
+		}
+		rd.Close()
+		if !granted {
+			return sqlError(errtable.ERInvalidRole, quoteAccount(client.User, client.Address), "`"+role+"`")
+		}
+	}
+	if sess != nil {
+		sess.SetCurrentRole(role)
+	}
+	setStatusFlags(c)
+	return callback(&sqltypes.Result{}, false)
+}
