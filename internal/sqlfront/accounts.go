@@ -31,6 +31,9 @@ import (
 // showCreateUserAccount returns the account named after SHOW CREATE USER
 // in query (current: CURRENT_USER), and whether query is that statement.
 func showCreateUserAccount(query string) (name, host string, current, ok bool) {
+	if !startsWithAny(query, "SHOW") {
+		return "", "", false, false
+	}
 	rest, ok := cutWords(query, "SHOW", "CREATE", "USER")
 	if !ok {
 		return "", "", false, false
@@ -66,6 +69,34 @@ func cutWords(q string, words ...string) (string, bool) {
 		q = q[len(w):]
 	}
 	return q, true
+}
+
+// leadingWord returns the first word of q (after blanks and comments;
+// MariaDB's executable comments count as blanks here), a slice of q.
+func leadingWord(q string) string {
+	q = strings.TrimLeft(q, " \t\r\n")
+	for strings.HasPrefix(q, "/*!") || strings.HasPrefix(q, "/*M!") {
+		q = strings.TrimLeft(q[strings.IndexByte(q, '!')+1:], "0123456789 \t\r\n")
+	}
+	q = skipBlanks(q)
+	end := 0
+	for end < len(q) && (q[end]|0x20 >= 'a' && q[end]|0x20 <= 'z' || q[end] == '_') {
+		end++
+	}
+	return q[:end]
+}
+
+// startsWithAny reports whether q's leading word is one of words (case
+// insensitive): the gate of the statement handlers below, so that other
+// statements pay a scan of a few bytes.
+func startsWithAny(q string, words ...string) bool {
+	w := leadingWord(q)
+	for _, x := range words {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // skipBlanks returns q without its leading blanks and comments.
@@ -165,8 +196,12 @@ func quoteAccount(user, host string) string {
 var alterAccountLock = regexp.MustCompile(`(?is)^\s*ALTER\s+USER\s+(IF\s+EXISTS\s+)?(.+?)\s+ACCOUNT\s+(LOCK|UNLOCK)\s*;?\s*$`)
 
 // accountStatement handles the statements above; handled is false for
-// any other.
+// any other. callback is the command's own.
 func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	if !startsWithAny(query, "CREATE", "ALTER") {
+		return false, nil
+	}
+	callback = h.withStatus(c, query, callback)
 	// Read as the parser will: executable comments opened, and MariaDB's
 	// account forms (passwordHashRewrite) when the text does not parse.
 	text, _ := mariadb.ExecutableComments(query)
@@ -286,8 +321,12 @@ var (
 )
 
 // grantStatement handles the statements above; handled is false for any
-// other.
+// other. callback is the command's own.
 func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	if !startsWithAny(query, "GRANT", "REVOKE", "SET") {
+		return false, nil
+	}
+	callback = h.withStatus(c, query, callback)
 	text, _ := mariadb.ExecutableComments(query)
 	text = skipBlanks(text)
 	if len(text) < 4 || h.mdb == nil || !h.mdb.Enabled() {

@@ -447,11 +447,14 @@ func (h *mariaHandler) execPoint(ctx context.Context, c *mysql.Conn, p *pointPla
 		return true, h.learnPoint(ctx, c, p, b, cs, prepare, text, callback)
 	}
 
-	sctx, end, err := beginFast(sctx, sess, prepare.PrepareStmt)
-	if err != nil {
+	// A point read never waits (no lock, no writer), so it is not entered
+	// in the process list: SHOW PROCESSLIST could not catch it running,
+	// and KILL QUERY would find it done. (The point writes, which can wait
+	// for a row lock, are entered: beginFast.)
+	if err := sql.SessionCommandBegin(sess); err != nil {
 		return true, err
 	}
-	defer end()
+	defer sql.SessionCommandEnd(sess)
 	var rows [][]sqltypes.Value
 	var txnRow engine.Row
 	if inTxn {

@@ -42,6 +42,9 @@ var (
 // other. callback is the command's own (EXECUTE IMMEDIATE hands it to
 // the statement it runs).
 func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	if !startsWithAny(query, "SET", "CREATE", "GRANT", "EXECUTE") {
+		return false, nil
+	}
 	text, _ := mariadb.ExecutableComments(query)
 	text = skipBlanks(text)
 	if len(text) < 8 || h.mdb == nil || !h.mdb.Enabled() {

@@ -85,11 +85,11 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
-	if done, err := h.accountStatement(ctx, c, query, h.withStatus(c, query, callback)); done {
+	if done, err := h.accountStatement(ctx, c, query, callback); done {
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
-	if done, err := h.grantStatement(ctx, c, query, h.withStatus(c, query, callback)); done {
+	if done, err := h.grantStatement(ctx, c, query, callback); done {
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
@@ -491,10 +491,10 @@ func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return "", h.wireError(c, query, err)
 	}
 	if singleStatement(query) {
-		if done, err := h.accountStatement(ctx, c, query, h.withStatus(c, query, callback)); done {
+		if done, err := h.accountStatement(ctx, c, query, callback); done {
 			return "", h.wireError(c, query, err)
 		}
-		if done, err := h.grantStatement(ctx, c, query, h.withStatus(c, query, callback)); done {
+		if done, err := h.grantStatement(ctx, c, query, callback); done {
 			return "", h.wireError(c, query, err)
 		}
 		if done, err := h.roleStatement(ctx, c, query, callback); done {
