@@ -438,6 +438,13 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	e, setChanged, err := setsAsText(e)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	if setChanged == transform.NewTree {
+		realChanged = transform.NewTree
+	}
 	ne, same, err := oddExpressionOf(e)
 	if err != nil || same == transform.NewTree {
 		return ne, same, err
@@ -529,6 +536,75 @@ func binaryColumnsAsText(e sql.Expression) (sql.Expression, transform.TreeIdenti
 		}
 		return nil
 	})
+}
+
+// setsAsText gives a comparison of a SET with text the SET as its text,
+// as MariaDB compares them (s = 'c,a' is false for the set a,c, and a
+// string naming no member is simply unequal): go-mysql-server converted
+// the text to the SET, so the order of members did not count and a
+// string that was no member failed the statement ("value ... was not
+// found in the set"). A SET compared with a number stays a number.
+func setsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	switch e.(type) {
+	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
+		*expression.GreaterThan, *expression.GreaterThanOrEqual:
+	default:
+		return e, transform.SameTree, nil
+	}
+	ch := e.Children()
+	if len(ch) != 2 {
+		return e, transform.SameTree, nil
+	}
+	isSet := func(t sql.Type) bool { return t.Type() == sqltypes.Set }
+	text := func(t sql.Type) bool { return gtypes.IsText(t) && !isSet(t) && t.Type() != sqltypes.Enum }
+	if !(isSet(ch[0].Type()) && text(ch[1].Type())) && !(isSet(ch[1].Type()) && text(ch[0].Type())) {
+		return e, transform.SameTree, nil
+	}
+	return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		st, ok := c.Type().(sql.SetType)
+		if !ok {
+			return nil
+		}
+		return &setText{UnaryExpression: expression.UnaryExpression{Child: c}, set: st}
+	})
+}
+
+// setText is a SET's value as its members' names, comma-separated
+// (go-mysql-server's CONVERT of a SET read the bits as a number).
+type setText struct {
+	expression.UnaryExpression
+	set sql.SetType
+}
+
+func (s *setText) Type() sql.Type   { return gtypes.LongText }
+func (s *setText) IsNullable() bool { return s.Child.IsNullable() }
+func (s *setText) String() string   { return s.Child.String() }
+
+// WithChildren returns a copy over children[0].
+func (s *setText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 1)
+	}
+	return &setText{UnaryExpression: expression.UnaryExpression{Child: children[0]}, set: s.set}, nil
+}
+
+// Eval returns the members' names.
+func (s *setText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := s.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return v, err
+	}
+	switch x := v.(type) {
+	case uint64:
+		return s.set.BitsToString(x)
+	case string:
+		return x, nil
+	}
+	bits, _, err := s.set.Convert(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	return s.set.BitsToString(bits.(uint64))
 }
 
 // oddExpressionOf is oddExpression once binary columns are text.
