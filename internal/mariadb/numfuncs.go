@@ -49,6 +49,9 @@ var numericFunctions = []sql.Function{
 		return newExtremum(false, args)
 	}},
 	sql.FunctionN{Name: "round", Fn: newRound},
+	sql.Function1{Name: "floor", Fn: func(e sql.Expression) sql.Expression { return temporalRounding(e, true, function.NewFloor) }},
+	sql.Function1{Name: "ceil", Fn: func(e sql.Expression) sql.Expression { return temporalRounding(e, false, function.NewCeil) }},
+	sql.Function1{Name: "ceiling", Fn: func(e sql.Expression) sql.Expression { return temporalRounding(e, false, function.NewCeil) }},
 	sql.Function1{Name: "sec_to_time", Fn: newSecToTime},
 	sql.Function0{Name: "current_role", Fn: func() sql.Expression { return currentRole{} }},
 	sql.FunctionN{Name: "week", Fn: func(args ...sql.Expression) (sql.Expression, error) {
@@ -330,6 +333,11 @@ func newRound(args ...sql.Expression) (sql.Expression, error) {
 		// its number (MariaDB rounds a TIME or DATETIME as one)
 		args = append([]sql.Expression{numberOf(args[0])}, args[1:]...)
 	}
+	if len(args) == 1 && args[0].Resolved() && temporalScale(args[0].Type()) == 0 {
+		// ROUND of a DATETIME, TIMESTAMP or TIME without fractional
+		// digits: the value (go-mysql-server's failed the statement)
+		return args[0], nil
+	}
 	if len(args) > 0 && args[0].Resolved() && gmstypes.IsText(args[0].Type()) {
 		// ROUND of text: of its number, as MariaDB reads it ('blob' is 0;
 		// go-mysql-server's ROUND failed the statement)
@@ -497,3 +505,46 @@ func (currentRole) Eval(ctx *sql.Context, _ sql.Row) (interface{}, error) {
 // IsNonDeterministic keeps CURRENT_ROLE() from being folded into a plan:
 // SET ROLE changes it.
 func (currentRole) IsNonDeterministic() bool { return true }
+
+// temporalScale is the fractional digits of a DATETIME, TIMESTAMP or
+// TIME type, -1 for any other type.
+func temporalScale(t sql.Type) int {
+	switch x := t.(type) {
+	case sqlbackend.TimeType:
+		return int(x.Scale)
+	case sql.DatetimeType:
+		if t.Type() == sqltypes.Date {
+			return -1
+		}
+		return x.Precision()
+	}
+	if gmstypes.IsTimespan(t) {
+		return 0
+	}
+	return -1
+}
+
+// temporalRounding is FLOOR (floor) or CEIL of e as MariaDB computes it
+// where go-mysql-server's differs: of a DATE or YEAR, of its number
+// (FLOOR(DATE '2020-02-03') is 20200203, go-mysql-server's was the Unix
+// seconds); of a DATETIME, TIMESTAMP or TIME without fractional digits,
+// the value itself (go-mysql-server's was Unix seconds or 0); FLOOR of a
+// DATETIME or TIMESTAMP with fractional digits, the value without them.
+// (CEIL of those and FLOOR of a TIME(n) stay go-mysql-server's.)
+func temporalRounding(e sql.Expression, floor bool, gms func(sql.Expression) sql.Expression) sql.Expression {
+	if !e.Resolved() {
+		return gms(e)
+	}
+	t := e.Type()
+	if isYear(t) || t.Type() == sqltypes.Date {
+		return gms(numberOf(e))
+	}
+	switch scale := temporalScale(t); {
+	case scale == 0:
+		return e
+	case scale > 0 && floor && t.Type() != sqltypes.Time:
+		// (CAST AS DATETIME drops the digits; CAST AS TIME keeps them)
+		return expression.NewConvert(e, expression.ConvertToDatetime)
+	}
+	return gms(e)
+}
