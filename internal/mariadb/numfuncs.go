@@ -338,7 +338,11 @@ func newRound(args ...sql.Expression) (sql.Expression, error) {
 		// digits: the value (go-mysql-server's failed the statement)
 		return args[0], nil
 	}
-	if len(args) > 0 && args[0].Resolved() && gmstypes.IsText(args[0].Type()) {
+	if len(args) > 0 && args[0].Resolved() && isEnumSetBit(args[0].Type()) {
+		// ROUND of an ENUM, SET or BIT: of its index or bits
+		// (go-mysql-server's was NULL)
+		args = append([]sql.Expression{expression.NewConvert(args[0], expression.ConvertToUnsigned)}, args[1:]...)
+	} else if len(args) > 0 && args[0].Resolved() && gmstypes.IsText(args[0].Type()) {
 		// ROUND of text: of its number, as MariaDB reads it ('blob' is 0;
 		// go-mysql-server's ROUND failed the statement)
 		args = append([]sql.Expression{expression.NewConvert(args[0], expression.ConvertToDouble)}, args[1:]...)

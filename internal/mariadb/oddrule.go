@@ -442,7 +442,11 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
-	if setChanged == transform.NewTree {
+	e, absChanged, err := absOfNumber(e)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	if setChanged == transform.NewTree || absChanged == transform.NewTree {
 		realChanged = transform.NewTree
 	}
 	ne, same, err := oddExpressionOf(e)
@@ -567,6 +571,35 @@ func setsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error
 		}
 		return &setText{UnaryExpression: expression.UnaryExpression{Child: c}, set: st}
 	})
+}
+
+// absOfNumber gives ABS its argument as a number, as MariaDB reads it:
+// text as a DOUBLE (go-mysql-server's ABS of any text was NULL, ABS('12')
+// included), an ENUM as its index, a SET or BIT as its bits
+// (go-mysql-server's ABS of an ENUM was its label).
+func absOfNumber(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	if _, ok := e.(*function.AbsVal); !ok {
+		return e, transform.SameTree, nil
+	}
+	return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		switch t := c.Type(); {
+		case isEnumSetBit(t):
+			return expression.NewConvert(c, expression.ConvertToUnsigned)
+		case gtypes.IsText(t):
+			return expression.NewConvert(c, expression.ConvertToDouble)
+		}
+		return nil
+	})
+}
+
+// isEnumSetBit reports an ENUM, SET or BIT type, whose number is its
+// index or bits.
+func isEnumSetBit(t sql.Type) bool {
+	switch t.Type() {
+	case sqltypes.Enum, sqltypes.Set, sqltypes.Bit:
+		return true
+	}
+	return false
 }
 
 // setText is a SET's value as its members' names, comma-separated

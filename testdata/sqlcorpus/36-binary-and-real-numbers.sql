@@ -5,7 +5,9 @@
 -- an integer); a FLOAT or DOUBLE read as an integer is rounded half to
 -- even, and past the integer's range is the nearest end with note 1916
 -- (CAST(0e0 AS UNSIGNED) and BIT_OR of DOUBLE zeros were
--- 9223372036854775808).
+-- 9223372036854775808). ABS of text is of its number (it was NULL, for
+-- ABS('12') too), and ABS and ROUND of an ENUM, SET or BIT of its index
+-- or bits (ABS of an ENUM was its label, ROUND NULL).
 CREATE TABLE bn (id INT PRIMARY KEY, bl BLOB, vb VARBINARY(10), bi BINARY(4), db DOUBLE, f FLOAT);
 INSERT INTO bn VALUES (1, '123', '45', '6', 2.5, -1.5), (2, 'blob', '', '', 0, 0), (3, '7.5', '-2', '12', -0.6, 3.5), (4, NULL, NULL, NULL, NULL, NULL);
 SELECT id, bl + 0, vb * 2, bi - 1 FROM bn ORDER BY id;
@@ -20,3 +22,7 @@ SELECT CAST(1e20 AS UNSIGNED), CAST(-1e0 AS UNSIGNED), CAST(1e20 AS SIGNED), CAS
 SHOW WARNINGS;
 SELECT BIT_OR(db), BIT_AND(db), BIT_XOR(db), BIT_OR(f) FROM bn;
 SELECT BIT_OR(-1e0), BIT_XOR(-3.5e0), BIT_AND(2.5e0);
+CREATE TABLE lb (id INT PRIMARY KEY, v VARCHAR(10), e ENUM('x','y','z'), s SET('a','b','c'), b BIT(8));
+INSERT INTO lb VALUES (1, '-3.5', 'y', 'a,c', b'101'), (2, 'ab', 'x', '', b'0'), (3, NULL, NULL, NULL, NULL);
+SELECT id, ABS(v), ABS(e), ABS(s), ABS(b), ABS('12'), ABS('-7e1') FROM lb ORDER BY id;
+SELECT id, ROUND(e), ROUND(s), ROUND(b), ROUND(e, 1), ROUND(v) FROM lb ORDER BY id;
