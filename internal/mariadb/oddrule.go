@@ -446,6 +446,12 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	if absChanged == transform.SameTree {
+		e, absChanged, err = numericFunctionArgs(e)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
 	if setChanged == transform.NewTree || absChanged == transform.NewTree {
 		realChanged = transform.NewTree
 	}
@@ -586,6 +592,41 @@ func absOfNumber(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 		case isEnumSetBit(t):
 			return expression.NewConvert(c, expression.ConvertToUnsigned)
 		case gtypes.IsText(t):
+			return expression.NewConvert(c, expression.ConvertToDouble)
+		}
+		return nil
+	})
+}
+
+// numericArgFunctions are the functions of numbers whose arguments
+// numericFunctionArgs reads as numbers (ROUND, FLOOR and CEIL have their
+// own: numfuncs.go), by FunctionName.
+var numericArgFunctions = wordSet("truncate sign sqrt pow power exp ln log log2 log10 sin cos tan asin acos atan atan2 cot degrees radians format")
+
+// numericFunctionArgs gives those functions their text arguments as
+// DOUBLEs (text that is no number is 0, as MariaDB reads it, where
+// go-mysql-server failed the statement: SQRT('ab') was 1366, LOG('ab')
+// "invalid type") and their date and time arguments as their numbers
+// (FORMAT(DATE '2020-02-03', 2) was the Unix seconds). FORMAT's locale
+// stays text.
+func numericFunctionArgs(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	fe, ok := e.(sql.FunctionExpression)
+	if !ok {
+		return e, transform.SameTree, nil
+	}
+	name := strings.ToLower(fe.FunctionName())
+	if !numericArgFunctions[name] {
+		return e, transform.SameTree, nil
+	}
+	return rewrapChildren(e, func(i int, c sql.Expression) sql.Expression {
+		if name == "format" && i == 2 {
+			return nil
+		}
+		switch t := c.Type(); {
+		case (isTemporal(t) || isYear(t)) && name != "truncate":
+			// (TRUNCATE of a date or time is one in MariaDB; left as it was)
+			return numberOf(c)
+		case gtypes.IsText(t) && !isEnumSetBit(t):
 			return expression.NewConvert(c, expression.ConvertToDouble)
 		}
 		return nil

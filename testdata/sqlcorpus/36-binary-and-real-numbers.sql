@@ -26,3 +26,5 @@ CREATE TABLE lb (id INT PRIMARY KEY, v VARCHAR(10), e ENUM('x','y','z'), s SET('
 INSERT INTO lb VALUES (1, '-3.5', 'y', 'a,c', b'101'), (2, 'ab', 'x', '', b'0'), (3, NULL, NULL, NULL, NULL);
 SELECT id, ABS(v), ABS(e), ABS(s), ABS(b), ABS('12'), ABS('-7e1') FROM lb ORDER BY id;
 SELECT id, ROUND(e), ROUND(s), ROUND(b), ROUND(e, 1), ROUND(v) FROM lb ORDER BY id;
+SELECT id, SQRT(v), POW(v, 2), LOG(v), TRUNCATE(v, 1), FORMAT(v, 2), SIGN(v), EXP(v) FROM lb ORDER BY id;
+SELECT SQRT('16'), POW('2', 3), LOG(10, '100'), FORMAT('1234.5', 2), DEGREES('0');

@@ -11,3 +11,4 @@ SELECT id, FLOOR(dt), CEIL(dt), ROUND(dt), FLOOR(ts), CEIL(ts), ROUND(ts) FROM t
 SELECT id, FLOOR(t), CEIL(t), ROUND(t) FROM tr ORDER BY id;
 SELECT id, FLOOR(dt6) FROM tr ORDER BY id;
 SELECT id, FLOOR(d) + 1, ROUND(dt) = dt FROM tr ORDER BY id;
+SELECT id, FORMAT(d, 2), POW(y, 2), SIGN(dt), SQRT(d), LOG10(d) FROM tr ORDER BY id;
