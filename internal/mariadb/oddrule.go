@@ -555,14 +555,8 @@ func binaryColumnsAsText(e sql.Expression) (sql.Expression, transform.TreeIdenti
 // string that was no member failed the statement ("value ... was not
 // found in the set"). A SET compared with a number stays a number.
 func setsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	switch e.(type) {
-	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
-		*expression.GreaterThan, *expression.GreaterThanOrEqual:
-	default:
-		return e, transform.SameTree, nil
-	}
-	ch := e.Children()
-	if len(ch) != 2 {
+	ch, ok := comparedPair(e)
+	if !ok {
 		return e, transform.SameTree, nil
 	}
 	isSet := func(t sql.Type) bool { return t.Type() == sqltypes.Set }
@@ -641,6 +635,19 @@ func isEnumSetBit(t sql.Type) bool {
 		return true
 	}
 	return false
+}
+
+// comparedPair returns the two operands of a comparison (=, <=>, <, <=,
+// >, >=); ok is false for any other expression.
+func comparedPair(e sql.Expression) (ch []sql.Expression, ok bool) {
+	switch e.(type) {
+	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
+		*expression.GreaterThan, *expression.GreaterThanOrEqual:
+	default:
+		return nil, false
+	}
+	ch = e.Children()
+	return ch, len(ch) == 2
 }
 
 // setText is a SET's value as its members' names, comma-separated

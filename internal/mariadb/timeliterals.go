@@ -29,14 +29,8 @@ func timeLiteralsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope 
 // timeLiteral replaces a text literal compared with a date or time by
 // that time.
 func timeLiteral(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	switch e.(type) {
-	case *expression.Equals, *expression.NullSafeEquals, *expression.LessThan, *expression.LessThanOrEqual,
-		*expression.GreaterThan, *expression.GreaterThanOrEqual:
-	default:
-		return e, transform.SameTree, nil
-	}
-	ch := e.Children()
-	if len(ch) != 2 {
+	ch, ok := comparedPair(e) // oddrule.go
+	if !ok {
 		return e, transform.SameTree, nil
 	}
 	l, r := ch[0], ch[1]

@@ -122,6 +122,16 @@ func skipBlanks(q string) string {
 	}
 }
 
+// statementContext returns a context of query's session for the account
+// statements' own checks.
+func (h *mariaHandler) statementContext(ctx context.Context, c *mysql.Conn, query string) (*sql.Context, error) {
+	s := h.srv.Load()
+	if s == nil {
+		return nil, sqlError(errtable.ERInvalidCurrentUser)
+	}
+	return s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+}
+
 // showCreateUser answers SHOW CREATE USER (see above); handled is false
 // for any other statement.
 func (h *mariaHandler) showCreateUser(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
@@ -129,11 +139,7 @@ func (h *mariaHandler) showCreateUser(ctx context.Context, c *mysql.Conn, query 
 	if !ok || h.mdb == nil {
 		return false, nil
 	}
-	s := h.srv.Load()
-	if s == nil {
-		return false, nil
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	sctx, err := h.statementContext(ctx, c, query)
 	if err != nil {
 		return true, err
 	}
@@ -250,11 +256,7 @@ func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, quer
 	if perr != nil || !ok {
 		return false, nil
 	}
-	s := h.srv.Load()
-	if s == nil {
-		return false, nil
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	sctx, err := h.statementContext(ctx, c, query)
 	if err != nil {
 		return true, err
 	}
@@ -339,11 +341,7 @@ func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query 
 	}
 	discard := func(*sqltypes.Result, bool) error { return nil }
 	if proxyGrant.MatchString(text) {
-		s := h.srv.Load()
-		if s == nil {
-			return false, nil
-		}
-		sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+		sctx, err := h.statementContext(ctx, c, query)
 		if err != nil {
 			return true, err
 		}
@@ -401,11 +399,7 @@ func (h *mariaHandler) accountExists(a sqlparser.AccountName) bool {
 // setDefaultRole checks SET DEFAULT ROLE roles FOR account (account ""
 // for the current one); see grantStatement.
 func (h *mariaHandler) setDefaultRole(ctx context.Context, c *mysql.Conn, query, roles, account string, callback mysql.ResultSpoolFn) error {
-	s := h.srv.Load()
-	if s == nil {
-		return sqlError(errtable.ERInvalidCurrentUser)
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	sctx, err := h.statementContext(ctx, c, query)
 	if err != nil {
 		return err
 	}

@@ -112,11 +112,7 @@ func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query s
 
 // currentAccount returns the account of c's session, quoted.
 func (h *mariaHandler) currentAccount(ctx context.Context, c *mysql.Conn, query string) (string, bool) {
-	s := h.srv.Load()
-	if s == nil {
-		return "", false
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	sctx, err := h.statementContext(ctx, c, query)
 	if err != nil {
 		return "", false
 	}
@@ -132,11 +128,7 @@ func (h *mariaHandler) currentAccount(ctx context.Context, c *mysql.Conn, query 
 
 // setRole runs SET ROLE role (see above).
 func (h *mariaHandler) setRole(ctx context.Context, c *mysql.Conn, query, role string, callback mysql.ResultSpoolFn) error {
-	s := h.srv.Load()
-	if s == nil {
-		return sqlError(errtable.ERInvalidCurrentUser)
-	}
-	sctx, err := s.srv.SessionManager().NewContextWithQuery(ctx, c, query)
+	sctx, err := h.statementContext(ctx, c, query)
 	if err != nil {
 		return err
 	}
