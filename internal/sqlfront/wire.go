@@ -490,7 +490,7 @@ func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.showCreateUser(ctx, c, query, callback); done {
 		return "", h.wireError(c, query, err)
 	}
-	if singleStatement(query) {
+	if startsWithAny(query, "CREATE", "ALTER", "GRANT", "REVOKE", "SET", "EXECUTE") && singleStatement(query) {
 		if done, err := h.accountStatement(ctx, c, query, callback); done {
 			return "", h.wireError(c, query, err)
 		}
