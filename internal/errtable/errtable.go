@@ -98,6 +98,7 @@ const (
 	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
 	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
 	EREventAlreadyExists         = 1537 // ER_EVENT_ALREADY_EXISTS
+	ERUnsupportedPS              = 1295 // ER_UNSUPPORTED_PS: a statement EXECUTE IMMEDIATE cannot run
 	ERInvalidRole                = 1959 // ER_INVALID_ROLE: a role not granted to the account
 	ERInvalidCurrentUser         = 1960 // ER_INVALID_CURRENT_USER: SET DEFAULT ROLE for no account
 	ERDataOverflow               = 1916 // ER_DATA_OVERFLOW: a number past the range of its conversion (a note)
@@ -320,6 +321,7 @@ var mysqlErrors = map[int]MySQLError{
 	1265: {"WARN_DATA_TRUNCATED", "01000", "Data truncated for column '%s' at row %d"},
 	1273: {"ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"},
 	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1295: {"ER_UNSUPPORTED_PS", "HY000", "This command is not supported in the prepared statement protocol yet"},
 	1296: {"ER_GET_ERRMSG", "HY000", "Got error %d '%.200s' from %s"},
 	1304: {"ER_SP_ALREADY_EXISTS", "42000", "%s %s already exists"},
 	1305: {"ER_SP_DOES_NOT_EXIST", "42000", "%s %s does not exist"},

@@ -269,6 +269,14 @@ func TestRoleStatementsOfMariaDBDumps(t *testing.T) {
 	expectRows(t, root, "EXECUTE IMMEDIATE CONCAT('SELECT a + ', 1, ' FROM rl.t')", "2")
 	mustExec(t, root, "/*M!100203 EXECUTE IMMEDIATE CONCAT('SET ROLE ', @current_role) */")
 	expectRows(t, root, "SELECT CURRENT_ROLE()", "NULL")
+	// A text that runs itself again is refused, as in MariaDB.
+	mustExec(t, root, "SET @q = 'EXECUTE IMMEDIATE @q'")
+	for _, q := range []string{"EXECUTE IMMEDIATE @q", "EXECUTE IMMEDIATE 'PREPARE s FROM ''SELECT 1'''"} {
+		if _, err := root.ExecContext(context.Background(), q); err == nil ||
+			err.Error() != "Error 1295 (HY000): This command is not supported in the prepared statement protocol yet" {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
 	if _, err := root.ExecContext(context.Background(), "SET ROLE rdr"); err == nil ||
 		err.Error() != "Error 1959 (OP000): User `root`@`localhost` has not been granted role `rdr`" {
 		t.Errorf("SET ROLE of a role not granted: %v", err)

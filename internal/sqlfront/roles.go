@@ -28,7 +28,9 @@ import (
 //     where MariaDB's grants it the role).
 //   - GRANT ... TO CURRENT_USER[()]: the current account named.
 //   - EXECUTE IMMEDIATE expr (without USING): the text the expression
-//     gives is run as a statement of its own.
+//     gives is run as a statement of its own; as in MariaDB, not
+//     EXECUTE, PREPARE, DEALLOCATE or DROP PREPARE (1295), so no text runs
+//     itself again without end.
 
 var (
 	setRole        = regexp.MustCompile(`(?is)^\s*SET\s+ROLE\s+(.+?)\s*;?\s*$`)
@@ -74,6 +76,11 @@ func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query s
 		}
 		if stmt == nil {
 			return true, sqlError(mysql.ERParseError, syntaxErrorText, "NULL", 1)
+		}
+		if startsWithAny(*stmt, "EXECUTE", "PREPARE", "DEALLOCATE") || dropPrepare(*stmt) {
+			// as MariaDB: EXECUTE IMMEDIATE runs no prepared-statement
+			// command (so no text can run itself again, without end)
+			return true, sqlError(errtable.ERUnsupportedPS)
 		}
 		return true, h.ComQuery(ctx, c, *stmt, callback)
 	}
@@ -159,4 +166,10 @@ func (h *mariaHandler) setRole(ctx context.Context, c *mysql.Conn, query, role s
 	}
 	setStatusFlags(c)
 	return callback(&sqltypes.Result{}, false)
+}
+
+// dropPrepare reports DROP PREPARE.
+func dropPrepare(q string) bool {
+	rest, ok := cutWords(q, "DROP")
+	return ok && startsWithAny(rest, "PREPARE")
 }
