@@ -426,43 +426,27 @@ func numbersAsText(fe sql.FunctionExpression) (sql.Expression, bool, error) {
 
 // oddExpression replaces the expressions that meet dates (see the rule).
 func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	e, binChanged, err := binaryColumnsAsText(e)
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	e, yearChanged, err := yearsAsText(e)
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	e, realChanged, err := realsToInteger(e) // realint.go
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	e, setChanged, err := setsAsText(e)
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	e, absChanged, err := absOfNumber(e)
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	if absChanged == transform.SameTree {
-		e, absChanged, err = numericFunctionArgs(e)
+	changed := transform.SameTree
+	for _, pass := range operandPasses {
+		ne, same, err := pass(e)
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
-	}
-	if setChanged == transform.NewTree || absChanged == transform.NewTree {
-		realChanged = transform.NewTree
+		if same == transform.NewTree {
+			e, changed = ne, transform.NewTree
+		}
 	}
 	ne, same, err := oddExpressionOf(e)
 	if err != nil || same == transform.NewTree {
 		return ne, same, err
 	}
-	if binChanged == transform.NewTree || yearChanged == transform.NewTree || realChanged == transform.NewTree {
-		return ne, transform.NewTree, nil
-	}
-	return ne, transform.SameTree, nil
+	return ne, changed, nil
+}
+
+// operandPasses give an expression its operands as MariaDB reads them,
+// in this order, before oddExpressionOf looks at its dates.
+var operandPasses = []func(sql.Expression) (sql.Expression, transform.TreeIdentity, error){
+	binaryColumnsAsText, yearsAsText, realsToInteger /* realint.go */, setsAsText, absOfNumber, numericFunctionArgs,
 }
 
 // yearsAsText gives CONCAT, CONCAT_WS, GROUP_CONCAT, the string functions
@@ -565,11 +549,10 @@ func setsAsText(e sql.Expression) (sql.Expression, transform.TreeIdentity, error
 		return e, transform.SameTree, nil
 	}
 	return rewrapChildren(e, func(_ int, c sql.Expression) sql.Expression {
-		st, ok := c.Type().(sql.SetType)
-		if !ok {
+		if !isSet(c.Type()) {
 			return nil
 		}
-		return &setText{UnaryExpression: expression.UnaryExpression{Child: c}, set: st}
+		return &enumText{child: c} // valuerules.go
 	})
 }
 
@@ -650,45 +633,7 @@ func comparedPair(e sql.Expression) (ch []sql.Expression, ok bool) {
 	return ch, len(ch) == 2
 }
 
-// setText is a SET's value as its members' names, comma-separated
-// (go-mysql-server's CONVERT of a SET read the bits as a number).
-type setText struct {
-	expression.UnaryExpression
-	set sql.SetType
-}
-
-func (s *setText) Type() sql.Type   { return gtypes.LongText }
-func (s *setText) IsNullable() bool { return s.Child.IsNullable() }
-func (s *setText) String() string   { return s.Child.String() }
-
-// WithChildren returns a copy over children[0].
-func (s *setText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 1)
-	}
-	return &setText{UnaryExpression: expression.UnaryExpression{Child: children[0]}, set: s.set}, nil
-}
-
-// Eval returns the members' names.
-func (s *setText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	v, err := s.Child.Eval(ctx, row)
-	if err != nil || v == nil {
-		return v, err
-	}
-	switch x := v.(type) {
-	case uint64:
-		return s.set.BitsToString(x)
-	case string:
-		return x, nil
-	}
-	bits, _, err := s.set.Convert(ctx, v)
-	if err != nil {
-		return nil, err
-	}
-	return s.set.BitsToString(bits.(uint64))
-}
-
-// oddExpressionOf is oddExpression once binary columns are text.
+// oddExpressionOf is oddExpression once operandPasses have run.
 func oddExpressionOf(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	op, ok := oddOpOf(e)
 	if ok {
