@@ -90,7 +90,11 @@ func leadingWord(q string) string {
 // insensitive): the gate of the statement handlers below, so that other
 // statements pay a scan of a few bytes.
 func startsWithAny(q string, words ...string) bool {
-	w := leadingWord(q)
+	return wordIn(leadingWord(q), words...)
+}
+
+// wordIn reports whether w is one of words (case insensitive).
+func wordIn(w string, words ...string) bool {
 	for _, x := range words {
 		if strings.EqualFold(w, x) {
 			return true
@@ -122,6 +126,38 @@ func skipBlanks(q string) string {
 	}
 }
 
+// accountCommand runs the account and role statements that
+// go-mysql-server's parser lacks or whose parts it drops, as mariadb-dump
+// --system=users writes them: SHOW CREATE USER (showCreateUser), CREATE
+// and ALTER USER (accountStatement), GRANT ... IDENTIFIED, PROXY and SET
+// DEFAULT ROLE (grantStatement), the role statements and EXECUTE
+// IMMEDIATE (roleStatement, roles.go). handled is false for any other
+// statement, which pays a look at its first word, and for a text of more
+// than one statement (multi). callback is the command's own.
+func (h *mariaHandler) accountCommand(ctx context.Context, c *mysql.Conn, query string, multi bool, callback mysql.ResultSpoolFn) (handled bool, err error) {
+	if h.mdb == nil || !h.mdb.Enabled() {
+		return false, nil
+	}
+	word := leadingWord(query)
+	show := strings.EqualFold(word, "SHOW")
+	if !show && !wordIn(word, "CREATE", "ALTER", "GRANT", "REVOKE", "SET", "EXECUTE") || multi && !singleStatement(query) {
+		return false, nil
+	}
+	if show {
+		return h.showCreateUser(ctx, c, query, callback)
+	}
+	// Read as the parser will: executable comments opened.
+	text, _ := mariadb.ExecutableComments(query)
+	text = skipBlanks(text)
+	if done, err := h.accountStatement(ctx, c, query, text, callback); done {
+		return true, err
+	}
+	if done, err := h.grantStatement(ctx, c, query, text, callback); done {
+		return true, err
+	}
+	return h.roleStatement(ctx, c, query, text, callback)
+}
+
 // statementContext returns a context of query's session for the account
 // statements' own checks.
 func (h *mariaHandler) statementContext(ctx context.Context, c *mysql.Conn, query string) (*sql.Context, error) {
@@ -136,7 +172,7 @@ func (h *mariaHandler) statementContext(ctx context.Context, c *mysql.Conn, quer
 // for any other statement.
 func (h *mariaHandler) showCreateUser(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
 	name, host, current, ok := showCreateUserAccount(query)
-	if !ok || h.mdb == nil {
+	if !ok {
 		return false, nil
 	}
 	sctx, err := h.statementContext(ctx, c, query)
@@ -202,22 +238,13 @@ func quoteAccount(user, host string) string {
 var alterAccountLock = regexp.MustCompile(`(?is)^\s*ALTER\s+USER\s+(IF\s+EXISTS\s+)?(.+?)\s+ACCOUNT\s+(LOCK|UNLOCK)\s*;?\s*$`)
 
 // accountStatement handles the statements above; handled is false for
-// any other. callback is the command's own.
-func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
-	if !startsWithAny(query, "CREATE", "ALTER") {
-		return false, nil
-	}
-	callback = h.withStatus(c, query, callback)
-	// Read as the parser will: executable comments opened, and MariaDB's
-	// account forms (passwordHashRewrite) when the text does not parse.
-	text, _ := mariadb.ExecutableComments(query)
+// any other. text is query with its executable comments opened and its
+// leading blanks gone (accountCommand); callback is the command's own.
+func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, query, text string, callback mysql.ResultSpoolFn) (handled bool, err error) {
 	create := false
 	if _, ok := cutWords(text, "CREATE", "USER"); ok {
 		create = true
 	} else if _, ok := cutWords(text, "ALTER", "USER"); !ok {
-		return false, nil
-	}
-	if h.mdb == nil || !h.mdb.Enabled() {
 		return false, nil
 	}
 	if create {
@@ -237,7 +264,7 @@ func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, quer
 		if !cu.Locked {
 			return false, nil
 		}
-		if err := h.textQuery(ctx, c, query, callback); err != nil {
+		if err := h.textQuery(ctx, c, query, h.withStatus(c, query, callback)); err != nil {
 			return true, err
 		}
 		var names []sqlparser.AccountName
@@ -247,7 +274,7 @@ func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, quer
 		_, err := h.setLocked(ctx, names, true)
 		return true, err
 	}
-	m := alterAccountLock.FindStringSubmatch(skipBlanks(text))
+	m := alterAccountLock.FindStringSubmatch(text)
 	if m == nil {
 		return false, nil
 	}
@@ -271,7 +298,7 @@ func (h *mariaHandler) accountStatement(ctx context.Context, c *mysql.Conn, quer
 		return true, sqlError(errtable.ERCannotUser, "ALTER USER", missing)
 	}
 	setStatusFlags(c)
-	return true, callback(&sqltypes.Result{}, false)
+	return true, h.withStatus(c, query, callback)(&sqltypes.Result{}, false)
 }
 
 // setLocked sets the lock of the accounts named and persists the grant
@@ -323,22 +350,8 @@ var (
 )
 
 // grantStatement handles the statements above; handled is false for any
-// other. callback is the command's own.
-func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
-	if !startsWithAny(query, "GRANT", "REVOKE", "SET") {
-		return false, nil
-	}
-	callback = h.withStatus(c, query, callback)
-	text, _ := mariadb.ExecutableComments(query)
-	text = skipBlanks(text)
-	if len(text) < 4 || h.mdb == nil || !h.mdb.Enabled() {
-		return false, nil
-	}
-	switch text[0] | 0x20 {
-	case 'g', 'r', 's':
-	default:
-		return false, nil
-	}
+// other. text and callback are as for accountStatement.
+func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query, text string, callback mysql.ResultSpoolFn) (handled bool, err error) {
 	discard := func(*sqltypes.Result, bool) error { return nil }
 	if proxyGrant.MatchString(text) {
 		sctx, err := h.statementContext(ctx, c, query)
@@ -348,7 +361,7 @@ func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query 
 		sctx.Session.Warn(&sql.Warning{Level: "Note", Code: mysql.ERNotSupportedYet,
 			Message: "This version of MariaDB doesn't yet support 'PROXY privileges (not kept)'"})
 		setStatusFlags(c)
-		return true, callback(&sqltypes.Result{}, false)
+		return true, h.withStatus(c, query, callback)(&sqltypes.Result{}, false)
 	}
 	if m := grantWithPassword.FindStringSubmatch(text); m != nil {
 		a, ok := oneAccount(m[2])
@@ -361,15 +374,15 @@ func (h *mariaHandler) grantStatement(ctx context.Context, c *mysql.Conn, query 
 			if err := h.textQuery(ctx, c, "CREATE USER "+acct+withHash, discard); err != nil {
 				return true, err
 			}
-			return true, h.textQuery(ctx, c, m[1]+m[2]+m[4], callback)
+			return true, h.textQuery(ctx, c, m[1]+m[2]+m[4], h.withStatus(c, query, callback))
 		}
 		if err := h.textQuery(ctx, c, m[1]+m[2]+m[4], discard); err != nil {
 			return true, err
 		}
-		return true, h.textQuery(ctx, c, "ALTER USER "+acct+withHash, callback)
+		return true, h.textQuery(ctx, c, "ALTER USER "+acct+withHash, h.withStatus(c, query, callback))
 	}
 	if m := setDefaultRole.FindStringSubmatch(text); m != nil {
-		return true, h.setDefaultRole(ctx, c, query, m[1], m[2], callback)
+		return true, h.setDefaultRole(ctx, c, query, m[1], m[2], h.withStatus(c, query, callback))
 	}
 	return false, nil
 }

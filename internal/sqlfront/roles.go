@@ -10,7 +10,6 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
-	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -33,31 +32,17 @@ import (
 //     itself again without end.
 
 var (
-	setRole        = regexp.MustCompile(`(?is)^\s*SET\s+ROLE\s+(.+?)\s*;?\s*$`)
-	createRoleWith = regexp.MustCompile(`(?is)^(\s*CREATE\s+ROLE\s.+?)\s+WITH\s+ADMIN\s+(.+?)\s*;?\s*$`)
+	setRole        = regexp.MustCompile(`(?is)^SET\s+ROLE\s+(.+?)\s*;?\s*$`)
+	createRoleWith = regexp.MustCompile(`(?is)^(CREATE\s+ROLE\s+(?:IF\s+NOT\s+EXISTS\s+)?)(.+?)\s+WITH\s+ADMIN\s+(.+?)\s*;?\s*$`)
 	grantToCurrent = regexp.MustCompile(`(?is)^(\s*GRANT\s.+?\sTO\s+)CURRENT_USER(?:\s*\(\s*\))?(.*)$`)
 	executeNow     = regexp.MustCompile(`(?is)^\s*EXECUTE\s+IMMEDIATE\s+(.+?)\s*;?\s*$`)
 	roleName       = regexp.MustCompile(`^[\w$]+$`)
 )
 
 // roleStatement handles the statements above; handled is false for any
-// other. callback is the command's own (EXECUTE IMMEDIATE hands it to
-// the statement it runs).
-func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (handled bool, err error) {
-	if !startsWithAny(query, "SET", "CREATE", "GRANT", "EXECUTE") {
-		return false, nil
-	}
-	text, _ := mariadb.ExecutableComments(query)
-	text = skipBlanks(text)
-	if len(text) < 8 || h.mdb == nil || !h.mdb.Enabled() {
-		return false, nil
-	}
-	switch text[0] | 0x20 {
-	case 's', 'c', 'g', 'e':
-	default:
-		return false, nil
-	}
-	status := h.withStatus(c, query, callback)
+// other. text and callback are as for accountStatement (EXECUTE
+// IMMEDIATE hands callback to the statement it runs).
+func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query, text string, callback mysql.ResultSpoolFn) (handled bool, err error) {
 	discard := func(*sqltypes.Result, bool) error { return nil }
 	if m := executeNow.FindStringSubmatch(text); m != nil {
 		if strings.Contains(strings.ToUpper(m[1]), " USING ") {
@@ -89,13 +74,13 @@ func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query s
 		if !ok {
 			return true, sqlError(errtable.ERInvalidCurrentUser)
 		}
-		return true, h.textQuery(ctx, c, m[1]+acct+m[2], status)
+		return true, h.textQuery(ctx, c, m[1]+acct+m[2], h.withStatus(c, query, callback))
 	}
 	if m := createRoleWith.FindStringSubmatch(text); m != nil {
-		if err := h.textQuery(ctx, c, m[1], status); err != nil {
+		if err := h.textQuery(ctx, c, m[1]+m[2], h.withStatus(c, query, callback)); err != nil {
 			return true, err
 		}
-		grantee := strings.TrimSpace(m[2])
+		grantee := strings.TrimSpace(m[3])
 		if up := strings.ToUpper(grantee); up == "CURRENT_USER" || up == "CURRENT_USER()" {
 			return true, nil
 		}
@@ -104,15 +89,10 @@ func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query s
 				return true, nil
 			}
 		}
-		roles := strings.TrimSpace(m[1])
-		roles = roles[strings.Index(strings.ToUpper(roles), "ROLE")+4:]
-		if r, ok := cutWords(roles, "IF", "NOT", "EXISTS"); ok {
-			roles = r
-		}
-		return true, h.textQuery(ctx, c, "GRANT "+roles+" TO "+grantee+" WITH ADMIN OPTION", discard)
+		return true, h.textQuery(ctx, c, "GRANT "+m[2]+" TO "+grantee+" WITH ADMIN OPTION", discard)
 	}
 	if m := setRole.FindStringSubmatch(text); m != nil {
-		return true, h.setRole(ctx, c, query, m[1], status)
+		return true, h.setRole(ctx, c, query, m[1], h.withStatus(c, query, callback))
 	}
 	return false, nil
 }

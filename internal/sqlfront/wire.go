@@ -81,19 +81,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, h.overrun(c, err))
 	}
-	if done, err := h.showCreateUser(ctx, c, query, callback); done {
-		h.stats.count(query, err)
-		return h.wireError(c, query, err)
-	}
-	if done, err := h.accountStatement(ctx, c, query, callback); done {
-		h.stats.count(query, err)
-		return h.wireError(c, query, err)
-	}
-	if done, err := h.grantStatement(ctx, c, query, callback); done {
-		h.stats.count(query, err)
-		return h.wireError(c, query, err)
-	}
-	if done, err := h.roleStatement(ctx, c, query, callback); done {
+	if done, err := h.accountCommand(ctx, c, query, false, callback); done { // accounts.go
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
@@ -487,19 +475,8 @@ func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.explain(ctx, c, query, h.withStatus(c, query, callback)); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
-	if done, err := h.showCreateUser(ctx, c, query, callback); done {
+	if done, err := h.accountCommand(ctx, c, query, true, callback); done {
 		return "", h.wireError(c, query, err)
-	}
-	if startsWithAny(query, "CREATE", "ALTER", "GRANT", "REVOKE", "SET", "EXECUTE") && singleStatement(query) {
-		if done, err := h.accountStatement(ctx, c, query, callback); done {
-			return "", h.wireError(c, query, err)
-		}
-		if done, err := h.grantStatement(ctx, c, query, callback); done {
-			return "", h.wireError(c, query, err)
-		}
-		if done, err := h.roleStatement(ctx, c, query, callback); done {
-			return "", h.wireError(c, query, err)
-		}
 	}
 	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
 	if sel, rest, ok := doStatement(query); ok {
