@@ -84,6 +84,12 @@ type Iterator struct {
 	// every level of the store again).
 	pr  pebble.Reader
 	pit *pebble.Iterator
+	// points, for a secondary index over committed data of an engine
+	// with a row cache, reads each entry's row instead of pit: a lookup
+	// of the newest committed row by its primary key through the cache
+	// (which a hit answers without touching Pebble) into vbuf.
+	points *pointSource
+	vbuf   []byte
 	// keyOnly: rows are decoded from the entries alone (KeyOnly), their
 	// bytes held in kbuf or the entry.
 	keyOnly bool
@@ -99,6 +105,9 @@ func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Ite
 	x, err := newIterator(e.db, t, idx, rg, reverse, false)
 	if x != nil {
 		x.e = e
+		if x.pr != nil && e.rc != nil {
+			x.points = &pointSource{db: e.db, cache: e.rc}
+		}
 	}
 	return x, err
 }
@@ -210,6 +219,17 @@ func (x *Iterator) Next() (Row, error) {
 			return row, err
 		}
 		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
+		if x.points != nil {
+			row, ok, err := x.readPrimary()
+			if err != nil {
+				x.err = err
+				return nil, err
+			}
+			if !ok {
+				continue // deleted or changed since the iterator was opened
+			}
+			return row, nil
+		}
 		if x.pr != nil {
 			row, ok, err := x.seekPrimary()
 			if err != nil {
@@ -269,6 +289,26 @@ func (x *Iterator) seekPrimary() (Row, bool, error) {
 		return nil, false, nil
 	}
 	return x.row.Clone(), true, nil // the value is valid until the next seek
+}
+
+// readPrimary reads the row of the entry x.pk names as a point lookup
+// of committed data (through the row cache): the newest committed row,
+// so never older than the index entry's view, as seekPrimary's. ok is
+// false if the row is gone or no longer has the entry's key.
+func (x *Iterator) readPrimary() (Row, bool, error) {
+	v, found, err := x.points.get(x.points.db, x.pk, x.vbuf)
+	x.vbuf = v
+	if err != nil || !found {
+		return nil, false, err
+	}
+	if x.row, _, err = decodeRow(x.row, x.t, v); err != nil {
+		return nil, false, err
+	}
+	var ok bool
+	if x.skey, ok = stillIndexed(x.skey, x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):], x.it.Key()); !ok {
+		return nil, false, nil
+	}
+	return x.row.Clone(), true, nil // x.vbuf is read into at the next step
 }
 
 // Close releases the iterator.
