@@ -84,6 +84,13 @@ func (d *isoDate) WithChildren(children ...sql.Expression) (sql.Expression, erro
 // String is the argument's.
 func (d *isoDate) String() string { return d.Expression.String() }
 
+// appendISODate appends t's date as YYYY-MM-DD (t's year within 0-9999).
+func appendISODate(b []byte, t time.Time) []byte {
+	y, m, d := t.Date()
+	return append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+int(m)/10), byte('0'+int(m)%10), '-', byte('0'+d/10), byte('0'+d%10))
+}
+
 // parseISODate parses YYYY-MM-DD and YYYY-MM-DD HH:MM:SS with an
 // optional fraction of 1 to 9 digits; ok is false for anything else,
 // including dates that do not exist and the zero date.
