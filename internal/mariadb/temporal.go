@@ -185,7 +185,7 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 		return nil, nil
 	}
 	var tm time.Time
-	if t, ok := v.(time.Time); ok && t.Year() > 0 && t.Year() < 9999 {
+	if t, ok := v.(time.Time); ok && t.Year() > 0 && t.Year() < 9999 && shortcutEvaluated {
 		// what DatetimeMaxPrecision.Convert makes of a time in range
 		tm = t.UTC().Round(time.Microsecond)
 	} else {
@@ -236,7 +236,8 @@ func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.Time
 		field = &td.Seconds
 	case "MICROSECOND":
 		field = &td.Microseconds
-	default:
+	}
+	if field == nil || !shortcutEvaluated {
 		d, err := r.iv.EvalDelta(ctx, row)
 		if err != nil || d == nil {
 			return td, true, err
