@@ -140,6 +140,32 @@ func planCacheable(query string) bool {
 	return uncacheableFree(query, "")
 }
 
+// runOnceUnsafe lists the words of planUncacheable that also keep a
+// SELECT from running once through runPlan: INTO (the statement's
+// answer is not its rows), locking reads, full-text search, sequences,
+// SQL_ options and the system schemas stay on go-mysql-server's path.
+var runOnceUnsafe = []string{
+	"into", "for update", "share", "lock", "match", "nextval", "sql_",
+	"information_schema", "performance_schema", "mysql", "sys.",
+}
+
+// runsOnce reports whether query is a SELECT that cachedQuery may analyze
+// and run once though the cache may not keep its plan (it reads user
+// variables, the time, ...).
+func runsOnce(query string) bool {
+	switch firstWord(query) {
+	case "select", "with":
+	default:
+		return false
+	}
+	for _, w := range runOnceUnsafe {
+		if sqlbackend.ContainsFold(query, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // uncacheableFree reports whether query holds none of planUncacheable's
 // words but except.
 func uncacheableFree(query, except string) bool {
@@ -155,12 +181,29 @@ func uncacheableFree(query, except string) bool {
 // done is false when the statement must take the ordinary path. It runs
 // on c's goroutine.
 func (h *mariaHandler) cachedQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (done bool, err error) {
-	if h.noPlanCache.Load() || !planCacheable(query) {
+	if h.noPlanCache.Load() {
+		return false, nil
+	}
+	cacheable := planCacheable(query)
+	if !cacheable && !runsOnce(query) {
 		return false, nil
 	}
 	s, ext, sctx, ok := h.planSession(ctx, c, query)
 	if !ok {
 		return false, nil
+	}
+	if !cacheable {
+		// analyzed now and run once, as the ordinary path would, but
+		// on the connection's goroutine (go-mysql-server's handler
+		// starts four goroutines, a channel of 512 rows and a timer for
+		// every statement: most of a small statement's time)
+		sctx.ClearWarnings()
+		n, err := s.engine.AnalyzeQuery(sctx, sql.RemoveSpaceAndDelimiter(query, ';'))
+		if err != nil || len(sctx.Warnings()) > 0 {
+			sctx.ClearWarnings()
+			return false, nil
+		}
+		return true, h.runPlan(ctx, c, s, ext, sctx, query, n, nil, "Com_select", callback)
 	}
 	key := s.planKey(sctx, h.plans.gen.Load())
 	text := sql.RemoveSpaceAndDelimiter(query, ';')
@@ -226,7 +269,8 @@ func (s *Server) planKey(sctx *sql.Context, gen uint64) planKey {
 
 // runPlan runs a kept plan n (its state cleared by reset) as the
 // statement query, counted as com; in check mode it runs it once more
-// first, discarding the results (only for a read: com "Com_select").
+// first, discarding the results (only for a read: com "Com_select"). A
+// plan analyzed for this run alone has no reset and runs once.
 // It runs the plan with runBound, or with go-mysql-server's handler
 // when gmsResults is set (tests compare the two).
 func (h *mariaHandler) runPlan(ctx context.Context, c *mysql.Conn, s *Server, ext mysql.ExtendedHandler, sctx *sql.Context, query string, n sql.Node, reset func(), com string, callback mysql.ResultSpoolFn) error {
@@ -237,7 +281,10 @@ func (h *mariaHandler) runPlan(ctx context.Context, c *mysql.Conn, s *Server, ex
 		h.plans.Bound.Add(1)
 		return h.runBound(c, s, sctx, query, n, cb)
 	}
-	if h.plans.check.Load() && com == "Com_select" {
+	if reset == nil {
+		// a plan analyzed for this run alone
+		reset = func() {}
+	} else if h.plans.check.Load() && com == "Com_select" {
 		reset()
 		sctx.ClearWarnings()
 		if err := run(func(*sqltypes.Result, bool) error { return nil }); err != nil {

@@ -94,6 +94,36 @@ func TestPlanCache(t *testing.T) {
 	}
 }
 
+// TestRunOnce: a SELECT the cache may not keep (user variables, the time)
+// is analyzed and run once on the connection's goroutine (runBound), and
+// answers as the ordinary path: a user variable assigned per row counts
+// every row once, NOW() is the statement's, and one that raised a warning
+// in its analysis, or reads a system schema, takes the ordinary path.
+func TestRunOnce(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE ro", "USE ro", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(5))",
+		"INSERT INTO t VALUES (1,'a'),(2,'b'),(3,'c')", "SET @n := 0")
+	pc := &ts.s.mh.plans
+	check := func(q string, once bool, want ...string) {
+		t.Helper()
+		bound := pc.Bound.Load()
+		if got := queryRows(t, c, q); !slices.Equal(got, want) {
+			t.Fatalf("%s: got %q, want %q", q, got, want)
+		}
+		if ran := pc.Bound.Load() != bound; ran != once {
+			t.Fatalf("%s: ran once through runBound %v, want %v", q, ran, once)
+		}
+	}
+	check("SELECT @n := @n + 1, v FROM t ORDER BY id", true, "1|a", "2|b", "3|c")
+	check("SELECT @n", true, "3")
+	check("SELECT @n := @n + 1, v FROM t WHERE id > 1 ORDER BY id", true, "4|b", "5|c")
+	check("SELECT NOW() = NOW(), @n", true, "1|5")
+	check("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'ro'", false, "1")
+	check("SELECT v INTO @w FROM t WHERE id = 2", false)
+	check("SELECT @w", true, "b")
+}
+
 // A client that allows several statements a packet (CLIENT_MULTI_STATEMENTS,
 // as the mariadb CLI and mysqlclient do) sends its SELECTs through
 // COM_QUERY's multi-statement path: a text of one statement (a ';' in a
