@@ -137,6 +137,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleIntoFile, Apply: intoFileRule}, nil})).             // guards.go
 		Build())))) // withAssign: uservar.go
 	a.Coster = sqlbackend.Coster{Coster: a.Coster}
+	a.ExecBuilder = newExecBuilder()              // execbuilder.go
 	sqlbackend.MariaDBCheckConstraints(a.Catalog) // infoschema.go
 	if a.Catalog.AuthHandler != nil {
 		a.Catalog.AuthHandler = mariaAuth{a.Catalog.AuthHandler} // auth.go
