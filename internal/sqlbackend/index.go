@@ -289,6 +289,10 @@ type rangeIter struct {
 	// counted: the walk is counted open in the session's iterator pool
 	// from its first iterator to Close (iterpool.go).
 	counted bool
+	// recycle: Close leaves the walk to its session for the next
+	// rangeRead.RowIter (the walk is one of those).
+	recycle bool
+	bound   [2]types.Value // the backing of a rangeRead's bounds
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -420,5 +424,11 @@ func (it *rangeIter) Close(*sql.Context) error {
 		it.src.sess.pool.closed()
 	}
 	it.next = len(it.ranges)
+	if it.recycle {
+		it.recycle = false
+		if sess := it.src.sess; sess != nil && sess.spareWalk == nil {
+			sess.spareWalk = it
+		}
+	}
 	return nil
 }

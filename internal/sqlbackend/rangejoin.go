@@ -500,26 +500,48 @@ func (r *rangeRead) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 	if lk == boundNone || hk == boundNone || lk == boundValue && hk == boundValue && types.Compare(typ, lo, hi) > 0 {
 		return sql.RowsToRowIter(), nil
 	}
+	it := r.walk(ctx)
 	// NULL sorts first and matches no bound: an open lower side starts
 	// after it.
-	rg := engine.Range{Lower: []types.Value{types.NullValue}, LowerExclusive: true}
+	it.bound[0] = types.NullValue
+	rg := engine.Range{Lower: it.bound[0:1], LowerExclusive: true}
 	if lk == boundValue {
-		rg = engine.Range{Lower: []types.Value{lo}}
+		it.bound[0] = lo
+		rg = engine.Range{Lower: it.bound[0:1]}
 	}
 	if hk == boundValue {
-		rg.Upper = []types.Value{hi}
+		it.bound[1] = hi
+		rg.Upper = it.bound[1:2]
 	}
 	sr := scanRange{rg: rg}
 	if lk == boundValue && hk == boundValue && !lo.Null && r.idx.Primary && !r.idx.Hidden && r.idx.Prefix == nil &&
 		len(r.idx.Columns) == 1 && types.Compare(typ, lo, hi) == 0 {
 		// One whole primary key: one Find (the row cache), not an iterator.
-		sr = scanRange{rg: engine.Range{Lower: []types.Value{lo}, Upper: []types.Value{lo}}, point: true}
+		sr = scanRange{rg: engine.Range{Lower: it.bound[0:1], Upper: it.bound[0:1]}, point: true}
 	}
-	it := &rangeIter{src: newSource(ctx, r.t.db.p.e), t: r.t.t, ts: r.t.ts, idx: r.idx, proj: r.t.proj,
-		ranges: []scanRange{sr}}
-	it.src.own = r.t.fkReads
+	it.ranges = append(it.ranges, sr)
 	it.keyOnly = r.t.proj.coveredBy(r.idx, it.ranges)
 	return it, nil
+}
+
+// walk returns a new walk of r's table and index without ranges: the
+// session's spare walk when it has one (a lookup join builds one walk
+// per outer row, and closes it before the next), else a new one.
+func (r *rangeRead) walk(ctx *sql.Context) *rangeIter {
+	sess := SessionOf(ctx)
+	var it *rangeIter
+	if sess != nil && sess.spareWalk != nil {
+		it, sess.spareWalk = sess.spareWalk, nil
+		src, ranges := it.src, it.ranges[:0]
+		*src = source{e: r.t.db.p.e, sess: sess, ctx: ctx}
+		*it = rangeIter{src: src, ranges: ranges}
+	} else {
+		it = &rangeIter{src: newSource(ctx, r.t.db.p.e), ranges: make([]scanRange, 0, 1)}
+	}
+	it.t, it.ts, it.idx, it.proj = r.t.t, r.t.ts, r.idx, r.t.proj
+	it.src.own = r.t.fkReads
+	it.recycle = sess != nil
+	return it
 }
 
 // RangeChecked returns the table and index of a read of the plan whose

@@ -52,6 +52,7 @@ type Session struct {
 	victim      bool // a deadlock rolled the transaction back; its batch goes once unread
 	lcQuery     string
 	authMemos   map[any]AuthMemo // the fast paths' authorizations (AuthMemoOf)
+	spareWalk   *rangeIter       // a closed walk of a rangeRead, for its next outer row (rangejoin.go)
 	currentRole string           // SET ROLE's role (CurrentRole)
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
