@@ -293,6 +293,7 @@ type rangeIter struct {
 	// rangeRead.RowIter (the walk is one of those).
 	recycle bool
 	bound   [2]types.Value // the backing of a rangeRead's bounds
+	boxes   boxes          // the slabs its rows are made from (boxes.go)
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)

@@ -138,12 +138,17 @@ func (p *projection) coveredBy(idx *engine.Index, ranges []scanRange) bool {
 // toSQL converts an engine row of the iterator's table into the
 // go-mysql-server row of its projection (every column without one).
 func (it *rangeIter) toSQL(r engine.Row) sql.Row {
+	b := &it.boxes
 	if it.proj == nil {
-		return rowToSQL(it.t, it.ts.sch.Schema, r)
+		out := b.row(len(r))
+		for i := range r {
+			out[i] = b.value(&it.t.Columns[i].Type, r[i])
+		}
+		return out
 	}
-	out := make(sql.Row, len(it.proj.cols))
+	out := b.row(len(it.proj.cols))
 	for j, c := range it.proj.cols {
-		out[j] = ValueToSQL(&it.t.Columns[c].Type, r[c])
+		out[j] = b.value(&it.t.Columns[c].Type, r[c])
 	}
 	return out
 }

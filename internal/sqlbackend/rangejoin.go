@@ -532,9 +532,9 @@ func (r *rangeRead) walk(ctx *sql.Context) *rangeIter {
 	var it *rangeIter
 	if sess != nil && sess.spareWalk != nil {
 		it, sess.spareWalk = sess.spareWalk, nil
-		src, ranges := it.src, it.ranges[:0]
+		src, ranges, bx := it.src, it.ranges[:0], it.boxes
 		*src = source{e: r.t.db.p.e, sess: sess, ctx: ctx}
-		*it = rangeIter{src: src, ranges: ranges}
+		*it = rangeIter{src: src, ranges: ranges, boxes: bx}
 	} else {
 		it = &rangeIter{src: newSource(ctx, r.t.db.p.e), ranges: make([]scanRange, 0, 1)}
 	}
