@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -76,5 +77,23 @@ func TestBoxes(t *testing.T) {
 	})
 	if allocs > 0.5 {
 		t.Fatalf("%.2f allocations per row of 3 values", allocs)
+	}
+}
+
+// TestUnpackTime: unpackTime gives time.Date's value for every day of
+// years around the calendar's turns, at several times of day.
+func TestUnpackTime(t *testing.T) {
+	for _, y := range []int{1, 4, 99, 100, 399, 400, 1582, 1899, 1900, 1969, 1970, 1999, 2000, 2023, 2024, 2100, 9999} {
+		for mo := 1; mo <= 12; mo++ {
+			for d := 1; d <= 31; d++ {
+				for _, hms := range [][4]int{{0, 0, 0, 0}, {23, 59, 59, 999999}, {12, 30, 1, 5}} {
+					p := types.PackDateTime(y, mo, d, hms[0], hms[1], hms[2], hms[3])
+					want := time.Date(y, time.Month(mo), d, hms[0], hms[1], hms[2], hms[3]*1000, time.UTC)
+					if got := unpackTime(p); got != want {
+						t.Fatalf("%04d-%02d-%02d %v: %v, want %v", y, mo, d, hms, got, want)
+					}
+				}
+			}
+		}
 	}
 }

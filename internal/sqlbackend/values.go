@@ -175,7 +175,31 @@ func unpackTime(p int64) time.Time {
 	if d == 0 {
 		d = 1
 	}
-	return time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.UTC)
+	if mo > 12 || d > 31 || h > 23 || mi > 59 || s > 59 {
+		return time.Date(y, time.Month(mo), d, h, mi, s, us*1000, time.UTC) // normalizes
+	}
+	// time.Date's value, from the days since 1970-01-01 of the civil
+	// date (its normalization and zone lookup cost a twentieth of a scan
+	// of dates)
+	yy := int64(y)
+	if mo <= 2 {
+		yy--
+	}
+	era := yy / 400
+	if yy < 0 && yy%400 != 0 {
+		era--
+	}
+	yoe := yy - era*400
+	m := int64(mo)
+	if m > 2 {
+		m -= 3
+	} else {
+		m += 9
+	}
+	doy := (153*m+2)/5 + int64(d) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	days := era*146097 + doe - 719468
+	return time.Unix(days*86400+int64(h)*3600+int64(mi)*60+int64(s), int64(us)*1000).UTC()
 }
 
 // packTime packs a time.Time (taken in UTC) as a date-time of type t.
