@@ -1,6 +1,7 @@
 package mariadb
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -75,6 +76,8 @@ func (f *concatWS) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			buf = append(buf, s...)
 		} else if d, ok := v.(decimal.Decimal); ok {
 			buf = sqlbackend.AppendDecimal(buf, d)
+		} else if n, ok := integerText(buf, v); ok {
+			buf = n
 		} else {
 			b, err := gtypes.ConvertToBytes(ctx, v, gtypes.LongText, scratch[:0])
 			if err != nil {
@@ -84,6 +87,33 @@ func (f *concatWS) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 	}
 	return string(buf), nil
+}
+
+// integerText appends the decimal digits of an integer value v, as
+// go-mysql-server's text conversion writes them; ok is false when v is
+// no integer.
+func integerText(b []byte, v interface{}) ([]byte, bool) {
+	switch x := v.(type) {
+	case int8:
+		return strconv.AppendInt(b, int64(x), 10), true
+	case int16:
+		return strconv.AppendInt(b, int64(x), 10), true
+	case int32:
+		return strconv.AppendInt(b, int64(x), 10), true
+	case int64:
+		return strconv.AppendInt(b, x, 10), true
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), true
+	case uint8:
+		return strconv.AppendUint(b, uint64(x), 10), true
+	case uint16:
+		return strconv.AppendUint(b, uint64(x), 10), true
+	case uint32:
+		return strconv.AppendUint(b, uint64(x), 10), true
+	case uint64:
+		return strconv.AppendUint(b, x, 10), true
+	}
+	return b, false
 }
 
 // WithChildren implements sql.Expression.

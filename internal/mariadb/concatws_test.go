@@ -12,7 +12,7 @@ import (
 )
 
 // TestConcatWSMatchesGMS: concatWS answers as go-mysql-server's CONCAT_WS
-// for NULLs, numbers, decimals, text and bytes.
+// for NULLs, numbers (integers of every width), decimals, text and bytes.
 func TestConcatWSMatchesGMS(t *testing.T) {
 	ctx := sql.NewEmptyContext()
 	rows := []sql.Row{
@@ -20,6 +20,8 @@ func TestConcatWSMatchesGMS(t *testing.T) {
 		{nil, int64(1), "ab", nil, nil, nil, uint32(0), 0.0},
 		{"--", nil, nil, nil, nil, nil, nil, nil},
 		{"", int64(-3), "", decimal.RequireFromString("-0.001"), []byte{}, "z", uint32(math.MaxUint32), -1e21},
+		{",", int64(math.MinInt64), int8(-128), int16(-32768), int32(math.MinInt32), uint8(255), uint16(65535), uint64(math.MaxUint64)},
+		{",", int64(math.MaxInt64), int8(127), int16(300), int32(-1), uint8(0), uint16(9), uint64(0)},
 	}
 	types := []sql.Type{gtypes.LongText, gtypes.Int64, gtypes.LongText, gtypes.MustCreateDecimalType(10, 3), gtypes.LongBlob, gtypes.LongText, gtypes.Uint32, gtypes.Float64}
 	var args []sql.Expression
