@@ -53,9 +53,13 @@ func (f *concatWS) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		return nil, err
 	}
 	var scratch [64]byte
-	sep, err := gtypes.ConvertToBytes(ctx, sv, gtypes.LongText, nil)
-	if err != nil {
-		return nil, err
+	sep, ok := sv.(string)
+	if !ok || !utf8.ValidString(sep) {
+		b, err := gtypes.ConvertToBytes(ctx, sv, gtypes.LongText, nil)
+		if err != nil {
+			return nil, err
+		}
+		sep = string(b)
 	}
 	var stack [256]byte
 	buf := stack[:0]
