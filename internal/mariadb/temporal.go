@@ -219,15 +219,20 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 	return out, err
 }
 
-// delta is r.iv.EvalDelta: for a unit of one number (DAY, HOUR, ...) the
-// same delta made without its allocation and unit-format lookup, which
-// cost a fifth of the arithmetic in a join that added a column's days to
-// each row's date.
+// delta is r.iv.EvalDelta, for a unit of one number (DAY, MONTH, ...)
+// made without its allocation and unit-format lookup (a fifth of the
+// arithmetic in a join that added a column's days to each row's date),
+// and text read as MariaDB reads it: its integer prefix, with 1292 as a
+// warning (a note when only spaces follow the number), where
+// go-mysql-server failed the statement. null: the interval is NULL.
 func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.TimeDelta, null bool, err error) {
 	var field *int64
+	scale := int64(1)
 	switch r.iv.Unit {
-	case "DAY", "WEEK":
+	case "DAY":
 		field = &td.Days
+	case "WEEK":
+		field, scale = &td.Days, 7
 	case "HOUR":
 		field = &td.Hours
 	case "MINUTE":
@@ -236,8 +241,14 @@ func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.Time
 		field = &td.Seconds
 	case "MICROSECOND":
 		field = &td.Microseconds
+	case "MONTH":
+		field = &td.Months
+	case "QUARTER":
+		field, scale = &td.Months, 3
+	case "YEAR":
+		field = &td.Years
 	}
-	if field == nil || !shortcutEvaluated {
+	if field == nil {
 		d, err := r.iv.EvalDelta(ctx, row)
 		if err != nil || d == nil {
 			return td, true, err
@@ -248,19 +259,72 @@ func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.Time
 	if err != nil || val == nil {
 		return td, true, err
 	}
-	num, ok := val.(int64)
-	if !ok {
+	var num int64
+	switch x := val.(type) {
+	case int64:
+		num = x
+	case string, []byte:
+		if r.iv.Unit == "SECOND" {
+			// (MariaDB reads a text SECOND as a decimal, fraction kept:
+			// left to go-mysql-server, which fails the statement)
+			d, err := r.iv.EvalDelta(ctx, row)
+			if err != nil || d == nil {
+				return td, true, err
+			}
+			return *d, false, nil
+		}
+		t, _ := x.(string)
+		if b, ok := x.([]byte); ok {
+			t = string(b)
+		}
+		num = textInterval(ctx, t)
+	default:
+		if !shortcutEvaluated {
+			d, err := r.iv.EvalDelta(ctx, row)
+			if err != nil || d == nil {
+				return td, true, err
+			}
+			return *d, false, nil
+		}
 		nv, _, err := gtypes.Int64.Convert(ctx, val)
 		if err != nil {
 			return td, true, err
 		}
 		num = nv.(int64)
 	}
-	if r.iv.Unit == "WEEK" {
-		num *= 7
-	}
-	*field = num
+	*field = num * scale
 	return td, false, nil
+}
+
+// textInterval reads an INTERVAL's text value as MariaDB does: the
+// integer its prefix holds ('1.9' is 1, 'x' is 0), with warning 1292
+// when anything but the number follows it, a note when only spaces do.
+func textInterval(ctx *sql.Context, s string) int64 {
+	n := integerPrefix(s)
+	t := strings.TrimLeft(s, " \t\n\r")
+	i := 0
+	if i < len(t) && (t[i] == '-' || t[i] == '+') {
+		i++
+	}
+	digits := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	rest := t[i:]
+	level := ""
+	switch {
+	case i == digits:
+		level = "Warning"
+	case strings.TrimRight(rest, " \t\n\r") != "":
+		level = "Warning"
+	case rest != "":
+		level = "Note"
+	}
+	if level != "" && ctx.Session != nil {
+		ctx.Session.Warn(&sql.Warning{Level: level, Code: mysql.ERTruncatedWrongValue,
+			Message: "Truncated incorrect INTEGER value: '" + s + "'"})
+	}
+	return n
 }
 
 // temporalTextRule wraps the time arguments of string functions and LIKE
