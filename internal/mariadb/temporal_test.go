@@ -186,3 +186,26 @@ func TestEvaluatedShortcuts(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsignedCasts: +, - and * with a CAST to UNSIGNED or SIGNED as an
+// operand are checked as MariaDB checks them: a result below zero or out
+// of range is error 1690 quoting the CASTs as MariaDB writes them (3 -
+// CAST(5 AS UNSIGNED) was -2).
+func TestUnsignedCasts(t *testing.T) {
+	b := newTestBackend(t)
+	ctx := b.Session()
+	b.MustExec(t, ctx, "CREATE DATABASE d", "USE d", "CREATE TABLE uc (id INT PRIMARY KEY, u INT UNSIGNED, s INT)",
+		"INSERT INTO uc VALUES (1, 3, -4), (2, 10, 2)")
+	for q, want := range map[string]string{
+		"SELECT 3 - CAST(5 AS UNSIGNED) FROM uc WHERE id = 1":               "BIGINT UNSIGNED value is out of range in '3 - cast(5 as unsigned)'",
+		"SELECT CAST('7' AS UNSIGNED) - 8 FROM uc WHERE id = 1":             "BIGINT UNSIGNED value is out of range in 'cast('7' as unsigned) - 8'",
+		"SELECT id, s - CAST(u AS UNSIGNED) FROM uc WHERE id = 2":           "BIGINT UNSIGNED value is out of range in '`d`.`uc`.`s` - cast(`d`.`uc`.`u` as unsigned)'",
+		"SELECT CAST(-3 AS SIGNED) * 4 - CAST(2 AS UNSIGNED) FROM uc":       "BIGINT UNSIGNED value is out of range in 'cast(-3 as signed) * 4 - cast(2 as unsigned)'",
+		"SELECT CAST(18446744073709551615 AS UNSIGNED) + u FROM uc LIMIT 1": "BIGINT UNSIGNED value is out of range",
+	} {
+		if rows, err := b.Query(ctx, q); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, %v; want error %q", q, rows, err, want)
+		}
+	}
+	b.ExpectRows(t, ctx, "SELECT id, CAST(u AS UNSIGNED) + s, u - CAST(s AS UNSIGNED), CAST(7 AS UNSIGNED) - CAST(2 AS SIGNED) FROM uc WHERE id = 2", "2|12|8|5")
+}

@@ -124,6 +124,11 @@ func cheapType(e sql.Expression) (sql.Type, bool) {
 	switch e.(type) {
 	case *expression.GetField, *expression.Literal, *checkedArith, *castInt:
 		return e.Type(), true
+	case *expression.Convert:
+		// a CAST's type is its target's, asked of no child
+		if t := e.Type(); is64(t) {
+			return t, true
+		}
 	}
 	return nil, false
 }
@@ -543,7 +548,24 @@ func mariaText(e sql.Expression) string {
 		}
 		return s
 	case *expression.Literal:
+		if v, ok := x.Value().(string); ok {
+			return "'" + v + "'"
+		}
 		return fmt.Sprint(x.Value())
+	case *castInt:
+		as := "signed"
+		if x.unsigned {
+			as = "unsigned"
+		}
+		return "cast(" + mariaText(x.child) + " as " + as + ")"
+	case *expression.Convert:
+		if t := x.Type(); is64(t) {
+			as := "signed"
+			if t == gtypes.Uint64 {
+				as = "unsigned"
+			}
+			return "cast(" + mariaText(x.Child) + " as " + as + ")"
+		}
 	}
 	return e.String()
 }
