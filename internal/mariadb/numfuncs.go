@@ -534,7 +534,9 @@ func temporalScale(t sql.Type) int {
 // seconds); of a DATETIME, TIMESTAMP or TIME without fractional digits,
 // the value itself (go-mysql-server's was Unix seconds or 0); FLOOR of a
 // DATETIME or TIMESTAMP with fractional digits, the value without them.
-// (CEIL of those and FLOOR of a TIME(n) stay go-mysql-server's.)
+// FLOOR or CEIL of a TIME(n), the TIME of whole seconds below or above it
+// (timeRounding; go-mysql-server's kept the fraction). (CEIL of a
+// DATETIME(n) stays go-mysql-server's.)
 func temporalRounding(e sql.Expression, floor bool, gms func(sql.Expression) sql.Expression) sql.Expression {
 	if !e.Resolved() {
 		return gms(e)
@@ -543,12 +545,76 @@ func temporalRounding(e sql.Expression, floor bool, gms func(sql.Expression) sql
 	if isYear(t) || t.Type() == sqltypes.Date {
 		return gms(numberOf(e))
 	}
+	if t.Type() == sqltypes.Time {
+		// (a CAST to TIME(n) is typed TIME without its digits)
+		return &timeRounding{child: e, floor: floor}
+	}
 	switch scale := temporalScale(t); {
 	case scale == 0:
 		return e
-	case scale > 0 && floor && t.Type() != sqltypes.Time:
+	case scale > 0 && floor:
 		// (CAST AS DATETIME drops the digits; CAST AS TIME keeps them)
 		return expression.NewConvert(e, expression.ConvertToDatetime)
 	}
 	return gms(e)
+}
+
+// timeRounding is FLOOR (floor) or CEIL of a TIME(n) with n > 0: the
+// TIME of whole seconds at or below (above) it, as in MariaDB.
+type timeRounding struct {
+	child sql.Expression
+	floor bool
+}
+
+var _ sql.Expression = (*timeRounding)(nil)
+
+func (r *timeRounding) Resolved() bool             { return r.child.Resolved() }
+func (r *timeRounding) IsNullable() bool           { return r.child.IsNullable() }
+func (r *timeRounding) Children() []sql.Expression { return []sql.Expression{r.child} }
+
+// Type is TIME without fractional digits.
+func (r *timeRounding) Type() sql.Type {
+	return sqlbackend.TimeType{TimeType: gmstypes.Time, Scale: 0}
+}
+
+func (r *timeRounding) String() string {
+	if r.floor {
+		return "FLOOR(" + r.child.String() + ")"
+	}
+	return "CEIL(" + r.child.String() + ")"
+}
+
+// CollationCoercibility: a time value's.
+func (r *timeRounding) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+// WithChildren replaces the TIME.
+func (r *timeRounding) WithChildren(c ...sql.Expression) (sql.Expression, error) {
+	if len(c) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(r, len(c), 1)
+	}
+	return &timeRounding{child: c[0], floor: r.floor}, nil
+}
+
+// Eval rounds the TIME's microseconds to whole seconds.
+func (r *timeRounding) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	v, err := r.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	ts, ok := v.(gmstypes.Timespan)
+	if !ok {
+		return v, nil
+	}
+	us := int64(ts)
+	sec := us / 1e6
+	if rem := us % 1e6; rem != 0 {
+		if r.floor && rem < 0 {
+			sec--
+		} else if !r.floor && rem > 0 {
+			sec++
+		}
+	}
+	return gmstypes.Timespan(sec * 1e6), nil
 }

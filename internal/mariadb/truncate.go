@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // TRUNCATE(x, d), which go-mysql-server lacks: x cut (toward zero) to d
@@ -31,7 +35,79 @@ type truncateFunc struct {
 var _ sql.FunctionExpression = (*truncateFunc)(nil)
 
 func newTruncate(x, d sql.Expression) sql.Expression {
+	if xt, ok := safeType(x); ok {
+		switch {
+		case isYear(xt) || xt.Type() == sqltypes.Date:
+			// a DATE's number (MariaDB), not its Unix seconds
+			x = numberOf(x)
+		case xt.Type() == sqltypes.Time || xt.Type() == sqltypes.Datetime || xt.Type() == sqltypes.Timestamp:
+			return &temporalTruncate{truncateFunc{expression.BinaryExpressionStub{LeftChild: x, RightChild: d}}}
+		}
+	}
 	return &truncateFunc{expression.BinaryExpressionStub{LeftChild: x, RightChild: d}}
+}
+
+// temporalTruncate is TRUNCATE of a TIME, DATETIME or TIMESTAMP: the
+// value with its fraction cut to d digits, of the same kind, as MariaDB
+// computes it (go-mysql-server's read a TIME as no number and failed the
+// statement, and a DATETIME as its Unix seconds).
+type temporalTruncate struct {
+	truncateFunc
+}
+
+// scale is the result's fractional digits: d (0 to 6) when constant,
+// even above x's (MariaDB: TRUNCATE of a DATETIME to 2 prints .00), else
+// x's.
+func (t *temporalTruncate) scale() int {
+	if d, ok := t.constDigits(); ok {
+		return int(min(max(d, 0), 6))
+	}
+	if s := temporalScale(t.LeftChild.Type()); s >= 0 {
+		return s
+	}
+	return 6
+}
+
+// Type is x's kind with the result's digits.
+func (t *temporalTruncate) Type() sql.Type {
+	if t.LeftChild.Type().Type() == sqltypes.Time {
+		return sqlbackend.TimeType{TimeType: gmstypes.Time, Scale: uint8(t.scale())}
+	}
+	return gmstypes.MustCreateDatetimeType(sqltypes.Datetime, t.scale())
+}
+
+// WithChildren implements sql.Expression.
+func (t *temporalTruncate) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 2 {
+		return nil, sql.ErrInvalidChildrenNumber.New(t, len(children), 2)
+	}
+	return &temporalTruncate{truncateFunc{expression.BinaryExpressionStub{LeftChild: children[0], RightChild: children[1]}}}, nil
+}
+
+// Eval cuts the fraction (toward zero) to d digits.
+func (t *temporalTruncate) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	x, err := t.LeftChild.Eval(ctx, row)
+	if err != nil || x == nil {
+		return nil, err
+	}
+	dv, err := t.RightChild.Eval(ctx, row)
+	if err != nil || dv == nil {
+		return nil, err
+	}
+	df, _, err := gmstypes.Float64.Convert(ctx, dv)
+	if err != nil {
+		return nil, err
+	}
+	d := min(max(int64(math.Round(df.(float64))), 0), 6)
+	unit := int64(math.Pow10(int(6 - d))) // microseconds
+	switch v := x.(type) {
+	case gmstypes.Timespan:
+		us := int64(v)
+		return gmstypes.Timespan(us - us%unit), nil
+	case time.Time:
+		return v.Truncate(time.Duration(unit) * time.Microsecond), nil
+	}
+	return x, nil
 }
 
 // FunctionName implements sql.FunctionExpression.

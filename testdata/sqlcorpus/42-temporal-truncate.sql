@@ -1,0 +1,14 @@
+-- TRUNCATE of dates and times, and FLOOR and CEIL of a TIME with digits,
+-- as MariaDB computes them (issue #27): TRUNCATE of a DATE or YEAR is its
+-- number (was the Unix seconds), of a TIME, DATETIME or TIMESTAMP the
+-- value with its fraction cut to d digits (a TIME failed the statement, a
+-- DATETIME was its Unix seconds); FLOOR and CEIL of a TIME(n) the TIME of
+-- whole seconds below and above it (was the value with its fraction).
+CREATE TABLE tt (id INT PRIMARY KEY, d DATE, dt6 DATETIME(6), t2 TIME(2), y YEAR);
+INSERT INTO tt VALUES (1, '2020-01-02', '2020-01-02 10:11:12.987654', '10:11:12.56', 2024), (2, '0000-00-00', '0000-00-00 00:00:00', '-10:11:12.50', 0), (3, NULL, NULL, NULL, NULL), (4, '1999-12-31', '1999-12-31 23:59:59.999999', '838:59:58.99', 1999);
+SELECT TRUNCATE(DATE'2020-01-02', 0), TRUNCATE(DATE'2020-01-02', -2), TRUNCATE(YEAR(0), 0);
+SELECT TRUNCATE(TIME'10:11:12.5', 0), TRUNCATE(TIME'10:11:12.5', 1), TRUNCATE(TIME'-10:11:12.5', 0), TRUNCATE(CAST('10:11:12.56' AS TIME(2)), 1);
+SELECT TRUNCATE(TIMESTAMP'2020-01-02 10:11:12.5', 0), TRUNCATE(CAST('2020-01-02 10:11:12.987654' AS DATETIME(6)), 3), TRUNCATE(CAST('2020-01-02 10:11:12' AS DATETIME), 2);
+SELECT id, TRUNCATE(d, 0), TRUNCATE(dt6, 0), TRUNCATE(dt6, 4), TRUNCATE(t2, 1), TRUNCATE(t2, 0), TRUNCATE(y, 0) FROM tt ORDER BY id;
+SELECT FLOOR(CAST('10:11:12.5' AS TIME(1))), CEIL(CAST('10:11:12.5' AS TIME(1))), FLOOR(CAST('-10:11:12.5' AS TIME(1))), CEIL(CAST('-10:11:12.5' AS TIME(1))), CEILING(CAST('838:59:58.9' AS TIME(1))), FLOOR(CAST('10:11:12.0' AS TIME(1)));
+SELECT id, FLOOR(t2), CEIL(t2) FROM tt ORDER BY id;
