@@ -1,7 +1,8 @@
 -- A number where a date is wanted (CAST to DATE or DATETIME, YEAR, MONTH,
 -- DAY, QUARTER) is read as MariaDB reads it: its digits YYYYMMDD[HHMMSS]
--- or YYMMDD, 0 the zero date, a zero month or day kept, a day past its
--- month's end NULL with warning 1292, a fraction dropped (issue #27:
+-- or YYMMDD[HHMMSS] by its size (MariaDB's ranges), 0 the zero date, a
+-- zero month or day kept, a day past its month's end NULL with warning
+-- 1292, a fraction dropped (issue #27:
 -- CAST(20200102 AS DATE) and MONTH(20200102) were NULL, CAST(0 AS DATE)
 -- NULL and MONTH(0) 1).
 CREATE TABLE nd (id INT PRIMARY KEY, n BIGINT, x DECIMAL(12,2), f DOUBLE);
@@ -15,3 +16,5 @@ SHOW WARNINGS;
 SELECT CAST(15000000 AS DATE), MONTH(15000000), CAST(1.5e7 AS DATE), CAST(20200102.999 AS DATE);
 SELECT id, CAST(n AS DATE), YEAR(n), MONTH(n), DAY(n), QUARTER(n) FROM nd ORDER BY id;
 SELECT id, CAST(x AS DATE), MONTH(x), CAST(f AS DATETIME), DAY(f) FROM nd ORDER BY id;
+SELECT CAST(9000000000 AS DATE), CAST(100 AS DATE), CAST(101 AS DATE), CAST(691231 AS DATE), CAST(700101 AS DATE), CAST(699999 AS DATE), CAST(10000101 AS DATE);
+SELECT CAST(200102103000 AS DATETIME), CAST(991231235959 AS DATETIME), CAST(99991231235959 AS DATETIME), CAST(100000000000000 AS DATE), CAST(20201301 AS DATE), CAST(20200101250000 AS DATETIME);
