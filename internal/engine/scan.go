@@ -219,19 +219,15 @@ func (x *Iterator) Next() (Row, error) {
 			return row, err
 		}
 		x.pk = append(append(x.pk[:0], x.t.Primary.prefix...), stored...)
-		if x.points != nil {
-			row, ok, err := x.readPrimary()
-			if err != nil {
-				x.err = err
-				return nil, err
-			}
-			if !ok {
-				continue // deleted or changed since the iterator was opened
-			}
-			return row, nil
-		}
 		if x.pr != nil {
-			row, ok, err := x.seekPrimary()
+			var row Row
+			var ok bool
+			var err error
+			if x.points != nil {
+				row, ok, err = x.readPrimary()
+			} else {
+				row, ok, err = x.seekPrimary()
+			}
 			if err != nil {
 				x.err = err
 				return nil, err

@@ -86,19 +86,11 @@ func (t *temporalTruncate) WithChildren(children ...sql.Expression) (sql.Express
 
 // Eval cuts the fraction (toward zero) to d digits.
 func (t *temporalTruncate) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	x, err := t.LeftChild.Eval(ctx, row)
+	x, d, err := t.operands(ctx, row)
 	if err != nil || x == nil {
 		return nil, err
 	}
-	dv, err := t.RightChild.Eval(ctx, row)
-	if err != nil || dv == nil {
-		return nil, err
-	}
-	df, _, err := gmstypes.Float64.Convert(ctx, dv)
-	if err != nil {
-		return nil, err
-	}
-	d := min(max(int64(math.Round(df.(float64))), 0), 6)
+	d = min(max(d, 0), 6)
 	unit := int64(math.Pow10(int(6 - d))) // microseconds
 	switch v := x.(type) {
 	case gmstypes.Timespan:
@@ -167,21 +159,30 @@ func (t *truncateFunc) WithChildren(children ...sql.Expression) (sql.Expression,
 	return newTruncate(children[0], children[1]), nil
 }
 
-// Eval implements sql.Expression.
-func (t *truncateFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
-	x, err := t.LeftChild.Eval(ctx, row)
+// operands evaluates x and d (rounded to an integer); x is nil when
+// either is NULL.
+func (t *truncateFunc) operands(ctx *sql.Context, row sql.Row) (x interface{}, d int64, err error) {
+	x, err = t.LeftChild.Eval(ctx, row)
 	if err != nil || x == nil {
-		return nil, err
+		return nil, 0, err
 	}
 	dv, err := t.RightChild.Eval(ctx, row)
 	if err != nil || dv == nil {
-		return nil, err
+		return nil, 0, err
 	}
 	df, _, err := gmstypes.Float64.Convert(ctx, dv)
 	if err != nil {
+		return nil, 0, err
+	}
+	return x, int64(math.Round(df.(float64))), nil
+}
+
+// Eval implements sql.Expression.
+func (t *truncateFunc) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	x, d, err := t.operands(ctx, row)
+	if err != nil || x == nil {
 		return nil, err
 	}
-	d := int64(math.Round(df.(float64)))
 	typ := t.Type()
 	switch {
 	case gmstypes.IsDecimal(typ):
