@@ -1223,18 +1223,23 @@ func (e *oddExpr) compare(vals []interface{}) (interface{}, error) {
 	if !okl || !okr {
 		return false, nil
 	}
-	c := sqlbackend.ComparePacked(pl, pr)
-	switch e.op {
+	return e.op.holds(sqlbackend.ComparePacked(pl, pr)), nil
+}
+
+// holds reports whether comparison op holds for two operands whose order
+// is c (negative, zero, positive).
+func (op oddOp) holds(c int) bool {
+	switch op {
 	case oddEQ, oddNullSafeEQ:
-		return c == 0, nil
+		return c == 0
 	case oddLT:
-		return c < 0, nil
+		return c < 0
 	case oddLE:
-		return c <= 0, nil
+		return c <= 0
 	case oddGT:
-		return c > 0, nil
+		return c > 0
 	}
-	return c >= 0, nil
+	return c >= 0
 }
 
 // shortcutEvaluated lets oddExpr and temporalArith answer from their
@@ -1277,18 +1282,7 @@ func (e *oddExpr) comparedAsEvaluated(vals []interface{}, done []bool) (v interf
 		// go-mysql-server compares two DATE operands by their days
 		lt, rt = lt.Truncate(24*time.Hour), rt.Truncate(24*time.Hour)
 	}
-	c := lt.Compare(rt)
-	switch e.op {
-	case oddEQ, oddNullSafeEQ:
-		return c == 0, true
-	case oddLT:
-		return c < 0, true
-	case oddLE:
-		return c <= 0, true
-	case oddGT:
-		return c > 0, true
-	}
-	return c >= 0, true
+	return e.op.holds(lt.Compare(rt)), true
 }
 
 // compareIn is l IN r as MariaDB reads dates: true when an item equals
