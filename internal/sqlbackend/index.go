@@ -428,6 +428,7 @@ func (it *rangeIter) Close(*sql.Context) error {
 	if it.recycle {
 		it.recycle = false
 		if sess := it.src.sess; sess != nil && sess.spareWalk == nil {
+			it.src.ctx = nil // (the statement's; walk sets the next one)
 			sess.spareWalk = it
 		}
 	}
