@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -63,6 +64,12 @@ func (c *castTime) WithChildren(children ...sql.Expression) (sql.Expression, err
 		return n, nil
 	}
 	return newCastTime(conv, c.digits), nil
+}
+
+// Type is TIME(n): go-mysql-server's CAST is typed TIME without its
+// digits, so a TIME(1) printed six (go-sql-driver's TestDateTime).
+func (c *castTime) Type() sql.Type {
+	return sqlbackend.TimeType{TimeType: gtypes.Time, Scale: c.digits}
 }
 
 // Eval returns the time as go-mysql-server's TIME holds it.

@@ -447,7 +447,7 @@ func oddExpression(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 // in this order, before oddExpressionOf looks at its dates.
 var operandPasses = []func(sql.Expression) (sql.Expression, transform.TreeIdentity, error){
 	binaryColumnsAsText, yearsAsText, realsToInteger /* realint.go */, setsAsText, absOfNumber, numericFunctionArgs,
-	numbersAsDates, timesComparedWithText, // numdates.go, timecmp.go
+	numbersAsDates, timesComparedWithText, scaledTimeCasts, // numdates.go, timecmp.go, castscale.go
 }
 
 // yearsAsText gives CONCAT, CONCAT_WS, GROUP_CONCAT, the string functions
