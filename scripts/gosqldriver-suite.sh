@@ -62,7 +62,8 @@ for t in $("$tmp/suite.test" -test.list '.*' | grep -E "${GOSQLDRIVER_SUITE_RUN:
     echo "$t" >>"$tmp/failed"
     echo "FAIL $t:"
     # The suite's own messages (file:line: ...), else the log's start.
-    { grep -E '_test\.go:[0-9]+: ' "$tmp/$t.log" || grep -vE '^(=== |--- PASS)' "$tmp/$t.log"; } | head -n 6 | cut -c1-240 | sed 's/^ */    /'
+    # (head closes the pipe early: grep's SIGPIPE must not end the script)
+    { grep -E '_test\.go:[0-9]+: ' "$tmp/$t.log" || grep -vE '^(=== |--- PASS)' "$tmp/$t.log"; } | head -n 6 | cut -c1-240 | sed 's/^ */    /' || true
   fi
 done
 sort -u -o "$tmp/failed" "$tmp/failed"
