@@ -972,7 +972,8 @@ func (e *oddExpr) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			// go-mysql-server's DATE(): the time's date as text, which
 			// it makes with time.Format after evaluating the operand
 			// again
-			return string(appendISODate(make([]byte, 0, 10), t.UTC())), nil
+			var b [10]byte
+			return string(appendISODate(b[:0], t.UTC())), nil
 		}
 		v, err := e.Expression.Eval(ctx, row)
 		if err != nil && e.nullIn() && e.op != oddCast && gtypes.ErrConvertingToTime.Is(err) {

@@ -143,39 +143,46 @@ func realsToInteger(e sql.Expression) (sql.Expression, transform.TreeIdentity, e
 // integer: blanks, a sign and the digits that follow (none is 0), past
 // BIGINT's range its nearest end.
 func integerPrefix(v interface{}) int64 {
-	var s string
 	switch x := v.(type) {
 	case string:
-		s = x
+		n, _, _ := textPrefix(x)
+		return n
 	case []byte:
-		s = string(x)
-	default:
-		f, _, _ := gtypes.Int64.Convert(context.Background(), v)
-		n, _ := f.(int64)
+		n, _, _ := textPrefix(string(x))
 		return n
 	}
+	f, _, _ := gtypes.Int64.Convert(context.Background(), v)
+	n, _ := f.(int64)
+	return n
+}
+
+// textPrefix is integerPrefix of text s, whether it held any digit, and
+// the text after the number.
+func textPrefix(s string) (n int64, digits bool, rest string) {
 	s = strings.TrimLeft(s, " \t\n\r")
 	neg := false
 	if s != "" && (s[0] == '-' || s[0] == '+') {
 		neg = s[0] == '-'
 		s = s[1:]
 	}
-	var n uint64
-	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+	var u uint64
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
 		d := uint64(s[i] - '0')
-		if n > (math.MaxUint64-d)/10 {
-			n = math.MaxUint64
-			break
+		if u > (math.MaxUint64-d)/10 {
+			u = math.MaxUint64 // (the digits are still read)
+		} else {
+			u = u*10 + d
 		}
-		n = n*10 + d
 	}
+	digits, rest = i > 0, s[i:]
 	switch {
-	case neg && n >= 1<<63:
-		return math.MinInt64
+	case neg && u >= 1<<63:
+		return math.MinInt64, digits, rest
 	case neg:
-		return -int64(n)
-	case n > math.MaxInt64:
-		return math.MaxInt64
+		return -int64(u), digits, rest
+	case u > math.MaxInt64:
+		return math.MaxInt64, digits, rest
 	}
-	return int64(n)
+	return int64(u), digits, rest
 }

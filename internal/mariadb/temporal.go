@@ -300,22 +300,10 @@ func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.Time
 // integer its prefix holds ('1.9' is 1, 'x' is 0), with warning 1292
 // when anything but the number follows it, a note when only spaces do.
 func textInterval(ctx *sql.Context, s string) int64 {
-	n := integerPrefix(s)
-	t := strings.TrimLeft(s, " \t\n\r")
-	i := 0
-	if i < len(t) && (t[i] == '-' || t[i] == '+') {
-		i++
-	}
-	digits := i
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	rest := t[i:]
+	n, digits, rest := textPrefix(s)
 	level := ""
 	switch {
-	case i == digits:
-		level = "Warning"
-	case strings.TrimRight(rest, " \t\n\r") != "":
+	case !digits || strings.TrimRight(rest, " \t\n\r") != "":
 		level = "Warning"
 	case rest != "":
 		level = "Note"
