@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"testing"
 
 	"github.com/handlerdb/handlerdb/internal/collation"
@@ -112,6 +113,26 @@ func peopleDef() *TableDef {
 func setupPeople(tb testing.TB, e *Engine) *Table {
 	tb.Helper()
 	return createTable(tb, e, "app", peopleDef())
+}
+
+// eachRow calls fn with each row of it (as NewIterator returned it, with
+// err) and closes it; an error fails the test.
+func eachRow(tb testing.TB, it *Iterator, err error, fn func(Row)) {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer it.Close()
+	for {
+		r, err := it.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fn(r)
+	}
 }
 
 // findAll collects clones of every row a query returns.

@@ -88,7 +88,7 @@ type Iterator struct {
 	// with a row cache, reads each entry's row instead of pit: a lookup
 	// of the newest committed row by its primary key through the cache
 	// (which a hit answers without touching Pebble) into vbuf.
-	points *pointSource
+	points pointSource // points.cache is nil when unused
 	vbuf   []byte
 	// keyOnly: rows are decoded from the entries alone (KeyOnly), their
 	// bytes held in kbuf or the entry.
@@ -106,7 +106,7 @@ func (e *Engine) NewIterator(t *Table, idx *Index, rg Range, reverse bool) (*Ite
 	if x != nil {
 		x.e = e
 		if x.pr != nil && e.rc != nil {
-			x.points = &pointSource{db: e.db, cache: e.rc}
+			x.points = pointSource{db: e.db, cache: e.rc}
 		}
 	}
 	return x, err
@@ -223,7 +223,7 @@ func (x *Iterator) Next() (Row, error) {
 			var row Row
 			var ok bool
 			var err error
-			if x.points != nil {
+			if x.points.cache != nil {
 				row, ok, err = x.readPrimary()
 			} else {
 				row, ok, err = x.seekPrimary()

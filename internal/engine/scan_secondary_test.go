@@ -45,24 +45,14 @@ func TestSecondaryIterator(t *testing.T) {
 	})
 	walk := func(it *Iterator, err error) []key {
 		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer it.Close()
 		var out []key
-		for {
-			r, err := it.Next()
-			if err == io.EOF {
-				return out
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachRow(t, it, err, func(r Row) {
 			if string(r[2].B) != fmt.Sprintf("e%d", r[0].I) {
 				t.Fatalf("row %v has another row's values", r)
 			}
 			out = append(out, key{string(r[1].B), r[3].I, r[0].I})
-		}
+		})
+		return out
 	}
 	idx := tb.Index("name_age")
 	if got := walk(e.NewIterator(tb, idx, Range{}, false)); !slices.Equal(got, all) {
@@ -158,22 +148,10 @@ func TestSecondaryWalkRowCache(t *testing.T) {
 	idx := tb.Index("name_age")
 	walk := func() map[int64]string {
 		t.Helper()
-		it, err := e.NewIterator(tb, idx, Range{}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer it.Close()
 		out := map[int64]string{}
-		for {
-			r, err := it.Next()
-			if err == io.EOF {
-				return out
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[r[0].I] = string(r[2].B)
-		}
+		it, err := e.NewIterator(tb, idx, Range{}, false)
+		eachRow(t, it, err, func(r Row) { out[r[0].I] = string(r[2].B) })
+		return out
 	}
 	if got := walk(); len(got) != n {
 		t.Fatalf("first walk: %d rows, want %d", len(got), n)
