@@ -2,7 +2,6 @@ package mariadb
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -13,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
-	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // numbersAsDates gives YEAR, MONTH, DAY, QUARTER and CAST to DATE or
@@ -85,11 +83,7 @@ func (n *numberDate) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		v = d.Truncate(0)
 	}
-	var p int64
-	d, ok := sqlbackend.ToDecimal(v)
-	if ok {
-		p, ok = numberToPacked(d)
-	}
+	p, ok := sqlbackend.PackedOf(v)
 	if !ok {
 		if ctx.Session != nil {
 			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValue,
@@ -98,54 +92,4 @@ func (n *numberDate) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		return nil, nil
 	}
 	return sqlbackend.OddDate{P: p, Scale: 6}.AsColumn(gtypes.DatetimeMaxPrecision), nil
-}
-
-// numberToPacked reads a whole number as MariaDB's number_to_datetime
-// does: 0 the zero date; YYMMDD (years 2000-2069 below 700101),
-// YYYYMMDD, YYMMDDHHMMSS or YYYYMMDDHHMMSS by its size, anything between
-// those ranges no date; then each part in its range, a zero month or day
-// allowed, a day past its month's end not.
-func numberToPacked(d decimal.Decimal) (int64, bool) {
-	if d.Sign() < 0 || !d.LessThan(decimal.New(1, 14)) {
-		return 0, false
-	}
-	nr := d.IntPart()
-	switch {
-	case nr == 0:
-		return 0, true
-	case nr < 101:
-		return 0, false
-	case nr <= 691231:
-		nr = (nr + 20000000) * 1000000
-	case nr < 700101:
-		return 0, false
-	case nr <= 991231:
-		nr = (nr + 19000000) * 1000000
-	case nr < 10000101:
-		return 0, false
-	case nr <= 99991231:
-		nr *= 1000000
-	case nr < 101000000:
-		return 0, false
-	case nr <= 691231235959:
-		nr += 20000000000000
-	case nr < 700101000000:
-		return 0, false
-	case nr <= 991231235959:
-		nr += 19000000000000
-	case nr < 10000101000000:
-		return 0, false
-	case nr > 99991231235959:
-		return 0, false
-	}
-	ymd, hms := nr/1000000, nr%1000000
-	y, mo, day := int(ymd/10000), int(ymd/100%100), int(ymd%100)
-	h, mi, sec := int(hms/10000), int(hms/100%100), int(hms%100)
-	if mo > 12 || day > 31 || h > 23 || mi > 59 || sec > 59 {
-		return 0, false
-	}
-	if mo != 0 && day != 0 && day > time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
-		return 0, false
-	}
-	return types.PackDateTime(y, mo, day, h, mi, sec, 0), true
 }

@@ -108,8 +108,8 @@ func PackedOf(v interface{}) (p int64, ok bool) {
 		c, ok := types.ConvertDate(dt, x, true)
 		return c.I, ok
 	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint, decimal.Decimal, float32, float64:
-		if d, ok := ToDecimal(x); ok && d.IsZero() {
-			return 0, true
+		if d, ok := ToDecimal(x); ok && d.Equal(d.Truncate(0)) {
+			return numberToPacked(d)
 		}
 		c, ok := types.ConvertDate(dt, []byte(valueText(x)), true)
 		return c.I, ok
@@ -458,4 +458,54 @@ func OddTable(st sql.Table) (sql.Table, bool) {
 		}
 	}
 	return st, false
+}
+
+// numberToPacked reads a whole number as MariaDB's number_to_datetime
+// does: 0 the zero date; YYMMDD (years 2000-2069 below 700101),
+// YYYYMMDD, YYMMDDHHMMSS or YYYYMMDDHHMMSS by its size, anything between
+// those ranges no date; then each part in its range, a zero month or day
+// allowed, a day past its month's end not.
+func numberToPacked(d decimal.Decimal) (int64, bool) {
+	if d.Sign() < 0 || !d.LessThan(decimal.New(1, 14)) {
+		return 0, false
+	}
+	nr := d.IntPart()
+	switch {
+	case nr == 0:
+		return 0, true
+	case nr < 101:
+		return 0, false
+	case nr <= 691231:
+		nr = (nr + 20000000) * 1000000
+	case nr < 700101:
+		return 0, false
+	case nr <= 991231:
+		nr = (nr + 19000000) * 1000000
+	case nr < 10000101:
+		return 0, false
+	case nr <= 99991231:
+		nr *= 1000000
+	case nr < 101000000:
+		return 0, false
+	case nr <= 691231235959:
+		nr += 20000000000000
+	case nr < 700101000000:
+		return 0, false
+	case nr <= 991231235959:
+		nr += 19000000000000
+	case nr < 10000101000000:
+		return 0, false
+	case nr > 99991231235959:
+		return 0, false
+	}
+	ymd, hms := nr/1000000, nr%1000000
+	y, mo, day := int(ymd/10000), int(ymd/100%100), int(ymd%100)
+	h, mi, sec := int(hms/10000), int(hms/100%100), int(hms%100)
+	if mo > 12 || day > 31 || h > 23 || mi > 59 || sec > 59 {
+		return 0, false
+	}
+	if mo != 0 && day != 0 && day > time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+		return 0, false
+	}
+	return types.PackDateTime(y, mo, day, h, mi, sec, 0), true
 }
