@@ -14,8 +14,8 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// castTimeRule gives CAST(x AS TIME) of text, of a date and time, or of a
-// parameter MariaDB's answer: go-mysql-server reads text as a time only
+// castTimeRule gives CAST(x AS TIME) of text, of a date and time, of a
+// TIME (to the cast's digits) or of a parameter MariaDB's answer: go-mysql-server reads text as a time only
 // ("03:25:45"), so that text with a date ("2011-01-01 03:25:45", as a
 // client sends a DATETIME parameter) and a zero date gave NULL where
 // MariaDB takes the time of day. The rule is a pure function of the plan.
@@ -28,7 +28,7 @@ func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 		switch c.Child.(type) {
 		case *expression.BindVar, *expression.Literal:
 		default:
-			if t := c.Child.Type(); !gtypes.IsText(t) && !isDateType(t) {
+			if t := c.Child.Type(); !gtypes.IsText(t) && !isDateType(t) && t.Type() != gtypes.Time.Type() {
 				return e, transform.SameTree, nil
 			}
 		}
@@ -83,6 +83,8 @@ func (c *castTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	}
 	var us int64
 	switch x := v.(type) {
+	case gtypes.Timespan: // a TIME (microseconds), to n digits
+		us = int64(x)
 	case time.Time:
 		us = int64(x.Hour()*3600+x.Minute()*60+x.Second())*1e6 + int64(x.Nanosecond()/1000)
 	case string, []byte:

@@ -4,6 +4,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // aliasBuilder builds the row iterators of the plans the analyzer makes,
@@ -27,8 +29,13 @@ func newExecBuilder() sql.NodeExecBuilder {
 }
 
 // Build builds a table alias' table; nil for every other node, which the
-// base builder then builds.
+// base builder then builds. The first node built for a statement, its
+// plan's root, is noted in the session (sqlbackend.Session.NoteBuilt):
+// the wire layer reads its result types there.
 func (b *aliasBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+	if s, ok := ctx.Session.(*sqlbackend.Session); ok {
+		s.NoteBuilt(ctx, n)
+	}
 	ta, ok := n.(*plan.TableAlias)
 	if !ok {
 		return nil, nil

@@ -198,12 +198,14 @@ func (t TimeType) SQL(ctx *sql.Context, dest []byte, v interface{}) (sqltypes.Va
 // String is the type as MariaDB names it.
 func (t TimeType) String() string { return "time(" + strconv.Itoa(int(t.Scale)) + ")" }
 
-// Equals compares the types under the wrapper.
+// Equals reports whether other is a TimeType of the same digits.
+// go-mysql-server's own TIME type has no digits, so it equals none:
+// its query builder drops a CAST whose argument's type equals the
+// cast's, and the cast's type is its TIME whatever digits the CAST
+// asks (CAST(c AS TIME(2)) of a TIME(1) column would keep one digit).
 func (t TimeType) Equals(other sql.Type) bool {
-	if o, ok := other.(TimeType); ok {
-		return o.Scale == t.Scale
-	}
-	return t.TimeType.Equals(other)
+	o, ok := other.(TimeType)
+	return ok && o.Scale == t.Scale
 }
 
 // engineType maps a go-mysql-server column type to the engine's.

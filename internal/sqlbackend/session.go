@@ -53,7 +53,11 @@ type Session struct {
 	lcQuery     string
 	authMemos   map[any]AuthMemo // the fast paths' authorizations (AuthMemoOf)
 	spareWalk   *rangeIter       // a closed walk of a rangeRead, for its next outer row (rangejoin.go)
-	currentRole string           // SET ROLE's role (CurrentRole)
+	// The first plan node built for statement resultPid: its result's
+	// (NoteBuilt, ResultSchema).
+	resultPid   uint64
+	resultNode  sql.Node
+	currentRole string // SET ROLE's role (CurrentRole)
 	lcKnown     bool
 	lcMode      lockMode // the lock clause of statement lcQuery
 	functions   []string // the stored functions being evaluated, outermost first (routines.go)
@@ -682,6 +686,29 @@ func (s *Session) SetAuthMemo(key any, m AuthMemo) {
 		s.authMemos = map[any]AuthMemo{}
 	}
 	s.authMemos[key] = m
+}
+
+// NoteBuilt records n, a plan node built to run, when it is the first
+// node built for ctx's statement (its process id): that is the root of
+// the statement's plan, built before its rows are read; nodes built
+// later (subqueries, a join's inner side per row) are parts of it. The
+// session's own goroutine only.
+func (s *Session) NoteBuilt(ctx *sql.Context, n sql.Node) {
+	if pid := ctx.Pid(); pid != s.resultPid {
+		s.resultPid, s.resultNode = pid, n
+	}
+}
+
+// ResultSchema returns the schema of the root of the last statement whose
+// plan was built (NoteBuilt), nil when none was. A statement answered
+// without building a plan leaves the previous statement's: callers
+// check that it describes the fields they have. The session's own
+// goroutine only.
+func (s *Session) ResultSchema() sql.Schema {
+	if s.resultNode == nil {
+		return nil
+	}
+	return s.resultNode.Schema()
 }
 
 // CurrentRole is the role SET ROLE made current ("" for none), which

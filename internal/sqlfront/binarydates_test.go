@@ -12,7 +12,7 @@ import (
 // "0000-00-00" (and the zero time.Time with parseTime), not a date it
 // builds from year 0, month 0, day 0 (-0001-11-30); and CAST(? AS TIME)
 // of a DATETIME parameter (a time.Time) takes its time of day, where it
-// was NULL.
+// was NULL; a CAST to TIME(n) keeps n digits.
 func TestBinaryTemporals(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	db := ts.open("")
@@ -32,6 +32,13 @@ func TestBinaryTemporals(t *testing.T) {
 			[]any{time.Date(1, 1, 1, 3, 25, 45, 0, time.UTC), time.Time{}, time.Date(2011, 11, 20, 21, 27, 37, 0, time.UTC)},
 			"03:25:45|00:00:00|21:27:37"},
 		{"SELECT CAST(? AS TIME), CAST(? AS TIME)", []any{"2011-11-20 21:27:37.5", "12:34:56"}, "21:27:37|12:34:56"},
+		// go-sql-driver prints a binary TIME or DATETIME with the field's
+		// decimals: a CAST to TIME(n) must send n (go-mysql-server sent 0,
+		// so 03:25:45.6 arrived as 03:25:45; go-sql-driver's TestDateTime).
+		{"SELECT cast(? as TIME(1))", []any{"03:25:45.6"}, "03:25:45.6"},
+		{"SELECT CAST(? AS TIME(1)), CAST(? AS TIME(2)), CAST(? AS DATETIME(3))", []any{"-838:59:58.9", "-12:00:01.25", "2011-11-20 21:27:37.5"},
+			"-838:59:58.9|-12:00:01.25|2011-11-20 21:27:37.500"},
+		{"SELECT CAST(? AS TIME(1)) FROM bt.z WHERE id = ?", []any{"00:00:00.0", 2}, "00:00:00.0"},
 	} {
 		// Twice: a point select's second run is the fast path's.
 		for run := 0; run < 2; run++ {

@@ -96,7 +96,7 @@ func TestSQLModeOKPacket(t *testing.T) {
 // MariaDB); go-mysql-server always writes 0 there.
 func TestUpdateInfoWarnings(t *testing.T) {
 	var sent *sqltypes.Result
-	cb := reformatting(func(r *sqltypes.Result, more bool) error { sent = r; return nil }, func(*querypb.Field) *types.Type { return nil }, func() uint16 { return 2 })
+	cb := reformatting(func(r *sqltypes.Result, more bool) error { sent = r; return nil }, func(*querypb.Field) *types.Type { return nil }, func() uint16 { return 2 }, nil)
 	for in, want := range map[string]string{
 		"Rows matched: 2  Changed: 2  Warnings: 0": "Rows matched: 2  Changed: 2  Warnings: 2",
 		"Records: 2  Duplicates: 0  Warnings: 0":   "Records: 2  Duplicates: 0  Warnings: 0",

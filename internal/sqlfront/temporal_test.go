@@ -8,29 +8,47 @@ import (
 // A result column that reads a DATETIME(n), TIMESTAMP(n) or TIME(n)
 // column carries n as its decimals, as MariaDB's does (checked with
 // mariadb --column-type-info: Decimals 3, 2, 1 and 0 for the columns
-// below), and prints its values with n digits, odd dates included.
+// below), and prints its values with n digits, odd dates included; so
+// does an expression typed with digits (a CAST to TIME(n), which
+// go-mysql-server sends with none). The lengths are MariaDB's too: the
+// longest text of the type with those digits (go-mysql-server sent
+// every TIME as 17 long, every DATETIME as 26).
 func TestTemporalFieldDecimals(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	c := ts.rawConn()
 	for _, q := range []string{"CREATE DATABASE tf", "USE tf", "SET sql_mode = ''",
-		"CREATE TABLE t (id INT PRIMARY KEY, a DATETIME(3) NULL, b TIMESTAMP(2) NULL, c TIME(1) NULL, d DATE NULL)",
-		"INSERT INTO t VALUES (1, '2024-05-00 01:02:03', '2024-05-06 07:08:09', '10:11:12', '2024-00-01')"} {
+		"CREATE TABLE t (id INT PRIMARY KEY, a DATETIME(3) NULL, b TIMESTAMP(2) NULL, c TIME(1) NULL, d DATE NULL, e TIME NULL, f DATETIME NULL)",
+		"INSERT INTO t VALUES (1, '2024-05-00 01:02:03', '2024-05-06 07:08:09', '10:11:12', '2024-00-01', '-838:59:59', '2024-05-06 07:08:09')"} {
 		if _, err := c.ExecuteFetch(q, 10, false); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	r, err := c.ExecuteFetch("SELECT a, b, c, d FROM t", 10, true)
-	if err != nil {
-		t.Fatal(err)
+	// (mariadb --column-type-info on MariaDB 10.11 for each column)
+	want := []struct {
+		dec, length uint32
+		val         string
+	}{
+		{3, 23, "2024-05-00 01:02:03.000"}, {2, 22, "2024-05-06 07:08:09.00"}, {1, 12, "10:11:12.0"}, {0, 10, "2024-00-01"},
+		{0, 10, "-838:59:59"}, {0, 19, "2024-05-06 07:08:09"},
+		{2, 13, "10:11:12.00"}, {1, 12, "01:02:03.4"}, {2, 22, "2020-01-01 01:02:03.40"},
 	}
-	wantDec := []uint32{3, 2, 1, 0}
-	wantVal := []string{"2024-05-00 01:02:03.000", "2024-05-06 07:08:09.00", "10:11:12.0", "2024-00-01"}
-	for i, f := range r.Fields {
-		if f.Decimals != wantDec[i] {
-			t.Errorf("field %s: decimals %d, want %d", f.Name, f.Decimals, wantDec[i])
-		}
-		if got := r.Rows[0][i].ToString(); got != wantVal[i] {
-			t.Errorf("field %s: %q, want %q", f.Name, got, wantVal[i])
+	for _, q := range []string{
+		"SELECT a, b, c, d, e, f, CAST(c AS TIME(2)), CAST('1:2:3.4' AS TIME(1)), CAST('2020-01-01 1:2:3.4' AS DATETIME(2)) FROM t",
+		"SELECT a, b, c, d, e, f, CAST(c AS TIME(2)), CAST('1:2:3.4' AS TIME(1)), CAST('2020-01-01 1:2:3.4' AS DATETIME(2)) FROM t WHERE id > 0",
+	} {
+		for run := 0; run < 2; run++ { // (the second run is the plan cache's)
+			r, err := c.ExecuteFetch(q, 10, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, f := range r.Fields {
+				if f.Decimals != want[i].dec || f.ColumnLength != want[i].length {
+					t.Errorf("%s (run %d): field %s: decimals %d length %d, want %d %d", q, run, f.Name, f.Decimals, f.ColumnLength, want[i].dec, want[i].length)
+				}
+				if got := r.Rows[0][i].ToString(); got != want[i].val {
+					t.Errorf("%s (run %d): field %s: %q, want %q", q, run, f.Name, got, want[i].val)
+				}
+			}
 		}
 	}
 }

@@ -85,7 +85,7 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
-	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
+	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c), &resultTypes{c: c}))
 	if sel, rest, ok := doStatement(query); ok && strings.Trim(rest, "; \t\r\n") == "" {
 		err := h.do(ctx, c, sel, false, cb)
 		h.stats.count(query, err)
@@ -231,7 +231,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	}
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	err = h.overrun(c, err)
-	temporalDecimals(fields, h.scaledReal)
+	temporalDecimals(fields, h.scaledReal, nil)
 	if err == nil && query == prepare.PrepareStmt && !h.noFast.Load() {
 		h.points.remember(query)
 	}
@@ -289,13 +289,14 @@ func (h *mariaHandler) slowExecute(ctx context.Context, c *mysql.Conn, prepare *
 		}
 	}
 	next, warnings, fields, ids := callback, h.warnings(c), false, insertIDsFrom(c, prepare.PrepareStmt)
+	results := resultTypes{c: c}
 	var resFields []*querypb.Field // (sent with the first result only)
 	callback = func(r *sqltypes.Result) error {
 		ids.fix(r)
 		fixOK(r, !fields, warnings)
 		if r != nil {
 			h.aliasTables(c, r.Fields, prepare.PrepareStmt)
-			temporalDecimals(r.Fields, h.scaledReal)
+			temporalDecimals(r.Fields, h.scaledReal, &results)
 			if r.Fields != nil {
 				resFields = r.Fields
 			}
@@ -478,7 +479,7 @@ func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	if done, err := h.accountCommand(ctx, c, query, true, callback); done {
 		return "", h.wireError(c, query, err)
 	}
-	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c)))
+	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c), &resultTypes{c: c}))
 	if sel, rest, ok := doStatement(query); ok {
 		if strings.Trim(rest, "; \t\r\n") == "" {
 			rest = ""
@@ -603,6 +604,83 @@ func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 	return nil
 }
 
+// Lengths of temporal fields without decimals, as MariaDB sends them:
+// the longest text of each type ("-838:59:59" for a TIME). Decimals add
+// themselves and a point (temporalLength).
+const (
+	dateLength     = 10
+	timeLength     = 10
+	datetimeLength = 19
+)
+
+// temporalLength returns MariaDB's length of a TIME, DATETIME or
+// TIMESTAMP field with f's decimals.
+func temporalLength(f *querypb.Field) uint32 {
+	n := uint32(datetimeLength)
+	if f.Type == querypb.Type_TIME {
+		n = timeLength
+	}
+	if d := f.Decimals; d > 0 && d <= 6 {
+		n += 1 + d
+	}
+	return n
+}
+
+// resultTypes reads the types of a statement's result from its plan
+// (sqlbackend.Session.ResultSchema), once, for the fields whose types
+// the wire lost. A nil *resultTypes knows none. Used on the connection's
+// goroutine.
+type resultTypes struct {
+	c      *mysql.Conn
+	read   bool
+	schema sql.Schema // nil when it does not describe the fields
+}
+
+// scale returns the digits of fields[i]'s type when the statement's
+// result is the fields' and that column is typed TIME(n) or is a
+// DATETIME or TIMESTAMP type, else 0.
+func (r *resultTypes) scale(fields []*querypb.Field, i int) uint32 {
+	if r == nil || r.c == nil {
+		return 0
+	}
+	if !r.read {
+		r.read = true
+		if sess, ok := r.c.ClientData.(*sqlbackend.Session); ok {
+			r.schema = sess.ResultSchema()
+		}
+		if !describes(r.schema, fields) {
+			r.schema = nil
+		}
+	}
+	if r.schema == nil {
+		return 0
+	}
+
+	switch t := r.schema[i].Type.(type) {
+	case sqlbackend.TimeType:
+		return uint32(t.Scale)
+	case sql.DatetimeType:
+		if p := t.Precision(); p > 0 && p <= 6 {
+			return uint32(p)
+		}
+	}
+	return 0
+}
+
+// describes reports whether schema has fields' columns: their number,
+// names and wire types. (ResultSchema may be an earlier statement's.)
+func describes(schema sql.Schema, fields []*querypb.Field) bool {
+	if len(schema) != len(fields) {
+		return false
+	}
+	for i, col := range schema {
+		if col.Type.Type() != fields[i].Type || !strings.EqualFold(col.Name, fields[i].Name) {
+			return false
+		}
+	}
+	return true
+}
+
 // reformatting returns a callback that rewrites values before passing
 // each result on. go-mysql-server sends the fields with the first result
 // of a query only, so they are remembered. scaled gives the type of a
@@ -611,14 +689,14 @@ func (h *mariaHandler) scaledReal(f *querypb.Field) *types.Type {
 // reads a column with fractional digits, whose decimals it sets (nil for
 // any other); warnings
 // counts the statement's warnings, which an UPDATE's info reports.
-func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type, warnings func() uint16) mysql.ResultSpoolFn {
+func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types.Type, warnings func() uint16, results *resultTypes) mysql.ResultSpoolFn {
 	var fields []*querypb.Field
 	var fix []int
 	var reals map[int]*types.Type
 	return func(res *sqltypes.Result, more bool) error {
 		fixOK(res, len(fields) == 0, warnings)
 		if res != nil && res.Fields != nil {
-			temporalDecimals(res.Fields, scaled)
+			temporalDecimals(res.Fields, scaled, results)
 			fields, fix, reals = res.Fields, fix[:0], nil
 			for i, f := range fields {
 				switch f.Type {
@@ -654,29 +732,44 @@ func reformatting(next mysql.ResultSpoolFn, scaled func(f *querypb.Field) *types
 
 // temporalDecimals gives result fields MariaDB's metadata where
 // go-mysql-server's differs (clients read it: go-sql-driver's column types,
-// scan types and decimal sizes):
+// scan types and decimal sizes, and its binary protocol prints a TIME or
+// DATETIME with the field's decimals):
 //   - each DATETIME, TIMESTAMP or TIME field that reads a column with
 //     fractional digits those digits as its decimals: go-mysql-server sets
 //     them only for its own DATETIME type, which the backend's result
-//     columns are not (sqlbackend's oddType);
+//     columns are not (sqlbackend's OddType); a field of an expression
+//     the digits of its type (from the statement's result types): of a
+//     TIME(n) (a CAST), which go-mysql-server never sets, and of an
+//     OddType DATETIME(n);
+//   - DATE, TIME, DATETIME and TIMESTAMP fields MariaDB's length: the
+//     longest text of the type with its decimals (go-mysql-server's is
+//     that with six);
 //   - FLOAT and DOUBLE fields 31 decimals (NOT_FIXED_DEC: any number of
 //     digits), or D for a FLOAT(M,D)/DOUBLE(M,D) column, where they had 0;
 //   - BIT and YEAR fields the binary character set, and YEAR the UNSIGNED
 //     and ZEROFILL flags.
 //
-// scaled is as for reformatting. A field is written only when it changes:
-// the fast path's fields are shared by connections.
-func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *types.Type) {
-	for _, f := range fields {
+// scaled is as for reformatting; results may be nil. A field is written
+// only when it changes: the fast path's fields are shared by connections.
+func temporalDecimals(fields []*querypb.Field, scaled func(f *querypb.Field) *types.Type, results *resultTypes) {
+	for i, f := range fields {
 		switch f.Type {
 		case querypb.Type_DATETIME, querypb.Type_TIMESTAMP, querypb.Type_TIME:
-			if f.Decimals != 0 {
-				continue
+			if f.Decimals == 0 {
+				if t := scaled(f); t != nil && t.Scale != 0 && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
+					f.Decimals = uint32(t.Scale)
+				} else if f.OrgTable == "" {
+					if d := results.scale(fields, i); d != 0 {
+						f.Decimals = d
+					}
+				}
 			}
-			// (Written only when it changes: the fast path's fields are
-			// shared by connections.)
-			if t := scaled(f); t != nil && t.Scale != 0 && (t.Kind == types.DateTime || t.Kind == types.Timestamp || t.Kind == types.Time) {
-				f.Decimals = uint32(t.Scale)
+			if n := temporalLength(f); f.ColumnLength != n {
+				f.ColumnLength = n
+			}
+		case querypb.Type_DATE:
+			if f.ColumnLength != dateLength {
+				f.ColumnLength = dateLength
 			}
 		case querypb.Type_FLOAT32, querypb.Type_FLOAT64:
 			if f.Decimals != 0 {
