@@ -76,6 +76,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	hp, _ := p.(*sqlbackend.Provider) // nil for another provider
 	a := withAssign(withSpatial(sqlbackend.WithMatch(withTruncate(analyzer.NewBuilder(p).
 		AddPreAnalyzeRule(rulePreAnalyze, ruleBatch(
+			analyzer.Rule{Id: ruleClock, Apply: clockRule}, // clock.go: before the rules that read types
 			analyzer.Rule{Id: ruleTextIndexes, Apply: sqlbackend.TextIndexRule},
 			analyzer.Rule{Id: ruleMatchIndex, Apply: sqlbackend.MatchIndexRule},
 			analyzer.Rule{Id: ruleSpatialWithin, Apply: spatialWithinRule},

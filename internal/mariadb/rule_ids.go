@@ -82,5 +82,6 @@ const (
 	ruleDecimalHashKeys
 	ruleSortPrune
 	ruleCastTime
+	ruleClock
 	ruleReadOnly
 )
