@@ -118,16 +118,16 @@ func firstWord(query string) string {
 	return strings.ToLower(q[:end])
 }
 
-// planUncacheable lists words whose presence keeps a text out of the
+// planUncacheable holds words whose presence keeps a text out of the
 // cache: what the analysis may fold to a value of the moment (time,
 // randomness, session information, user and system variables), locking
 // and INTO clauses, and reads of the system schemas.
-var planUncacheable = []string{
+var planUncacheable = newWordSet(
 	"@", "into", "for update", "share", "found_rows", "row_count", "last_insert_id",
 	"rand", "uuid", "now", "cur", "sysdate", "timestamp", "utc_", "unix_",
 	"information_schema", "performance_schema", "mysql", "sys.", "match", "sleep", "lock",
 	"connection_id", "database", "schema", "user", "version", "benchmark", "nextval", "sql_",
-}
+)
 
 // planCacheable reports whether query's text is a SELECT the cache may
 // keep (see planUncacheable).
@@ -140,14 +140,14 @@ func planCacheable(query string) bool {
 	return uncacheableFree(query, "")
 }
 
-// runOnceUnsafe lists the words of planUncacheable that also keep a
+// runOnceUnsafe holds the words of planUncacheable that also keep a
 // SELECT from running once through runPlan: INTO (the statement's
 // answer is not its rows), locking reads, full-text search, sequences,
 // SQL_ options and the system schemas stay on go-mysql-server's path.
-var runOnceUnsafe = []string{
+var runOnceUnsafe = newWordSet(
 	"into", "for update", "share", "lock", "match", "nextval", "sql_",
 	"information_schema", "performance_schema", "mysql", "sys.",
-}
+)
 
 // runsOnce reports whether query is a SELECT that cachedQuery may analyze
 // and run once though the cache may not keep its plan (it reads user
@@ -158,19 +158,59 @@ func runsOnce(query string) bool {
 	default:
 		return false
 	}
-	for _, w := range runOnceUnsafe {
-		if sqlbackend.ContainsFold(query, w) {
-			return false
-		}
-	}
-	return true
+	return !runOnceUnsafe.in(query, "")
 }
 
 // uncacheableFree reports whether query holds none of planUncacheable's
 // words but except.
 func uncacheableFree(query, except string) bool {
-	for _, w := range planUncacheable {
-		if w != except && sqlbackend.ContainsFold(query, w) {
+	return !planUncacheable.in(query, except)
+}
+
+// wordSet is a set of lower-case ASCII words looked for anywhere in a
+// text, case-insensitively, in one pass: the words are indexed by their
+// first byte, so each byte of the text is compared with the few words
+// that begin with it (a search word by word cost 180k instructions for
+// a 300-byte report, a fifth of running its cached plan). Read-only
+// after newWordSet; safe for concurrent use.
+type wordSet struct {
+	byFirst [256][]string
+}
+
+func newWordSet(words ...string) *wordSet {
+	ws := &wordSet{}
+	for _, w := range words {
+		ws.byFirst[w[0]] = append(ws.byFirst[w[0]], w)
+	}
+	return ws
+}
+
+// in reports whether text holds one of the set's words other than
+// except, in any case.
+func (ws *wordSet) in(text, except string) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for _, w := range ws.byFirst[c] {
+			if w != except && len(text)-i >= len(w) && hasPrefixFold(text[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether s begins with the lower-case ASCII word
+// w, in any case (len(s) >= len(w)).
+func hasPrefixFold(s, w string) bool {
+	for j := 1; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
 			return false
 		}
 	}

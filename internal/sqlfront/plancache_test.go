@@ -1,9 +1,12 @@
 package sqlfront
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // TestPlanCache runs SELECTs twice on one connection and checks that the
@@ -162,5 +165,34 @@ func TestPlanCacheMultiStatements(t *testing.T) {
 	}
 	if !singleStatement("SELECT 'it''s; fine', `a;b` FROM t;") || singleStatement("SELECT 1; DROP TABLE t") || singleStatement("SELECT 'open") {
 		t.Error("singleStatement misreads a text")
+	}
+}
+
+// TestWordSetMatchesSearch compares wordSet's one-pass search with a
+// search for each word in turn (sqlbackend.ContainsFold) over random
+// texts made of the words' pieces in both cases, and each word's
+// exception.
+func TestWordSetMatchesSearch(t *testing.T) {
+	words := []string{"@", "into", "for update", "now", "cur", "sys.", "sql_", "user", "utc_"}
+	ws := newWordSet(words...)
+	pieces := []string{"@", "in", "to", "INTO", "for", " ", "upd", "ate", "NoW", "cu", "R", "sys", ".", "SQL", "_", "us", "er", "x", "utc"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		for _, except := range append([]string{""}, words...) {
+			want := false
+			for _, w := range words {
+				if w != except && sqlbackend.ContainsFold(text, w) {
+					want = true
+				}
+			}
+			if got := ws.in(text, except); got != want {
+				t.Fatalf("in(%q, except %q) = %v, want %v", text, except, got, want)
+			}
+		}
 	}
 }
