@@ -77,6 +77,7 @@ const (
 	ruleOuterLookup
 	ruleKeyedSort
 	ruleKeyedGroup
+	ruleMergeNulls
 	ruleOrderedGroup
 	ruleMergeKeys
 	ruleDecimalHashKeys
