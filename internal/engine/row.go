@@ -118,6 +118,15 @@ func decodeRow(row Row, t *Table, src []byte) (Row, uint64, error) {
 		}
 		switch t.classes[i] {
 		case types.ClassInt:
+			if p < len(src) && src[p] < 0x80 {
+				// one byte, -64..63: the zig-zag form read in place
+				// (binary.Varint is a loop not inlined; most stored
+				// integers are small)
+				u := int64(src[p])
+				row[i] = types.Value{I: u>>1 ^ -(u & 1)}
+				p++
+				continue
+			}
 			x, k := binary.Varint(src[p:])
 			if k <= 0 {
 				return row, 0, ErrCorrupt
@@ -131,7 +140,12 @@ func decodeRow(row Row, t *Table, src []byte) (Row, uint64, error) {
 			row[i] = types.Value{F: math.Float64frombits(binary.LittleEndian.Uint64(src[p:]))}
 			p += 8
 		default:
-			l, k := binary.Uvarint(src[p:])
+			l, k := uint64(0), 1
+			if p < len(src) && src[p] < 0x80 {
+				l = uint64(src[p]) // a length below 128, in one byte
+			} else {
+				l, k = binary.Uvarint(src[p:])
+			}
 			if k <= 0 || l > uint64(len(src)-p-k) {
 				return row, 0, ErrCorrupt
 			}
