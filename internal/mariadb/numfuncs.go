@@ -118,13 +118,26 @@ func (n *nullOfNull) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	return out, err
 }
 
-// extremum is GREATEST (greatest) or LEAST of numbers.
+// extremum is GREATEST (greatest) or LEAST of numbers, of TIMEs, or of
+// DATEs, DATETIMEs and TIMESTAMPs (typed as MariaDB's: TIME(n) or
+// DATETIME(n) of the most digits, DATE when all are; go-mysql-server
+// failed on TIMEs and typed dates DATETIME(6)).
 type extremum struct {
 	greatest bool
 	args     []sql.Expression
 	typ      sql.Type
-	float    bool // compared as DOUBLE, else as DECIMAL
+	float    bool         // compared as DOUBLE, else as DECIMAL
+	temporal temporalKind // compared as TIMEs or as dates, not as numbers
 }
+
+// temporalKind is how extremum compares temporal arguments.
+type temporalKind uint8
+
+const (
+	notTemporal temporalKind = iota
+	timesOnly                // every argument a TIME
+	datesOnly                // every argument a DATE, DATETIME or TIMESTAMP
+)
 
 var _ sql.FunctionExpression = (*extremum)(nil)
 
@@ -148,8 +161,12 @@ func newExtremum(greatest bool, args []sql.Expression) (sql.Expression, error) {
 }
 
 // settle decides the comparison and the type from the arguments' types;
-// false when one is not a number.
+// false when one is not a number and they are not all TIMEs or all
+// dates.
 func (e *extremum) settle() bool {
+	if e.settleTemporal() {
+		return true
+	}
 	intDigits, scale := 0, 0
 	allUnsigned := true
 	for _, a := range e.args {
@@ -190,6 +207,92 @@ func (e *extremum) settle() bool {
 		e.typ = gmstypes.MustCreateDecimalType(uint8(min(intDigits+scale, gmstypes.DecimalTypeMaxPrecision)), uint8(scale))
 	}
 	return true
+}
+
+// settleTemporal types an extremum of TIMEs TIME(n), and one of DATEs,
+// DATETIMEs and TIMESTAMPs DATETIME(n) (DATE when all are DATEs), n the
+// most digits of an argument; a text among them is read as one of them
+// and does not change the type. False for any other arguments.
+func (e *extremum) settleTemporal() bool {
+	kind, digits, allDates, any := notTemporal, 0, true, false
+	for _, a := range e.args {
+		t := a.Type()
+		if t == gmstypes.Null {
+			continue
+		}
+		any = true
+		if gmstypes.IsText(t) {
+			continue // read as the others' kind (MariaDB compares text with a date as a date)
+		}
+		k, d := notTemporal, 0
+		switch t.Type() {
+		case sqltypes.Time:
+			k = timesOnly
+			if tt, ok := t.(sqlbackend.TimeType); ok {
+				d = int(tt.Scale)
+			}
+			allDates = false
+		case sqltypes.Date:
+			k = datesOnly
+		case sqltypes.Datetime, sqltypes.Timestamp:
+			k = datesOnly
+			if dt, ok := t.(sql.DatetimeType); ok {
+				d = dt.Precision()
+			}
+			allDates = false
+		}
+		if k == notTemporal || (kind != notTemporal && k != kind) {
+			return false
+		}
+		kind, digits = k, max(digits, d)
+	}
+	if !any || kind == notTemporal {
+		return false
+	}
+	e.temporal = kind
+	switch {
+	case kind == timesOnly:
+		e.typ = sqlbackend.TimeType{TimeType: gmstypes.Time, Scale: uint8(digits)}
+	case allDates:
+		e.typ = sqlbackend.OddTypeOf(gmstypes.Date)
+	default:
+		e.typ = sqlbackend.OddTypeOf(gmstypes.MustCreateDatetimeType(sqltypes.Datetime, digits))
+	}
+	return true
+}
+
+// evalTemporal returns the greatest or least of the arguments' values
+// as TIMEs or as dates (an odd date by its packed form).
+func (e *extremum) evalTemporal(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	var best interface{}
+	var bestKey int64
+	for i, a := range e.args {
+		v, err := a.Eval(ctx, row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		var key int64
+		if e.temporal == timesOnly {
+			ts, err := gmstypes.Time.ConvertToTimespan(v)
+			if err != nil {
+				return nil, err
+			}
+			key, v = int64(ts), ts
+		} else {
+			p, ok := sqlbackend.PackedOf(v)
+			if !ok {
+				return nil, gmstypes.ErrConvertingToTime.New(v)
+			}
+			key = p
+		}
+		if i == 0 || (e.greatest && key > bestKey) || (!e.greatest && key < bestKey) {
+			best, bestKey = v, key
+		}
+	}
+	if e.temporal == timesOnly {
+		return best, nil
+	}
+	return inType(ctx, e.typ, best)
 }
 
 // theirs is go-mysql-server's function for these arguments.
@@ -273,6 +376,9 @@ func (e *extremum) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 			return nil, err
 		}
 		return ne.Eval(ctx, row)
+	}
+	if e.temporal != notTemporal {
+		return e.evalTemporal(ctx, row)
 	}
 	var best interface{}
 	var bestF float64
