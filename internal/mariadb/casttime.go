@@ -3,6 +3,9 @@ package mariadb
 import (
 	"time"
 
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/shopspring/decimal"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -28,7 +31,7 @@ func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 		switch c.Child.(type) {
 		case *expression.BindVar, *expression.Literal:
 		default:
-			if t := c.Child.Type(); !gtypes.IsText(t) && !isDateType(t) && t.Type() != gtypes.Time.Type() {
+			if t := c.Child.Type(); !gtypes.IsText(t) && !isDateType(t) && t.Type() != gtypes.Time.Type() && !gtypes.IsDecimal(t) {
 				return e, transform.SameTree, nil
 			}
 		}
@@ -36,11 +39,13 @@ func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 	})
 }
 
-// castTime is CAST(x AS TIME(n)) of text or a date and time, read as
-// MariaDB reads it (types.ConvertTime: a time, or a date and time whose
-// time of day it takes), the fraction truncated to n digits. Anything it
-// cannot read goes to go-mysql-server's Convert, which warns and gives
-// NULL. Immutable; safe for concurrent use.
+// castTime is CAST(x AS TIME(n)) of text, a DECIMAL ([-]HHMMSS.ffffff)
+// or a date and time, read as MariaDB reads it (types.ConvertTime: a
+// time, or a date and time whose time of day it takes), the fraction
+// truncated to n digits; text or a number that is no time is NULL with
+// MariaDB's warning 1292 (go-mysql-server read '' as 00:00:00 and
+// dropped a DECIMAL's fraction). Other values go to go-mysql-server's
+// Convert. Immutable; safe for concurrent use.
 type castTime struct {
 	*expression.Convert
 	digits uint8
@@ -96,7 +101,20 @@ func (c *castTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		}
 		tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, b)
 		if !ok {
-			return c.Convert.Eval(ctx, row)
+			// MariaDB's answer for text that is no time ('' too,
+			// which go-mysql-server read as 00:00:00)
+			ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect time value: '%s'", b)
+			return nil, nil
+		}
+		us = tv.I
+	case decimal.Decimal:
+		// [-]HHMMSS.ffffff, read as its text is (go-mysql-server
+		// dropped the fraction)
+		text := x.String()
+		tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, []byte(text))
+		if !ok {
+			ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect time value: '%s'", text)
+			return nil, nil
 		}
 		us = tv.I
 	default:
