@@ -148,7 +148,11 @@ func rowToSQL(ctx *sql.Context, schema sql.Schema, row sql.Row, buf *sql.ByteBuf
 		}
 		v, err := col.Type.SQL(ctx, dst, row[i])
 		if err != nil {
-			return err
+			raw, ok := invalidText(err, row[i])
+			if !ok {
+				return err
+			}
+			v = sqltypes.MakeTrusted(col.Type.Type(), raw)
 		}
 		if buf != nil {
 			buf.Grow(v.Len())
@@ -156,6 +160,24 @@ func rowToSQL(ctx *sql.Context, schema sql.Schema, row sql.Row, buf *sql.ByteBuf
 		out[i] = v
 	}
 	return nil
+}
+
+// invalidText returns the bytes of a text value that go-mysql-server
+// refused to send because they are not UTF-8 (err is its
+// ErrBadCharsetString): MariaDB sends such bytes as they are (SELECT
+// 'a\x82a' on a utf8mb4 connection; its columns never hold them, an
+// INSERT refuses them with 1366).
+func invalidText(err error, v interface{}) ([]byte, bool) {
+	if !gmstypes.ErrBadCharsetString.Is(err) {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case string:
+		return []byte(x), true
+	case []byte:
+		return x, true
+	}
+	return nil, false
 }
 
 // valueSlab hands out result rows from shared allocations: one for the
