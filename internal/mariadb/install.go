@@ -112,7 +112,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 				gatedRule{analyzer.Rule{Id: ruleShowIndexSubPart, Apply: sqlbackend.ShowIndexPrefixRule}, isNode[*plan.ShowIndexes]},
 				gatedRule{analyzer.Rule{Id: ruleStatisticsSubPart, Apply: sqlbackend.StatisticsSubPartRule}, isInfoSchemaTable},
 				gatedRule{analyzer.Rule{Id: ruleShowCreateDB, Apply: sqlbackend.ShowCreateDatabaseRule}, isNode[*plan.ShowCreateDatabase]},
-				gatedRule{analyzer.Rule{Id: ruleShowLikeAgain, Apply: showLikeAgainRule}, nil}, // exactlike.go
+				gatedRule{analyzer.Rule{Id: ruleShowGrants, Apply: showGrantsRule}, isNode[*plan.ShowGrants]}, // showgrants.go
+				gatedRule{analyzer.Rule{Id: ruleShowLikeAgain, Apply: showLikeAgainRule}, nil},                // exactlike.go
 				gatedRule{analyzer.Rule{Id: ruleBinaryLike, Apply: binaryLikeRule}, nil},
 				gatedRule{analyzer.Rule{Id: ruleExplainRows, Apply: explainRowsRule}, isDescribeOrSetOp},
 				gatedRule{analyzer.Rule{Id: ruleFloatDiv, Apply: floatDivRule}, isNode[*plan.InsertInto]},

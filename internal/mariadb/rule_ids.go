@@ -78,6 +78,7 @@ const (
 	ruleKeyedSort
 	ruleKeyedGroup
 	ruleMergeNulls
+	ruleShowGrants
 	ruleOrderedGroup
 	ruleMergeKeys
 	ruleDecimalHashKeys

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"context"
 	gosql "database/sql"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -290,4 +291,66 @@ func TestRoleStatementsOfMariaDBDumps(t *testing.T) {
 	}
 	defer db.Close()
 	expectRows(t, db, "SELECT a FROM rl.t", "1")
+}
+
+// TestShowGrantsMariaDBForm compares SHOW GRANTS with MariaDB 10.11's
+// lines for the same statements (recorded with the mariadb client): a
+// role without a host, the roles granted first and one per line, the
+// password hash on the global line, ALL PRIVILEGES for a level's every
+// privilege, the header naming the account. (MariaDB's SET DEFAULT ROLE
+// line is left out: HandlerDB keeps no default role.) The lines load
+// back: each is a statement HandlerDB runs.
+func TestShowGrantsMariaDBForm(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	root := ts.conn("")
+	mustExec(t, root, "CREATE DATABASE test", "CREATE TABLE test.cp (id INT PRIMARY KEY, a INT, b INT)",
+		"CREATE USER 'hdb_u2'@'localhost' IDENTIFIED BY 'pw'",
+		"GRANT SELECT, INSERT, UPDATE, DELETE ON test.* TO 'hdb_u2'@'localhost'",
+		"GRANT ALL PRIVILEGES ON test.cp TO 'hdb_u2'@'localhost' WITH GRANT OPTION",
+		"GRANT PROCESS, RELOAD ON *.* TO 'hdb_u2'@'localhost'",
+		"CREATE ROLE hdb_r2", "CREATE ROLE hdb_r3", "GRANT SELECT ON test.* TO hdb_r3",
+		"GRANT hdb_r2 TO 'hdb_u2'@'localhost'", "GRANT hdb_r3 TO 'hdb_u2'@'localhost'",
+		"CREATE USER 'hdb_u3'@'%'", "GRANT ALL ON *.* TO 'hdb_u3'@'%' WITH GRANT OPTION")
+	grants := func(q string) (string, []string) {
+		t.Helper()
+		rs, err := root.QueryContext(context.Background(), q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		cols, _ := rs.Columns()
+		lines, err := scanStrings(rs)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return cols[0], lines
+	}
+	for _, c := range []struct {
+		q, header string
+		lines     []string
+	}{
+		{"SHOW GRANTS FOR 'hdb_u2'@'localhost'", "Grants for hdb_u2@localhost", []string{
+			"GRANT `hdb_r2` TO `hdb_u2`@`localhost`",
+			"GRANT `hdb_r3` TO `hdb_u2`@`localhost`",
+			"GRANT RELOAD, PROCESS ON *.* TO `hdb_u2`@`localhost` IDENTIFIED BY PASSWORD '*D821809F681A40A6E379B50D0463EFAE20BDD122'",
+			"GRANT SELECT, INSERT, UPDATE, DELETE ON `test`.* TO `hdb_u2`@`localhost`",
+			"GRANT ALL PRIVILEGES ON `test`.`cp` TO `hdb_u2`@`localhost` WITH GRANT OPTION"}},
+		{"SHOW GRANTS FOR hdb_r2", "Grants for hdb_r2", []string{"GRANT USAGE ON *.* TO `hdb_r2`"}},
+		{"SHOW GRANTS FOR hdb_r3", "Grants for hdb_r3", []string{"GRANT USAGE ON *.* TO `hdb_r3`", "GRANT SELECT ON `test`.* TO `hdb_r3`"}},
+		{"SHOW GRANTS FOR 'hdb_u3'@'%'", "Grants for hdb_u3@%", []string{"GRANT ALL PRIVILEGES ON *.* TO `hdb_u3`@`%` WITH GRANT OPTION"}},
+	} {
+		header, lines := grants(c.q)
+		if header != c.header || !slices.Equal(lines, c.lines) {
+			t.Errorf("%s:\n%s\n%s\nwant\n%s\n%s", c.q, header, strings.Join(lines, "\n"), c.header, strings.Join(c.lines, "\n"))
+		}
+	}
+	// The lines make the account again (its privilege lines first: the
+	// global one makes it, as in MariaDB, and a role is granted to an
+	// account that exists).
+	_, u2 := grants("SHOW GRANTS FOR 'hdb_u2'@'localhost'")
+	mustExec(t, root, "DROP USER 'hdb_u2'@'localhost'")
+	mustExec(t, root, u2[2:]...)
+	mustExec(t, root, u2[:2]...)
+	if _, again := grants("SHOW GRANTS FOR 'hdb_u2'@'localhost'"); !slices.Equal(again, u2) {
+		t.Errorf("after loading its lines:\n%s\nwant\n%s", strings.Join(again, "\n"), strings.Join(u2, "\n"))
+	}
 }
