@@ -284,7 +284,7 @@ func (x *Iterator) seekPrimary() (Row, bool, error) {
 	if x.skey, ok = stillIndexed(x.skey, x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):], x.it.Key()); !ok {
 		return nil, false, nil
 	}
-	return x.row.Clone(), true, nil // the value is valid until the next seek
+	return x.row, true, nil // valid until the next seek, as Next promises
 }
 
 // readPrimary reads the row of the entry x.pk names as a point lookup
@@ -304,7 +304,7 @@ func (x *Iterator) readPrimary() (Row, bool, error) {
 	if x.skey, ok = stillIndexed(x.skey, x.t, x.idx, x.row, x.pk[len(x.t.Primary.prefix):], x.it.Key()); !ok {
 		return nil, false, nil
 	}
-	return x.row.Clone(), true, nil // x.vbuf is read into at the next step
+	return x.row, true, nil // valid until the next step (x.vbuf is read into then), as Next promises
 }
 
 // Close releases the iterator.

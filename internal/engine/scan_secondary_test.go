@@ -91,6 +91,7 @@ func TestSecondaryIterator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	first = first.Clone() // (valid until the next Next)
 	last := n05[len(n05)-1].id
 	if err := e.Update(context.Background(), func(tx *Job) error {
 		if _, err := tx.FindModify(tb, &Query{Op: OpEQ, Key: Row{iv(last)}}, &Modify{Op: ModUpdate, Columns: []int{1}, Values: Row{sv("moved")}}); err != nil {
