@@ -30,7 +30,7 @@ func (e *Engine) Unchanged(mark uint64) bool {
 // of the same index, walked in the order reverse gives, as if newly
 // opened but in the view it was opened with (which is the store's as
 // long as Unchanged holds for a quiet point taken before it was opened).
-// The KeyOnly setting is cleared. It fails on any other iterator (a
+// The KeyOnly and Need settings are cleared. It fails on any other iterator (a
 // snapshot's, a transaction's, the writer's). Like Next, not safe for
 // concurrent use.
 func (x *Iterator) Reset(rg Range, reverse bool) error {
@@ -46,6 +46,6 @@ func (x *Iterator) Reset(rg Range, reverse bool) error {
 		return err
 	}
 	pi.SetBounds(opts.LowerBound, opts.UpperBound)
-	x.reverse, x.started, x.err, x.keyOnly = reverse, false, nil, false
+	x.reverse, x.started, x.err, x.keyOnly, x.need = reverse, false, nil, false, nil
 	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -79,6 +80,14 @@ func encodeRow(dst []byte, t *Table, row Row, rowID uint64) []byte {
 // the hidden row id (0 for tables with a primary key). Byte values alias
 // src. Columns missing from an older row (added later) get their default.
 func decodeRow(row Row, t *Table, src []byte) (Row, uint64, error) {
+	return decodeRowNeed(row, t, src, nil)
+}
+
+// decodeRowNeed is decodeRow of the columns need marks (every column
+// when need is nil): the others are stepped over, and hold the zero
+// Value. The stored form is read through either way, so a corrupt row is
+// an error whichever columns are asked for.
+func decodeRowNeed(row Row, t *Table, src []byte, need []bool) (Row, uint64, error) {
 	if len(src) < 2 || src[0] != rowFormatV1 {
 		return row, 0, ErrCorrupt
 	}
@@ -114,6 +123,14 @@ func decodeRow(row Row, t *Table, src []byte) (Row, uint64, error) {
 		}
 		if src[bm+i/8]&(1<<(i%8)) != 0 {
 			row[i] = types.Value{Null: true}
+			continue
+		}
+		if need != nil && !need[i] {
+			var ok bool
+			if p, ok = skipValue(t.classes[i], src, p); !ok {
+				return row, 0, ErrCorrupt
+			}
+			row[i] = types.Value{}
 			continue
 		}
 		switch t.classes[i] {
@@ -155,4 +172,44 @@ func decodeRow(row Row, t *Table, src []byte) (Row, uint64, error) {
 		}
 	}
 	return row, rowID, nil
+}
+
+// skipValue returns the position after the stored value of storage class
+// c at src[p:]; ok is false when it runs past src.
+func skipValue(c types.Class, src []byte, p int) (int, bool) {
+	switch c {
+	case types.ClassInt:
+		for p < len(src) && src[p] >= 0x80 {
+			p++
+		}
+		return p + 1, p < len(src)
+	case types.ClassFloat:
+		return p + 8, p+8 <= len(src)
+	default:
+		l, k := binary.Uvarint(src[p:])
+		if k <= 0 || l > uint64(len(src)-p-k) {
+			return p, false
+		}
+		return p + k + int(l), true
+	}
+}
+
+// ReadColumns returns, by ordinal, the columns of t marked in cols and
+// those an iterator over idx reads itself (idx's and the primary key's):
+// what Iterator.Need asks. Nil when that is every column.
+func ReadColumns(t *Table, idx *Index, cols []int) []bool {
+	need := make([]bool, len(t.Columns))
+	for _, c := range cols {
+		need[c] = true
+	}
+	for _, c := range idx.Columns {
+		need[c] = true
+	}
+	for _, c := range t.Primary.Columns {
+		need[c] = true
+	}
+	if !slices.Contains(need, false) {
+		return nil
+	}
+	return need
 }

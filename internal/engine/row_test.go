@@ -30,7 +30,8 @@ func rowTestTable(cols int) *Table {
 // varint length (the one-byte ones are read in place), floats, texts
 // shorter and longer than 128 bytes and NULLs back to the same values,
 // and every cut-short encoding to ErrCorrupt, never a wrong row or a
-// panic.
+// panic; decoding some columns (decodeRowNeed) gives those and steps
+// over the others, and still finds a cut-short row corrupt.
 func TestDecodeRowRoundTrip(t *testing.T) {
 	tbl := rowTestTable(4)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -66,6 +67,28 @@ func TestDecodeRowRoundTrip(t *testing.T) {
 		for i := range row {
 			if got[i].Null != row[i].Null || got[i].I != row[i].I || got[i].F != row[i].F || !bytes.Equal(got[i].B, row[i].B) {
 				t.Fatalf("column %d: %+v, want %+v", i, got[i], row[i])
+			}
+		}
+		need := make([]bool, len(row))
+		for i := range need {
+			need[i] = rng.IntN(2) == 0
+		}
+		part, _, err := decodeRowNeed(nil, tbl, buf, need)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range row {
+			want := row[i]
+			if !need[i] && !want.Null {
+				want = types.Value{} // stepped over
+			}
+			if part[i].Null != want.Null || part[i].I != want.I || part[i].F != want.F || !bytes.Equal(part[i].B, want.B) {
+				t.Fatalf("need %v, column %d: %+v, want %+v", need, i, part[i], want)
+			}
+		}
+		for cut := 0; cut < len(buf); cut++ {
+			if _, _, err := decodeRowNeed(nil, tbl, buf[:cut], need); err == nil {
+				t.Fatalf("cut to %d of %d bytes decoded (need %v) without error", cut, len(buf), need)
 			}
 		}
 		for cut := 0; cut < len(buf); cut++ {

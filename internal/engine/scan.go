@@ -97,7 +97,16 @@ type Iterator struct {
 	// e, for an iterator over committed data, hears of its steps when it
 	// closes (versionflush.go).
 	e *Engine
+	// need marks the columns rows are decoded with (Need); nil: all.
+	need []bool
 }
+
+// Need restricts the columns the rows Next returns hold to those need
+// marks, by ordinal (nil: every column); the others hold the zero Value.
+// need must mark the columns of the iterator's index and of the primary
+// key, which the iterator reads itself (ReadColumns makes such a set).
+// Reset clears it. Like Next, not safe for concurrent use.
+func (x *Iterator) Need(need []bool) { x.need = need }
 
 // NewIterator returns an iterator over committed data of idx (t.Primary
 // for a full table scan) within rg. Safe for concurrent use.
@@ -210,7 +219,7 @@ func (x *Iterator) Next() (Row, error) {
 		}
 		stored := x.it.Value()
 		if x.idx.Primary {
-			x.row, _, x.err = decodeRow(x.row, x.t, stored)
+			x.row, _, x.err = decodeRowNeed(x.row, x.t, stored, x.need)
 			return x.row, x.err
 		}
 		if x.keyOnly {
@@ -277,7 +286,7 @@ func (x *Iterator) seekPrimary() (Row, bool, error) {
 		return nil, false, x.pit.Error()
 	}
 	var err error
-	if x.row, _, err = decodeRow(x.row, x.t, x.pit.Value()); err != nil {
+	if x.row, _, err = decodeRowNeed(x.row, x.t, x.pit.Value(), x.need); err != nil {
 		return nil, false, err
 	}
 	var ok bool
@@ -297,7 +306,7 @@ func (x *Iterator) readPrimary() (Row, bool, error) {
 	if err != nil || !found {
 		return nil, false, err
 	}
-	if x.row, _, err = decodeRow(x.row, x.t, v); err != nil {
+	if x.row, _, err = decodeRowNeed(x.row, x.t, v, x.need); err != nil {
 		return nil, false, err
 	}
 	var ok bool

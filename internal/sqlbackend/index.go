@@ -336,6 +336,10 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if err != nil {
 				return nil, MapError(err)
 			}
+			if lock == lockNone && !it.keyOnly {
+				// (a locked row is read whole: the lock may read it again)
+				cur.Need(it.proj.needFor(it.idx, sr))
+			}
 			if it.keyOnly && lock == lockNone {
 				if err := cur.KeyOnly(); err != nil {
 					it.src.release(cur, gen, it.t, it.idx)

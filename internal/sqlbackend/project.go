@@ -11,8 +11,10 @@ import (
 
 // Projections (sql.ProjectedTable). go-mysql-server's pruneTables asks a
 // table read by a SELECT for the columns the plan uses; the copy it gets
-// back has only those in its Schema and its rows. Rows are still read
-// whole from the primary index, except through a secondary index whose
+// back has only those in its Schema and its rows. Rows are read from the
+// primary index with only those columns decoded (and the index's and the
+// primary key's, which the walk reads itself: projection.need,
+// engine.Iterator.Need), except through a secondary index whose
 // entries hold every projected column (engine.Table.KeyColumns: the index
 // and primary-key parts whose keys can be read back, never a prefix part
 // or collated text, whose key is a sort key, nor a FLOAT or DOUBLE): such
@@ -33,6 +35,10 @@ type projection struct {
 	// entries hold (for the columns a range rechecks).
 	covering []*engine.Index
 	held     [][]bool
+	// need, by index ID, marks the columns a walk of that index decodes
+	// of each row (engine.Iterator.Need): cols and what the walk reads
+	// itself. Absent when that is every column.
+	need map[uint32][]bool
 }
 
 // WithProjections returns a copy of the table whose rows hold only the
@@ -85,6 +91,14 @@ func newProjection(t *table, colNames []string) *projection {
 		p.names = append(p.names, t.t.Columns[c].Name)
 	}
 	p.sch = p.of(t.ts.sch.Schema)
+	for _, idx := range append([]*engine.Index{t.t.Primary}, t.t.Indexes...) {
+		if need := engine.ReadColumns(t.t, idx, p.cols); need != nil {
+			if p.need == nil {
+				p.need = map[uint32][]bool{}
+			}
+			p.need[idx.ID] = need
+		}
+	}
 	for _, idx := range t.t.Indexes {
 		if idx.Primary {
 			continue
@@ -99,6 +113,32 @@ func newProjection(t *table, colNames []string) *projection {
 		}
 	}
 	return p
+}
+
+// needFor returns the columns a walk of idx over sr decodes of each row
+// (engine.Iterator.Need), nil for all: all when a column the range
+// rechecks is not among them (the rechecks are of the index's columns).
+func (p *projection) needFor(idx *engine.Index, sr *scanRange) []bool {
+	if p == nil {
+		return nil
+	}
+	need := p.need[idx.ID]
+	if need == nil {
+		return nil
+	}
+	for _, cr := range sr.check {
+		if !need[cr.col] {
+			return nil
+		}
+	}
+	for _, check := range sr.anyOf {
+		for _, cr := range check {
+			if !need[cr.col] {
+				return nil
+			}
+		}
+	}
+	return need
 }
 
 // of returns the projected columns of full, a schema of every column.
