@@ -1,8 +1,13 @@
 package sqlfront
 
 import (
+	"context"
+	"net"
 	"slices"
+	"strconv"
 	"testing"
+
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // A result column that reads a DATETIME(n), TIMESTAMP(n) or TIME(n)
@@ -60,5 +65,40 @@ func TestTypedLiteralRows(t *testing.T) {
 	c := ts.conn("")
 	if got := queryRows(t, c, "SELECT DATE '2024-02-29' + INTERVAL 1 DAY, CONCAT(DATE '2024-02-29', '!')"); !slices.Equal(got, []string{"2024-03-01|2024-02-29!"}) {
 		t.Fatalf("rows %q", got)
+	}
+}
+
+// TestTemporalDecimalsMultiStatement: each result of a multi-statement
+// text gets the decimals of its own statement's types (the result types
+// are read again for each; a second result with more columns than the
+// first must not read the first's).
+func TestTemporalDecimalsMultiStatement(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	host, port, err := net.SplitHostPort(ts.s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := strconv.Atoi(port)
+	c, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: host, Port: p, Uname: "root", Flags: mysql.CapabilityClientMultiStatements})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, status, err := c.ExecuteFetchMulti(context.Background(), "SELECT CAST('1:2:3.4' AS TIME(1)); SELECT 1, CAST('1:2:3.45' AS TIME(2)), CAST('1:2:3' AS TIME(3))", 10, true)
+	if err != nil || status&mysql.ServerMoreResultsExists == 0 {
+		t.Fatalf("first result: %v (status %x)", err, status)
+	}
+	if d := r.Fields[0].Decimals; d != 1 {
+		t.Errorf("first result: decimals %d, want 1", d)
+	}
+	r, _, _, err = c.ReadQueryResult(context.Background(), 10, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []uint32{r.Fields[0].Decimals, r.Fields[1].Decimals, r.Fields[2].Decimals}; !slices.Equal(got, []uint32{0, 2, 3}) {
+		t.Errorf("second result: decimals %v, want [0 2 3]", got)
+	}
+	if got := r.Rows[0][2].ToString(); got != "01:02:03.000" {
+		t.Errorf("second result: %q", got)
 	}
 }

@@ -632,8 +632,8 @@ func temporalLength(f *querypb.Field) uint32 {
 // goroutine.
 type resultTypes struct {
 	c      *mysql.Conn
-	read   bool
-	schema sql.Schema // nil when it does not describe the fields
+	of     *querypb.Field // the first of the fields schema was read for
+	schema sql.Schema     // nil when it does not describe them
 }
 
 // scale returns the digits of fields[i]'s type when the statement's
@@ -643,8 +643,10 @@ func (r *resultTypes) scale(fields []*querypb.Field, i int) uint32 {
 	if r == nil || r.c == nil {
 		return 0
 	}
-	if !r.read {
-		r.read = true
+	if r.of != fields[0] {
+		// (read again for each result: a multi-statement text has one
+		// per statement)
+		r.of, r.schema = fields[0], nil
 		if sess, ok := r.c.ClientData.(*sqlbackend.Session); ok {
 			r.schema = sess.ResultSchema()
 		}
@@ -655,7 +657,6 @@ func (r *resultTypes) scale(fields []*querypb.Field, i int) uint32 {
 	if r.schema == nil {
 		return 0
 	}
-
 	switch t := r.schema[i].Type.(type) {
 	case sqlbackend.TimeType:
 		return uint32(t.Scale)
