@@ -43,7 +43,7 @@ func castTimeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 // or a date and time, read as MariaDB reads it (types.ConvertTime: a
 // time, or a date and time whose time of day it takes), the fraction
 // truncated to n digits; text or a number that is no time is NULL with
-// MariaDB's warning 1292 (go-mysql-server read '' as 00:00:00 and
+// MariaDB's warning 1292 (go-mysql-server read empty text as 00:00:00 and
 // dropped a DECIMAL's fraction). Other values go to go-mysql-server's
 // Convert. Immutable; safe for concurrent use.
 type castTime struct {

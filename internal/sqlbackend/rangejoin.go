@@ -528,18 +528,27 @@ func (r *rangeRead) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 // session's spare walk when it has one (a lookup join builds one walk
 // per outer row, and closes it before the next), else a new one.
 func (r *rangeRead) walk(ctx *sql.Context) *rangeIter {
+	return newWalk(ctx, r.t, r.idx)
+}
+
+// newWalk returns a new walk of t's index idx without ranges: the
+// session's spare walk when it has one, else a new one; closed, it is
+// left to the session for the next (a lookup join builds one walk per
+// outer row, and closes it before the next). The spare walk keeps its
+// slabs (boxes), whose slots handed out are never written again.
+func newWalk(ctx *sql.Context, t *table, idx *engine.Index) *rangeIter {
 	sess := SessionOf(ctx)
 	var it *rangeIter
 	if sess != nil && sess.spareWalk != nil {
 		it, sess.spareWalk = sess.spareWalk, nil
 		src, ranges, bx := it.src, it.ranges[:0], it.boxes
-		*src = source{e: r.t.db.p.e, sess: sess, ctx: ctx}
+		*src = source{e: t.db.p.e, sess: sess, ctx: ctx}
 		*it = rangeIter{src: src, ranges: ranges, boxes: bx}
 	} else {
-		it = &rangeIter{src: newSource(ctx, r.t.db.p.e), ranges: make([]scanRange, 0, 1)}
+		it = &rangeIter{src: newSource(ctx, t.db.p.e), ranges: make([]scanRange, 0, 1)}
 	}
-	it.t, it.ts, it.idx, it.proj = r.t.t, r.t.ts, r.idx, r.t.proj
-	it.src.own = r.t.fkReads
+	it.t, it.ts, it.idx, it.proj = t.t, t.ts, idx, t.proj
+	it.src.own = t.fkReads
 	it.recycle = sess != nil
 	return it
 }

@@ -133,12 +133,11 @@ func (t *table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 
 // PartitionRows returns the rows of a partition.
 func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
-	it := &rangeIter{src: newSource(ctx, t.db.p.e), t: t.t, ts: t.ts, idx: t.t.Primary, proj: t.proj}
-	it.src.own = t.fkReads
+	it := newWalk(ctx, t, t.t.Primary) // (a lookup join's inner table gets one per outer row)
 	part, _ := p.(partition)
 	if part.lookup == nil {
-		it.ranges = []scanRange{{}}
-		return it, nil
+		it.ranges = append(it.ranges, scanRange{})
+		return &walkHandle{it}, nil
 	}
 	lk := part.lookup
 	// The engine index of that name in this version of the table (a
@@ -149,7 +148,7 @@ func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 	}
 	it.idx, it.reverse = idx, lk.IsReverse
 	if lk.IsEmptyRange {
-		return it, nil
+		return &walkHandle{it}, nil
 	}
 	mrc, ok := lk.Ranges.(sql.MySQLRangeCollection)
 	if !ok {
@@ -166,7 +165,32 @@ func (t *table) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, e
 		it.ranges = mergePrefixRanges(t.t, idx, it.ranges, it.reverse)
 	}
 	it.keyOnly = t.proj.coveredBy(idx, it.ranges)
-	return it, nil
+	return &walkHandle{it}, nil
+}
+
+// walkHandle hands a walk (newWalk) to one reader: after its Close the
+// walk may serve the next reader, so a second Close, or a Next, of this
+// reader's handle must not reach it. Not safe for concurrent use.
+type walkHandle struct {
+	it *rangeIter
+}
+
+// Next returns the walk's next row; io.EOF once closed.
+func (h *walkHandle) Next(ctx *sql.Context) (sql.Row, error) {
+	if h.it == nil {
+		return nil, io.EOF
+	}
+	return h.it.Next(ctx)
+}
+
+// Close closes the walk once.
+func (h *walkHandle) Close(ctx *sql.Context) error {
+	if h.it == nil {
+		return nil
+	}
+	it := h.it
+	h.it = nil
+	return it.Close(ctx)
 }
 
 // mergePrefixRanges merges the ranges of a lookup on a prefix index whose
