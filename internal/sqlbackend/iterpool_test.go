@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -120,4 +121,63 @@ func TestIterPoolStale(t *testing.T) {
 	if len(p.free) != 0 {
 		t.Fatal("the stale iterator stayed in the pool")
 	}
+}
+
+// TestWalkHandleReuse: a walk closed by one reader serves the session's
+// next one (newWalk), and a second Close of the first reader's handle
+// does not end the next reader's walk.
+func TestWalkHandleReuse(t *testing.T) {
+	b := NewTestBackend(t)
+	ctx := b.Session()
+	b.MustExec(t, ctx, "CREATE DATABASE wh", "CREATE TABLE wh.t (id INT PRIMARY KEY)",
+		"INSERT INTO wh.t VALUES (1), (2), (3), (4), (5)")
+	sdb, err := b.P.Database(ctx, "wh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ok, err := sdb.GetTableInsensitive(ctx, "t")
+	if err != nil || !ok {
+		t.Fatalf("table t: %v %v", ok, err)
+	}
+	tbl := st.(*table)
+	first, err := tbl.PartitionRows(ctx, partition{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	walk := first.(*walkHandle).it
+	if err := first.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second, err := tbl.PartitionRows(ctx, partition{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.(*walkHandle).it != walk {
+		t.Fatal("the closed walk was not reused")
+	}
+	if _, err := second.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(ctx); err != nil { // again: must not reach second's walk
+		t.Fatal(err)
+	}
+	if _, err := first.Next(ctx); err != io.EOF {
+		t.Fatalf("Next of a closed handle: %v, want io.EOF", err)
+	}
+	n := 1
+	for {
+		if _, err := second.Next(ctx); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 5 {
+		t.Fatalf("the second reader read %d rows of 5", n)
+	}
+	second.Close(ctx)
 }

@@ -521,7 +521,7 @@ func (r *rangeRead) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) 
 	}
 	it.ranges = append(it.ranges, sr)
 	it.keyOnly = r.t.proj.coveredBy(r.idx, it.ranges)
-	return it, nil
+	return &walkHandle{it}, nil
 }
 
 // walk returns a new walk of r's table and index without ranges: the
