@@ -38,7 +38,10 @@ import (
 //   - BIGINT and BIGINT UNSIGNED +, - and * that overflow are error 1690,
 //     not a wrapped result, and so is any integer +, - or * with an
 //     unsigned operand whose result is below zero (unless sql_mode has
-//     NO_UNSIGNED_SUBTRACTION, for -): checkedArith.
+//     NO_UNSIGNED_SUBTRACTION, for -): checkedArith, which computes in
+//     int64 while that does not overflow;
+//   - +, - and * of two signed integers of at most 32 bits compute in
+//     int64 with their type worked out once (narrowArith; only speed).
 
 // stringFuncs are the string functions whose ENUM or SET arguments are
 // labels.
@@ -81,6 +84,9 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 				(is64(lt) || is64(rt) || unsignedOperand(x.Left(), lt) || unsignedOperand(x.Right(), rt)) {
 				return &checkedArith{Arithmetic: x, wide: is64(lt) || is64(rt)}, transform.NewTree, nil
 			}
+			if lok && rok && narrowSigned(lt) && narrowSigned(rt) {
+				return &narrowArith{Arithmetic: x, typ: x.Type()}, transform.NewTree, nil
+			}
 		}
 	case sql.FunctionExpression:
 		if !stringFuncs[strings.ToLower(x.FunctionName())] {
@@ -122,7 +128,7 @@ func replaceValueExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity,
 // replacements here, whose Type does not walk a subtree.
 func cheapType(e sql.Expression) (sql.Type, bool) {
 	switch e.(type) {
-	case *expression.GetField, *expression.Literal, *checkedArith, *castInt:
+	case *expression.GetField, *expression.Literal, *checkedArith, *castInt, *narrowArith:
 		return e.Type(), true
 	case *expression.Convert:
 		// a CAST's type is its target's, asked of no child
@@ -495,6 +501,17 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	if err != nil || rv == nil {
 		return nil, err
 	}
+	if !c.unsigned() {
+		// signed operands: in int64 unless it overflows (then exactly,
+		// below, for the error)
+		if l, ok := signedInt(lv); ok {
+			if r, ok := signedInt(rv); ok {
+				if n, ok := int64Arith(c.Op, l, r); ok {
+					return n, nil
+				}
+			}
+		}
+	}
 	l, lok := sqlbackend.ToDecimal(lv)
 	r, rok := sqlbackend.ToDecimal(rv)
 	if !lok || !rok {
@@ -528,6 +545,99 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	return n.Int64(), nil
 }
 
+// signedInt returns v, a Go value of a signed integer, as an int64.
+func signedInt(v interface{}) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// int64Arith returns l op r (op +, - or *); ok is false when it
+// overflows an int64.
+func int64Arith(op string, l, r int64) (int64, bool) {
+	switch op {
+	case "+":
+		s := l + r
+		return s, (s > l) == (r > 0)
+	case "-":
+		s := l - r
+		return s, (s < l) == (r > 0)
+	default:
+		if l == 0 || r == 0 {
+			return 0, true
+		}
+		p := l * r
+		return p, p/r == l && !(l == -1 && r == math.MinInt64) && !(r == -1 && l == math.MinInt64)
+	}
+}
+
+// narrowSigned reports whether t is a signed integer type of at most 32
+// bits (YEAR aside): +, - and * of two such never leave an int64.
+func narrowSigned(t sql.Type) bool {
+	switch t {
+	case gtypes.Int8, gtypes.Int16, gtypes.Int24, gtypes.Int32:
+		return true
+	}
+	return false
+}
+
+// narrowArith is +, - or * of two signed integers of at most 32 bits,
+// computed in int64 (where it cannot overflow) with its type worked out
+// once: go-mysql-server's Arithmetic asks its own type, walking its
+// operands' types, and converts both operands to it, for every row (a
+// fifth of a report of such sums). Immutable; safe for concurrent use.
+type narrowArith struct {
+	*expression.Arithmetic
+	typ sql.Type // go-mysql-server's type of the expression
+}
+
+var _ sql.Expression = (*narrowArith)(nil)
+
+// Type is go-mysql-server's, worked out when the expression was made.
+func (n *narrowArith) Type() sql.Type { return n.typ }
+
+// WithChildren keeps the replacement.
+func (n *narrowArith) WithChildren(k ...sql.Expression) (sql.Expression, error) {
+	ne, err := n.Arithmetic.WithChildren(k...)
+	if err != nil {
+		return nil, err
+	}
+	if a, ok := ne.(*expression.Arithmetic); ok {
+		return &narrowArith{Arithmetic: a, typ: a.Type()}, nil
+	}
+	return ne, nil
+}
+
+// Eval computes in int64; values of another kind take go-mysql-server's
+// way.
+func (n *narrowArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	lv, err := n.Left().Eval(ctx, row)
+	if err != nil || lv == nil {
+		return nil, err
+	}
+	rv, err := n.Right().Eval(ctx, row)
+	if err != nil || rv == nil {
+		return nil, err
+	}
+	l, lok := signedInt(lv)
+	r, rok := signedInt(rv)
+	if !lok || !rok || n.typ != gtypes.Int64 {
+		return n.Arithmetic.Eval(ctx, row)
+	}
+	v, _ := int64Arith(n.Op, l, r)
+	return v, nil
+}
+
 // mysql.ERDataOutOfRange is ER_DATA_OUT_OF_RANGE.
 
 // mariaText prints an expression as MariaDB's 1690 quotes it: columns as
@@ -535,6 +645,8 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 func mariaText(e sql.Expression) string {
 	switch x := e.(type) {
 	case *checkedArith:
+		return mariaText(x.Arithmetic)
+	case *narrowArith:
 		return mariaText(x.Arithmetic)
 	case *expression.Arithmetic:
 		return mariaText(x.Left()) + " " + x.Op + " " + mariaText(x.Right())
