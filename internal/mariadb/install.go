@@ -149,6 +149,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	sqlbackend.MariaDBViews(a.Catalog)
 	if hp != nil {
 		hp.OverrideFunctions(numericFunctions...) // numfuncs.go
+		hp.OverrideFunctions(timeFunctions...)    // addtime.go
 		hp.SetAnalyzer(a)
 	}
 	return a
