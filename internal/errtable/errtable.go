@@ -106,6 +106,7 @@ const (
 	ERPasswordNoMatch            = 1133 // ER_PASSWORD_NO_MATCH: no such account
 	ERCannotUser                 = 1396 // ER_CANNOT_USER: CREATE/ALTER/DROP USER or ROLE of an account that is (not) there
 	EREventDoesNotExist          = 1539 // ER_EVENT_DOES_NOT_EXIST
+	ERDatetimeFunctionOverflow   = 1441 // ER_DATETIME_FUNCTION_OVERFLOW: date arithmetic past its type's range (a warning)
 )
 
 // entries is the table: every engine condition, then the entry of errors

@@ -14,8 +14,8 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// TIMESTAMP(x), TIMESTAMP(x, t), ADDTIME(x, t) and SUBTIME(x, t), as
-// MariaDB has them. go-mysql-server's TIMESTAMP(x) was text (a client
+// TIME(x), TIMESTAMP(x), TIMESTAMP(x, t), ADDTIME(x, t) and SUBTIME(x,
+// t), as MariaDB has them. go-mysql-server's TIMESTAMP(x) was text (a client
 // read a string, not a DATETIME), TIMESTAMP with two arguments was error
 // 1582, and ADDTIME and SUBTIME did not exist (1305).
 //
@@ -34,6 +34,14 @@ var timeFunctions = []sql.Function{
 	sql.FunctionN{Name: "timestamp", Fn: newTimestamp},
 	sql.Function2{Name: "addtime", Fn: func(x, t sql.Expression) sql.Expression { return newAddTime(x, t, false) }},
 	sql.Function2{Name: "subtime", Fn: func(x, t sql.Expression) sql.Expression { return newAddTime(x, t, true) }},
+	sql.Function1{Name: "time", Fn: newTimeOf},
+}
+
+// newTimeOf builds TIME(x): CAST(x AS TIME(n)), n the digits of x, as
+// MariaDB's (go-mysql-server's was text: a TIME(3) printed six digits,
+// a DECIMAL none, text that is no time 00:00:00).
+func newTimeOf(x sql.Expression) sql.Expression {
+	return newCastTime(expression.NewConvert(x, expression.ConvertToTime), timeDigitsOf(x))
 }
 
 // newTimestamp builds TIMESTAMP(x) or TIMESTAMP(x, t).

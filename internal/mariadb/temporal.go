@@ -16,6 +16,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -78,16 +79,17 @@ func retypeDateArith(e sql.Expression) (sql.Expression, transform.TreeIdentity, 
 	if !ok {
 		return e, transform.SameTree, nil
 	}
-	want := dateArithType(dt, iv)
+	want := dateArithType(dt, timeDigitsOf(date), iv)
 	if want == nil {
 		return e, transform.SameTree, nil
 	}
 	return &temporalArith{date: date, iv: iv, sub: sub, typ: want, text: e.String()}, transform.NewTree, nil
 }
 
-// dateArithType is MariaDB's type of a date of type dt plus or minus iv,
-// or nil where HandlerDB leaves go-mysql-server's.
-func dateArithType(dt sql.Type, iv *expression.Interval) sql.Type {
+// dateArithType is MariaDB's type of a date of type dt (digits of
+// fraction, for a TIME) plus or minus iv, or nil where HandlerDB leaves
+// go-mysql-server's.
+func dateArithType(dt sql.Type, digits uint8, iv *expression.Interval) sql.Type {
 	unit := strings.ToUpper(iv.Unit)
 	prec := 0
 	switch {
@@ -113,6 +115,10 @@ func dateArithType(dt sql.Type, iv *expression.Interval) sql.Type {
 			prec = p
 		}
 		return gtypes.MustCreateDatetimeType(sqltypes.Datetime, prec)
+	case sqltypes.Time:
+		// a TIME plus an interval is a TIME, as in MariaDB
+		// (go-mysql-server made it today's DATETIME); evalTime
+		return sqlbackend.TimeType{TimeType: gtypes.Time, Scale: uint8(max(prec, int(digits)))}
 	}
 	return nil
 }
@@ -184,6 +190,9 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 		}
 		return nil, nil
 	}
+	if tt, ok := r.typ.(sqlbackend.TimeType); ok {
+		return r.evalTime(ctx, row, v, tt)
+	}
 	var tm time.Time
 	if t, ok := v.(time.Time); ok && t.Year() > 0 && t.Year() < 9999 && shortcutEvaluated {
 		// what DatetimeMaxPrecision.Convert makes of a time in range
@@ -217,6 +226,31 @@ func (r *temporalArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error)
 	}
 	out, _, err := r.typ.Convert(ctx, res)
 	return out, err
+}
+
+// evalTime adds the interval to the TIME v, cut to tt's digits: NULL
+// with warning 1441 for months or years, or past the TIME bounds.
+func (r *temporalArith) evalTime(ctx *sql.Context, row sql.Row, v interface{}, tt sqlbackend.TimeType) (interface{}, error) {
+	span, err := gtypes.Time.ConvertToTimespan(v)
+	if err != nil {
+		return nil, nil
+	}
+	delta, null, err := r.delta(ctx, row)
+	if err != nil || null {
+		return nil, err
+	}
+	us := (((delta.Days*24+delta.Hours)*60+delta.Minutes)*60+delta.Seconds)*1_000_000 + delta.Microseconds
+	if r.sub {
+		us = -us
+	}
+	out := span + gtypes.Timespan(us)
+	if delta.Years != 0 || delta.Months != 0 || out > maxTimeSpan || out < -maxTimeSpan {
+		// months have no fixed length; past the bounds: NULL, as
+		// MariaDB's (a warning, not an error)
+		ctx.Warn(errtable.ERDatetimeFunctionOverflow, "Datetime function: time field overflow")
+		return nil, nil
+	}
+	return truncSpan(out, tt.Scale), nil
 }
 
 // delta is r.iv.EvalDelta, for a unit of one number (DAY, MONTH, ...)
