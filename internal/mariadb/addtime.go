@@ -247,13 +247,8 @@ func (a *addTime) datetimeOf(ctx *sql.Context, v interface{}) (time.Time, bool) 
 // looksLikeDate reports whether text holds a date part (a '-' or '/'
 // before any ':'), so that ADDTIME reads it as a date and time.
 func looksLikeDate(v interface{}) bool {
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case []byte:
-		s = string(x)
-	default:
+	s, ok := sqlbackend.BytesOf(v)
+	if !ok {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -504,8 +504,8 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	if !c.unsigned() {
 		// signed operands: in int64 unless it overflows (then exactly,
 		// below, for the error)
-		if l, ok := signedInt(lv); ok {
-			if r, ok := signedInt(rv); ok {
+		if l, ok := smallInt(lv); ok {
+			if r, ok := smallInt(rv); ok {
 				if n, ok := int64Arith(c.Op, l, r); ok {
 					return n, nil
 				}
@@ -543,23 +543,6 @@ func (c *checkedArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 		return nil, errtable.SQLError(mysql.ERDataOutOfRange, "BIGINT", mariaText(c.Arithmetic))
 	}
 	return n.Int64(), nil
-}
-
-// signedInt returns v, a Go value of a signed integer, as an int64.
-func signedInt(v interface{}) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int32:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int8:
-		return int64(x), true
-	case int:
-		return int64(x), true
-	}
-	return 0, false
 }
 
 // int64Arith returns l op r (op +, - or *); ok is false when it
@@ -629,8 +612,8 @@ func (n *narrowArith) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if err != nil || rv == nil {
 		return nil, err
 	}
-	l, lok := signedInt(lv)
-	r, rok := signedInt(rv)
+	l, lok := smallInt(lv)
+	r, rok := smallInt(rv)
 	if !lok || !rok || n.typ != gtypes.Int64 {
 		return n.Arithmetic.Eval(ctx, row)
 	}

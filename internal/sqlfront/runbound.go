@@ -10,6 +10,8 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
 // resultBatch is how many rows a result sends per callback, as
@@ -171,13 +173,7 @@ func invalidText(err error, v interface{}) ([]byte, bool) {
 	if !gmstypes.ErrBadCharsetString.Is(err) {
 		return nil, false
 	}
-	switch x := v.(type) {
-	case string:
-		return []byte(x), true
-	case []byte:
-		return x, true
-	}
-	return nil, false
+	return sqlbackend.BytesOf(v)
 }
 
 // valueSlab hands out result rows from shared allocations: one for the
