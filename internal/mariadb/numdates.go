@@ -14,14 +14,17 @@ import (
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
-// numbersAsDates gives YEAR, MONTH, DAY, QUARTER and CAST to DATE or
+// numbersAsDates gives YEAR, MONTH, DAY, QUARTER, WEEKDAY, DAYOFWEEK,
+// DAYOFYEAR, TO_DAYS, LAST_DAY, DAYNAME, MONTHNAME and CAST to DATE or
 // DATETIME their number operands as the dates MariaDB reads them as: the
 // digits YYYYMMDD[HHMMSS] (or YYMMDD...), 0 the zero date (numberDate).
 // go-mysql-server answered CAST(20200102 AS DATE) and MONTH(20200102)
-// with NULL, CAST(0 AS DATE) with NULL and MONTH(0) with 1.
+// with NULL, CAST(0 AS DATE) with NULL, MONTH(0) with 1 and WEEKDAY(0)
+// with 5.
 func numbersAsDates(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	switch x := e.(type) {
-	case *function.Year, *function.Month, *function.Day, *function.Quarter:
+	case *function.Year, *function.Month, *function.Day, *function.Quarter, *function.Weekday, *function.DayOfWeek,
+		*function.DayOfYear, *function.ToDays, *function.LastDay, *function.DayName, *function.MonthName:
 	case *expression.Convert:
 		if !gtypes.IsTime(x.Type()) {
 			return e, transform.SameTree, nil
