@@ -168,7 +168,7 @@ func (a *addTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if err != nil || tv == nil {
 		return nil, err
 	}
-	delta, ok := a.timeOf(ctx, tv, a.args[1].Type())
+	delta, ok := timeOf(ctx, tv)
 	if !ok {
 		return nil, nil
 	}
@@ -181,12 +181,12 @@ func (a *addTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		if digits > 0 {
 			digits = 6 // text has any number of digits: MariaDB prints six
 		}
-		if span, ok := a.timeOf(ctx, x, a.args[0].Type()); ok && !looksLikeDate(x) {
+		if span, ok := timeOf(ctx, x); ok && !looksLikeDate(x) {
 			return formatSpan(clampSpan(ctx, span+delta, digits), digits), nil
 		}
 	}
 	if kind == resultTime {
-		span, ok := a.timeOf(ctx, x, a.args[0].Type())
+		span, ok := timeOf(ctx, x)
 		if !ok {
 			return nil, nil
 		}
@@ -214,19 +214,15 @@ func (a *addTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	return out, nil
 }
 
-// timeOf reads v (of type t) as a TIME, in microseconds; false when it
-// is none (warned as CAST AS TIME warns).
-func (a *addTime) timeOf(ctx *sql.Context, v interface{}, t sql.Type) (gtypes.Timespan, bool) {
-	if ts, ok := v.(gtypes.Timespan); ok {
-		return ts, true
+// timeOf reads v as a TIME (timeValue; go-mysql-server's TIME for a
+// number); false when it is none.
+func timeOf(ctx *sql.Context, v interface{}) (gtypes.Timespan, bool) {
+	ts, ok, known := timeValue(ctx, v)
+	if known {
+		return ts, ok
 	}
-	c := newCastTime(expression.NewConvert(expression.NewLiteral(v, t), expression.ConvertToTime), 6)
-	out, err := c.Eval(ctx, nil)
-	if err != nil || out == nil {
-		return 0, false
-	}
-	ts, ok := out.(gtypes.Timespan)
-	return ts, ok
+	ts, err := gtypes.Time.ConvertToTimespan(v)
+	return ts, err == nil
 }
 
 // datetimeOf reads v as a DATETIME; false when it is none or an odd

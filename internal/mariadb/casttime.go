@@ -86,43 +86,43 @@ func (c *castTime) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if c.date {
 		return gtypes.Timespan(0), nil
 	}
-	var us int64
-	switch x := v.(type) {
-	case gtypes.Timespan: // a TIME (microseconds), to n digits
-		us = int64(x)
-	case time.Time:
-		us = int64(x.Hour()*3600+x.Minute()*60+x.Second())*1e6 + int64(x.Nanosecond()/1000)
-	case string, []byte:
-		var b []byte
-		if s, ok := x.(string); ok {
-			b = []byte(s)
-		} else {
-			b = x.([]byte)
-		}
-		tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, b)
-		if !ok {
-			// MariaDB's answer for text that is no time ('' too,
-			// which go-mysql-server read as 00:00:00)
-			ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect time value: '%s'", b)
-			return nil, nil
-		}
-		us = tv.I
-	case decimal.Decimal:
-		// [-]HHMMSS.ffffff, read as its text is (go-mysql-server
-		// dropped the fraction)
-		text := x.String()
-		tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, []byte(text))
-		if !ok {
-			ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect time value: '%s'", text)
-			return nil, nil
-		}
-		us = tv.I
-	default:
+	us, ok, known := timeValue(ctx, v)
+	if !known {
 		return c.Convert.Eval(ctx, row)
 	}
-	unit := int64(1)
-	for range 6 - int(c.digits) {
-		unit *= 10
+	if !ok {
+		return nil, nil
 	}
-	return gtypes.Timespan(us / unit * unit), nil
+	return truncSpan(us, c.digits), nil
+}
+
+// timeValue reads v as MariaDB reads a value where a TIME is wanted: a
+// TIME as it is, a date and time's time of day, text or a DECIMAL
+// ([-]HHMMSS.ffffff) as types.ConvertTime reads them; ok is false, with
+// MariaDB's warning 1292, for text or a DECIMAL that is no time (empty text too,
+// which go-mysql-server read as 00:00:00; it dropped a DECIMAL's
+// fraction). known is false for a value of any other kind, left to
+// go-mysql-server's conversion.
+func timeValue(ctx *sql.Context, v interface{}) (us gtypes.Timespan, ok, known bool) {
+	var text []byte
+	switch x := v.(type) {
+	case gtypes.Timespan:
+		return x, true, true
+	case time.Time:
+		return gtypes.Timespan(int64(x.Hour()*3600+x.Minute()*60+x.Second())*1e6 + int64(x.Nanosecond()/1000)), true, true
+	case string:
+		text = []byte(x)
+	case []byte:
+		text = x
+	case decimal.Decimal:
+		text = []byte(x.String())
+	default:
+		return 0, false, false
+	}
+	tv, ok := types.ConvertTime(&types.Type{Kind: types.Time, Scale: 6}, text)
+	if !ok {
+		ctx.Warn(mysql.ERTruncatedWrongValue, "Incorrect time value: '%s'", text)
+		return 0, false, true
+	}
+	return gtypes.Timespan(tv.I), true, true
 }
