@@ -1,0 +1,279 @@
+package mysqlproto
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+)
+
+// Server status bits (SERVER_* in the protocol's documentation).
+const (
+	StatusInTrans          = 0x0001
+	StatusAutocommit       = 0x0002
+	StatusMoreResults      = 0x0008
+	StatusNoGoodIndex      = 0x0010
+	StatusNoIndex          = 0x0020
+	StatusCursorExists     = 0x0040
+	StatusLastRowSent      = 0x0080
+	StatusDBDropped        = 0x0100
+	StatusNoBackslashEsc   = 0x0200
+	StatusMetadataChanged  = 0x0400
+	StatusQueryWasSlow     = 0x0800
+	StatusPSOutParams      = 0x1000
+	StatusInTransReadOnly  = 0x2000
+	StatusSessionStateSent = 0x4000
+)
+
+// OK is what an OK packet reports.
+type OK struct {
+	AffectedRows uint64
+	InsertID     uint64
+	Status       uint16
+	Warnings     uint16
+	Info         string
+}
+
+// WriteOK buffers an OK packet.
+func (c *Conn) WriteOK(ok OK) error { return c.writeOK(0x00, ok) }
+
+func (c *Conn) writeOK(header byte, ok OK) error {
+	b := make([]byte, 0, 16+len(ok.Info))
+	b = append(b, header)
+	b = appendLenInt(b, ok.AffectedRows)
+	b = appendLenInt(b, ok.InsertID)
+	b = binary.LittleEndian.AppendUint16(b, ok.Status)
+	b = binary.LittleEndian.AppendUint16(b, ok.Warnings)
+	if ok.Info != "" {
+		if c.Capabilities&ClientSessionTrack != 0 {
+			b = appendLenString(b, ok.Info)
+		} else {
+			b = append(b, ok.Info...)
+		}
+	}
+	return c.WritePacket(b)
+}
+
+// WriteError buffers an ERR packet. state is the SQLSTATE (five
+// characters; "HY000" when empty).
+func (c *Conn) WriteError(code uint16, state, message string) error {
+	if len(state) != 5 {
+		state = "HY000"
+	}
+	b := make([]byte, 0, 9+len(message))
+	b = append(b, 0xff, byte(code), byte(code>>8), '#')
+	b = append(b, state...)
+	b = append(b, message...)
+	return c.WritePacket(b)
+}
+
+// WriteEOF buffers an EOF packet (a client that asked for
+// DEPRECATE_EOF gets none between column definitions and rows; use
+// EndRows at the end of rows).
+func (c *Conn) WriteEOF(status, warnings uint16) error {
+	return c.WritePacket([]byte{0xfe, byte(warnings), byte(warnings >> 8), byte(status), byte(status >> 8)})
+}
+
+// deprecateEOF reports whether the client asked for OK packets in place of
+// EOF packets.
+func (c *Conn) deprecateEOF() bool { return c.Capabilities&ClientDeprecateEOF != 0 }
+
+// WriteColumns buffers the start of a result set: the column count, one
+// definition per field, and (for a client without DEPRECATE_EOF) an EOF.
+func (c *Conn) WriteColumns(fields []*querypb.Field, status uint16) error {
+	if err := c.WritePacket(appendLenInt(nil, uint64(len(fields)))); err != nil {
+		return err
+	}
+	if err := c.writeDefinitions(fields, false); err != nil {
+		return err
+	}
+	if c.deprecateEOF() {
+		return nil
+	}
+	return c.WriteEOF(status, 0)
+}
+
+// writeDefinitions buffers one column definition per field (with the
+// empty default COM_FIELD_LIST adds when withDefault).
+func (c *Conn) writeDefinitions(fields []*querypb.Field, withDefault bool) error {
+	var b []byte
+	for _, f := range fields {
+		b = appendDefinition(b[:0], f, withDefault)
+		if err := c.WritePacket(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFieldList buffers COM_FIELD_LIST's answer: a definition per
+// column, then EOF (or OK with DEPRECATE_EOF).
+func (c *Conn) WriteFieldList(fields []*querypb.Field, status uint16) error {
+	if err := c.writeDefinitions(fields, true); err != nil {
+		return err
+	}
+	return c.EndRows(status, 0)
+}
+
+// appendDefinition appends a ColumnDefinition41 for f.
+func appendDefinition(b []byte, f *querypb.Field, withDefault bool) []byte {
+	typ, flags := sqltypes.TypeToMySQL(f.Type)
+	if f.Flags != 0 {
+		flags = int64(f.Flags)
+	}
+	b = appendLenString(b, "def")
+	b = appendLenString(b, f.Database)
+	b = appendLenString(b, f.Table)
+	b = appendLenString(b, f.OrgTable)
+	b = appendLenString(b, f.Name)
+	b = appendLenString(b, f.OrgName)
+	b = append(b, 0x0c)
+	b = binary.LittleEndian.AppendUint16(b, uint16(f.Charset))
+	b = binary.LittleEndian.AppendUint32(b, f.ColumnLength)
+	b = append(b, byte(typ))
+	b = binary.LittleEndian.AppendUint16(b, uint16(flags))
+	b = append(b, byte(f.Decimals), 0, 0)
+	if withDefault {
+		b = append(b, 0xfb) // no default
+	}
+	return b
+}
+
+// EndRows buffers the end of a result set's rows: an EOF, or for a client
+// with DEPRECATE_EOF an OK packet with the EOF header.
+func (c *Conn) EndRows(status, warnings uint16) error {
+	if c.deprecateEOF() {
+		return c.writeOK(0xfe, OK{Status: status, Warnings: warnings})
+	}
+	return c.WriteEOF(status, warnings)
+}
+
+// WriteTextRow buffers a row of the text protocol (COM_QUERY).
+func (c *Conn) WriteTextRow(row []sqltypes.Value) error {
+	n := 0
+	for _, v := range row {
+		n += 9 + v.Len()
+	}
+	b := make([]byte, 0, n)
+	for _, v := range row {
+		if v.IsNull() {
+			b = append(b, 0xfb)
+		} else {
+			b = appendLenBytes(b, v.Raw())
+		}
+	}
+	return c.WritePacket(b)
+}
+
+// WriteBinaryRow buffers a row of the binary protocol (COM_STMT_EXECUTE):
+// each value in its column type's binary form, read from its text.
+func (c *Conn) WriteBinaryRow(fields []*querypb.Field, row []sqltypes.Value) error {
+	if len(fields) != len(row) {
+		return fmt.Errorf("mysqlproto: %d values for %d columns", len(row), len(fields))
+	}
+	nb := (len(row) + 7 + 2) / 8
+	b := make([]byte, 1+nb, 1+nb+len(row)*9)
+	for i, v := range row {
+		if v.IsNull() {
+			bit := i + 2
+			b[1+bit/8] |= 1 << (bit % 8)
+			continue
+		}
+		var err error
+		if b, err = appendBinaryValue(b, fields[i], v); err != nil {
+			return err
+		}
+	}
+	return c.WritePacket(b)
+}
+
+// appendBinaryValue appends v, of f's type, in the binary protocol's form.
+func appendBinaryValue(b []byte, f *querypb.Field, v sqltypes.Value) ([]byte, error) {
+	typ, _ := sqltypes.TypeToMySQL(f.Type)
+	raw := v.Raw()
+	bad := func(err error) ([]byte, error) {
+		return b, fmt.Errorf("mysqlproto: %q as %v: %w", raw, f.Type, err)
+	}
+	switch typ {
+	case typeTiny, typeShort, typeYear, typeLong, typeInt24, typeLongLong:
+		size := map[int64]int{typeTiny: 1, typeShort: 2, typeYear: 2, typeLong: 4, typeInt24: 4, typeLongLong: 8}[typ]
+		var u uint64
+		if sqltypes.IsUnsigned(f.Type) {
+			n, err := strconv.ParseUint(string(raw), 10, 64)
+			if err != nil {
+				return bad(err)
+			}
+			u = n
+		} else {
+			n, err := strconv.ParseInt(string(raw), 10, 64)
+			if err != nil {
+				return bad(err)
+			}
+			u = uint64(n)
+		}
+		for i := 0; i < size; i++ {
+			b = append(b, byte(u>>(8*i)))
+		}
+		return b, nil
+	case typeFloat:
+		x, err := strconv.ParseFloat(string(raw), 32)
+		if err != nil {
+			return bad(err)
+		}
+		return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x))), nil
+	case typeDouble:
+		x, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return bad(err)
+		}
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(x)), nil
+	case typeDate, typeDatetime, typeTimestamp:
+		d, err := parseDatetime(raw)
+		if err != nil {
+			return bad(err)
+		}
+		return d.appendBinary(b), nil
+	case typeTime:
+		t, err := parseTime(raw)
+		if err != nil {
+			return bad(err)
+		}
+		return t.appendBinary(b), nil
+	default:
+		return appendLenBytes(b, raw), nil
+	}
+}
+
+// MySQL column type codes (MYSQL_TYPE_*).
+const (
+	typeDecimal    = 0
+	typeTiny       = 1
+	typeShort      = 2
+	typeLong       = 3
+	typeFloat      = 4
+	typeDouble     = 5
+	typeNull       = 6
+	typeTimestamp  = 7
+	typeLongLong   = 8
+	typeInt24      = 9
+	typeDate       = 10
+	typeTime       = 11
+	typeDatetime   = 12
+	typeYear       = 13
+	typeVarchar    = 15
+	typeBit        = 16
+	typeJSON       = 245
+	typeNewDecimal = 246
+	typeEnum       = 247
+	typeSet        = 248
+	typeTinyBlob   = 249
+	typeMediumBlob = 250
+	typeLongBlob   = 251
+	typeBlob       = 252
+	typeVarString  = 253
+	typeString     = 254
+	typeGeometry   = 255
+)
