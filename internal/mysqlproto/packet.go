@@ -175,6 +175,10 @@ type prefixConn struct {
 	prefix []byte
 }
 
+// NetConn is the connection read from (as *tls.Conn's NetConn names the
+// connection under it).
+func (p *prefixConn) NetConn() net.Conn { return p.Conn }
+
 func (p *prefixConn) Read(b []byte) (int, error) {
 	if len(p.prefix) > 0 {
 		n := copy(b, p.prefix)

@@ -48,11 +48,9 @@ func (c *Conn) writeOK(header byte, ok OK) error {
 	b = binary.LittleEndian.AppendUint16(b, ok.Status)
 	b = binary.LittleEndian.AppendUint16(b, ok.Warnings)
 	if ok.Info != "" {
-		if c.Capabilities&ClientSessionTrack != 0 {
-			b = appendLenString(b, ok.Info)
-		} else {
-			b = append(b, ok.Info...)
-		}
+		// Length-encoded, as MariaDB and MySQL send it whatever the
+		// client's capabilities (libmariadb reads a length first).
+		b = appendLenString(b, ok.Info)
 	}
 	return c.WritePacket(b)
 }
@@ -94,6 +92,20 @@ func (c *Conn) WriteColumns(fields []*querypb.Field, status uint16) error {
 		return nil
 	}
 	return c.WriteEOF(status, 0)
+}
+
+// WriteCursorColumns buffers the answer to an execution that opened a
+// cursor: the column count and definitions, then one end marker (EOF, or
+// OK for DEPRECATE_EOF) carrying status, which should hold
+// StatusCursorExists; the rows follow COM_STMT_FETCH.
+func (c *Conn) WriteCursorColumns(fields []*querypb.Field, status, warnings uint16) error {
+	if err := c.WritePacket(appendLenInt(nil, uint64(len(fields)))); err != nil {
+		return err
+	}
+	if err := c.writeDefinitions(fields, false); err != nil {
+		return err
+	}
+	return c.EndRows(status, warnings)
 }
 
 // writeDefinitions buffers one column definition per field (with the
@@ -231,12 +243,18 @@ func appendBinaryValue(b []byte, f *querypb.Field, v sqltypes.Value) ([]byte, er
 		}
 		return binary.LittleEndian.AppendUint64(b, math.Float64bits(x)), nil
 	case typeDate, typeDatetime, typeTimestamp:
+		if len(raw) == 0 {
+			return append(b, 0), nil // the zero date, as go-mysql-server may print it
+		}
 		d, err := parseDatetime(raw)
 		if err != nil {
 			return bad(err)
 		}
 		return d.appendBinary(b), nil
 	case typeTime:
+		if len(raw) == 0 {
+			return append(b, 0), nil
+		}
 		t, err := parseTime(raw)
 		if err != nil {
 			return bad(err)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
@@ -183,27 +182,6 @@ func yesNo(b bool) string {
 // auth methods answer "No authentication methods available" for an
 // account they do not find.)
 
-// loginListener returns the server's protocol listener factory
-// (server.Config.ProtocolListenerFactory): go-mysql-server's MySQL
-// listener with the login checks above over mdb's accounts.
-func loginListener(mdb *mysql_db.MySQLDb) server.ProtocolListenerFunc {
-	return func(cfg server.Config, lc mysql.ListenerConfig, sel server.ServerEventListener) (server.ProtocolListener, error) {
-		var stats *Stats
-		if mh, ok := lc.Handler.(*mariaHandler); ok {
-			stats = &mh.stats
-		}
-		if lc.Listener != nil {
-			lc.Listener = &hostGate{Listener: lc.Listener, mdb: mdb, stats: stats}
-		}
-		ls := &loginServer{AuthServer: lc.AuthServer}
-		for _, m := range lc.AuthServer.AuthMethods() {
-			ls.methods = append(ls.methods, &loginMethod{AuthMethod: m, mdb: mdb})
-		}
-		lc.AuthServer = ls
-		return server.MySQLProtocolListenerFactory(cfg, lc, sel)
-	}
-}
-
 // hostGate is a listener that refuses, before the handshake, the
 // connections of hosts no account admits.
 type hostGate struct {
@@ -283,15 +261,6 @@ func remoteHost(addr net.Addr) string {
 	}
 	return host
 }
-
-// loginServer is go-mysql-server's auth server with loginMethods.
-type loginServer struct {
-	mysql.AuthServer
-	methods []mysql.AuthMethod
-}
-
-// AuthMethods returns the wrapped auth methods.
-func (s *loginServer) AuthMethods() []mysql.AuthMethod { return s.methods }
 
 // loginMethod is one of go-mysql-server's auth methods whose refusals are
 // MariaDB's 1045. mysql_native_password also takes the logins of

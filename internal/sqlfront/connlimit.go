@@ -2,7 +2,6 @@ package sqlfront
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/binary"
 	"net"
 	"sync"
@@ -347,11 +346,7 @@ func (c *limitConn) Close() error {
 // handler calls it from every command, which only an authenticated
 // connection sends).
 func authenticated(c *mysql.Conn) {
-	nc := c.Conn
-	if tc, ok := nc.(*tls.Conn); ok {
-		nc = tc.NetConn()
-	}
-	if lc, ok := nc.(*limitConn); ok {
+	if lc := limitConnOf(c); lc != nil {
 		lc.lift()
 	}
 }

@@ -44,6 +44,14 @@ func RouteLogs(l *slog.Logger) {
 	})
 }
 
+// logWire logs a line of the SQL port's wire layer (listener.go) where
+// RouteLogs sends the others.
+func logWire(level slog.Level, msg string, args ...any) {
+	if l := logTarget.Load(); l != nil {
+		l.Log(context.Background(), level, msg, append(args, "from", "sqlfront")...)
+	}
+}
+
 func vtPrint(level slog.Level) func(...any) {
 	return func(args ...any) {
 		logTarget.Load().Log(context.Background(), level, fmt.Sprint(args...), "from", "vitess")

@@ -38,8 +38,8 @@ func (l *lockedBuffer) lines() []map[string]any {
 }
 
 // TestRouteLogs: go-mysql-server's start message (logrus) and the
-// listener's refused-login warning (vitess) arrive as JSON records of the
-// slog logger given to RouteLogs.
+// listener's refused-login warning (the wire layer's) arrive as JSON
+// records of the slog logger given to RouteLogs.
 func TestRouteLogs(t *testing.T) {
 	var buf lockedBuffer
 	RouteLogs(slog.New(slog.NewJSONHandler(&buf, nil)))
@@ -63,14 +63,14 @@ func TestRouteLogs(t *testing.T) {
 		switch rec["from"] {
 		case "go-mysql-server":
 			gms = true
-		case "vitess":
+		case "sqlfront":
 			if rec["level"] == "WARN" {
 				vt = true
 			}
 		}
 	}
 	if !gms || !vt {
-		t.Fatalf("go-mysql-server line %v, vitess warning %v; log: %v", gms, vt, buf.lines())
+		t.Fatalf("go-mysql-server line %v, wire layer warning %v; log: %v", gms, vt, buf.lines())
 	}
 }
 

@@ -210,6 +210,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if cfg.MaxConnectErrors > 0 {
 		ll.hosts = &connectErrors{max: cfg.MaxConnectErrors}
 	}
+	conns := &wireConns{}
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  ln.Addr().String(),
@@ -219,7 +220,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		TLSConfig:              cfg.TLS,
 		RequireSecureTransport: cfg.TLS != nil && cfg.TLSRequired,
 		// Logins refused as MariaDB refuses them (auth.go).
-		ProtocolListenerFactory: loginListener(se.Analyzer.Catalog.MySQLDb),
+		ProtocolListenerFactory: wireListenerFactory(se.Analyzer.Catalog.MySQLDb, conns),
 	}
 	var mh *mariaHandler
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
@@ -229,12 +230,13 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		mh.noPlanCache.Store(cfg.NoPlanCache)
 		return mh, nil
 	}
-	srv, err := server.NewServerWithHandler(scfg, se, sql.NewContext, sessionBuilder(p), nil, wrap)
+	srv, err := server.NewServerWithHandler(scfg, se, conns.contextFactory, sessionBuilder(p), nil, wrap)
 	if err != nil {
 		ln.Close()
 		se.Close()
 		return nil, err
 	}
+	conns.sm.Store(srv.SessionManager())
 	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, done: make(chan struct{})}
 	mh.srv.Store(s)
 	return s, nil

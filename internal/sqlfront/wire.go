@@ -16,7 +16,6 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
-	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
@@ -222,12 +221,6 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 		// A prepared DO (markDo): its SELECT is checked, no columns.
 		_, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 		return nil, h.wireError(c, query, h.overrun(c, err))
-	}
-	if tooManyPlaceholders(query) {
-		// vitess keeps the statement before it asks us: an execute of
-		// its id would reach the parser that cannot read it.
-		delete(c.PrepareData, c.StatementID)
-		return nil, mysql.NewSQLError(errtable.ERPSManyParam, "HY000", "Prepared statement contains too many placeholders")
 	}
 	fields, err := h.Handler.ComPrepare(ctx, c, query, prepare)
 	err = h.overrun(c, err)
@@ -1022,36 +1015,6 @@ func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltype
 		}
 	}
 	return v
-}
-
-// errtable.ERPSManyParam is MariaDB's ER_PS_MANY_PARAM.
-
-// maxPlaceholders is the most placeholders a prepared statement may hold
-// here: vitess's execute packet parser sizes the NULL bitmap of n
-// parameters as (n+7)/8 in 16 bits, which is 0 past 65528 (a panic that
-// dropped the connection), and counts the placeholders in 16 bits. MariaDB
-// takes 65535.
-const maxPlaceholders = 65528
-
-// tooManyPlaceholders reports whether query holds more than
-// maxPlaceholders placeholders (counted as vitess counts them, after a
-// cheap test that there can be that many).
-func tooManyPlaceholders(query string) bool {
-	if strings.Count(query, "?") <= maxPlaceholders {
-		return false
-	}
-	st, err := sqlparser.Parse(query)
-	if err != nil {
-		return false // the prepare reports the syntax error
-	}
-	n := 0
-	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-		if v, ok := node.(*sqlparser.SQLVal); ok && strings.HasPrefix(string(v.Val), ":v") {
-			n++
-		}
-		return true, nil
-	}, st)
-	return n > maxPlaceholders
 }
 
 // doStatement returns the SELECT that evaluates the expressions of the
