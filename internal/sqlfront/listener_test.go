@@ -1,0 +1,168 @@
+package sqlfront
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	mysqldrv "github.com/go-sql-driver/mysql"
+
+	"github.com/handlerdb/handlerdb/internal/mysqlproto"
+)
+
+// rawCommand sends one command on pc (a client's side of the framing)
+// and returns the answer's packets up to its end: an ERR, an OK, or the
+// EOF (or DEPRECATE_EOF's OK) that ends a result set or, with cursor,
+// the column definitions.
+func rawCommand(t *testing.T, pc *mysqlproto.Conn, payload []byte, resultSet bool) [][]byte {
+	t.Helper()
+	pc.ResetSequence()
+	if err := pc.WritePacket(payload); err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for {
+		p, err := pc.ReadPacket()
+		if err != nil {
+			t.Fatalf("reading the answer: %v (so far %d packets)", err, len(out))
+		}
+		out = append(out, p)
+		switch {
+		case p[0] == 0xff:
+			return out
+		case !resultSet && len(out) == 1:
+			return out
+		case p[0] == 0xfe && len(p) < 0xffffff && len(out) > 1:
+			return out
+		}
+	}
+}
+
+// statusOf is the status flags of an EOF packet or of DEPRECATE_EOF's OK.
+func statusOf(t *testing.T, p []byte) uint16 {
+	t.Helper()
+	if p[0] != 0xfe {
+		t.Fatalf("not an end packet: % x", p)
+	}
+	if len(p) == 5 { // EOF: warnings, status
+		return binary.LittleEndian.Uint16(p[3:])
+	}
+	// OK with the EOF header: affected rows and insert id (one byte
+	// each here), status.
+	return binary.LittleEndian.Uint16(p[3:])
+}
+
+// TestCursorFetch: an execution with a cursor answers with the columns
+// only (CURSOR_EXISTS); COM_STMT_FETCH sends the rows in the batches
+// asked for, the last with LAST_ROW_SENT; a fetch after that is 1421.
+func TestCursorFetch(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	mustExec(t, ts.open(""), "CREATE DATABASE cur", "CREATE TABLE cur.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO cur.t VALUES (1,'a'),(2,'b'),(3,'c'),(4,'d'),(5,'e')")
+	raw := ts.rawConn()
+	pc := mysqlproto.NewConn(raw.Conn)
+
+	ans := rawCommand(t, pc, append([]byte{mysqlproto.ComStmtPrepare}, "SELECT id, v FROM cur.t ORDER BY id"...), false)
+	if ans[0][0] != 0 {
+		t.Fatalf("prepare: % x", ans[0])
+	}
+	id := binary.LittleEndian.Uint32(ans[0][1:])
+	cols := int(binary.LittleEndian.Uint16(ans[0][5:]))
+	// The column definitions (and an EOF unless DEPRECATE_EOF).
+	for i := 0; i < cols; i++ {
+		if _, err := pc.ReadPacket(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if raw.Capabilities&mysqlproto.ClientDeprecateEOF == 0 {
+		if p, err := pc.ReadPacket(); err != nil || p[0] != 0xfe {
+			t.Fatalf("after the definitions: % x %v", p, err)
+		}
+	}
+
+	exec := binary.LittleEndian.AppendUint32([]byte{mysqlproto.ComStmtExecute}, id)
+	exec = append(exec, 1 /* CURSOR_TYPE_READ_ONLY */, 1, 0, 0, 0)
+	ans = rawCommand(t, pc, exec, true)
+	if len(ans) != 1+cols+1 || ans[0][0] != byte(cols) {
+		t.Fatalf("execute with a cursor: %d packets, first % x", len(ans), ans[0])
+	}
+	if st := statusOf(t, ans[len(ans)-1]); st&mysqlproto.StatusCursorExists == 0 {
+		t.Fatalf("execute with a cursor: status %#x", st)
+	}
+
+	var got []string
+	for round := 0; round < 3; round++ {
+		fetch := binary.LittleEndian.AppendUint32([]byte{mysqlproto.ComStmtFetch}, id)
+		fetch = binary.LittleEndian.AppendUint32(fetch, 2)
+		ans = rawCommand(t, pc, fetch, true)
+		rows := ans[:len(ans)-1]
+		for _, r := range rows {
+			// A binary row: header, NULL bitmap (1 byte for 2 columns),
+			// INT (4 bytes), VARCHAR (length and bytes).
+			got = append(got, fmt.Sprintf("%d%s", binary.LittleEndian.Uint32(r[2:]), r[7:]))
+		}
+		st := statusOf(t, ans[len(ans)-1])
+		last := round == 2
+		if want := map[bool]int{false: 2, true: 1}[last]; len(rows) != want {
+			t.Fatalf("fetch %d: %d rows, want %d", round, len(rows), want)
+		}
+		if last != (st&mysqlproto.StatusLastRowSent != 0) || last == (st&mysqlproto.StatusCursorExists != 0) {
+			t.Fatalf("fetch %d: status %#x", round, st)
+		}
+	}
+	if strings.Join(got, " ") != "1a 2b 3c 4d 5e" {
+		t.Fatalf("rows fetched: %v", got)
+	}
+	fetch := binary.LittleEndian.AppendUint32([]byte{mysqlproto.ComStmtFetch}, id)
+	fetch = binary.LittleEndian.AppendUint32(fetch, 2)
+	ans = rawCommand(t, pc, fetch, true)
+	if ans[0][0] != 0xff || binary.LittleEndian.Uint16(ans[0][1:]) != 1421 {
+		t.Fatalf("fetch past the end: % x", ans[0])
+	}
+	// The connection still answers.
+	ans = rawCommand(t, pc, []byte{mysqlproto.ComPing}, false)
+	if ans[0][0] != 0 {
+		t.Fatalf("ping: % x", ans[0])
+	}
+}
+
+// TestErrorAfterRows: a statement that fails after some of its rows went
+// out ends its answer with the error, as MariaDB does, and the
+// connection stays usable (vitess's listener could only cut it).
+func TestErrorAfterRows(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	db := ts.open("")
+	mustExec(t, db, "CREATE DATABASE ear", "CREATE TABLE ear.t (id INT PRIMARY KEY)", "CREATE TABLE ear.d (k INT)")
+	var vals []string
+	for i := 1; i <= 400; i++ {
+		vals = append(vals, fmt.Sprintf("(%d)", i))
+	}
+	mustExec(t, db, "INSERT INTO ear.t VALUES "+strings.Join(vals, ","), "INSERT INTO ear.d VALUES (1),(2),(300),(300)")
+	c := ts.conn("")
+	rs, err := c.QueryContext(context.Background(), "SELECT id, (SELECT k FROM ear.d WHERE k = t.id) FROM ear.t ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rs.Next() {
+		n++
+	}
+	var me *mysqldrv.MySQLError
+	if err := rs.Err(); !errors.As(err, &me) || me.Number != 1242 {
+		t.Fatalf("after %d rows: %v, want 1242", n, err)
+	}
+	rs.Close()
+	if n == 0 || n >= 300 {
+		t.Fatalf("%d rows before the error", n)
+	}
+	var one int
+	if err := c.QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("the connection after the error: %v", err)
+	}
+}
