@@ -42,6 +42,7 @@ import (
 func DialectRewrite(q string) (string, bool) {
 	if rw, ok := routineRewrite(q); ok {
 		out, _ := dialectBlank(rw)
+		out, _ = routineDoRewrite(out)
 		return out, true
 	}
 	if rw, ok := ReplicationRewrite(q); ok { // replication.go
@@ -57,7 +58,60 @@ func DialectRewrite(q string) (string, bool) {
 	if rw, ok := AssignRewrite(out); ok {
 		return rw, true
 	}
+	if rw, ok := routineDoRewrite(out); ok {
+		return rw, true
+	}
 	return out, blanked
+}
+
+// RoutineDoComment follows the SELECT that stands for a DO statement in a
+// routine's body (routineDoRewrite); the statement runner of procedure
+// bodies (sqlfront's procRunner) evaluates such a SELECT and drops its
+// row, which is what DO does.
+const RoutineDoComment = "/* handlerdb: do */"
+
+// routineDoRewrite returns the CREATE PROCEDURE, FUNCTION, TRIGGER or
+// EVENT statement q with each DO statement of its body (the word DO where
+// a statement starts: after a semicolon, BEGIN, THEN, ELSE, LOOP, REPEAT
+// or another DO, the one of WHILE ... DO or of an event) read as SELECT
+// followed by RoutineDoComment: the parser has no DO statement. The
+// routine's stored text keeps the SELECT (SHOW CREATE prints it so).
+func routineDoRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) < 3 || !toks[0].word || !strings.EqualFold(toks[0].text, "CREATE") {
+		return q, false
+	}
+	routine := false
+	for _, t := range toks[1:min(len(toks), 16)] {
+		switch strings.ToUpper(t.text) {
+		case "PROCEDURE", "FUNCTION", "TRIGGER", "EVENT":
+			routine = true
+		}
+	}
+	if !routine {
+		return q, false
+	}
+	var b strings.Builder
+	last := 0
+	for i := 1; i < len(toks); i++ {
+		t, prev := toks[i], toks[i-1]
+		if !t.word || !strings.EqualFold(t.text, "DO") || i+1 >= len(toks) {
+			continue
+		}
+		switch strings.ToUpper(prev.text) {
+		case ";", "BEGIN", "THEN", "ELSE", "LOOP", "REPEAT", "DO":
+		default:
+			continue
+		}
+		b.WriteString(q[last:t.start])
+		b.WriteString("SELECT " + RoutineDoComment)
+		last = t.end
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
 }
 
 // dialectBlank blanks out the forms above.

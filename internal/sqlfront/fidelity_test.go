@@ -187,6 +187,13 @@ func TestDialectRewrite(t *testing.T) {
 		{"/*!50013 DEFINER=CURRENT_USER SQL SECURITY DEFINER */", "/*!50013                      SQL SECURITY DEFINER */"},
 		{"SELECT 'DEFINER=CURRENT_USER'", ""},
 		{"CREATE DEFINER=`root`@`localhost` VIEW v AS SELECT 1", ""},
+		// DO statements of routine bodies; WHILE's and an event's DO stay.
+		{"CREATE PROCEDURE p() BEGIN DO 1; WHILE i < 3 DO DO i; SET i = i + 1; END WHILE; IF a THEN DO 2; ELSE DO 3; END IF; END",
+			"CREATE PROCEDURE p() BEGIN SELECT /* handlerdb: do */ 1; WHILE i < 3 DO SELECT /* handlerdb: do */ i; SET i = i + 1; END WHILE; IF a THEN SELECT /* handlerdb: do */ 2; ELSE SELECT /* handlerdb: do */ 3; END IF; END"},
+		{"CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DO SLEEP(1)", "CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO SELECT /* handlerdb: do */ SLEEP(1)"},
+		{"CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO INSERT INTO t VALUES (1)", ""},
+		{"CREATE PROCEDURE p() BEGIN SELECT 'x; DO 1'; END", ""},
+		{"CREATE TABLE t (do INT)", ""},
 	} {
 		got, ok := mariadb.DialectRewrite(c.in)
 		if c.want == "" {

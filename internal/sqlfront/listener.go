@@ -153,6 +153,11 @@ type wireConn struct {
 	// loadInfile is LOAD DATA LOCAL's reader of the client's file (made
 	// once, for the statement contexts).
 	loadInfile func(name string) (io.ReadCloser, error)
+	// sink, while a command of a client that takes several result sets
+	// runs, sends the result sets of the procedures it calls
+	// (procresults.go), in the binary protocol when sinkBinary.
+	sink, sinkFn func(ctx *sql.Context, sch sql.Schema, iter sql.RowIter) error
+	sinkBinary   bool
 	// cursor holds the rows of the statement a COM_STMT_EXECUTE opened a
 	// cursor for (MariaDB materializes a cursor's rows too), until
 	// fetched, closed or replaced.
@@ -177,7 +182,7 @@ func (l *wireListener) serve(nc net.Conn, id uint32) {
 		_ = w.pc.Flush()
 		_ = w.pc.Close()
 	}()
-	w.loadInfile = w.readLocalFile
+	w.loadInfile, w.sinkFn = w.readLocalFile, w.sinkResults
 	l.conns.m.Store(id, w)
 	defer l.conns.m.Delete(id)
 	l.h.NewConnection(c)
@@ -474,6 +479,10 @@ func (r *results) finish(err error, more bool) error {
 func (w *wireConn) query(ctx context.Context, text string) error {
 	c, h := w.c, w.l.h
 	multi := c.Capabilities&mysql.CapabilityClientMultiStatements != 0
+	if c.Capabilities&mysqlproto.ClientMultiResults != 0 {
+		w.sink, w.sinkBinary = w.sinkFn, false
+		defer func() { w.sink = nil }()
+	}
 	for {
 		r := &results{w: w}
 		var rest string
@@ -589,6 +598,10 @@ func (w *wireConn) execute(ctx context.Context, p []byte) error {
 	if ex.Cursor != 0 {
 		return w.openCursor(ctx, ex.Stmt.ID, pd)
 	}
+	if c.Capabilities&mysqlproto.ClientMultiResults != 0 { // (MariaDB asks the same of prepared CALLs)
+		w.sink, w.sinkBinary = w.sinkFn, true
+		defer func() { w.sink = nil }()
+	}
 	r := &results{w: w, binary: true}
 	err = h.ComStmtExecute(ctx, c, pd, func(res *sqltypes.Result) error { return r.add(res, false) })
 	return r.finish(err, false)
@@ -618,6 +631,10 @@ func (w *wireConn) openCursor(ctx context.Context, id uint32, pd *mysql.PrepareD
 	w.cursor = nil
 	cur := &cursor{stmt: id}
 	var ok *sqltypes.Result
+	// CURSOR_EXISTS while it runs: the result's values then do not point
+	// into pooled buffers (spoolRows); they are copied all the same.
+	c.StatusFlags |= mysqlproto.StatusCursorExists
+	defer func() { c.StatusFlags &^= mysqlproto.StatusCursorExists }()
 	err := h.ComStmtExecute(ctx, c, pd, func(res *sqltypes.Result) error {
 		if len(res.Fields) == 0 && cur.fields == nil {
 			ok = res
@@ -626,7 +643,13 @@ func (w *wireConn) openCursor(ctx context.Context, id uint32, pd *mysql.PrepareD
 		if cur.fields == nil {
 			cur.fields = res.Fields
 		}
-		cur.rows = append(cur.rows, res.Rows...)
+		for _, row := range res.Rows {
+			kept := make([]sqltypes.Value, len(row))
+			for i, v := range row {
+				kept[i] = sqltypes.MakeTrusted(v.Type(), append([]byte(nil), v.Raw()...))
+			}
+			cur.rows = append(cur.rows, kept)
+		}
 		return nil
 	})
 	if err != nil {

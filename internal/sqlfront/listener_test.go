@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"context"
+	gosql "database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -164,5 +165,141 @@ func TestErrorAfterRows(t *testing.T) {
 	var one int
 	if err := c.QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("the connection after the error: %v", err)
+	}
+}
+
+// TestProcedureResultSets: each SELECT or UNION a procedure runs (not
+// one INTO a variable, nor a cursor's, nor a DO) is a result set of the
+// CALL, in order, over the text and the binary protocol, and the CALL
+// ends with an OK; a SIGNAL after a SELECT arrives after its rows.
+func TestProcedureResultSets(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	db := ts.open("")
+	mustExec(t, db, "CREATE DATABASE prs", "CREATE TABLE prs.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO prs.t VALUES (1,'a'),(2,'b'),(3,'c')",
+		`CREATE PROCEDURE prs.p(n INT)
+BEGIN
+  DECLARE x INT;
+  DECLARE done INT DEFAULT 0;
+  DECLARE i INT DEFAULT 0;
+  DECLARE cur CURSOR FOR SELECT id FROM prs.t ORDER BY id;
+  DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;
+  DO 1, 2;
+  WHILE i < 3 DO
+    SET i = i + 1;
+    DO i;
+  END WHILE;
+  SELECT COUNT(*) INTO x FROM prs.t;
+  SELECT id, v FROM prs.t WHERE id <= n ORDER BY id;
+  OPEN cur;
+  FETCH cur INTO x;
+  CLOSE cur;
+  IF n > 1 THEN
+    SELECT 'x' AS a UNION SELECT 'y';
+  END IF;
+  SELECT x AS first_id, n * 10 AS tens, i AS i;
+END`,
+		`CREATE PROCEDURE prs.sig(ret INT)
+BEGIN
+  SELECT ret;
+  SIGNAL SQLSTATE '45001' SET MESSAGE_TEXT = 'an error', MYSQL_ERRNO = 45001;
+END`)
+	read := func(rs *gosql.Rows) string {
+		var sets []string
+		for {
+			cols, err := rs.Columns()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []string
+			for rs.Next() {
+				vals := make([]gosql.NullString, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				if err := rs.Scan(ptrs...); err != nil {
+					t.Fatal(err)
+				}
+				var cells []string
+				for _, v := range vals {
+					cells = append(cells, v.String)
+				}
+				rows = append(rows, strings.Join(cells, ","))
+			}
+			sets = append(sets, strings.Join(cols, ",")+":"+strings.Join(rows, ";"))
+			if !rs.NextResultSet() {
+				break
+			}
+		}
+		if err := rs.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(sets, " | ")
+	}
+	want := "id,v:1,a;2,b | a:x;y | first_id,tens,i:1,20,3"
+	rs, err := db.Query("CALL prs.p(2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(rs); got != want {
+		t.Errorf("text CALL: %s\nwant        %s", got, want)
+	}
+	rs.Close()
+	st, err := db.Prepare("CALL prs.p(?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := 0; i < 2; i++ {
+		rs, err = st.Query(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := read(rs); got != want {
+			t.Errorf("prepared CALL %d: %s\nwant            %s", i, got, want)
+		}
+		rs.Close()
+	}
+	// A statement after the CALL sees the connection in step.
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM prs.t").Scan(&n); err != nil || n != 3 {
+		t.Fatalf("after the CALLs: %d %v", n, err)
+	}
+
+	c := ts.conn("")
+	for _, q := range []string{"CALL prs.sig(42)", "prepared"} {
+		var rs *gosql.Rows
+		var err error
+		if q == "prepared" {
+			rs, err = c.QueryContext(context.Background(), "CALL prs.sig(?)", 42)
+		} else {
+			rs, err = c.QueryContext(context.Background(), q)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var vals []int
+		for rs.Next() {
+			var v int
+			if err := rs.Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			vals = append(vals, v)
+		}
+		for rs.NextResultSet() {
+		}
+		var me *mysqldrv.MySQLError
+		if err := rs.Err(); !errors.As(err, &me) || me.Number != 45001 {
+			t.Errorf("%s: after the rows %v, want 45001", q, err)
+		}
+		rs.Close()
+		if fmt.Sprint(vals) != "[42]" {
+			t.Errorf("%s: rows before the SIGNAL %v", q, vals)
+		}
+	}
+	var one int
+	if err := c.QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("after the SIGNAL: %v", err)
 	}
 }

@@ -211,6 +211,8 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		ll.hosts = &connectErrors{max: cfg.MaxConnectErrors}
 	}
 	conns := &wireConns{}
+	installProcResults()
+	se.Analyzer.Runner = &procRunner{StatementRunner: se, conns: conns}
 	scfg := server.Config{
 		Protocol: "tcp",
 		Address:  ln.Addr().String(),
