@@ -26,7 +26,7 @@ import (
 // the same arguments. It runs last (after oddDatesRule, which wraps the
 // arguments it must), and only when the statement's text names CONCAT_WS.
 func fastConcatRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if !sqlbackend.ContainsFold(ctx.Query(), "concat_ws") {
+	if !sqlbackend.QueryContainsFold(ctx, "concat_ws") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

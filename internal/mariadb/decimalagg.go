@@ -95,9 +95,19 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 					gf := expression.NewGetFieldWithTable(e.Index(), int(e.TableId()), t, e.Database(), e.Table(), e.Name(), e.IsNullable())
 					return gf.WithId(e.Id()), transform.NewTree, nil
 				case *expression.Alias:
-					if e.Id() != 0 && gmstypes.IsDecimal(e.Type()) {
+					if e.Id() != 0 {
 						if _, ok := retyped[e.Id()]; !ok && retypedBelow(e.Child, retyped) {
 							retyped[e.Id()] = e.Type()
+						}
+					}
+					return e, transform.SameTree, nil
+				case *aggregation.Max, *aggregation.Min, *aggregation.First, *aggregation.Last, *aggregation.AnyValue:
+					// Typed by their argument: one read through a retyped
+					// column passes the new type on to the readers of
+					// its result.
+					if ie, ok := e.(sql.IdExpression); ok && ie.Id() != 0 {
+						if _, done := retyped[ie.Id()]; !done && retypedBelow(e, retyped) {
+							retyped[ie.Id()] = e.Type()
 						}
 					}
 					return e, transform.SameTree, nil
@@ -125,13 +135,20 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 		}
 		if sq, ok := nn.(*plan.SubqueryAlias); ok {
 			// The columns of a derived table or view: the outer query's
-			// GetFields were typed when the inner SUM was still DOUBLE.
+			// GetFields were typed when the inner SUM was still DOUBLE,
+			// and, over a UNION, with the first SELECT's types (a
+			// TINYINT's 127 for the 693 of a later SELECT): numbers
+			// take the union's type (other types keep theirs: the
+			// UNION ALL that stands for WITH ROLLUP gives an ENUM
+			// column, NULL in its total rows, a text type, which would
+			// sort its groups by name).
 			sch := sq.Schema()
 			cols := sq.Columns()
+			union := unionBelow(sq.Child)
 			if cols.Len() == len(sch) {
 				i := 0
 				cols.ForEach(func(id sql.ColumnId) {
-					if gmstypes.IsDecimal(sch[i].Type) {
+					if gmstypes.IsDecimal(sch[i].Type) || union && gmstypes.IsNumber(sch[i].Type) {
 						if _, ok := retyped[id]; !ok {
 							retyped[id] = sch[i].Type
 						}
@@ -142,6 +159,21 @@ func exactAggregates(n sql.Node, retyped map[sql.ColumnId]sql.Type) (sql.Node, t
 		}
 		return nn, same, nil
 	})
+}
+
+// unionBelow reports whether n is a UNION, INTERSECT or EXCEPT, under
+// the nodes that keep its columns (projection, sort, limit, distinct).
+func unionBelow(n sql.Node) bool {
+	for {
+		switch x := n.(type) {
+		case *plan.SetOp:
+			return true
+		case *plan.Project, *plan.Sort, *plan.Limit, *plan.Offset, *plan.Distinct, *plan.TopN:
+			n = x.Children()[0]
+		default:
+			return false
+		}
+	}
 }
 
 // exactSetOp: go-mysql-server gives both sides of a UNION one type per

@@ -46,7 +46,7 @@ func (h *hiddenLike) WithChildren(children ...sql.Expression) (sql.Expression, e
 // validation) unwraps it. Both are pure functions of the plan.
 
 func hideLikeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if !sqlbackend.ContainsFold(ctx.Query(), "like") {
+	if !sqlbackend.QueryContainsFold(ctx, "like") {
 		return n, transform.SameTree, nil
 	}
 	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
@@ -88,7 +88,7 @@ func likePrefix(l *expression.Like) (string, bool) {
 }
 
 func showLikeAgainRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if !sqlbackend.ContainsFold(ctx.Query(), "like") {
+	if !sqlbackend.QueryContainsFold(ctx, "like") {
 		return n, transform.SameTree, nil
 	}
 	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

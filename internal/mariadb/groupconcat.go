@@ -36,7 +36,7 @@ import (
 // boundedGroupConcatRule swaps the GROUP_CONCATs it can, only when the
 // statement's text names GROUP_CONCAT.
 func boundedGroupConcatRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if !sqlbackend.ContainsFold(ctx.Query(), "group_concat") {
+	if !sqlbackend.QueryContainsFold(ctx, "group_concat") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

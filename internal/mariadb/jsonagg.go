@@ -23,7 +23,7 @@ import (
 // boundedJSONAggRule swaps the two aggregates, only when the statement's
 // text names one.
 func boundedJSONAggRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if !sqlbackend.ContainsFold(ctx.Query(), "json_arrayagg") && !sqlbackend.ContainsFold(ctx.Query(), "json_objectagg") {
+	if !sqlbackend.QueryContainsFold(ctx, "json_arrayagg") && !sqlbackend.QueryContainsFold(ctx, "json_objectagg") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

@@ -20,7 +20,7 @@ import (
 // computed here, at most BIGINT's maximum. The rule is a pure function of
 // the plan.
 func topNLimitsRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if !sqlbackend.ContainsFold(ctx.Query(), "limit") {
+	if !sqlbackend.QueryContainsFold(ctx, "limit") {
 		return n, transform.SameTree, nil
 	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {

@@ -32,7 +32,7 @@ import (
 // before keyedSortRule and keyedGroupRule, and is a pure function of the
 // plan, safe for concurrent use.
 func orderedGroupRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if q := ctx.Query(); q != "" && !sqlbackend.ContainsFold(q, "group") {
+	if ctx.Query() != "" && !sqlbackend.QueryContainsFold(ctx, "group") {
 		return n, transform.SameTree, nil
 	}
 	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {

@@ -56,7 +56,7 @@ const regexpMatchTime = 500 * time.Millisecond
 // boundedRegexpRule swaps every regular-expression function of the plan
 // for a regexpFunc, only when the statement's text names one.
 func boundedRegexpRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if q := ctx.Query(); !sqlbackend.ContainsFold(q, "regexp") && !sqlbackend.ContainsFold(q, "rlike") {
+	if !sqlbackend.QueryContainsFold(ctx, "regexp") && !sqlbackend.QueryContainsFold(ctx, "rlike") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

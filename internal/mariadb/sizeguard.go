@@ -184,10 +184,9 @@ func maxPacket(ctx *sql.Context) int64 {
 // fastConcatRule (whose concatWS it wraps too) and only when the
 // statement's text names one of them.
 func sizeGuardRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	q := ctx.Query()
-	if !sqlbackend.ContainsFold(q, "repeat") && !sqlbackend.ContainsFold(q, "pad") && !sqlbackend.ContainsFold(q, "space") &&
-		!sqlbackend.ContainsFold(q, "concat") && !sqlbackend.ContainsFold(q, "replace") && !sqlbackend.ContainsFold(q, "base64") &&
-		!sqlbackend.ContainsFold(q, "hex") && !sqlbackend.ContainsFold(q, "json_") && !sqlbackend.ContainsFold(q, "quote") {
+	has := func(w string) bool { return sqlbackend.QueryContainsFold(ctx, w) }
+	if !has("repeat") && !has("pad") && !has("space") && !has("concat") && !has("replace") && !has("base64") &&
+		!has("hex") && !has("json_") && !has("quote") {
 		return n, transform.SameTree, nil
 	}
 	return everyExpr(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {

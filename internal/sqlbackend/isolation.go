@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -273,6 +274,34 @@ func (s *Session) lockClause(ctx *sql.Context) lockMode {
 		s.lcMode = lockShared
 	}
 	return s.lcMode
+}
+
+// memoFoldLen is the length from which QueryContainsFold remembers its
+// answers.
+const memoFoldLen = 2048
+
+// QueryContainsFold is ContainsFold of the statement's text: the
+// analyzer's rules gate themselves on the words of the text, and
+// go-mysql-server analyzes each SELECT of a UNION, and each subquery, as
+// a statement of its own, so a long text would be scanned once per
+// SELECT and rule (a UNION of 4,000 SELECTs spent 95% of its planning
+// there). For a long text the answers are remembered in the session,
+// until the text changes. On the session's goroutine.
+func QueryContainsFold(ctx *sql.Context, sub string) bool {
+	q := ctx.Query()
+	s, ok := ctx.Session.(*Session)
+	if !ok || len(q) < memoFoldLen {
+		return ContainsFold(q, sub)
+	}
+	if len(s.foldText) != len(q) || unsafe.StringData(s.foldText) != unsafe.StringData(q) {
+		s.foldText, s.foldSeen = q, map[string]bool{}
+	}
+	v, ok := s.foldSeen[sub]
+	if !ok {
+		v = ContainsFold(q, sub)
+		s.foldSeen[sub] = v
+	}
+	return v
 }
 
 // ContainsFold reports whether s contains sub (non-empty, lower-case

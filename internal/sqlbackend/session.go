@@ -21,6 +21,10 @@ import (
 // A Session is used by one connection at a time and is not safe for
 // concurrent use, like go-mysql-server's own sessions.
 type Session struct {
+	// foldText and foldSeen remember QueryContainsFold's answers for the
+	// statement text foldText.
+	foldText string
+	foldSeen map[string]bool
 	// autoIncAsked counts go-mysql-server's requests for an
 	// AUTO_INCREMENT id that no inserted row has taken yet (table.go).
 	autoIncAsked int

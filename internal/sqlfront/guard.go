@@ -134,6 +134,7 @@ func (g *guardedParser) guarded(ctx context.Context, query string, multi, return
 		return st, parsed, rest, parseError(query, err)
 	}
 	restoreLabels(orig, query, ins, st)
+	st = balanceUnions(st, parsed)
 	if err := checkTree(st, len(parsed)); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}
