@@ -651,3 +651,32 @@ func TestPacketFraming(t *testing.T) {
 		t.Errorf("sequence 5 first: %v", err)
 	}
 }
+
+// TestQuickTemporals: the allocation-free readers of dates and times
+// agree with the general ones on the texts go-mysql-server prints.
+func TestQuickTemporals(t *testing.T) {
+	dts := []string{"2024-02-29", "0000-00-00", "9999-12-31 23:59:59", "1000-01-01 00:00:00.5", "2024-02-29 23:59:58.000001", "2024-02-29 01:02:03.123"}
+	for _, s := range dts {
+		q, ok := quickDatetime([]byte(s))
+		g, err := slowDatetime([]byte(s))
+		if !ok || err != nil || q != g {
+			t.Errorf("%q: quick %+v %v, general %+v %v", s, q, ok, g, err)
+		}
+	}
+	times := []string{"00:00:00", "-838:59:59.000000", "34:05:06.07", "1:02:03", "-00:00:00.000001", "123456:00:00"}
+	for _, s := range times {
+		q, ok := quickTime([]byte(s))
+		g, err := slowTime([]byte(s))
+		if !ok || err != nil || q != g {
+			t.Errorf("%q: quick %+v %v, general %+v %v", s, q, ok, g, err)
+		}
+	}
+	for _, s := range []string{"2024-2-29", "x024-02-29", "2024-02-29T01:02:03", "12:3:04", "a:00:00", "01:02:03.1234567"} {
+		if _, ok := quickDatetime([]byte(s)); ok {
+			t.Errorf("quickDatetime read %q", s)
+		}
+		if _, ok := quickTime([]byte(s)); ok && s != "12:3:04" {
+			t.Errorf("quickTime read %q", s)
+		}
+	}
+}

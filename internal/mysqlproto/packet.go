@@ -43,7 +43,8 @@ type Conn struct {
 	// for a MySQL client.
 	MariaDBCapabilities uint32
 
-	hdr [4]byte
+	hdr     [4]byte
+	scratch []byte // a packet being built (result.go)
 }
 
 // NewConn wraps nc. The buffers are sized for typical answers; a larger

@@ -2,9 +2,11 @@ package mysqlproto
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
@@ -41,8 +43,7 @@ type OK struct {
 func (c *Conn) WriteOK(ok OK) error { return c.writeOK(0x00, ok) }
 
 func (c *Conn) writeOK(header byte, ok OK) error {
-	b := make([]byte, 0, 16+len(ok.Info))
-	b = append(b, header)
+	b := append(c.scratch[:0], header)
 	b = appendLenInt(b, ok.AffectedRows)
 	b = appendLenInt(b, ok.InsertID)
 	b = binary.LittleEndian.AppendUint16(b, ok.Status)
@@ -52,7 +53,7 @@ func (c *Conn) writeOK(header byte, ok OK) error {
 		// client's capabilities (libmariadb reads a length first).
 		b = appendLenString(b, ok.Info)
 	}
-	return c.WritePacket(b)
+	return c.writeScratch(b)
 }
 
 // WriteError buffers an ERR packet. state is the SQLSTATE (five
@@ -111,10 +112,8 @@ func (c *Conn) WriteCursorColumns(fields []*querypb.Field, status, warnings uint
 // writeDefinitions buffers one column definition per field (with the
 // empty default COM_FIELD_LIST adds when withDefault).
 func (c *Conn) writeDefinitions(fields []*querypb.Field, withDefault bool) error {
-	var b []byte
 	for _, f := range fields {
-		b = appendDefinition(b[:0], f, withDefault)
-		if err := c.WritePacket(b); err != nil {
+		if err := c.writeScratch(appendDefinition(c.scratch[:0], f, withDefault)); err != nil {
 			return err
 		}
 	}
@@ -165,11 +164,7 @@ func (c *Conn) EndRows(status, warnings uint16) error {
 
 // WriteTextRow buffers a row of the text protocol (COM_QUERY).
 func (c *Conn) WriteTextRow(row []sqltypes.Value) error {
-	n := 0
-	for _, v := range row {
-		n += 9 + v.Len()
-	}
-	b := make([]byte, 0, n)
+	b := c.scratch[:0]
 	for _, v := range row {
 		if v.IsNull() {
 			b = append(b, 0xfb)
@@ -177,8 +172,20 @@ func (c *Conn) WriteTextRow(row []sqltypes.Value) error {
 			b = appendLenBytes(b, v.Raw())
 		}
 	}
+	return c.writeScratch(b)
+}
+
+// writeScratch writes b, built in c.scratch, and keeps its storage for
+// the next packet unless it grew past what is worth keeping.
+func (c *Conn) writeScratch(b []byte) error {
+	if cap(b) <= maxScratch {
+		c.scratch = b[:0]
+	}
 	return c.WritePacket(b)
 }
+
+// maxScratch is the largest packet buffer a Conn keeps between packets.
+const maxScratch = 64 << 10
 
 // WriteBinaryRow buffers a row of the binary protocol (COM_STMT_EXECUTE):
 // each value in its column type's binary form, read from its text.
@@ -187,7 +194,7 @@ func (c *Conn) WriteBinaryRow(fields []*querypb.Field, row []sqltypes.Value) err
 		return fmt.Errorf("mysqlproto: %d values for %d columns", len(row), len(fields))
 	}
 	nb := (len(row) + 7 + 2) / 8
-	b := make([]byte, 1+nb, 1+nb+len(row)*9)
+	b := append(c.scratch[:0], make([]byte, 1+nb)...)
 	for i, v := range row {
 		if v.IsNull() {
 			bit := i + 2
@@ -199,7 +206,7 @@ func (c *Conn) WriteBinaryRow(fields []*querypb.Field, row []sqltypes.Value) err
 			return err
 		}
 	}
-	return c.WritePacket(b)
+	return c.writeScratch(b)
 }
 
 // appendBinaryValue appends v, of f's type, in the binary protocol's form.
@@ -207,20 +214,31 @@ func appendBinaryValue(b []byte, f *querypb.Field, v sqltypes.Value) ([]byte, er
 	typ, _ := sqltypes.TypeToMySQL(f.Type)
 	raw := v.Raw()
 	bad := func(err error) ([]byte, error) {
-		return b, fmt.Errorf("mysqlproto: %q as %v: %w", raw, f.Type, err)
+		return b, fmt.Errorf("mysqlproto: %q as %v: %w", string(raw), f.Type, errors.New(err.Error()))
 	}
+	// The text is read in place (it is not kept: a parse error is
+	// formatted at once).
+	text := unsafe.String(unsafe.SliceData(raw), len(raw))
 	switch typ {
 	case typeTiny, typeShort, typeYear, typeLong, typeInt24, typeLongLong:
-		size := map[int64]int{typeTiny: 1, typeShort: 2, typeYear: 2, typeLong: 4, typeInt24: 4, typeLongLong: 8}[typ]
+		size := 8
+		switch typ {
+		case typeTiny:
+			size = 1
+		case typeShort, typeYear:
+			size = 2
+		case typeLong, typeInt24:
+			size = 4
+		}
 		var u uint64
 		if sqltypes.IsUnsigned(f.Type) {
-			n, err := strconv.ParseUint(string(raw), 10, 64)
+			n, err := strconv.ParseUint(text, 10, 64)
 			if err != nil {
 				return bad(err)
 			}
 			u = n
 		} else {
-			n, err := strconv.ParseInt(string(raw), 10, 64)
+			n, err := strconv.ParseInt(text, 10, 64)
 			if err != nil {
 				return bad(err)
 			}
@@ -231,13 +249,13 @@ func appendBinaryValue(b []byte, f *querypb.Field, v sqltypes.Value) ([]byte, er
 		}
 		return b, nil
 	case typeFloat:
-		x, err := strconv.ParseFloat(string(raw), 32)
+		x, err := strconv.ParseFloat(text, 32)
 		if err != nil {
 			return bad(err)
 		}
 		return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x))), nil
 	case typeDouble:
-		x, err := strconv.ParseFloat(string(raw), 64)
+		x, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			return bad(err)
 		}

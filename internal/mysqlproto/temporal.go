@@ -41,8 +41,72 @@ func (d datetime) appendBinary(b []byte) []byte {
 	return b
 }
 
+// digits reads the decimal number of b[i:j], which must be all digits.
+func digits(b []byte, i, j int) (uint32, bool) {
+	var n uint32
+	for ; i < j; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + uint32(c)
+	}
+	return n, true
+}
+
+// quickDatetime reads the form go-mysql-server prints,
+// "YYYY-MM-DD[ HH:MM:SS[.f...]]", without allocating; ok is false for
+// any other form.
+func quickDatetime(s []byte) (d datetime, ok bool) {
+	if len(s) != 10 && len(s) != 19 && (len(s) < 21 || len(s) > 26 || s[19] != '.') {
+		return d, false
+	}
+	if s[4] != '-' || s[7] != '-' {
+		return d, false
+	}
+	y, ok1 := digits(s, 0, 4)
+	m, ok2 := digits(s, 5, 7)
+	dd, ok3 := digits(s, 8, 10)
+	if !ok1 || !ok2 || !ok3 {
+		return d, false
+	}
+	d.year, d.month, d.day = uint16(y), uint8(m), uint8(dd)
+	if len(s) == 10 {
+		return d, true
+	}
+	if s[10] != ' ' || s[13] != ':' || s[16] != ':' {
+		return d, false
+	}
+	h, ok1 := digits(s, 11, 13)
+	mi, ok2 := digits(s, 14, 16)
+	se, ok3 := digits(s, 17, 19)
+	if !ok1 || !ok2 || !ok3 {
+		return d, false
+	}
+	d.hour, d.min, d.sec = uint8(h), uint8(mi), uint8(se)
+	if len(s) > 19 {
+		f, ok := digits(s, 20, len(s))
+		if !ok {
+			return d, false
+		}
+		for i := len(s) - 20; i < 6; i++ {
+			f *= 10
+		}
+		d.micro = f
+	}
+	return d, true
+}
+
 // parseDatetime reads "YYYY-MM-DD[ HH:MM:SS[.ffffff]]".
 func parseDatetime(s []byte) (datetime, error) {
+	if d, ok := quickDatetime(s); ok {
+		return d, nil
+	}
+	return slowDatetime(s)
+}
+
+// slowDatetime is parseDatetime for any spacing of its numbers.
+func slowDatetime(s []byte) (datetime, error) {
 	var d datetime
 	date, clock, _ := strings.Cut(string(s), " ")
 	parts := strings.Split(date, "-")
@@ -103,8 +167,52 @@ func (t span) appendBinary(b []byte) []byte {
 	return b
 }
 
+// quickTime reads "[-]H+:MM:SS[.f...]" without allocating; ok is false
+// for any other form.
+func quickTime(s []byte) (t span, ok bool) {
+	if len(s) > 0 && s[0] == '-' {
+		t.neg, s = true, s[1:]
+	}
+	c := 0
+	for c < len(s) && s[c] != ':' {
+		c++
+	}
+	if c == 0 || c > 9 || len(s) < c+6 || s[c+3] != ':' {
+		return t, false
+	}
+	h, ok1 := digits(s, 0, c)
+	m, ok2 := digits(s, c+1, c+3)
+	sec, ok3 := digits(s, c+4, c+6)
+	if !ok1 || !ok2 || !ok3 {
+		return t, false
+	}
+	t.days, t.hour, t.min, t.sec = h/24, uint8(h%24), uint8(m), uint8(sec)
+	if rest := s[c+6:]; len(rest) > 0 {
+		if rest[0] != '.' || len(rest) < 2 || len(rest) > 7 {
+			return t, false
+		}
+		f, ok := digits(rest, 1, len(rest))
+		if !ok {
+			return t, false
+		}
+		for i := len(rest) - 1; i < 6; i++ {
+			f *= 10
+		}
+		t.micro = f
+	}
+	return t, true
+}
+
 // parseTime reads "[-]H+:MM:SS[.ffffff]".
 func parseTime(s []byte) (span, error) {
+	if t, ok := quickTime(s); ok {
+		return t, nil
+	}
+	return slowTime(s)
+}
+
+// slowTime is parseTime for any spacing of its numbers.
+func slowTime(s []byte) (span, error) {
 	var t span
 	str := string(s)
 	if strings.HasPrefix(str, "-") {
