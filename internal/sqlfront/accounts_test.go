@@ -354,3 +354,21 @@ func TestShowGrantsMariaDBForm(t *testing.T) {
 		t.Errorf("after loading its lines:\n%s\nwant\n%s", strings.Join(again, "\n"), strings.Join(u2, "\n"))
 	}
 }
+
+// TestRolesSurviveRestart: a role is still a role after a restart
+// (go-mysql-server's stored users do not say which accounts are roles;
+// one came back as a locked account at '%'), for roles made and dropped
+// by statements on any connection.
+func TestRolesSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	first := startTestServer(t, dir, Config{})
+	db := first.open("")
+	mustExec(t, db, "CREATE ROLE keep", "CREATE ROLE gone", "CREATE USER member@'%'", "GRANT keep TO member@'%'", "DROP ROLE gone",
+		"CREATE DATABASE rsr", "GRANT SELECT ON rsr.* TO keep")
+	first.stop()
+	second := startTestServer(t, dir, Config{})
+	db = second.open("")
+	expectRows(t, db, "SHOW GRANTS FOR keep", "GRANT USAGE ON *.* TO `keep`", "GRANT SELECT ON `rsr`.* TO `keep`")
+	expectRows(t, db, "SHOW GRANTS FOR member@'%'", "GRANT `keep` TO `member`@`%`", "GRANT USAGE ON *.* TO `member`@`%`")
+	expectRows(t, db, "SELECT COUNT(*) FROM mysql.user WHERE user = 'gone'", "0")
+}

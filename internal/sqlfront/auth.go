@@ -1,12 +1,15 @@
 package sqlfront
 
 import (
+	"context"
 	"crypto/sha1"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"net"
+	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -22,15 +25,70 @@ import (
 // grants (go-mysql-server's mysql database).
 const usersBlob = "sqlfront/mysql_db"
 
+// rolesBlob names the engine record that lists the accounts that are
+// roles: go-mysql-server's serialized users do not say it (a role came
+// back from a restart as a locked account).
+const rolesBlob = "sqlfront/roles"
+
 // persister stores go-mysql-server's users and grants in the engine each
-// time CREATE USER, GRANT, REVOKE and the like change them. Safe for
-// concurrent use.
-type persister struct{ e *engine.Engine }
+// time CREATE USER, GRANT, REVOKE and the like change them, and then the
+// list of roles (saveRoles, after the statement: go-mysql-server calls
+// Persist with its grant tables locked). Safe for concurrent use.
+type persister struct {
+	e     *engine.Engine
+	mdb   *mysql_db.MySQLDb
+	dirty atomic.Bool // Persist ran since the last saveRoles
+}
 
 // Persist writes the serialized users and grants as one engine job.
 func (p *persister) Persist(ctx *sql.Context, data []byte) error {
 	data = append([]byte(nil), data...)
+	p.dirty.Store(true)
 	return sqlbackend.MapError(p.e.Update(ctx, func(tx *engine.Job) error { return tx.SetBlob(usersBlob, data) }))
+}
+
+// saveRoles stores the list of roles if the grant tables changed since it
+// last did. The wire layer calls it after every command.
+func (p *persister) saveRoles() {
+	if !p.dirty.Swap(false) {
+		return
+	}
+	var roles []string
+	rd := p.mdb.Reader()
+	rd.VisitUsers(func(u *mysql_db.User) {
+		if u.IsRole {
+			roles = append(roles, u.User+"@"+u.Host)
+		}
+	})
+	rd.Close()
+	sort.Strings(roles)
+	data := []byte(strings.Join(roles, "\n"))
+	if err := p.e.Update(context.Background(), func(tx *engine.Job) error { return tx.SetBlob(rolesBlob, data) }); err != nil {
+		p.dirty.Store(true) // (tried again after the next command)
+	}
+}
+
+// restoreRoles marks the stored roles as roles again after the users
+// were loaded.
+func restoreRoles(db *mysql_db.MySQLDb, e *engine.Engine) error {
+	data, err := e.Blob(rolesBlob)
+	if err != nil || len(data) == 0 {
+		return sqlbackend.MapError(err)
+	}
+	ed := db.Editor()
+	defer ed.Close()
+	for _, acct := range strings.Split(string(data), "\n") {
+		name, host, ok := strings.Cut(acct, "@")
+		if !ok {
+			continue
+		}
+		if u, found := ed.GetUser(mysql_db.UserPrimaryKey{Host: host, User: name}); found && !u.IsRole {
+			nu := *u
+			nu.IsRole = true
+			replaceUser(ed, &nu)
+		}
+	}
+	return nil
 }
 
 // nativePassword returns the mysql_native_password hash of a password as
@@ -47,14 +105,17 @@ func nativePassword(pw string) string {
 // setupUsers loads the persisted users and grants, makes sure root exists
 // at the configured host with the configured password, enables
 // authentication and installs the persister.
-func setupUsers(ctx *sql.Context, db *mysql_db.MySQLDb, e *engine.Engine, cfg *Config) error {
+func setupUsers(ctx *sql.Context, db *mysql_db.MySQLDb, e *engine.Engine, cfg *Config) (*persister, error) {
 	data, err := e.Blob(usersBlob)
 	if err != nil {
-		return sqlbackend.MapError(err)
+		return nil, sqlbackend.MapError(err)
 	}
 	if len(data) > 0 {
 		if err := db.LoadData(ctx, data); err != nil {
-			return err
+			return nil, err
+		}
+		if err := restoreRoles(db, e); err != nil {
+			return nil, err
 		}
 	}
 	db.SetEnabled(true)
@@ -68,8 +129,9 @@ func setupUsers(ctx *sql.Context, db *mysql_db.MySQLDb, e *engine.Engine, cfg *C
 		replaceUser(ed, &nu)
 	}
 	ed.Close()
-	db.SetPersister(&persister{e: e})
-	return nil
+	users := &persister{e: e, mdb: db}
+	db.SetPersister(users)
+	return users, nil
 }
 
 // replaceUser puts u in place of the account of its user and host, which

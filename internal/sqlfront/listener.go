@@ -53,10 +53,13 @@ type wireListener struct {
 	tls        *tls.Config
 	requireTLS bool
 
-	conns    *wireConns
-	nextID   atomic.Uint32
-	shutdown atomic.Bool
-	wg       sync.WaitGroup
+	conns *wireConns
+	// afterCommand runs after every command (the roles' list is saved
+	// there, persister.saveRoles); set before Accept.
+	afterCommand func()
+	nextID       atomic.Uint32
+	shutdown     atomic.Bool
+	wg           sync.WaitGroup
 }
 
 // wireConns finds a connection by its id, for the statement contexts
@@ -191,6 +194,9 @@ func (l *wireListener) serve(nc net.Conn, id uint32) {
 		return
 	}
 	for w.command() == nil {
+		if l.afterCommand != nil {
+			l.afterCommand()
+		}
 	}
 }
 

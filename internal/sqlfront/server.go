@@ -196,7 +196,8 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	se.Parser, se.Analyzer.Parser = guard, guard
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
-	if err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg); err != nil {
+	users, err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg)
+	if err != nil {
 		se.Close()
 		return nil, err
 	}
@@ -239,6 +240,9 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	conns.sm.Store(srv.SessionManager())
+	if wl, ok := srv.Listener.(*wireListener); ok {
+		wl.afterCommand = users.saveRoles
+	}
 	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, done: make(chan struct{})}
 	mh.srv.Store(s)
 	return s, nil
