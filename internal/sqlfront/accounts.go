@@ -336,9 +336,9 @@ func (h *mariaHandler) setLocked(ctx context.Context, names []sqlparser.AccountN
 //     ALTER USER would, with its privilege check);
 //   - SET DEFAULT ROLE {NONE | role} [FOR account]: checked as MariaDB
 //     checks it (1960 for no such account, 1959 for a role not granted to
-//     it) and kept as nothing more: go-mysql-server makes every role
-//     granted to an account active at once, so the default role is what
-//     the account has when it is its only role;
+//     it) and kept for mysql.user's default_role (usersdump.go), which
+//     mariadb-dump --system=users reads; go-mysql-server makes every role
+//     granted to an account active at once, so it changes no privilege;
 //   - GRANT and REVOKE PROXY, which only proxy-user authentication plugins
 //     read and HandlerDB has none of: accepted with note 1235 saying the
 //     privilege is not kept (a MariaDB dump gives root one).
@@ -439,13 +439,21 @@ func (h *mariaHandler) setDefaultRole(ctx context.Context, c *mysql.Conn, query,
 	if !ok || u.IsRole {
 		return sqlError(errtable.ERInvalidCurrentUser)
 	}
-	if r := strings.Trim(strings.TrimSpace(roles), "`'\""); !strings.EqualFold(r, "NONE") {
+	r := strings.Trim(strings.TrimSpace(roles), "`'\"")
+	if strings.EqualFold(r, "NONE") {
+		r = ""
+	} else {
 		granted := false
 		for _, e := range rd.GetToUserRoleEdges(mysql_db.RoleEdgesToKey{ToHost: a.Host, ToUser: a.Name}) {
 			granted = granted || e.FromUser == r
 		}
 		if !granted {
 			return sqlError(errtable.ERInvalidRole, quoteAccount(a.Name, a.Host), "`"+r+"`")
+		}
+	}
+	if s := h.srv.Load(); s != nil && s.defaults != nil {
+		if err := s.defaults.set(ctx, a.Name, a.Host, r); err != nil {
+			return err
 		}
 	}
 	setStatusFlags(c)

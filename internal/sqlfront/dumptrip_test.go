@@ -179,3 +179,73 @@ func TestUsersDumpFromMariaDB(t *testing.T) {
 		t.Errorf("the locked account: %v", err)
 	}
 }
+
+// TestUsersDumpToMariaDB: mariadb-dump --system=users of a HandlerDB
+// server loads into a real MariaDB, which then has the same accounts:
+// SHOW CREATE USER and SHOW GRANTS alike on both servers, the role made
+// (HandlerDB's mysql.user has MariaDB's is_role and default_role and
+// mysql.roles_mapping is read from its role grants, usersdump.go; the
+// dump failed on is_role), the default role kept, the passwords and the
+// lock working there.
+func TestUsersDumpToMariaDB(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	if _, err := exec.LookPath("mariadb-dump"); err != nil {
+		t.Skip("mariadb-dump is not installed (apt-get install mariadb-client)")
+	}
+	m, err := mariadbtest.Start("hdb-usersdump-to-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	schema := []string{"CREATE DATABASE ut", "CREATE TABLE ut.t (a INT)", "INSERT INTO ut.t VALUES (1)"}
+	mustExec(t, m.Root, schema...)
+	ts := startTestServer(t, "", Config{})
+	hdb := ts.open("")
+	mustExec(t, hdb, schema...)
+	mustExec(t, hdb, "CREATE USER tu1@'%' IDENTIFIED BY 'p1'", "CREATE USER tu2@'localhost' IDENTIFIED BY 'p2' ACCOUNT LOCK",
+		"CREATE ROLE tr", "GRANT SELECT ON ut.* TO tr", "GRANT tr TO tu1@'%'", "SET DEFAULT ROLE tr FOR tu1@'%'",
+		"GRANT INSERT ON ut.t TO tu1@'%'", "CREATE USER tu3@'%'", "GRANT UPDATE ON ut.* TO tu3@'%'")
+	expectRows(t, hdb, "SELECT user, is_role, default_role FROM mysql.user WHERE user LIKE 't%' ORDER BY user",
+		"tr|Y|", "tu1|N|tr", "tu2|N|", "tu3|N|")
+
+	var out, errb bytes.Buffer
+	_, hdbPort, _ := net.SplitHostPort(ts.s.Addr().String())
+	cmd := exec.Command("mariadb-dump", "-h127.0.0.1", "-P"+hdbPort, "-uroot", "--system=users", "--insert-ignore")
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mariadb-dump of HandlerDB: %v\n%s", err, errb.String())
+	}
+	_, mariaPort, _ := net.SplitHostPort(m.Addr())
+	load(t, mariaPort, out.Bytes())
+
+	for _, q := range []string{"SHOW CREATE USER tu1@'%'", "SHOW CREATE USER tu2@'localhost'", "SHOW CREATE USER tu3@'%'",
+		"SHOW GRANTS FOR tr", "SHOW GRANTS FOR tu2@'localhost'", "SHOW GRANTS FOR tu3@'%'"} {
+		if want, got := queryRows(t, m.Root, q), queryRows(t, hdb, q); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\nHandlerDB %q\nMariaDB   %q", q, got, want)
+		}
+	}
+	// (MariaDB's SHOW GRANTS adds the SET DEFAULT ROLE line.)
+	want := []string{"GRANT `tr` TO `tu1`@`%`", "GRANT USAGE ON *.* TO `tu1`@`%` IDENTIFIED BY PASSWORD '" + nativePassword("p1") + "'",
+		"GRANT INSERT ON `ut`.`t` TO `tu1`@`%`", "SET DEFAULT ROLE `tr` FOR `tu1`@`%`"}
+	if got := queryRows(t, m.Root, "SHOW GRANTS FOR tu1@'%'"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("MariaDB's grants of tu1:\n%q\nwant %q", got, want)
+	}
+	expectRows(t, m.Root, "SELECT user, is_role, default_role FROM mysql.user WHERE user LIKE 't%' ORDER BY user",
+		"tr|Y|", "tu1|N|tr", "tu2|N|", "tu3|N|")
+	tu1, err := gosql.Open("mysql", "tu1:p1@tcp("+m.Addr()+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tu1.Close()
+	expectRows(t, tu1, "SELECT a FROM ut.t", "1") // through the default role
+	tu2, err := gosql.Open("mysql", "tu2:p2@tcp("+m.Addr()+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tu2.Close()
+	if err := tu2.Ping(); err == nil || !strings.Contains(err.Error(), "4151") && !strings.Contains(err.Error(), "1045") {
+		t.Errorf("the locked account on MariaDB: %v", err)
+	}
+}

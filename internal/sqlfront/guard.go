@@ -135,6 +135,7 @@ func (g *guardedParser) guarded(ctx context.Context, query string, multi, return
 	}
 	restoreLabels(orig, query, ins, st)
 	st = balanceUnions(st, parsed)
+	st = mariaGrantTables(st, parsed)
 	if err := checkTree(st, len(parsed)); err != nil {
 		return nil, "", "", g.refuse(ctx, err)
 	}

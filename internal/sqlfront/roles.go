@@ -24,7 +24,8 @@ import (
 //   - CREATE ROLE ... WITH ADMIN grantee: the role is made, then granted
 //     to the grantee WITH ADMIN OPTION unless the grantee is the current
 //     account (go-mysql-server's CREATE ROLE grants the creator nothing,
-//     where MariaDB's grants it the role).
+//     where MariaDB's grants it the role); CREATE ROLE without it grants
+//     the role to the creator WITH ADMIN OPTION, as MariaDB's does.
 //   - GRANT ... TO CURRENT_USER[()]: the current account named.
 //   - EXECUTE IMMEDIATE expr (without USING): the text the expression
 //     gives is run as a statement of its own; as in MariaDB, not
@@ -34,6 +35,7 @@ import (
 var (
 	setRole        = regexp.MustCompile(`(?is)^SET\s+ROLE\s+(.+?)\s*;?\s*$`)
 	createRoleWith = regexp.MustCompile(`(?is)^(CREATE\s+ROLE\s+(?:IF\s+NOT\s+EXISTS\s+)?)(.+?)\s+WITH\s+ADMIN\s+(.+?)\s*;?\s*$`)
+	createRole     = regexp.MustCompile(`(?is)^\s*CREATE\s+ROLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w$]+|` + "`[^`]+`" + `)\s*;?\s*$`)
 	grantToCurrent = regexp.MustCompile(`(?is)^(\s*GRANT\s.+?\sTO\s+)CURRENT_USER(?:\s*\(\s*\))?(.*)$`)
 	executeNow     = regexp.MustCompile(`(?is)^\s*EXECUTE\s+IMMEDIATE\s+(.+?)\s*;?\s*$`)
 	roleName       = regexp.MustCompile(`^[\w$]+$`)
@@ -90,6 +92,18 @@ func (h *mariaHandler) roleStatement(ctx context.Context, c *mysql.Conn, query, 
 			}
 		}
 		return true, h.textQuery(ctx, c, "GRANT "+m[2]+" TO "+grantee+" WITH ADMIN OPTION", discard)
+	}
+	if m := createRole.FindStringSubmatch(text); m != nil {
+		// MariaDB grants a new role to its creator WITH ADMIN OPTION
+		// (go-mysql-server grants nothing): mysql.roles_mapping then
+		// names an administrator, as mariadb-dump needs to make the role.
+		if err := h.textQuery(ctx, c, text, h.withStatus(c, query, callback)); err != nil {
+			return true, err
+		}
+		if acct, ok := h.currentAccount(ctx, c, query); ok {
+			_ = h.textQuery(ctx, c, "GRANT "+m[1]+" TO "+acct+" WITH ADMIN OPTION", discard)
+		}
+		return true, nil
 	}
 	if m := setRole.FindStringSubmatch(text); m != nil {
 		return true, h.setRole(ctx, c, query, m[1], h.withStatus(c, query, callback))

@@ -150,6 +150,8 @@ type Server struct {
 	srv    *server.Server
 	mh     *mariaHandler
 	fns    *storedprog.Runner // nil with NoCompiledFunctions
+	// defaults holds the accounts' default roles (usersdump.go).
+	defaults *defaultRoles
 
 	mu      sync.Mutex
 	started bool
@@ -197,6 +199,10 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	users, err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg)
+	var defaults *defaultRoles
+	if err == nil {
+		defaults, err = loadDefaultRoles(e)
+	}
 	if err != nil {
 		se.Close()
 		return nil, err
@@ -211,6 +217,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if cfg.MaxConnectErrors > 0 {
 		ll.hosts = &connectErrors{max: cfg.MaxConnectErrors}
 	}
+	se.Analyzer.Catalog.RegisterFunction(ctx, accountFunction(se.Analyzer.Catalog.MySQLDb, defaults)) // usersdump.go
 	conns := &wireConns{}
 	installProcResults()
 	se.Analyzer.Runner = &procRunner{StatementRunner: se, conns: conns}
@@ -243,7 +250,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if wl, ok := srv.Listener.(*wireListener); ok {
 		wl.afterCommand = users.saveRoles
 	}
-	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, done: make(chan struct{})}
+	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, defaults: defaults, done: make(chan struct{})}
 	mh.srv.Store(s)
 	return s, nil
 }
