@@ -271,8 +271,6 @@ type limitConn struct {
 	// the serving goroutine only).
 	fastCtx *sql.Context
 
-	// stream frames the client's packets (preparestream.go).
-	stream prepareStream
 	// multiRest is what the last ComMultiQuery left of its text, the
 	// next call's text when it had more statements (on the serving
 	// goroutine only).
@@ -283,10 +281,7 @@ type limitConn struct {
 // the client has sent more than max_allowed_packet without a reply (see
 // netlimit.go).
 func (c *limitConn) Read(b []byte) (int, error) {
-	if c.stream.r == nil {
-		c.stream.r = c.Conn
-	}
-	n, err := c.stream.Read(b)
+	n, err := c.Conn.Read(b)
 	if err != nil && !c.authed.Load() {
 		if ne, ok := err.(net.Error); ok && ne.Timeout() {
 			c.l.stats.ConnectTimeouts.Add(1)

@@ -100,8 +100,10 @@ func (ps *pointSelects) lookup(query string) any {
 // *pointPlan, a *writePlan, or noFastPlan for every other statement.
 func parseFast(query string) any {
 	// A double quote means a string or, under ANSI_QUOTES, an identifier;
-	// a semicolon may start another statement. Neither belongs here.
-	if strings.ContainsAny(query, "\";") {
+	// a semicolon may start another statement. Neither belongs here, nor
+	// a clause hidden from the vitess grammar (markPrepared: a
+	// RETURNING, whose rows the fast write would not send).
+	if strings.ContainsAny(query, "\";") || strings.Contains(query, returningMark) {
 		return noFastPlan{}
 	}
 	stmt, err := sqlparser.Parse(query)

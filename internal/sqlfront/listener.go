@@ -527,6 +527,9 @@ func (w *wireConn) fieldList(ctx context.Context, p []byte) error {
 // prepare answers a COM_STMT_PREPARE.
 func (w *wireConn) prepare(ctx context.Context, text string) error {
 	c, h := w.c, w.l.h
+	if q, ok := markPrepared(text); ok {
+		text = q // (RETURNING and DO, preparestream.go)
+	}
 	opts, err := h.ParserOptionsForConnection(c)
 	if err != nil {
 		return w.writeError(err)
