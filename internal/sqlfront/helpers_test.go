@@ -158,6 +158,12 @@ func queryStrings(db execer, q string, args ...any) ([]string, error) {
 // scanStrings reads and closes rs, returning its rows as queryRows does.
 func scanStrings(rs *gosql.Rows) ([]string, error) {
 	defer rs.Close()
+	return scanSet(rs)
+}
+
+// scanSet reads the rows of rs's current result set as queryRows returns
+// them, leaving rs open (for NextResultSet).
+func scanSet(rs *gosql.Rows) ([]string, error) {
 	cols, err := rs.Columns()
 	if err != nil {
 		return nil, err

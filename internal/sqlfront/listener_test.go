@@ -219,21 +219,9 @@ END`)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var rows []string
-			for rs.Next() {
-				vals := make([]gosql.NullString, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rs.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
-				var cells []string
-				for _, v := range vals {
-					cells = append(cells, v.String)
-				}
-				rows = append(rows, strings.Join(cells, ","))
+			rows, err := scanSet(rs)
+			if err != nil {
+				t.Fatal(err)
 			}
 			sets = append(sets, strings.Join(cols, ",")+":"+strings.Join(rows, ";"))
 			if !rs.NextResultSet() {
@@ -245,7 +233,7 @@ END`)
 		}
 		return strings.Join(sets, " | ")
 	}
-	want := "id,v:1,a;2,b | a:x;y | first_id,tens,i:1,20,3"
+	want := "id,v:1|a;2|b | a:x;y | first_id,tens,i:1|20|3"
 	rs, err := db.Query("CALL prs.p(2)")
 	if err != nil {
 		t.Fatal(err)
