@@ -245,9 +245,6 @@ type limitConn struct {
 	// tried says the login got to checking the account (a refused
 	// password is no connection error for max_connect_errors).
 	tried atomic.Bool
-	// okHeader says the last write was the header of a packet that may be
-	// the handshake's OK (touched only by the serving goroutine's writes).
-	okHeader bool
 
 	// Packet limits (netlimit.go): the bytes the client may send before
 	// a reply, those it has sent since the last write, and whether a
@@ -293,24 +290,10 @@ func (c *limitConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// Write lifts the connect deadline once the server sends the OK packet
-// that ends a plain-text handshake: a packet of sequence number 2 or more
-// whose payload starts with 0x00 (vitess writes a packet's 4-byte header
-// and its payload separately). A TLS connection's records never look like
-// one (their second byte is 3); for those the first command lifts it.
+// Write counts the reply that answers what the client sent (see
+// netlimit.go).
 func (c *limitConn) Write(b []byte) (int, error) {
 	c.unanswered.Store(0)
-	if !c.authed.Load() {
-		okHeader := func(h []byte) bool { return h[1] == 0 && h[2] == 0 && h[3] >= 2 }
-		switch {
-		case len(b) == 4:
-			c.okHeader = okHeader(b)
-		case c.okHeader && len(b) > 0 && b[0] == 0, len(b) >= 5 && okHeader(b) && b[4] == 0:
-			c.lift()
-		default:
-			c.okHeader = false
-		}
-	}
 	return c.Conn.Write(b)
 }
 

@@ -38,9 +38,10 @@ import (
 // (it refuses `1+1+...` beyond about 600 terms); the connection stays
 // usable.
 //
-// COM_STMT_PREPARE is parsed by the vitess listener itself before any
-// handler sees the text, so those packets are bounded by size instead
-// (maxPrepareLen, see netlimit.go).
+// COM_STMT_PREPARE is parsed by the wire layer (with the vitess grammar,
+// to count placeholders) before the guarded parser sees the text, so
+// those packets are bounded by size instead (maxPrepareLen, see
+// netlimit.go).
 
 const (
 	// maxStatementDepth bounds the depth of a statement's syntax tree

@@ -254,6 +254,7 @@ func (w *wireConn) login() bool {
 	if err := w.pc.WriteOK(mysqlproto.OK{Status: c.StatusFlags}); err != nil {
 		return false
 	}
+	authenticated(c) // the connect deadline is lifted
 	return w.pc.Flush() == nil
 }
 

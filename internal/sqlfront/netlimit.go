@@ -12,11 +12,11 @@ import (
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
-// The vitess listener reads every packet whole, whatever its size, and
-// parses a COM_STMT_PREPARE itself before any handler sees it. The
-// limitConn that wraps each connection of the MySQL listener
-// (connlimit.go) therefore counts the bytes a client sends while the
-// server owes it a reply:
+// The wire layer reads every packet whole, whatever its size, and parses
+// a COM_STMT_PREPARE with the vitess grammar (to count its placeholders)
+// before any handler sees it. The limitConn that wraps each connection of
+// the MySQL listener (connlimit.go) therefore counts the bytes a client
+// sends while the server owes it a reply:
 //
 //   - more than max_allowed_packet (read from the global variable when the
 //     connection is accepted; 16 MiB by default, as in MariaDB 10.11)
@@ -24,8 +24,9 @@ import (
 //     (the count includes packet headers and, with TLS, record framing,
 //     for which 1/64 and 64 KiB of slack are allowed; reads while a
 //     statement runs, the file of LOAD DATA LOCAL, do not count);
-//   - a COM_STMT_PREPARE longer than maxPrepareLen closes the connection
-//     before vitess parses it (see mariaHandler.ParserOptionsForConnection).
+//   - a COM_STMT_PREPARE longer than maxPrepareLen is refused before it
+//     is parsed (mariaHandler.ParserOptionsForConnection, which the wire
+//     layer asks first).
 //
 // go-mysql-server's check for clients that disconnect during a statement
 // needs the bare TCP connection, which the wrapper hides; watchStatement
@@ -81,9 +82,8 @@ func limitConnOf(c *mysql.Conn) *limitConn {
 // that is cancelled if the client disconnects meanwhile, and the function
 // that ends the watch. The listener's watcher (watchPeers) looks at every
 // running statement's socket each peerCheckInterval. A statement whose
-// context is never cancelled (vitess's for every command: the background
-// context, with a runtime/trace task for COM_QUERY, a value only `go tool
-// trace` reads) runs on the connection's own context instead, made once:
+// context is never cancelled (the wire layer's for every command: the
+// background context) runs on the connection's own context instead, made once:
 // starting and ending a watch then costs two atomic stores. A watch
 // inside a running one (a fast path under its command's) changes nothing.
 func watchStatement(ctx context.Context, c *mysql.Conn) (context.Context, func()) {
