@@ -45,6 +45,7 @@ type Conn struct {
 
 	hdr     [4]byte
 	scratch []byte // a packet being built (result.go)
+	rbuf    []byte // the last packet read, reused for the next
 }
 
 // NewConn wraps nc. The buffers are sized for typical answers; a larger
@@ -82,9 +83,10 @@ func (c *Conn) Close() error {
 func (c *Conn) Closed() bool { return c.closed.Load() }
 
 // ReadPacket reads one payload, joining the pieces of one of 16 MiB or
-// more. The returned slice is the caller's.
+// more. The returned slice is valid until the next read: a caller that
+// keeps any of it copies it.
 func (c *Conn) ReadPacket() ([]byte, error) {
-	var data []byte
+	data := c.rbuf[:0]
 	tooLarge := false
 	for {
 		if _, err := io.ReadFull(c.r, c.hdr[:]); err != nil {
@@ -114,8 +116,8 @@ func (c *Conn) ReadPacket() ([]byte, error) {
 	if tooLarge {
 		return nil, ErrPacketTooLarge
 	}
-	if data == nil {
-		data = []byte{}
+	if cap(data) <= maxScratch {
+		c.rbuf = data[:0] // (kept for the next packet)
 	}
 	return data, nil
 }

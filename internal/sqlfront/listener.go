@@ -161,6 +161,12 @@ type wireConn struct {
 	// (procresults.go), in the binary protocol when sinkBinary.
 	sink, sinkFn func(ctx *sql.Context, sch sql.Schema, iter sql.RowIter) error
 	sinkBinary   bool
+	// res is the answer of the statement running (reset for each), with
+	// its handler callbacks made once: textAdd for COM_QUERY, binaryAdd
+	// for COM_STMT_EXECUTE.
+	res       results
+	textAdd   func(*sqltypes.Result, bool) error
+	binaryAdd func(*sqltypes.Result) error
 	// cursor holds the rows of the statement a COM_STMT_EXECUTE opened a
 	// cursor for (MariaDB materializes a cursor's rows too), until
 	// fetched, closed or replaced.
@@ -186,6 +192,8 @@ func (l *wireListener) serve(nc net.Conn, id uint32) {
 		_ = w.pc.Close()
 	}()
 	w.loadInfile, w.sinkFn = w.readLocalFile, w.sinkResults
+	w.textAdd = w.res.add
+	w.binaryAdd = func(r *sqltypes.Result) error { return w.res.add(r, false) }
 	l.conns.m.Store(id, w)
 	defer l.conns.m.Delete(id)
 	l.h.NewConnection(c)
@@ -491,13 +499,14 @@ func (w *wireConn) query(ctx context.Context, text string) error {
 		defer func() { w.sink = nil }()
 	}
 	for {
-		r := &results{w: w}
+		w.res = results{w: w}
+		r := &w.res
 		var rest string
 		var err error
 		if multi {
-			rest, err = h.ComMultiQuery(ctx, c, text, r.add)
+			rest, err = h.ComMultiQuery(ctx, c, text, w.textAdd)
 		} else {
-			err = h.ComQuery(ctx, c, text, r.add)
+			err = h.ComQuery(ctx, c, text, w.textAdd)
 		}
 		if werr := r.finish(err, rest != "" && err == nil); werr != nil {
 			return werr
@@ -612,9 +621,9 @@ func (w *wireConn) execute(ctx context.Context, p []byte) error {
 		w.sink, w.sinkBinary = w.sinkFn, true
 		defer func() { w.sink = nil }()
 	}
-	r := &results{w: w, binary: true}
-	err = h.ComStmtExecute(ctx, c, pd, func(res *sqltypes.Result) error { return r.add(res, false) })
-	return r.finish(err, false)
+	w.res = results{w: w, binary: true}
+	err = h.ComStmtExecute(ctx, c, pd, w.binaryAdd)
+	return w.res.finish(err, false)
 }
 
 // bindName is the name go-mysql-server binds parameter i (from 0) to.

@@ -41,6 +41,7 @@ func rawCommand(t *testing.T, pc *mysqlproto.Conn, payload []byte, resultSet boo
 		if err != nil {
 			t.Fatalf("reading the answer: %v (so far %d packets)", err, len(out))
 		}
+		p = append([]byte(nil), p...) // (valid until the next read)
 		out = append(out, p)
 		switch {
 		case p[0] == 0xff:
