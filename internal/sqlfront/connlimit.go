@@ -70,8 +70,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			}
 		}
 		l.open.Add(1)
-		n := maxAllowedPacket()
-		lc := &limitConn{Conn: nc, l: l, maxUnanswered: n + n/64 + 64<<10}
+		lc := &limitConn{Conn: nc, l: l}
 		lc.ctx, lc.cancelConn = context.WithCancel(context.Background())
 		lc.endWatch = func() { lc.running.Store(false) }
 		l.watchOnce.Do(func() {
@@ -246,12 +245,8 @@ type limitConn struct {
 	// password is no connection error for max_connect_errors).
 	tried atomic.Bool
 
-	// Packet limits (netlimit.go): the bytes the client may send before
-	// a reply, those it has sent since the last write, and whether a
-	// statement runs (its reads, LOAD DATA LOCAL's file, do not count).
-	maxUnanswered int64
-	unanswered    atomic.Int64
-	running       atomic.Bool
+	// running says a statement runs (the statement watch, netlimit.go).
+	running atomic.Bool
 
 	// The statement watch (netlimit.go): ctx is the context of the
 	// statements run on vitess's background context, cancelled by
@@ -284,17 +279,7 @@ func (c *limitConn) Read(b []byte) (int, error) {
 			c.l.stats.ConnectTimeouts.Add(1)
 		}
 	}
-	if n > 0 && !c.running.Load() && c.unanswered.Add(int64(n)) > c.maxUnanswered {
-		return 0, errPacketTooLarge
-	}
 	return n, err
-}
-
-// Write counts the reply that answers what the client sent (see
-// netlimit.go).
-func (c *limitConn) Write(b []byte) (int, error) {
-	c.unanswered.Store(0)
-	return c.Conn.Write(b)
 }
 
 func (c *limitConn) lift() {

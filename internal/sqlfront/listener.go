@@ -196,6 +196,10 @@ func (l *wireListener) serve(nc net.Conn, id uint32) {
 	w.binaryAdd = func(r *sqltypes.Result) error { return w.res.add(r, false) }
 	l.conns.m.Store(id, w)
 	defer l.conns.m.Delete(id)
+	// Each packet at most max_allowed_packet (as the variable is when the
+	// connection comes): a longer one is read past and answered with
+	// 1153, and the connection closed, as MariaDB does.
+	w.pc.SetMaxPacket(int(maxAllowedPacket()))
 	l.h.NewConnection(c)
 	defer l.h.ConnectionClosed(c)
 	if !w.login() {
@@ -537,6 +541,11 @@ func (w *wireConn) fieldList(ctx context.Context, p []byte) error {
 // prepare answers a COM_STMT_PREPARE.
 func (w *wireConn) prepare(ctx context.Context, text string) error {
 	c, h := w.c, w.l.h
+	if len(text) > maxPrepareLen {
+		// Refused before the vitess grammar parses it to count the
+		// placeholders: that parse is not guarded (netlimit.go).
+		return w.writeError(errPrepareTooLong)
+	}
 	if q, ok := markPrepared(text); ok {
 		text = q // (RETURNING and DO, preparestream.go)
 	}

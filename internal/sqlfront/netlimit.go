@@ -2,31 +2,27 @@ package sqlfront
 
 import (
 	"context"
-	"errors"
 	"net"
 	"time"
 
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/netutil"
 
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
-// The wire layer reads every packet whole, whatever its size, and parses
-// a COM_STMT_PREPARE with the vitess grammar (to count its placeholders)
-// before any handler sees it. The limitConn that wraps each connection of
-// the MySQL listener (connlimit.go) therefore counts the bytes a client
-// sends while the server owes it a reply:
+// The wire layer reads every packet whole, and parses a COM_STMT_PREPARE
+// with the vitess grammar (to count its placeholders) before any handler
+// sees it. So:
 //
-//   - more than max_allowed_packet (read from the global variable when the
-//     connection is accepted; 16 MiB by default, as in MariaDB 10.11)
-//     closes the connection, as MySQL does with ER_NET_PACKET_TOO_LARGE
-//     (the count includes packet headers and, with TLS, record framing,
-//     for which 1/64 and 64 KiB of slack are allowed; reads while a
-//     statement runs, the file of LOAD DATA LOCAL, do not count);
+//   - a packet longer than max_allowed_packet (read from the global
+//     variable when the connection is accepted; 16 MiB by default, as in
+//     MariaDB 10.11) is read past without being kept and answered with
+//     ER_NET_PACKET_TOO_LARGE (1153), and the connection closed, as
+//     MariaDB does (mysqlproto's SetMaxPacket);
 //   - a COM_STMT_PREPARE longer than maxPrepareLen is refused before it
-//     is parsed (mariaHandler.ParserOptionsForConnection, which the wire
-//     layer asks first).
+//     is parsed (wireConn.prepare).
 //
 // go-mysql-server's check for clients that disconnect during a statement
 // needs the bare TCP connection, which the wrapper hides; watchStatement
@@ -48,7 +44,8 @@ const (
 var (
 	errPacketTooLarge = mysql.NewSQLError(mysql.ERNetPacketTooLarge, "08S01",
 		"Got a packet bigger than 'max_allowed_packet' bytes")
-	errPrepareTooLong = errors.New("sqlfront: COM_STMT_PREPARE longer than 1 MiB refused")
+	errPrepareTooLong = mysql.NewSQLError(errtable.ERStackOverrun, "HY000",
+		"Thread stack overrun: a prepared statement's text is longer than %d bytes", maxPrepareLen)
 )
 
 // maxAllowedPacket returns the global max_allowed_packet.

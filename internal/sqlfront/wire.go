@@ -198,17 +198,6 @@ func (h *mariaHandler) overrun(c *mysql.Conn, err error) error {
 	return err
 }
 
-// ParserOptionsForConnection is called by the listener for a
-// COM_STMT_PREPARE, before it parses the statement itself: a statement
-// longer than maxPrepareLen is refused there (by closing the connection,
-// the only answer the listener allows), since its parse is not guarded.
-func (h *mariaHandler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.ParserOptions, error) {
-	if lc := limitConnOf(c); lc != nil && lc.unanswered.Load() > maxPrepareLen {
-		return sqlparser.ParserOptions{}, errPrepareTooLong
-	}
-	return h.Handler.ParserOptionsForConnection(c)
-}
-
 // ComPrepare prepares a statement, remembering it when it is a point
 // select (see fastpath.go).
 func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
