@@ -200,6 +200,29 @@ func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, err
 	need := false
 	for i := range ls {
 		lt, rt := ls[i].Type, rs[i].Type
+		if gmstypes.IsDecimal(lt) && gmstypes.IsDecimal(rt) {
+			// The planner converts an integer and a DECIMAL side both to
+			// DECIMAL(65,30) (1 UNION 2.25 printed 1 and 2.25, with 30
+			// decimals in its field); MariaDB's type is the DECIMAL
+			// that holds both, DECIMAL(3,2) there (1.00 and 2.25).
+			ol, lconv := convertedFrom(u.Left(), i)
+			or, rconv := convertedFrom(u.Right(), i)
+			if lconv && ol == nil || rconv && or == nil {
+				continue // a DOUBLE or text side: the planner's type stays
+			}
+			if ol != nil || or != nil {
+				if ol == nil {
+					ol = lt
+				}
+				if or == nil {
+					or = rt
+				}
+				if t := unionType(ol, or); t != nil && (!reflect.DeepEqual(t, lt) || !reflect.DeepEqual(t, rt)) {
+					common[i], need = t, true
+				}
+				continue
+			}
+		}
 		if reflect.DeepEqual(lt, rt) || (!gmstypes.IsDecimal(lt) && !gmstypes.IsDecimal(rt)) {
 			continue
 		}
@@ -242,6 +265,34 @@ func exactSetOp(u *plan.SetOp, retyped map[sql.ColumnId]sql.Type) (sql.Node, err
 		return nil, err
 	}
 	return u.WithChildren(plan.NewProject(side(ls, leftIds), left), plan.NewProject(side(rs, rightIds), right))
+}
+
+// convertedFrom is the type column i of a UNION side had before the
+// planner converted it to the union's DECIMAL (the side a Project of
+// Alias(Convert(x)) there): x's type when it is an exact number that is
+// not that DECIMAL, else nil; conv says whether there is such a
+// conversion at all.
+func convertedFrom(n sql.Node, i int) (t sql.Type, conv bool) {
+	p, ok := n.(*plan.Project)
+	if !ok || i >= len(p.Projections) {
+		return nil, false
+	}
+	e := p.Projections[i]
+	if a, ok := e.(*expression.Alias); ok {
+		e = a.Child
+	}
+	c, ok := e.(*expression.Convert)
+	if !ok || !gmstypes.IsDecimal(c.Type()) {
+		return nil, false
+	}
+	t = c.Child.Type()
+	if _, _, ok := exactDigits(t); !ok {
+		return nil, true
+	}
+	if reflect.DeepEqual(t, c.Type()) {
+		return nil, false
+	}
+	return t, true
 }
 
 // widenUnionAvgs gives each AVG of side n whose column (by id) becomes a
