@@ -206,7 +206,7 @@ BEGIN
   IF n > 1 THEN
     SELECT 'x' AS a UNION SELECT 'y';
   END IF;
-  SELECT x AS first_id, n * 10 AS tens, i AS i;
+  SELECT x AS first_id, n * 10 AS tens, i;
 END`,
 		`CREATE PROCEDURE prs.sig(ret INT)
 BEGIN

@@ -85,10 +85,29 @@ func markBody(st ast.Statement) {
 	case *ast.Select:
 		if s.Into == nil && !hasComment(s, doMarkComment) {
 			s.Comments = append(s.Comments, resultMark)
+			nameColumns(s)
 		}
 	case *ast.SetOp:
 		if sel := leftSelect(s); sel != nil && s.Into == nil {
 			sel.Comments = append(sel.Comments, resultMark)
+		}
+	}
+}
+
+// nameColumns gives each select expression of a procedure's result
+// statement that is a bare name its name as alias: the interpreter puts
+// the values of the procedure's variables and parameters in place of
+// their names before it runs the statement, and the column was then
+// named by the value (SELECT total returned a column "42"; MariaDB's is
+// "total"). A column's own name as its alias changes nothing.
+func nameColumns(s *ast.Select) {
+	for _, e := range s.SelectExprs {
+		ae, ok := e.(*ast.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			continue
+		}
+		if c, ok := ae.Expr.(*ast.ColName); ok {
+			ae.As = ast.NewColIdent(c.Name.String())
 		}
 	}
 }
