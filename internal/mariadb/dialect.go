@@ -1,7 +1,10 @@
 package mariadb
 
 import (
+	"regexp"
 	"strings"
+
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // MariaDB/MySQL syntax the vitess parser does not accept.
@@ -59,9 +62,80 @@ func DialectRewrite(q string) (string, bool) {
 		return rw, true
 	}
 	if rw, ok := routineDoRewrite(out); ok {
+		out, blanked = rw, true
+	}
+	if rw, ok := intervalUnitRewrite(out); ok {
 		return rw, true
 	}
 	return out, blanked
+}
+
+// compoundUnits are the interval units of two fields, which the grammar
+// reads only in EXTRACT and DATE_ADD-style calls: INTERVAL e HOUR_MINUTE
+// as an operand (and in DATE_ADD(d, INTERVAL ...), which is that form)
+// was a syntax error.
+var compoundUnits = wordSet("YEAR_MONTH DAY_HOUR DAY_MINUTE DAY_SECOND HOUR_MINUTE HOUR_SECOND MINUTE_SECOND " +
+	"SECOND_MICROSECOND MINUTE_MICROSECOND HOUR_MICROSECOND DAY_MICROSECOND")
+
+// UnquoteIntervalUnits takes intervalUnitRewrite's quotes out of the
+// texts that name st's select expressions (a column is named by its
+// expression as written: DATE_ADD(d, INTERVAL '1:30' HOUR_MINUTE)).
+func UnquoteIntervalUnits(st ast.Statement) {
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if ae, ok := n.(*ast.AliasedExpr); ok && strings.Contains(ae.InputExpression, "`") {
+			ae.InputExpression = quotedUnit.ReplaceAllStringFunc(ae.InputExpression, func(m string) string {
+				if compoundUnits[strings.ToUpper(m[1:len(m)-1])] {
+					return m[1 : len(m)-1]
+				}
+				return m
+			})
+		}
+		return true, nil
+	}, st)
+}
+
+// quotedUnit matches a word in backquotes after INTERVAL's operand.
+var quotedUnit = regexp.MustCompile("`[A-Za-z_]+`")
+
+// intervalUnitRewrite quotes the compound unit that ends each INTERVAL
+// expr of q, which the grammar then reads as the unit's name (it takes an
+// identifier there).
+func intervalUnitRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	var b strings.Builder
+	last := 0
+	for i, t := range toks {
+		if !t.word || !strings.EqualFold(t.text, "INTERVAL") {
+			continue
+		}
+		depth := 0
+		for j := i + 1; j < len(toks); j++ {
+			u := toks[j]
+			switch {
+			case u.text == "(":
+				depth++
+				continue
+			case u.text == ")":
+				depth--
+			case u.text == "," && depth == 0:
+				depth = -1
+			}
+			if depth < 0 {
+				break
+			}
+			if depth == 0 && u.word && compoundUnits[strings.ToUpper(u.text)] && u.start >= last {
+				b.WriteString(q[last:u.start])
+				b.WriteString("`" + u.text + "`")
+				last = u.end
+				break
+			}
+		}
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
 }
 
 // RoutineDoComment follows the SELECT that stands for a DO statement in a

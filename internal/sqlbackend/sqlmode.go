@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // sql_mode as MariaDB 10.11 has it: its default, its members in the order
@@ -146,6 +147,22 @@ func sessionMode(ctx *sql.Context) storeMode {
 // Warnings returns the session's warnings in the order they were raised,
 // as SHOW WARNINGS lists them (go-mysql-server's session returns the most
 // recent first).
+// Warn records a warning of the statement, worded as MariaDB words it
+// where go-mysql-server's differs: its CAST to DATE or DATETIME of a
+// value that is none says "Incorrect date value: x", MariaDB "Incorrect
+// datetime value: 'x'" for both.
+func (s *Session) Warn(w *sql.Warning) {
+	if w != nil && w.Code == mysql.ERTruncatedWrongValue {
+		for _, p := range [...]string{"Incorrect date value: ", "Incorrect datetime value: "} {
+			if rest, ok := strings.CutPrefix(w.Message, p); ok && !strings.HasPrefix(rest, "'") {
+				w.Message = "Incorrect datetime value: '" + rest + "'"
+				break
+			}
+		}
+	}
+	s.BaseSession.Warn(w)
+}
+
 func (s *Session) Warnings() []*sql.Warning {
 	w := s.BaseSession.Warnings()
 	for i, j := 0, len(w)-1; i < j; i, j = i+1, j-1 {

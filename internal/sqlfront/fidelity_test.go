@@ -194,6 +194,11 @@ func TestDialectRewrite(t *testing.T) {
 		{"CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO INSERT INTO t VALUES (1)", ""},
 		{"CREATE PROCEDURE p() BEGIN SELECT 'x; DO 1'; END", ""},
 		{"CREATE TABLE t (do INT)", ""},
+		// A compound interval unit after INTERVAL expr is quoted (the
+		// grammar takes a name there); EXTRACT's is left alone.
+		{"SELECT d + INTERVAL '1:30' HOUR_MINUTE, DATE_ADD(d, INTERVAL (a + 1) day_hour), EXTRACT(HOUR_MINUTE FROM d) FROM t",
+			"SELECT d + INTERVAL '1:30' `HOUR_MINUTE`, DATE_ADD(d, INTERVAL (a + 1) `day_hour`), EXTRACT(HOUR_MINUTE FROM d) FROM t"},
+		{"SELECT hour_minute FROM t", ""},
 	} {
 		got, ok := mariadb.DialectRewrite(c.in)
 		if c.want == "" {

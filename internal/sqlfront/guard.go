@@ -125,6 +125,7 @@ func (g *guardedParser) guarded(ctx context.Context, query string, multi, return
 		} else if rw, ok := mariadb.DialectRewrite(query); ok {
 			if st2, parsed2, rest2, err2 := parse(rw); err2 == nil {
 				st, parsed, rest, err = st2, parsed2, originalRest(query, rw, rest2), nil
+				mariadb.UnquoteIntervalUnits(st)
 			}
 		}
 	}
