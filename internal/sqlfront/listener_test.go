@@ -208,6 +208,11 @@ BEGIN
   END IF;
   SELECT x AS first_id, n * 10 AS tens, i;
 END`,
+		`CREATE PROCEDURE prs.shows()
+BEGIN
+  SHOW TABLES FROM prs;
+  SELECT 1 AS one;
+END`,
 		`CREATE PROCEDURE prs.sig(ret INT)
 BEGIN
   SELECT ret;
@@ -258,6 +263,14 @@ END`)
 		}
 		rs.Close()
 	}
+	rs, err = db.Query("CALL prs.shows()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(rs), "Tables_in_prs:t | one:1"; got != want {
+		t.Errorf("SHOW in a procedure: %s, want %s", got, want)
+	}
+	rs.Close()
 	// A statement after the CALL sees the connection in step.
 	var n int
 	if err := db.QueryRow("SELECT COUNT(*) FROM prs.t").Scan(&n); err != nil || n != 3 {

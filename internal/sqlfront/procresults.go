@@ -21,7 +21,7 @@ import (
 // only the last SELECT's rows as the CALL's result and drops them on an
 // error. Three parts make MariaDB's behaviour:
 //
-//   - resultMarks marks, in the body of every procedure the parser reads,
+//   - markResults marks, in the body of every procedure the parser reads,
 //     the statements that are result sets: a SELECT or UNION that is a
 //     statement of the body (of a block, branch, loop or handler) and has
 //     no INTO. The mark is a comment in the statement's tree, which the
@@ -31,7 +31,7 @@ import (
 //     parser (sql.GlobalParser), which installProcResults wraps.
 //   - procRunner, the analyzer's statement runner (what the interpreter
 //     runs a body's statements with), hands the rows of a marked
-//     statement to the connection's sink and gives the interpreter an OK
+//     statement, and of a SHOW or EXPLAIN of the body, to the connection's sink and gives the interpreter an OK
 //     in their place, so the CALL's own answer is an OK packet.
 //   - the sink (wireConn.sinkResults) writes them as one result set of
 //     the command, with MORE_RESULTS, while the command runs: only a
@@ -213,7 +213,7 @@ func (r *procRunner) QueryWithBindings(ctx *sql.Context, query string, parsed as
 		}
 		return gmstypes.OkResultSchema, sql.RowsToRowIter(sql.NewRow(gmstypes.NewOkResult(0))), flags, nil
 	}
-	if err != nil || !marked(parsed, resultMark) || ctx.Session == nil || sch == nil || gmstypes.IsOkResultSchema(sch) {
+	if err != nil || !(marked(parsed, resultMark) || bodyShow(parsed)) || ctx.Session == nil || sch == nil || gmstypes.IsOkResultSchema(sch) {
 		return sch, iter, flags, err
 	}
 	v, ok := r.conns.m.Load(ctx.Session.ID())
@@ -224,6 +224,17 @@ func (r *procRunner) QueryWithBindings(ctx *sql.Context, query string, parsed as
 		return nil, nil, flags, err
 	}
 	return gmstypes.OkResultSchema, sql.RowsToRowIter(sql.NewRow(gmstypes.NewOkResult(0))), flags, nil
+}
+
+// bodyShow reports whether st is a SHOW or EXPLAIN: the interpreter runs
+// those only as statements of a body (a cursor's is a SELECT), and each
+// is a result set of the CALL, as in MariaDB.
+func bodyShow(st ast.Statement) bool {
+	switch st.(type) {
+	case *ast.Show, *ast.Explain:
+		return true
+	}
+	return false
 }
 
 // drain reads iter to its end and closes it.
