@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
@@ -59,7 +60,6 @@ type wireListener struct {
 	afterCommand func()
 	nextID       atomic.Uint32
 	shutdown     atomic.Bool
-	wg           sync.WaitGroup
 }
 
 // wireConns finds a connection by its id, for the statement contexts
@@ -119,22 +119,23 @@ func wireListenerFactory(mdb *mysql_db.MySQLDb, conns *wireConns) server.Protoco
 // Addr is the listening address.
 func (l *wireListener) Addr() net.Addr { return l.ln.Addr() }
 
-// Accept serves connections until Close.
+// Accept serves connections until Close. An accept that fails for
+// another reason (out of file descriptors) is tried again after a pause
+// that doubles up to a second, not at once.
 func (l *wireListener) Accept() {
+	var pause time.Duration
 	for {
 		nc, err := l.ln.Accept()
 		if err != nil {
 			if l.shutdown.Load() || errors.Is(err, net.ErrClosed) {
 				return
 			}
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			time.Sleep(pause)
 			continue
 		}
-		id := l.nextID.Add(1)
-		l.wg.Add(1)
-		go func() {
-			defer l.wg.Done()
-			l.serve(nc, id)
-		}()
+		pause = 0
+		go l.serve(nc, l.nextID.Add(1))
 	}
 }
 
