@@ -139,10 +139,11 @@ func (n *mariaShowGrants) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, err
 			list := strings.TrimSuffix(strings.TrimPrefix(line, "GRANT "), " TO "+self)
 			for _, r := range strings.Split(list, ", ") {
 				name, host, _ := strings.Cut(r, "@")
-				if isRole(strings.Trim(name, "`"), strings.Trim(host, "`")) {
+				rn, rh := strings.Trim(name, "`"), strings.Trim(host, "`")
+				if isRole(rn, rh) {
 					r = name
 				}
-				roles = append(roles, "GRANT "+r+" TO "+selfAs)
+				roles = append(roles, "GRANT "+r+" TO "+selfAs+adminOption(rd, rn, rh, n.user, n.host))
 			}
 			continue
 		}
@@ -165,6 +166,18 @@ func (n *mariaShowGrants) RowIter(ctx *sql.Context, r sql.Row) (sql.RowIter, err
 		out = append(out, sql.Row{l})
 	}
 	return sql.RowsToRowIter(out...), nil
+}
+
+// adminOption is " WITH ADMIN OPTION" when the role fromUser@fromHost is
+// granted to user@host with it (go-mysql-server's line leaves it out),
+// else empty text.
+func adminOption(rd *mysql_db.Reader, fromUser, fromHost, user, host string) string {
+	for _, e := range rd.GetToUserRoleEdges(mysql_db.RoleEdgesToKey{ToHost: host, ToUser: user}) {
+		if e.FromUser == fromUser && e.FromHost == fromHost && e.WithAdminOption {
+			return " WITH ADMIN OPTION"
+		}
+	}
+	return ""
 }
 
 // mariaGrantLine rewrites one privilege line of go-mysql-server's: the

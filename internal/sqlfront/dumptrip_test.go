@@ -185,8 +185,9 @@ func TestUsersDumpFromMariaDB(t *testing.T) {
 // SHOW CREATE USER and SHOW GRANTS alike on both servers, the role made
 // (HandlerDB's mysql.user has MariaDB's is_role and default_role and
 // mysql.roles_mapping is read from its role grants, usersdump.go; the
-// dump failed on is_role), the default role kept, the passwords and the
-// lock working there.
+// dump failed on is_role), a role granted WITH ADMIN OPTION printed so
+// on both, the default role kept, the passwords and the lock working
+// there.
 func TestUsersDumpToMariaDB(t *testing.T) {
 	if why := mariadbtest.Missing(); why != "" {
 		t.Skip(why)
@@ -206,7 +207,7 @@ func TestUsersDumpToMariaDB(t *testing.T) {
 	mustExec(t, hdb, schema...)
 	mustExec(t, hdb, "CREATE USER tu1@'%' IDENTIFIED BY 'p1'", "CREATE USER tu2@'localhost' IDENTIFIED BY 'p2' ACCOUNT LOCK",
 		"CREATE ROLE tr", "GRANT SELECT ON ut.* TO tr", "GRANT tr TO tu1@'%'", "SET DEFAULT ROLE tr FOR tu1@'%'",
-		"GRANT INSERT ON ut.t TO tu1@'%'", "CREATE USER tu3@'%'", "GRANT UPDATE ON ut.* TO tu3@'%'")
+		"GRANT INSERT ON ut.t TO tu1@'%'", "CREATE USER tu3@'%'", "GRANT UPDATE ON ut.* TO tu3@'%'", "GRANT tr TO tu3@'%' WITH ADMIN OPTION")
 	expectRows(t, hdb, "SELECT user, is_role, default_role FROM mysql.user WHERE user LIKE 't%' ORDER BY user",
 		"tr|Y|", "tu1|N|tr", "tu2|N|", "tu3|N|")
 
