@@ -79,6 +79,7 @@ const (
 	ERSPNoReturnEnd                    = 1321 // ER_SP_NORETURNEND
 	ERTrgAlreadyExists                 = 1359 // ER_TRG_ALREADY_EXISTS
 	ERDivisionByZero                   = 1365 // ER_DIVISION_BY_ZERO
+	ERMasterFatalReadingBinlog         = 1236 // ER_MASTER_FATAL_ERROR_READING_BINLOG: a replica's binlog dump refused
 	ERUnknownStmtHandler               = 1243 // ER_UNKNOWN_STMT_HANDLER: a prepared statement id the connection does not hold
 	ERPSManyParam                      = 1390 // ER_PS_MANY_PARAM
 	ERStmtHasNoOpenCursor              = 1421 // ER_STMT_HAS_NO_OPEN_CURSOR: COM_STMT_FETCH without a cursor
@@ -324,6 +325,7 @@ var mysqlErrors = map[int]MySQLError{
 	1265: {"WARN_DATA_TRUNCATED", "01000", "Data truncated for column '%s' at row %d"},
 	1273: {"ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"},
 	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
+	1236: {"ER_MASTER_FATAL_ERROR_READING_BINLOG", "HY000", "%s"},
 	1243: {"ER_UNKNOWN_STMT_HANDLER", "HY000", "Unknown prepared statement handler (%s) given to %s"},
 	1390: {"ER_PS_MANY_PARAM", "HY000", "Prepared statement contains too many placeholders"},
 	1421: {"ER_STMT_HAS_NO_OPEN_CURSOR", "HY000", "The statement (%s) has no open cursor."},

@@ -49,6 +49,7 @@ import (
 type wireListener struct {
 	ln         net.Listener
 	h          mysql.Handler
+	mdb        *mysql_db.MySQLDb
 	methods    []mysql.AuthMethod // mysql_native_password's, with the login checks of auth.go
 	version    string
 	tls        *tls.Config
@@ -99,6 +100,7 @@ func wireListenerFactory(mdb *mysql_db.MySQLDb, conns *wireConns) server.Protoco
 		l := &wireListener{
 			ln:         &hostGate{Listener: lc.Listener, mdb: mdb, stats: stats},
 			h:          lc.Handler,
+			mdb:        mdb,
 			version:    cfg.Version,
 			tls:        cfg.TLSConfig,
 			requireTLS: cfg.RequireSecureTransport,
@@ -397,6 +399,30 @@ func (w *wireConn) command() error {
 		if err := w.fetch(p); err != nil {
 			return err
 		}
+	case mysqlproto.ComRegisterSlave:
+		// A replica registers, as with a MariaDB primary, when its
+		// account may replicate; HandlerDB writes no binary log yet
+		// (issue #28), so the dump that follows is refused.
+		if w.replicationAllowed() {
+			err = w.pc.WriteOK(mysqlproto.OK{Status: c.StatusFlags})
+		} else {
+			err = w.writeError(sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE"))
+		}
+		if err != nil {
+			return err
+		}
+	case mysqlproto.ComBinlogDump, mysqlproto.ComBinlogDumpGTID:
+		// MariaDB's answer without log_bin; the replica reports "Got
+		// fatal error 1236 from master when reading data from binary
+		// log: 'Binary log is not open'".
+		if !w.replicationAllowed() {
+			err = w.writeError(sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE"))
+		} else {
+			err = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Binary log is not open"))
+		}
+		if err != nil {
+			return err
+		}
 	case mysqlproto.ComResetConnection:
 		w.cursor = nil
 		if herr := h.ComResetConnection(c); herr != nil {
@@ -415,6 +441,22 @@ func (w *wireConn) command() error {
 		}
 	}
 	return w.pc.Flush()
+}
+
+// replicationAllowed reports whether the logged-in account has the
+// REPLICATION SLAVE privilege.
+func (w *wireConn) replicationAllowed() bool {
+	u, ok := w.c.UserData.(sql.MysqlConnectionUser)
+	if !ok || w.l.mdb == nil {
+		return false
+	}
+	if !w.l.mdb.Enabled() {
+		return true
+	}
+	rd := w.l.mdb.Reader()
+	defer rd.Close()
+	acct := w.l.mdb.GetUser(rd, u.User, u.Host, false)
+	return acct != nil && acct.PrivilegeSet.Has(sql.PrivilegeType_ReplicationSlave)
 }
 
 // unknownStmt is MariaDB's error for a statement id it does not know.

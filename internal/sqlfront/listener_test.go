@@ -19,6 +19,8 @@ import (
 
 	mysqldrv "github.com/go-sql-driver/mysql"
 
+	"github.com/handlerdb/handlerdb/internal/mariadbtest"
+
 	"github.com/handlerdb/handlerdb/internal/mysqlproto"
 )
 
@@ -353,4 +355,70 @@ func TestPreparedReturningOverTLS(t *testing.T) {
 	if err := db.QueryRow("SHOW STATUS LIKE 'Ssl_cipher'").Scan(&name, &cipher); err != nil || cipher == "" {
 		t.Fatalf("not TLS: %q %v", cipher, err)
 	}
+}
+
+// TestReplicaWithoutBinlog: a real MariaDB replica pointed at HandlerDB
+// gets through its set-up queries and registration, and its binlog dump
+// is refused as a MariaDB primary without log_bin refuses it (1236,
+// "Binary log is not open"; both commands were "Unknown command", 1047);
+// an account without REPLICATION SLAVE is refused at the registration
+// (1227), as in MariaDB.
+func TestReplicaWithoutBinlog(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	ts := startTestServer(t, "", Config{})
+	mustExec(t, ts.open(""), "CREATE USER norepl@'%' IDENTIFIED BY 'pw'")
+	m, err := mariadbtest.Start("hdb-replica-nobinlog-", "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
+	for _, c := range []struct {
+		user, pass string
+		errno      string
+		text       string
+	}{
+		{"root", "", "1236", "Binary log is not open"},
+		{"norepl", "pw", "1597", "REPLICATION SLAVE privilege"},
+	} {
+		mustExec(t, m.Root, "STOP SLAVE", "RESET SLAVE ALL",
+			fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='%s', MASTER_PASSWORD='%s', MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", host, port, c.user, c.pass),
+			"START SLAVE")
+		var errno, text string
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			rows, err := m.Root.Query("SHOW SLAVE STATUS")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols, _ := rows.Columns()
+			vals := make([]gosql.NullString, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if rows.Next() {
+				if err := rows.Scan(ptrs...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rows.Close()
+			for i, col := range cols {
+				switch col {
+				case "Last_IO_Errno":
+					errno = vals[i].String
+				case "Last_IO_Error":
+					text = vals[i].String
+				}
+			}
+			if errno != "" && errno != "0" {
+				break
+			}
+		}
+		if errno != c.errno || !strings.Contains(text, c.text) {
+			t.Errorf("replica as %s: Last_IO_Errno %s, Last_IO_Error %q; want %s with %q", c.user, errno, text, c.errno, c.text)
+		}
+	}
+	mustExec(t, m.Root, "STOP SLAVE")
 }
