@@ -425,7 +425,13 @@ func (w *wireConn) command() error {
 		}
 	case mysqlproto.ComResetConnection:
 		w.cursor = nil
-		if herr := h.ComResetConnection(c); herr != nil {
+		if c.ClientData == nil {
+			// No statement made the session yet: there is nothing to
+			// reset (go-mysql-server's reset dereferences the session).
+			w.stmts = map[uint32]*mysqlproto.Stmt{}
+			c.PrepareData = map[uint32]*mysql.PrepareData{}
+			err = w.pc.WriteOK(mysqlproto.OK{Status: c.StatusFlags})
+		} else if herr := h.ComResetConnection(c); herr != nil {
 			err = w.writeError(herr)
 		} else {
 			w.stmts = map[uint32]*mysqlproto.Stmt{}
