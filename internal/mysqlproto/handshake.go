@@ -157,7 +157,6 @@ func (c *Conn) Handshake(g *Greeting, tlsCfg *tls.Config, requireTLS bool) (*Log
 		l.AuthPlugin = NativePassword
 	}
 	c.Capabilities = l.Capabilities & caps
-	c.MariaDBCapabilities = l.MariaDBCapabilities
 	return l, nil
 }
 

@@ -39,9 +39,6 @@ type Conn struct {
 	// What the client and server agreed on at the handshake (both sides'
 	// capability bits); zero before it.
 	Capabilities uint32
-	// The client's MariaDB extended capabilities (MARIADB_CLIENT_*), zero
-	// for a MySQL client.
-	MariaDBCapabilities uint32
 
 	hdr     [4]byte
 	scratch []byte // a packet being built (result.go)
@@ -58,12 +55,6 @@ func NewConn(nc net.Conn) *Conn {
 // TLS upgrade).
 func (c *Conn) NetConn() net.Conn { return c.nc }
 
-// TLS reports whether the connection was upgraded to TLS.
-func (c *Conn) TLS() bool {
-	_, ok := c.nc.(*tls.Conn)
-	return ok
-}
-
 // SetMaxPacket sets the largest payload ReadPacket accepts (0: no limit).
 func (c *Conn) SetMaxPacket(n int) { c.max = n }
 
@@ -78,9 +69,6 @@ func (c *Conn) Close() error {
 	}
 	return c.nc.Close()
 }
-
-// Closed reports whether Close was called.
-func (c *Conn) Closed() bool { return c.closed.Load() }
 
 // ReadPacket reads one payload, joining the pieces of one of 16 MiB or
 // more. The returned slice is valid until the next read: a caller that
@@ -147,10 +135,6 @@ func (c *Conn) WritePacket(p []byte) error {
 
 // Flush sends what the writers buffered.
 func (c *Conn) Flush() error { return c.w.Flush() }
-
-// Buffered reports whether the client has sent bytes not yet read (a
-// pipelined command).
-func (c *Conn) Buffered() bool { return c.r.Buffered() > 0 }
 
 // upgradeTLS runs the server side of a TLS handshake on the connection
 // and reads the rest of the stream through it. The client may have sent

@@ -283,33 +283,18 @@ func appendBinaryValue(b []byte, f *querypb.Field, v sqltypes.Value) ([]byte, er
 	}
 }
 
-// MySQL column type codes (MYSQL_TYPE_*).
+// MySQL column type codes (MYSQL_TYPE_*) of the binary row encodings.
 const (
-	typeDecimal    = 0
-	typeTiny       = 1
-	typeShort      = 2
-	typeLong       = 3
-	typeFloat      = 4
-	typeDouble     = 5
-	typeNull       = 6
-	typeTimestamp  = 7
-	typeLongLong   = 8
-	typeInt24      = 9
-	typeDate       = 10
-	typeTime       = 11
-	typeDatetime   = 12
-	typeYear       = 13
-	typeVarchar    = 15
-	typeBit        = 16
-	typeJSON       = 245
-	typeNewDecimal = 246
-	typeEnum       = 247
-	typeSet        = 248
-	typeTinyBlob   = 249
-	typeMediumBlob = 250
-	typeLongBlob   = 251
-	typeBlob       = 252
-	typeVarString  = 253
-	typeString     = 254
-	typeGeometry   = 255
+	typeTiny      = 1
+	typeShort     = 2
+	typeLong      = 3
+	typeFloat     = 4
+	typeDouble    = 5
+	typeTimestamp = 7
+	typeLongLong  = 8
+	typeInt24     = 9
+	typeDate      = 10
+	typeTime      = 11
+	typeDatetime  = 12
+	typeYear      = 13
 )

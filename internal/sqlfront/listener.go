@@ -667,11 +667,11 @@ func (w *wireConn) execute(ctx context.Context, p []byte) error {
 	if pd == nil {
 		return w.writeError(unknownStmt(ex.Stmt.ID, "mysqld_stmt_execute"))
 	}
+	// (made afresh each execution: nothing keeps the last one's)
 	pd.BindVars = make(map[string]*querypb.BindVariable, len(ex.Args))
 	for i, a := range ex.Args {
 		pd.BindVars[bindName(i)] = sqltypes.ValueBindVariable(a)
 	}
-	defer func() { pd.BindVars = make(map[string]*querypb.BindVariable, len(ex.Args)) }()
 	if ex.Cursor != 0 {
 		return w.openCursor(ctx, ex.Stmt.ID, pd)
 	}
@@ -708,10 +708,8 @@ func (w *wireConn) openCursor(ctx context.Context, id uint32, pd *mysql.PrepareD
 	w.cursor = nil
 	cur := &cursor{stmt: id}
 	var ok *sqltypes.Result
-	// CURSOR_EXISTS while it runs: the result's values then do not point
-	// into pooled buffers (spoolRows); they are copied all the same.
-	c.StatusFlags |= mysqlproto.StatusCursorExists
-	defer func() { c.StatusFlags &^= mysqlproto.StatusCursorExists }()
+	// The rows are kept past the statement, so each value is copied out
+	// of the buffers the handler reuses between batches.
 	err := h.ComStmtExecute(ctx, c, pd, func(res *sqltypes.Result) error {
 		if len(res.Fields) == 0 && cur.fields == nil {
 			ok = res
