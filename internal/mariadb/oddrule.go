@@ -285,22 +285,23 @@ func oddSortFields(fields sql.SortFields) (sql.SortFields, bool) {
 }
 
 // oddResult makes the date columns of a statement's result oddType:
-// the top-level projection's, or a projection added over the result.
+// the top-level projection's (also below the sorts, limits and filters
+// that pass its rows on), or a projection added over the result.
+//
+// A projection is added only where there is none to retype: a derived
+// table is analyzed as a statement of its own, and a projection added
+// over its select list (go-mysql-server erases the one over a list it
+// repeats) was placed by column id once inside the outer plan, which
+// read an alias of an aggregate named twice in the list from the wrong
+// position (a view's COUNT(*) AS n gave the GROUP BY column's values).
 func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 	if !sqlbackend.HasTime(n.Schema()) {
 		return n, transform.SameTree
 	}
-	switch x := n.(type) {
-	case *plan.Project:
-		exprs := make([]sql.Expression, len(x.Projections))
-		for i, e := range x.Projections {
-			exprs[i] = oddTyped(e)
-		}
-		nn, err := x.WithExpressions(exprs...)
-		if err != nil {
-			return n, transform.SameTree
-		}
+	if nn, ok := oddProjectBelow(n); ok {
 		return nn, transform.NewTree
+	}
+	switch n.(type) {
 	case *plan.Sort, *plan.TopN, *plan.Limit, *plan.Offset, *plan.Distinct, *plan.OrderedDistinct,
 		*plan.Filter, *plan.GroupBy, *plan.Having, *plan.Window, *plan.ResolvedTable, *plan.TableAlias,
 		*plan.IndexedTableAccess, *plan.SubqueryAlias, *plan.SetOp, *plan.JoinNode:
@@ -321,6 +322,28 @@ func oddResult(n sql.Node) (sql.Node, transform.TreeIdentity) {
 		return plan.NewProject(exprs, n), transform.NewTree
 	}
 	return n, transform.SameTree
+}
+
+// oddProjectBelow retypes the projection under n's sorts, limits and
+// filters in place; ok is false when there is none.
+func oddProjectBelow(n sql.Node) (sql.Node, bool) {
+	switch x := n.(type) {
+	case *plan.Project:
+		exprs := make([]sql.Expression, len(x.Projections))
+		for i, e := range x.Projections {
+			exprs[i] = oddTyped(e)
+		}
+		nn, err := x.WithExpressions(exprs...)
+		return nn, err == nil
+	case *plan.Sort, *plan.TopN, *plan.Limit, *plan.Offset, *plan.Distinct, *plan.OrderedDistinct, *plan.Filter, *plan.Having:
+		c, ok := oddProjectBelow(n.Children()[0])
+		if !ok {
+			return n, false
+		}
+		nn, err := n.WithChildren(c)
+		return nn, err == nil
+	}
+	return n, false
 }
 
 // outputColumnIds gives the column ids of n's rows, position by
