@@ -407,7 +407,11 @@ func mariaViewsRows(ctx *sql.Context, cat sql.Catalog) (sql.RowIter, error) {
 			if !h.updatable {
 				updatable = "NO"
 			}
-			rows = append(rows, sql.Row{db.CatalogName, db.SchemaName, v.Name, h.text, h.check, updatable,
+			text := mariaViewText(ctx, cat, db.Database.Name(), v, true, true)
+			if text == "" {
+				text = h.text
+			}
+			rows = append(rows, sql.Row{db.CatalogName, db.SchemaName, v.Name, text, h.check, updatable,
 				h.definer, h.security, coll.CharacterSet().String(), coll.String(), h.algorithm})
 		}
 	}

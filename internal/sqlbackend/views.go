@@ -22,8 +22,11 @@ import (
 // (withDefiner). SHOW CREATE VIEW (and SHOW CREATE TABLE of a view)
 // prints MariaDB's head, CREATE ALGORITHM=... DEFINER=... SQL SECURITY
 // ... VIEW, before the view's text, where go-mysql-server printed CREATE
-// VIEW alone (showCreateView); the text itself is the SELECT as written,
-// not MariaDB's form with every column qualified and aliased.
+// VIEW alone (showCreateView); the text is the SELECT in MariaDB's
+// printed form (viewprint.go), with the database named in every table
+// and column when the view is shown from another database or reads
+// another database's tables, as MariaDB does; information_schema.VIEWS
+// names it always.
 
 // viewHead matches the words of a CREATE VIEW statement before DEFINER,
 // and DEFINER when it is there.
@@ -88,8 +91,15 @@ func showCreateViewOf(ctx *sql.Context, a *analyzer.Analyzer, n *plan.ShowCreate
 	if !ok {
 		return nil
 	}
-	text := fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=%s SQL SECURITY %s VIEW `%s` AS %s",
-		h.algorithm, quotedDefiner(h.definer), h.security, strings.ReplaceAll(vd.Name, "`", "``"), h.text)
+	name := quoteIdent(vd.Name)
+	body := mariaViewText(ctx, a.Catalog, db, vd, !strings.EqualFold(db, ctx.GetCurrentDatabase()), false)
+	if body == "" {
+		body = h.text
+	} else if !strings.EqualFold(db, ctx.GetCurrentDatabase()) {
+		name = quoteIdent(db) + "." + name
+	}
+	text := fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=%s SQL SECURITY %s VIEW %s AS %s",
+		h.algorithm, quotedDefiner(h.definer), h.security, name, body)
 	if h.check != "NONE" {
 		text += " WITH " + h.check + " CHECK OPTION"
 	}
@@ -101,6 +111,67 @@ func showCreateViewOf(ctx *sql.Context, a *analyzer.Analyzer, n *plan.ShowCreate
 		coll = fmt.Sprint(v)
 	}
 	return &showCreateView{showNode: showNode{n.Schema()}, row: sql.Row{vd.Name, text, cs, coll}}
+}
+
+// mariaViewText prints view vd of database db in MariaDB's form
+// (viewprint.go), its tables and columns named with their database when
+// qualify is set or when it reads another database's tables, as MariaDB
+// stores it at creation when stored is set (information_schema.VIEWS)
+// or as SHOW CREATE VIEW reads it back; "" when the printer does not
+// know how to print it.
+func mariaViewText(ctx *sql.Context, cat sql.Catalog, db string, vd sql.ViewDefinition, qualify, stored bool) string {
+	st, err := ast.ParseWithOptions(ctx, vd.CreateViewStatement, sql.NewSqlModeFromString(vd.SqlMode).ParserOptions())
+	if err != nil {
+		return ""
+	}
+	ddl, ok := st.(*ast.DDL)
+	if !ok || ddl.ViewSpec == nil {
+		return ""
+	}
+	otherDB := false
+	lookup := func(tdb, name string) (viewTable, bool) {
+		if !strings.EqualFold(tdb, db) {
+			otherDB = true
+		}
+		sdb, err := cat.Database(ctx, tdb)
+		if err != nil {
+			return viewTable{}, false
+		}
+		if pd, ok := sdb.(mysql_db.PrivilegedDatabase); ok {
+			sdb = pd.Unwrap()
+		}
+		d, ok := sdb.(*database)
+		if !ok {
+			return viewTable{}, false
+		}
+		if t, ok, err := d.GetTableInsensitive(ctx, name); err == nil && ok {
+			var cols []string
+			for _, c := range t.Schema() {
+				cols = append(cols, c.Name)
+			}
+			return viewTable{name: t.Name(), cols: cols}, true
+		}
+		if v, ok, err := d.GetViewDefinition(ctx, name); err == nil && ok {
+			return viewTable{name: v.Name, def: v.CreateViewStatement}, true
+		}
+		return viewTable{}, false
+	}
+	charset := ""
+	if v, err := ctx.GetSessionVariable(ctx, "character_set_connection"); err == nil {
+		charset = fmt.Sprint(v)
+	}
+	p := viewPrinter{db: db, qualify: qualify, lookup: lookup, charset: charset, stored: stored}
+	text, err := p.printView(ddl.ViewSpec.ViewExpr, ddl.ViewSpec.Columns)
+	if err != nil {
+		return ""
+	}
+	if otherDB && !qualify {
+		p = viewPrinter{db: db, qualify: true, lookup: lookup, charset: charset, stored: stored}
+		if text, err = p.printView(ddl.ViewSpec.ViewExpr, ddl.ViewSpec.Columns); err != nil {
+			return ""
+		}
+	}
+	return text
 }
 
 // viewHeadInfo is what a view's CREATE VIEW statement says besides its
@@ -147,9 +218,11 @@ func viewHeadOf(ctx *sql.Context, vd sql.ViewDefinition) (viewHeadInfo, bool) {
 	return h, true
 }
 
-// updatableSelect reports whether a view's SELECT can be written through,
-// as go-mysql-server judges it: one SELECT with a table, without
-// DISTINCT, GROUP BY, HAVING, aggregates, window functions or subqueries.
+// updatableSelect reports whether a view's SELECT can be written
+// through, as MariaDB judges it: one SELECT with a table, without
+// DISTINCT, GROUP BY, HAVING, aggregates or window functions of its own
+// (a subquery's do not count), with at least one item that is a plain
+// column.
 func updatableSelect(sel ast.SelectStatement) bool {
 	s, ok := sel.(*ast.Select)
 	if !ok || s.QueryOpts.Distinct || len(s.GroupBy) > 0 || s.Having != nil || len(s.From) == 0 {
@@ -162,19 +235,31 @@ func updatableSelect(sel ast.SelectStatement) bool {
 			}
 		}
 	}
-	updatable := true
+	updatable, column := true, false
+	for _, se := range s.SelectExprs {
+		switch e := se.(type) {
+		case *ast.StarExpr:
+			column = true
+		case *ast.AliasedExpr:
+			if _, ok := e.Expr.(*ast.ColName); ok {
+				column = true
+			}
+		}
+	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		switch n := n.(type) {
 		case *ast.FuncExpr:
 			if n.IsAggregate() || n.Over != nil {
 				updatable = false
 			}
-		case *ast.Subquery:
+		case *ast.GroupConcatExpr:
 			updatable = false
+		case *ast.Subquery:
+			return false, nil
 		}
 		return updatable, nil
 	}, s.SelectExprs)
-	return updatable
+	return updatable && column
 }
 
 // quotedDefiner is user@host as `user`@`host`.

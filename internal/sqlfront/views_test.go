@@ -6,6 +6,48 @@ import (
 	"testing"
 )
 
+// TestViewTextAcrossDatabases: a view's SELECT is printed with every
+// table and column named with its database when it is shown from another
+// database (and the view's name too) or when it reads another database's
+// tables, and always in information_schema.VIEWS, whose text keeps the
+// FROM list of several tables out of parentheses; a view's columns are
+// named through the view alone. The expected texts are MariaDB 10.11's
+// for the same statements.
+func TestViewTextAcrossDatabases(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	db := ts.open("")
+	mustExec(t, db, "CREATE DATABASE vh", "CREATE TABLE vh.t (id INT PRIMARY KEY, a INT)",
+		"CREATE VIEW vh.plain AS SELECT id, a + 1 AS b FROM vh.t WHERE a > 0",
+		"CREATE DATABASE vh2", "CREATE TABLE vh2.u (k INT, id INT)",
+		"CREATE VIEW vh.cross_db AS SELECT t.id, u.k, vh.plain.b FROM vh.t JOIN vh2.u ON u.id = t.id, vh.plain")
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	head := "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW "
+	crossBody := "select `vh`.`t`.`id` AS `id`,`vh2`.`u`.`k` AS `k`,`plain`.`b` AS `b` from ((`vh`.`t` join `vh2`.`u` on(`vh2`.`u`.`id` = `vh`.`t`.`id`)) join `vh`.`plain`)"
+	for _, step := range []struct{ use, show, want string }{
+		{"vh", "SHOW CREATE VIEW plain", head + "`plain` AS select `t`.`id` AS `id`,`t`.`a` + 1 AS `b` from `t` where `t`.`a` > 0"},
+		{"vh", "SHOW CREATE VIEW cross_db", head + "`cross_db` AS " + crossBody},
+		{"vh2", "SHOW CREATE VIEW vh.plain", head + "`vh`.`plain` AS select `vh`.`t`.`id` AS `id`,`vh`.`t`.`a` + 1 AS `b` from `vh`.`t` where `vh`.`t`.`a` > 0"},
+		{"vh2", "SHOW CREATE VIEW vh.cross_db", head + "`vh`.`cross_db` AS " + crossBody},
+	} {
+		if _, err := c.ExecContext(context.Background(), "USE "+step.use); err != nil {
+			t.Fatal(err)
+		}
+		var name, text, cs, coll string
+		if err := c.QueryRowContext(context.Background(), step.show).Scan(&name, &text, &cs, &coll); err != nil {
+			t.Fatalf("%s: %v", step.show, err)
+		}
+		if text != step.want {
+			t.Errorf("USE %s; %s:\n got %s\nwant %s", step.use, step.show, text, step.want)
+		}
+	}
+	expectRows(t, db, "SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_NAME = 'cross_db'",
+		"select `vh`.`t`.`id` AS `id`,`vh2`.`u`.`k` AS `k`,`plain`.`b` AS `b` from (`vh`.`t` join `vh2`.`u` on(`vh2`.`u`.`id` = `vh`.`t`.`id`)) join `vh`.`plain`")
+}
+
 // TestViewHeads: a view keeps the account that created it as its definer
 // (go-mysql-server named whoever read information_schema.VIEWS), SHOW
 // CREATE VIEW prints MariaDB's head (ALGORITHM, DEFINER, SQL SECURITY)
@@ -28,14 +70,14 @@ func TestViewHeads(t *testing.T) {
 	defer reader.Close()
 	for _, db := range []execer{root, reader} {
 		expectRows(t, db, "SELECT TABLE_NAME, DEFINER, SECURITY_TYPE, CHECK_OPTION, VIEW_DEFINITION, ALGORITHM FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'vh' ORDER BY TABLE_NAME",
-			"inv|root@localhost|INVOKER|CASCADED|SELECT id FROM vh.t|MERGE",
-			"other|someone@%|DEFINER|NONE|SELECT 1 AS one|UNDEFINED",
-			"plain|root@localhost|DEFINER|NONE|SELECT id, a + 1 AS b FROM vh.t WHERE a > 0|UNDEFINED")
+			"inv|root@localhost|INVOKER|CASCADED|select `vh`.`t`.`id` AS `id` from `vh`.`t`|MERGE",
+			"other|someone@%|DEFINER|NONE|select 1 AS `one`|UNDEFINED",
+			"plain|root@localhost|DEFINER|NONE|select `vh`.`t`.`id` AS `id`,`vh`.`t`.`a` + 1 AS `b` from `vh`.`t` where `vh`.`t`.`a` > 0|UNDEFINED")
 	}
 	for q, want := range map[string]string{
-		"SHOW CREATE VIEW vh.plain": "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `plain` AS SELECT id, a + 1 AS b FROM vh.t WHERE a > 0",
-		"SHOW CREATE VIEW vh.inv":   "CREATE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW `inv` AS SELECT id FROM vh.t WITH CASCADED CHECK OPTION",
-		"SHOW CREATE TABLE other":   "CREATE ALGORITHM=UNDEFINED DEFINER=`someone`@`%` SQL SECURITY DEFINER VIEW `other` AS SELECT 1 AS one",
+		"SHOW CREATE VIEW vh.plain": "CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `plain` AS select `t`.`id` AS `id`,`t`.`a` + 1 AS `b` from `t` where `t`.`a` > 0",
+		"SHOW CREATE VIEW vh.inv":   "CREATE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW `inv` AS select `t`.`id` AS `id` from `t` WITH CASCADED CHECK OPTION",
+		"SHOW CREATE TABLE other":   "CREATE ALGORITHM=UNDEFINED DEFINER=`someone`@`%` SQL SECURITY DEFINER VIEW `other` AS select 1 AS `one`",
 	} {
 		rows := queryRows(t, reader, q)
 		if len(rows) != 1 || strings.Split(rows[0], "|")[1] != want {
