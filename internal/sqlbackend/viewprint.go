@@ -206,7 +206,7 @@ func (p *viewPrinter) selectStmt(s *ast.Select, outer *viewScope, names []string
 	}
 	if s.Where != nil && s.Where.Expr != nil {
 		p.b.WriteString(" where ")
-		if err := p.expr(s.Where.Expr, sc, precLowest); err != nil {
+		if err := p.cond(s.Where.Expr, sc, precLowest); err != nil {
 			return nil, err
 		}
 	}
@@ -223,7 +223,7 @@ func (p *viewPrinter) selectStmt(s *ast.Select, outer *viewScope, names []string
 	}
 	if s.Having != nil && s.Having.Expr != nil {
 		p.b.WriteString(" having ")
-		if err := p.expr(s.Having.Expr, &havingScope{sc}, precLowest); err != nil {
+		if err := p.cond(s.Having.Expr, &havingScope{sc}, precLowest); err != nil {
 			return nil, err
 		}
 	}
@@ -258,8 +258,8 @@ func (p *viewPrinter) selectStmt(s *ast.Select, outer *viewScope, names []string
 
 // items expands a SELECT's stars and names every item: by the view's
 // column list, the alias, the column's name as written, or the
-// expression's text as written (MariaDB's Name_exp_N past 64
-// characters).
+// expression's text as written (MariaDB's Name_exp_N for an empty name
+// or one past 64 characters).
 func (p *viewPrinter) items(s *ast.Select, sc *viewScope, names []string) ([]viewItem, error) {
 	var items []viewItem
 	for _, se := range s.SelectExprs {
@@ -292,10 +292,7 @@ func (p *viewPrinter) items(s *ast.Select, sc *viewScope, names []string) ([]vie
 				default:
 					it.name = e.InputExpression
 				}
-				if it.name == "" {
-					return nil, errUnprinted
-				}
-				if len([]rune(it.name)) > 64 {
+				if it.name == "" || len([]rune(it.name)) > 64 {
 					it.name = "Name_exp_" + strconv.Itoa(len(items)+1)
 				}
 			}
@@ -505,7 +502,7 @@ func (p *viewPrinter) join(j *ast.JoinTableExpr, sc *viewScope) error {
 	switch {
 	case j.Condition.On != nil:
 		p.b.WriteString(" on(")
-		if err := p.expr(j.Condition.On, sc, precLowest); err != nil {
+		if err := p.cond(j.Condition.On, sc, precLowest); err != nil {
 			return err
 		}
 		p.b.WriteByte(')')
@@ -654,13 +651,17 @@ func (p *viewPrinter) expr(e ast.Expr, s scopeOf, min int) error {
 			o := x.(*ast.OrExpr)
 			op, l, r = " or ", o.Left, o.Right
 		}
-		if err := p.expr(l, s, prec); err != nil {
+		if err := p.cond(l, s, prec); err != nil {
 			return err
 		}
 		p.b.WriteString(op)
-		return p.expr(r, s, prec)
+		return p.cond(r, s, prec)
 	case *ast.XorExpr:
-		return p.binary(x.Left, " xor ", x.Right, s, prec)
+		if err := p.cond(x.Left, s, prec); err != nil {
+			return err
+		}
+		p.b.WriteString(" xor ")
+		return p.cond(x.Right, s, prec+1)
 	case *ast.ComparisonExpr:
 		return p.comparison(x, s, prec)
 	case *ast.RangeCond:
@@ -783,6 +784,22 @@ func (p *viewPrinter) subquery(sel ast.SelectStatement, sc *viewScope) error {
 	p.inExpr++
 	defer func() { p.inExpr-- }()
 	return p.statement(sel, sc, nil)
+}
+
+// cond prints a condition (WHERE, HAVING, ON, an operand of AND, OR or
+// XOR), where MariaDB prints a bare column c as c <> 0.
+func (p *viewPrinter) cond(e ast.Expr, s scopeOf, min int) error {
+	for {
+		pe, ok := e.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		e = pe.Expr
+	}
+	if c, ok := e.(*ast.ColName); ok {
+		e = &ast.ComparisonExpr{Operator: "<>", Left: c, Right: ast.NewIntVal([]byte("0"))}
+	}
+	return p.expr(e, s, min)
 }
 
 // binary prints l op r, l in parentheses below prec, r at or below it.
@@ -924,6 +941,8 @@ func precedence(e ast.Expr) int {
 		switch strings.ToLower(x.Name.String()) {
 		case "datediff":
 			return precAdd
+		case "isnull":
+			return precCmp
 		case "date_add", "date_sub", "adddate", "subdate":
 			if len(x.Exprs) == 2 {
 				if ae, ok := x.Exprs[1].(*ast.AliasedExpr); ok {
@@ -1115,8 +1134,18 @@ func (p *viewPrinter) function(f *ast.FuncExpr, s scopeOf) error {
 		}
 	case "max", "min":
 		f = &ast.FuncExpr{Name: f.Name, Exprs: f.Exprs}
+	case "isnull":
+		if len(args) != 1 || f.Distinct {
+			break
+		}
+		if a, ok := args[0].(*ast.AliasedExpr); ok {
+			return p.expr(&ast.IsExpr{Operator: "is null", Expr: a.Expr}, s, precCmp)
+		}
 	case "date":
-		if a, ok := args[0].(*ast.AliasedExpr); ok && len(args) == 1 && !f.Distinct {
+		if len(args) != 1 || f.Distinct {
+			break
+		}
+		if a, ok := args[0].(*ast.AliasedExpr); ok {
 			return p.convert(&ast.ConvertExpr{Name: "CAST", Expr: a.Expr, Type: &ast.ConvertType{Type: "date"}}, s)
 		}
 	case "datediff":

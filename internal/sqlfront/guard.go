@@ -215,10 +215,13 @@ func (g *guardedParser) ParseOneWithOptions(ctx context.Context, s string, optio
 // inside a quoted string doubled, so that the parser (which drops a
 // backslash before any character it does not decode) keeps it, as MySQL
 // and MariaDB do: 'a\_b' is the four characters a\_b, and LIKE 'a\_b'
-// matches a_b only. ins are the offsets in the result of the backslashes
-// added, ascending; nil (query unchanged) when there are none.
+// matches a_b only. It also puts a space between SELECT (DISTINCT, ALL)
+// and a string right after it: the parser placed such an item one
+// character late, which named SELECT'a' a' and made SELECT” panic. ins
+// are the offsets in the result of the characters added, ascending; nil
+// (query unchanged) when there are none.
 func keepLikeEscapes(query string) (string, []int) {
-	if !strings.Contains(query, `\%`) && !strings.Contains(query, `\_`) {
+	if !strings.Contains(query, `\%`) && !strings.Contains(query, `\_`) && !hasKeywordQuote(query) {
 		return query, nil
 	}
 	var b strings.Builder
@@ -230,6 +233,10 @@ func keepLikeEscapes(query string) (string, []int) {
 		case quote == 0:
 			if c == '\'' || c == '"' || c == '`' {
 				quote = c
+			}
+			if keywordQuoteAt(query, i) {
+				ins = append(ins, b.Len())
+				b.WriteByte(' ')
 			}
 		case c == quote:
 			quote = 0
@@ -249,6 +256,42 @@ func keepLikeEscapes(query string) (string, []int) {
 		return query, nil
 	}
 	return b.String(), ins
+}
+
+// hasKeywordQuote reports whether a quote of s follows SELECT, DISTINCT
+// or ALL with nothing between (keywordQuoteAt).
+func hasKeywordQuote(s string) bool {
+	for j := strings.IndexAny(s, `'"`); j >= 0; {
+		if keywordQuoteAt(s, j) {
+			return true
+		}
+		k := strings.IndexAny(s[j+1:], `'"`)
+		if k < 0 {
+			break
+		}
+		j += 1 + k
+	}
+	return false
+}
+
+// keywordQuoteAt reports whether s[i] is a quote (' or ") right after
+// SELECT, DISTINCT or ALL.
+func keywordQuoteAt(s string, i int) bool {
+	if s[i] != '\'' && s[i] != '"' {
+		return false
+	}
+	for _, kw := range [...]string{"select", "distinct", "all"} {
+		start := i - len(kw)
+		if start >= 0 && strings.EqualFold(s[start:i], kw) && (start == 0 || !isWordByte(s[start-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordByte reports whether c can be part of an unquoted name.
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // restOfOriginal maps rest, the unparsed remainder of rw (orig with

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"context"
 	gosql "database/sql"
 	"fmt"
 	"math/rand"
@@ -128,4 +129,51 @@ func TestBackslashPercentUnderscoreKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectRows(t, c, "SELECT id, s FROM bs.t WHERE id > 3 ORDER BY id", `4|b\%`, `5|c\_`)
+}
+
+// TestStringRightAfterSelect: a string right after SELECT, DISTINCT or
+// ALL is read as MariaDB 10.11 reads it on the anchor: SELECT” is an
+// empty string (it ended the connection with a panic of the parser),
+// SELECT'a' a column named a (it was named a'), and the statement after
+// it in a multi-statement text runs.
+func TestStringRightAfterSelect(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	expectRows(t, c, `SELECT''`, "")
+	expectRows(t, c, `SELECT""`, "")
+	expectRows(t, c, `SELECT DISTINCT'b', 'it''s'`, "b|it's")
+	expectRows(t, c, `SELECT ALL"q"`, "q")
+	rs, err := c.QueryContext(context.Background(), `SELECT'a', 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := rs.Columns()
+	rs.Close()
+	if err != nil || strings.Join(cols, ",") != "a,1" {
+		t.Errorf("SELECT'a', 1: columns %q (%v), want a,1", cols, err)
+	}
+	multi, err := gosql.Open("mysql", ts.dsn("root", "", "")+"&multiStatements=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer multi.Close()
+	rs, err = multi.Query(`SELECT'x';SELECT'y'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var got []string
+	for {
+		rows, err := scanSet(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rows...)
+		if !rs.NextResultSet() {
+			break
+		}
+	}
+	if strings.Join(got, ",") != "x,y" {
+		t.Errorf("SELECT'x';SELECT'y': %q, want x then y", got)
+	}
 }

@@ -87,3 +87,24 @@ CREATE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW checked AS SELECT co
 SHOW CREATE VIEW checked;
 SHOW CREATE TABLE checked;
 SELECT TABLE_NAME, VIEW_DEFINITION, CHECK_OPTION, IS_UPDATABLE, SECURITY_TYPE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME;
+-- A bare column as a condition (WHERE, HAVING, ON, an operand of AND,
+-- OR, XOR) prints as c <> 0; operators keep their meaning with the
+-- fewest parentheses.
+CREATE DEFINER=`root`@`localhost` VIEW conds AS
+SELECT c.customer_id, IF(c.active AND c.store_id, 1, 2) AS both_set, CASE WHEN c.active THEN 'a' END AS w
+FROM customer c JOIN payment p ON c.active WHERE c.active AND c.store_id + 1 AND ISNULL(p.payment_date) AND (c.customer_id > 1) XOR p.amount AND NOT c.active
+GROUP BY c.customer_id, c.active, c.store_id HAVING c.customer_id;
+SHOW CREATE VIEW conds;
+SELECT * FROM conds ORDER BY customer_id;
+CREATE DEFINER=`root`@`localhost` VIEW arith AS
+SELECT customer_id - (store_id - 1), (customer_id - store_id) - 1, customer_id * (store_id + 1), -(customer_id + 1), customer_id DIV (store_id * 2),
+  DATEDIFF(create_date, '2000-01-01') * 2, DATE_ADD(create_date, INTERVAL 1 DAY) < NOW()
+FROM customer WHERE NOT (customer_id = 1 AND (store_id = 2 OR active = 3)) AND (customer_id OR store_id);
+SHOW CREATE VIEW arith;
+SELECT * FROM arith ORDER BY 1;
+-- An empty item name is Name_exp_N; a string right after SELECT is read
+-- as after a space (SELECT'' ended the connection).
+SELECT'', 'b';
+SELECT'a';
+CREATE DEFINER=`root`@`localhost` VIEW empty_name AS SELECT'', 'b';
+SHOW CREATE VIEW empty_name;
