@@ -1,7 +1,9 @@
 package mariadb
 
 import (
+	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -95,9 +98,10 @@ func dateArithType(dt sql.Type, digits uint8, iv *expression.Interval) sql.Type 
 	switch {
 	case strings.Contains(unit, "MICROSECOND"):
 		prec = 6
-	case strings.Contains(unit, "SECOND"):
+	case unit == "SECOND":
 		// A fractional number of seconds gives as many digits in
-		// MariaDB; go-mysql-server rounds it: not retyped.
+		// MariaDB; go-mysql-server rounds it: not retyped. (A unit of
+		// several parts ending in SECOND has whole seconds.)
 		it, ok := safeType(iv.Child)
 		if !ok || !gtypes.IsInteger(it) {
 			return nil
@@ -283,6 +287,17 @@ func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.Time
 		field = &td.Years
 	}
 	if field == nil {
+		if fields, ok := intervalParts[r.iv.Unit]; ok {
+			val, err := r.iv.Child.Eval(ctx, row)
+			if err != nil || val == nil {
+				return td, true, err
+			}
+			text, ok := intervalText(val)
+			if !ok {
+				return td, true, nil
+			}
+			return partsDelta(fields, text)
+		}
 		d, err := r.iv.EvalDelta(ctx, row)
 		if err != nil || d == nil {
 			return td, true, err
@@ -327,6 +342,111 @@ func (r *temporalArith) delta(ctx *sql.Context, row sql.Row) (td expression.Time
 		num = nv.(int64)
 	}
 	*field = num * scale
+	return td, false, nil
+}
+
+// intervalParts are the fields of each unit of several parts, in order,
+// by their offset in a TimeDelta's fields (partField).
+var intervalParts = map[string][]int{
+	"YEAR_MONTH": {partYears, partMonths}, "DAY_HOUR": {partDays, partHours},
+	"DAY_MINUTE": {partDays, partHours, partMinutes}, "DAY_SECOND": {partDays, partHours, partMinutes, partSeconds},
+	"DAY_MICROSECOND": {partDays, partHours, partMinutes, partSeconds, partMicros},
+	"HOUR_MINUTE":     {partHours, partMinutes}, "HOUR_SECOND": {partHours, partMinutes, partSeconds},
+	"HOUR_MICROSECOND": {partHours, partMinutes, partSeconds, partMicros},
+	"MINUTE_SECOND":    {partMinutes, partSeconds}, "MINUTE_MICROSECOND": {partMinutes, partSeconds, partMicros},
+	"SECOND_MICROSECOND": {partSeconds, partMicros},
+}
+
+const (
+	partYears = iota
+	partMonths
+	partDays
+	partHours
+	partMinutes
+	partSeconds
+	partMicros
+)
+
+// partField is the field of td that part names.
+func partField(td *expression.TimeDelta, part int) *int64 {
+	return [...]*int64{&td.Years, &td.Months, &td.Days, &td.Hours, &td.Minutes, &td.Seconds, &td.Microseconds}[part]
+}
+
+// intervalText is an interval's value as the text MariaDB reads its
+// parts from (a number as it prints: 1.25 MINUTE_SECOND is 1:25).
+func intervalText(v interface{}) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case []byte:
+		return string(x), true
+	case decimal.Decimal:
+		// (with all its digits: a DECIMAL(6,3) 1.25 is 1.250, one
+		// minute and 250 seconds as MINUTE_SECOND)
+		if e := x.Exponent(); e < 0 {
+			return x.StringFixed(-e), true
+		}
+		return x.String(), true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(x), 'f', -1, 32), true
+	}
+	return fmt.Sprint(v), true
+}
+
+// partsDelta reads text as MariaDB reads the value of an INTERVAL of
+// several parts (fields, most significant first): spaces then '-' make
+// it negative; the parts are the runs of digits, whatever separates
+// them; fewer runs than parts fill the last parts (INTERVAL '2'
+// YEAR_MONTH is two months); the microseconds' run is a fraction of a
+// second ('1.5' SECOND_MICROSECOND is 1.5 s, past six digits cut); no
+// digits at all is no time; a run of digits past the last part is NULL.
+func partsDelta(fields []int, text string) (td expression.TimeDelta, null bool, err error) {
+	s := strings.TrimLeft(text, " \t\n\r")
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	skip := func() {
+		for s != "" && (s[0] < '0' || s[0] > '9') {
+			s = s[1:]
+		}
+	}
+	skip()
+	vals := make([]int64, 0, len(fields))
+	lastDigits := 0
+	for len(vals) < len(fields) && s != "" {
+		n, i := int64(0), 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if n < 1e15 {
+				n = n*10 + int64(s[i]-'0')
+			}
+		}
+		vals, lastDigits, s = append(vals, n), i, s[i:]
+		skip()
+	}
+	if s != "" {
+		return td, true, nil
+	}
+	// (missing parts are the leading ones)
+	vals = append(make([]int64, len(fields)-len(vals)), vals...)
+	if fields[len(fields)-1] == partMicros && lastDigits > 0 {
+		us := &vals[len(vals)-1]
+		for d := lastDigits; d < 6; d++ {
+			*us *= 10
+		}
+		for d := lastDigits; d > 6; d-- {
+			*us /= 10
+		}
+	}
+	for i, f := range fields {
+		v := vals[i]
+		if neg {
+			v = -v
+		}
+		*partField(&td, f) = v
+	}
 	return td, false, nil
 }
 

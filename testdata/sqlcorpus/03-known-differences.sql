@@ -50,7 +50,6 @@ INSERT INTO p VALUES (2, 'large', '2024-05-07 00:00:00', '[]', 0);
 SELECT id, j FROM p ORDER BY id;
 SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'p' ORDER BY ORDINAL_POSITION;
 SELECT id, JSON_EXTRACT(j, '$.a') FROM p ORDER BY id;
--- deviation: DATETIME(3) + INTERVAL drops the fraction (2024-05-07 07:08:09 for .123); TIME() of a DATETIME(3) has 6 digits (07:08:09.123000 for .123)
 SELECT ts + INTERVAL 1 DAY, TIME(ts) FROM p ORDER BY id;
 -- deviation: the error (1690) is MariaDB's, but sent before the result set; MariaDB sends the column line (u + 1) first
 SELECT u + 1 FROM p WHERE id = 1;

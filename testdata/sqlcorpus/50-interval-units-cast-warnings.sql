@@ -10,7 +10,6 @@ SELECT EXTRACT(HOUR_MINUTE FROM '2020-01-01 10:30:00'), EXTRACT(DAY_SECOND FROM 
 CREATE TABLE ivu (id INT PRIMARY KEY, d DATETIME, s VARCHAR(10));
 INSERT INTO ivu VALUES (1, '2020-01-01 00:00:00', '2:15'), (2, '2020-06-30 23:00:00', '0:45');
 SELECT id, d + INTERVAL s HOUR_MINUTE, DATE_SUB(d, INTERVAL '1 2' DAY_HOUR) FROM ivu ORDER BY id;
--- deviation: a DATETIME minus an interval with seconds read from a column is a DATETIME(6) here (six zero digits printed), MariaDB's a DATETIME with the column's digits
 SELECT id, DATE_SUB(d, INTERVAL s MINUTE_SECOND) FROM ivu ORDER BY id;
 SELECT CAST('bad' AS DATETIME);
 SHOW WARNINGS;
