@@ -37,10 +37,10 @@ func printViewText(q string) (string, error) {
 // corpus 51's.
 func TestViewPrintPrecedence(t *testing.T) {
 	for q, want := range map[string]string{
-		"SELECT a - (b - c), (a - b) - c, a * (b + c), -(a + b), a DIV (b * c) FROM t": "select `t`.`a` - (`t`.`b` - `t`.`c`) AS `a - (b - c)`,`t`.`a` - `t`.`b` - `t`.`c` AS `(a - b) - c`,`t`.`a` * (`t`.`b` + `t`.`c`) AS `a * (b + c)`,-(`t`.`a` + `t`.`b`) AS `-(a + b)`,`t`.`a` DIV (`t`.`b` * `t`.`c`) AS `a DIV (b * c)` from `t`",
-		"SELECT a FROM t WHERE NOT (a = 1 AND (b = 2 OR c = 3)) AND (a OR b)":          "select `t`.`a` AS `a` from `t` where (`t`.`a` <> 1 or `t`.`b` <> 2 and `t`.`c` <> 3) and (`t`.`a` <> 0 or `t`.`b` <> 0)",
+		"SELECT a - (b - c), (a - b) - c, a * (b + c), -(a + b), a DIV (b * c) FROM t":     "select `t`.`a` - (`t`.`b` - `t`.`c`) AS `a - (b - c)`,`t`.`a` - `t`.`b` - `t`.`c` AS `(a - b) - c`,`t`.`a` * (`t`.`b` + `t`.`c`) AS `a * (b + c)`,-(`t`.`a` + `t`.`b`) AS `-(a + b)`,`t`.`a` DIV (`t`.`b` * `t`.`c`) AS `a DIV (b * c)` from `t`",
+		"SELECT a FROM t WHERE NOT (a = 1 AND (b = 2 OR c = 3)) AND (a OR b)":              "select `t`.`a` AS `a` from `t` where (`t`.`a` <> 1 or `t`.`b` <> 2 and `t`.`c` <> 3) and (`t`.`a` <> 0 or `t`.`b` <> 0)",
 		"SELECT DATEDIFF(d, '2000-01-01') * 2, DATE_ADD(d, INTERVAL 1 DAY) < NOW() FROM u": "select (to_days(`u`.`d`) - to_days('2000-01-01')) * 2 AS `DATEDIFF(d, '2000-01-01') * 2`,`u`.`d` + interval 1 day < current_timestamp() AS `DATE_ADD(d, INTERVAL 1 DAY) < NOW()` from `u`",
-		"SELECT x, y FROM vw WHERE x > 0":                                               "select `vw`.`x` AS `x`,`vw`.`y` AS `y` from `vw` where `vw`.`x` > 0",
+		"SELECT x, y FROM vw WHERE x > 0":                                                  "select `vw`.`x` AS `x`,`vw`.`y` AS `y` from `vw` where `vw`.`x` > 0",
 	} {
 		got, err := printViewText(q)
 		if err != nil {
