@@ -50,6 +50,10 @@ type batchWriter struct {
 	holder  *Locker
 	ownRows bool
 	lockKey []byte
+	// feeding: the writer's job while a change feed is installed notes
+	// each row change in changes (feed.go).
+	feeding bool
+	changes []Change
 }
 
 // rowDeltas is a batch's change of each table's row count; a table it
@@ -224,6 +228,7 @@ func (w *batchWriter) insert(t *Table, row Row, keepZero bool) (uint64, error) {
 	}
 	w.rows++
 	w.count(t, 1)
+	w.note(ChangeInsert, t, nil, row)
 	return id, nil
 }
 
@@ -447,6 +452,7 @@ func (w *batchWriter) deleteRow(t *Table, row Row, rowID uint64) error {
 	}
 	w.rows++
 	w.count(t, -1)
+	w.note(ChangeDelete, t, row, nil)
 	return nil
 }
 
@@ -499,6 +505,7 @@ func (w *batchWriter) updateRow(t *Table, old, row Row, rowID uint64) error {
 		}
 	}
 	w.rows++
+	w.note(ChangeUpdate, t, old, row)
 	return nil
 }
 

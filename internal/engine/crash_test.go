@@ -22,7 +22,9 @@ import (
 // every acknowledged job; the parent kills it with SIGKILL at a random
 // moment, reopens the store and checks that every acknowledged write is
 // there, that no multi-row job is half-applied and that every secondary
-// index matches its rows.
+// index matches its rows. The child's change feed prints each transaction
+// it delivers: their numbers run on from the reopened store's FeedSeq one
+// by one, and no number delivered is lost by the kill.
 
 const (
 	crashChildEnv      = "HANDLERDB_CRASH_CHILD_DIR"
@@ -92,6 +94,12 @@ func crashChild(dir string) {
 		fmt.Fprintf(os.Stdout, format, args...)
 		out.Unlock()
 	}
+	// Every delivered transaction of the change feed, in order.
+	e.SetChangeFeed(func(txns []FeedTxn) {
+		for _, x := range txns {
+			say("F %d %d\n", x.Seq, len(x.Changes))
+		}
+	})
 	say("ready\n")
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
@@ -167,6 +175,7 @@ func crashRounds(t *testing.T, d Durability, rounds int, mem int64) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	totalAcked := 0
+	feedNext := uint64(1) // the number the next delivered transaction must have
 	for round := 1; round <= rounds; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashDurabilityEnv+"="+d.String(),
@@ -200,7 +209,7 @@ func crashRounds(t *testing.T, d Durability, rounds int, mem int64) {
 				if !ok {
 					break read
 				}
-				record(t, l, acked, updated)
+				record(t, l, acked, updated, &feedNext)
 			case <-kill:
 				cmd.Process.Kill()
 				kill = nil
@@ -215,6 +224,10 @@ func crashRounds(t *testing.T, d Durability, rounds int, mem int64) {
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
+		if e.FeedSeq() < feedNext-1 {
+			t.Fatalf("round %d: the feed delivered transaction %d, the reopened store's FeedSeq is %d", round, feedNext-1, e.FeedSeq())
+		}
+		feedNext = e.FeedSeq() + 1
 		if err := e.Check(tb); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
@@ -268,7 +281,7 @@ func crashRounds(t *testing.T, d Durability, rounds int, mem int64) {
 	}
 }
 
-func record(t *testing.T, l string, acked map[int64]int, updated map[int64]int) {
+func record(t *testing.T, l string, acked map[int64]int, updated map[int64]int, feedNext *uint64) {
 	var kind string
 	var a, b int64
 	if _, err := fmt.Sscanf(l, "%s %d %d", &kind, &a, &b); err != nil {
@@ -279,5 +292,10 @@ func record(t *testing.T, l string, acked map[int64]int, updated map[int64]int) 
 		acked[a] = int(b)
 	case "U":
 		updated[a] = int(b)
+	case "F":
+		if uint64(a) != *feedNext || b <= 0 {
+			t.Fatalf("the feed delivered transaction %d (%d changes), want number %d", a, b, *feedNext)
+		}
+		*feedNext++
 	}
 }

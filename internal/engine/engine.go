@@ -124,6 +124,10 @@ func Open(opts Options) (*Engine, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := e.loadFeedSeq(); err != nil {
+		db.Close()
+		return nil, err
+	}
 	e.reads.New = func() any { return new(readState) }
 	e.w.start(e)
 	if err := e.loadDrops(); err != nil {

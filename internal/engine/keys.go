@@ -38,6 +38,7 @@ const (
 	sysBlob     = 'b'
 	sysDrops    = 'x' // index ranges to delete later (drops.go)
 	sysReplica  = 'r' // the replica's position (replica.go)
+	sysFeed     = 'f' // the change feed's last sequence number (feed.go)
 )
 
 func blobKey(name string) []byte {

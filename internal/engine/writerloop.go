@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -70,6 +71,13 @@ type writer struct {
 	order []sortEnt
 
 	onGroup atomic.Pointer[func(GroupStats)]
+
+	// The change feed (feed.go): the installed function; the last
+	// sequence number given (the writer's) and the last delivered.
+	feed     atomic.Pointer[feedFn]
+	feedSeq  uint64
+	feedDone atomic.Uint64
+	feedEnds []int // where each job's changes end in tx.changes
 }
 
 func (w *writer) start(e *Engine) {
@@ -99,6 +107,8 @@ type syncing struct {
 	b       *pebble.Batch
 	applied bool // b was applied: wait for its fsync
 	jobs    []*job
+	feed    *feedFn   // the feed function the group's changes go to
+	txns    []FeedTxn // the group's changes for the feed
 	start   time.Time
 	size    int
 	failed  bool // the group failed (before or at its fsync)
@@ -117,6 +127,9 @@ func (w *writer) syncer() {
 			}
 		}
 		g.b.Close()
+		if err == nil && !g.failed {
+			w.deliver(g.feed, g.txns)
+		}
 		for i, j := range g.jobs {
 			if err != nil {
 				j.setErr(err)
@@ -127,7 +140,7 @@ func (w *writer) syncer() {
 		if fn := w.onGroup.Load(); fn != nil {
 			(*fn)(GroupStats{Jobs: len(g.jobs), Bytes: g.size, Duration: time.Since(g.start), Failed: g.failed})
 		}
-		g.b, g.jobs, g.applied, g.failed = nil, g.jobs[:0], false, false
+		g.b, g.jobs, g.applied, g.failed, g.feed, g.txns = nil, g.jobs[:0], false, false, nil, nil
 		w.free <- g
 	}
 }
@@ -336,6 +349,14 @@ func (w *writer) group() (handed bool) {
 	if err == nil {
 		tx.persistCounters()
 	}
+	var txns []FeedTxn
+	feed := w.feed.Load()
+	if err == nil && tx.feeding && len(tx.changes) > 0 {
+		txns = feedTxns(tx.changes, w.feedEnds, w.feedSeq)
+		last := txns[len(txns)-1].Seq
+		tx.set(feedKey, binary.BigEndian.AppendUint64(nil, last))
+		w.feedSeq = last
+	}
 	// From here the group's keys count as committed (bounds.go).
 	e.bounds.merge()
 	size := tx.b.Len()
@@ -363,6 +384,10 @@ func (w *writer) group() (handed bool) {
 	}
 	if err != nil {
 		err = &Error{Kind: ErrCommitFailed, Detail: err.Error(), Err: err}
+		if len(txns) > 0 {
+			w.feedSeq = txns[0].Seq - 1 // (not committed: given again)
+			txns = nil
+		}
 		for _, j := range w.jobs {
 			j.setErr(err)
 		}
@@ -384,6 +409,8 @@ func (w *writer) group() (handed bool) {
 		e.groupEnd.wake()
 	}
 	tx.rows = 0
+	clear(tx.changes)
+	tx.changes, w.feedEnds = tx.changes[:0], w.feedEnds[:0]
 	clear(tx.delta)
 	clear(tx.deltaLog)
 	tx.deltaLog = tx.deltaLog[:0]
@@ -391,16 +418,30 @@ func (w *writer) group() (handed bool) {
 		// The syncer closes the batch after its fsync.
 		g.b, g.start, g.size, g.failed = tx.b, start, size, err != nil
 		g.jobs = append(g.jobs[:0], w.jobs...)
+		g.feed, g.txns = feed, txns
 		tx.b = nil
 		tx.end()
 		w.syncs <- g
 		return true
 	}
 	tx.end()
+	w.deliver(feed, txns)
 	if fn := w.onGroup.Load(); fn != nil {
 		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size, Duration: time.Since(start), Failed: err != nil})
 	}
 	return false
+}
+
+// deliver hands a durable group's changes to the feed function that was
+// installed when the group ran.
+func (w *writer) deliver(feed *feedFn, txns []FeedTxn) {
+	if len(txns) == 0 {
+		return
+	}
+	w.feedDone.Store(txns[len(txns)-1].Seq)
+	if feed != nil {
+		(*feed)(txns)
+	}
 }
 
 // commit commits the group's batch; with g (PipelineSync) it returns
@@ -427,6 +468,9 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 		if err := tx.rollbackTo(sp); err != nil {
 			tx.rebuildErr = err
 		}
+	}
+	if tx.feeding {
+		tx.e.w.feedEnds = append(tx.e.w.feedEnds, len(tx.changes))
 	}
 	return jerr
 }
@@ -510,6 +554,7 @@ func (tx *Job) begin(e *Engine) {
 	tx.pend.reset()
 	tx.cat = e.cat.Load()
 	tx.catChanged, tx.dropsChanged, tx.blobsChanged = false, false, false
+	tx.feeding = e.w.feed.Load() != nil
 }
 
 func (tx *Job) end() {
@@ -565,6 +610,7 @@ func (tx *Job) RollbackTo(sp JobSavepoint) {
 
 type savepoint struct {
 	rows       int64
+	changes    int // len(changes), for the feed
 	deltaLen   int // len(deltaLog)
 	size       int
 	count      uint32
@@ -573,13 +619,15 @@ type savepoint struct {
 }
 
 func (tx *Job) savepoint() savepoint {
-	return savepoint{rows: tx.rows, deltaLen: len(tx.deltaLog), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
+	return savepoint{rows: tx.rows, changes: len(tx.changes), deltaLen: len(tx.deltaLog), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
 }
 
 // rollbackTo discards every write made after sp. Counter advances are
 // kept, as InnoDB keeps AUTO_INCREMENT gaps.
 func (tx *Job) rollbackTo(sp savepoint) error {
 	tx.cat, tx.catChanged, tx.rows = sp.cat, sp.catChanged, sp.rows
+	clear(tx.changes[sp.changes:])
+	tx.changes = tx.changes[:sp.changes]
 	tx.undoCounts(sp.deltaLen)
 	return tx.truncate(sp.size, sp.count)
 }
