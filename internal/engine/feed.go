@@ -38,6 +38,51 @@ type FeedTxn struct {
 // feedFn is an installed feed function.
 type feedFn func([]FeedTxn)
 
+// logFn is an installed change log's record maker (SetChangeLog).
+type logFn func(FeedTxn) ([]byte, error)
+
+// logKey is where the record of transaction seq is stored.
+func logKey(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{sysPrefix, sysLog}, seq)
+}
+
+// SetChangeLog installs record, which makes the stored record of each
+// committed transaction of the feed: from the next group on, each job
+// that changes rows is numbered (as for SetChangeFeed, which it needs
+// not) and record's bytes are stored under its number in the group's own
+// batch, so that the log and the rows cannot disagree after any crash.
+// An error of record fails the group. record runs on the writer
+// goroutine, before the commit; nil removes it. ReadChangeLog reads the
+// records. Safe for concurrent use.
+func (e *Engine) SetChangeLog(record func(FeedTxn) ([]byte, error)) {
+	if record == nil {
+		e.w.log.Store(nil)
+		return
+	}
+	f := logFn(record)
+	e.w.log.Store(&f)
+}
+
+// ReadChangeLog calls fn with each stored record numbered from on, in
+// order, until fn returns false or the records end. rec is valid only
+// during the call. Safe for concurrent use.
+func (e *Engine) ReadChangeLog(from uint64, fn func(seq uint64, rec []byte) bool) error {
+	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: logKey(from), UpperBound: []byte{sysPrefix, sysLog + 1}})
+	if err != nil {
+		return err
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		if len(k) != 10 {
+			continue
+		}
+		if !fn(binary.BigEndian.Uint64(k[2:]), it.Value()) {
+			break
+		}
+	}
+	return errors.Join(it.Error(), it.Close())
+}
+
 // feedKey holds the last sequence number given.
 var feedKey = []byte{sysPrefix, sysFeed}
 

@@ -39,6 +39,7 @@ const (
 	sysDrops    = 'x' // index ranges to delete later (drops.go)
 	sysReplica  = 'r' // the replica's position (replica.go)
 	sysFeed     = 'f' // the change feed's last sequence number (feed.go)
+	sysLog      = 'l' // the change log's records, by sequence number (feed.go)
 )
 
 func blobKey(name string) []byte {

@@ -75,6 +75,7 @@ type writer struct {
 	// The change feed (feed.go): the installed function; the last
 	// sequence number given (the writer's) and the last delivered.
 	feed     atomic.Pointer[feedFn]
+	log      atomic.Pointer[logFn]
 	feedSeq  uint64
 	feedDone atomic.Uint64
 	feedEnds []int // where each job's changes end in tx.changes
@@ -354,8 +355,22 @@ func (w *writer) group() (handed bool) {
 	if err == nil && tx.feeding && len(tx.changes) > 0 {
 		txns = feedTxns(tx.changes, w.feedEnds, w.feedSeq)
 		last := txns[len(txns)-1].Seq
-		tx.set(feedKey, binary.BigEndian.AppendUint64(nil, last))
-		w.feedSeq = last
+		if lf := w.log.Load(); lf != nil {
+			for _, x := range txns {
+				rec, rerr := (*lf)(x)
+				if rerr != nil {
+					err = rerr
+					break
+				}
+				tx.set(logKey(x.Seq), rec)
+			}
+		}
+		if err == nil {
+			tx.set(feedKey, binary.BigEndian.AppendUint64(nil, last))
+			w.feedSeq = last
+		} else {
+			txns = nil
+		}
 	}
 	// From here the group's keys count as committed (bounds.go).
 	e.bounds.merge()
@@ -554,7 +569,7 @@ func (tx *Job) begin(e *Engine) {
 	tx.pend.reset()
 	tx.cat = e.cat.Load()
 	tx.catChanged, tx.dropsChanged, tx.blobsChanged = false, false, false
-	tx.feeding = e.w.feed.Load() != nil
+	tx.feeding = e.w.feed.Load() != nil || e.w.log.Load() != nil
 }
 
 func (tx *Job) end() {

@@ -1,0 +1,59 @@
+package binlog
+
+import (
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// maxRowsBody is the size past which a run of row changes continues in
+// another rows event (MariaDB's binlog_row_event_max_size, 8 KiB).
+const maxRowsBody = 8 << 10
+
+// TxnEvents writes one committed transaction of the change feed as the
+// events of a MariaDB transaction: its GTID (domain, serverID, the
+// feed's number), for each run of changes of one kind to one table a
+// table map and the rows events holding them, and the XID that commits
+// it. The events' log_pos are 0 (SetPos places them).
+func TxnEvents(ts, serverID, domain uint32, x engine.FeedTxn) ([]byte, error) {
+	out := GTIDEventOf(ts, GTID{Domain: domain, Server: serverID, Seq: x.Seq}, false)
+	cs := x.Changes
+	for len(cs) > 0 {
+		t, kind := cs[0].Table, cs[0].Kind
+		n := 1
+		for n < len(cs) && cs[n].Table == t && cs[n].Kind == kind {
+			n++
+		}
+		tm, err := TableMapEventOf(ts, serverID, t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tm...)
+		run := cs[:n]
+		for len(run) > 0 {
+			// Rows go to one event until it passes maxRowsBody.
+			k, size := 0, 0
+			for k < len(run) && (k == 0 || size < maxRowsBody) {
+				size += rowSize(t, run[k])
+				k++
+			}
+			ev, err := RowsEventOf(ts, serverID, t, kind, run[:k], k == len(run))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ev...)
+			run = run[k:]
+		}
+		cs = cs[n:]
+	}
+	return append(out, XIDEventOf(ts, serverID, x.Seq)...), nil
+}
+
+// rowSize is about the bytes a change's images take.
+func rowSize(t *engine.Table, c engine.Change) int {
+	n := len(t.Columns)
+	for _, r := range []engine.Row{c.Old, c.Row} {
+		for _, v := range r {
+			n += 8 + len(v.B)
+		}
+	}
+	return n
+}
