@@ -95,9 +95,9 @@ func FormatDescriptionEvent(ts, serverID uint32) []byte {
 	body = binary.LittleEndian.AppendUint32(body, ts)
 	body = append(body, HeaderLen)
 	body = append(body, fdePostHeaders...)
-	ev := event(FormatDescription, ts, serverID, 0, body)
-	// (its checksum counts its log_pos: set when it is placed)
-	return append(ev, 0, 0, 0, 0)
+	// (its checksum, last, counts its log_pos: made when it is placed)
+	body = append(body, 0, 0, 0, 0)
+	return event(FormatDescription, ts, serverID, 0, body)
 }
 
 // SealFormatDescription computes the checksum of a placed format

@@ -96,7 +96,7 @@ func TestEventsAsMariaDB(t *testing.T) {
 	fde := FormatDescriptionEvent(1, 7)
 	SetPos(fde, 4+uint32(len(fde)))
 	SealFormatDescription(fde)
-	if len(fde) != 252 || !bytes.HasSuffix(fde[:len(fde)-4], mustHex(mariaFDETail)) {
+	if len(fde) != 252 || EventLen(fde) != 252 || !bytes.HasSuffix(fde[:len(fde)-4], mustHex(mariaFDETail)) {
 		t.Errorf("format description: %d bytes, tail %x", len(fde), fde[len(fde)-20:])
 	}
 	if binary.LittleEndian.Uint32(fde[13:]) != 256 {

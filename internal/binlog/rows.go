@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
@@ -299,6 +302,7 @@ func appendValue(b []byte, t *types.Type, v types.Value) ([]byte, error) {
 		}
 		return append(b, byte(v.I-1900)), nil
 	case types.Char, types.VarChar, types.Binary, types.VarBinary:
+		v.B = charsetBytes(t, v.B)
 		n := t.Length * maxBytes(t)
 		if n > 255 {
 			b = binary.LittleEndian.AppendUint16(b, uint16(len(v.B)))
@@ -307,6 +311,7 @@ func appendValue(b []byte, t *types.Type, v types.Value) ([]byte, error) {
 		}
 		return append(b, v.B...), nil
 	case types.Text, types.Blob, types.Geometry:
+		v.B = charsetBytes(t, v.B)
 		pl := packLen(t.Length)
 		if t.Kind == types.Geometry {
 			pl = 4
@@ -326,6 +331,36 @@ func appendValue(b []byte, t *types.Type, v types.Value) ([]byte, error) {
 		return b, nil
 	}
 	return nil, fmt.Errorf("no binary log form for kind %d", t.Kind)
+}
+
+// charsetBytes is a character column's value in its character set: a
+// latin1 column holds the UTF-8 text SQL wrote (MariaDB's latin1 is
+// cp1252; a character it lacks is '?'), bytes that are not UTF-8 (a
+// HandlerSocket write) as they are.
+func charsetBytes(t *types.Type, b []byte) []byte {
+	if t.Collation == nil || t.Collation.Charset != "latin1" || !utf8.Valid(b) {
+		return b
+	}
+	ascii := true
+	for _, c := range b {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	enc := charmap.Windows1252
+	for _, r := range string(b) {
+		if c, ok := enc.EncodeRune(r); ok {
+			out = append(out, c)
+		} else {
+			out = append(out, '?')
+		}
+	}
+	return out
 }
 
 // appendFrac appends the fraction of a DATETIME2 or TIMESTAMP2 of dec

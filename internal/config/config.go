@@ -102,6 +102,12 @@ type Config struct {
 	// SQLPlanCache keeps each SQL connection's analyzed SELECT plans for
 	// the next run of the same text (see internal/sqlfront/plancache.go).
 	SQLPlanCache bool
+	// LogBin writes the binary log replicas read, as mysqld's log_bin
+	// (the log of every committed row change, in MariaDB's format: a
+	// MariaDB replica follows HandlerDB); ServerID is mysqld's server_id,
+	// which the log's events and GTIDs carry.
+	LogBin   bool
+	ServerID uint32
 	// RowCacheSize bounds the row cache that answers primary-key and
 	// unique-index point lookups; 0 turns it off.
 	RowCacheSize int64
@@ -175,6 +181,7 @@ func Default() Config {
 		RowCacheSize:            64 << 20,
 		SQLPointFastPath:        true,
 		SQLPlanCache:            true,
+		ServerID:                1,
 		AdminAddress:            "127.0.0.1:9180",
 		LogLevel:                "info",
 		LogFormat:               "auto",
@@ -294,6 +301,15 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&c.CacheSize, "cache-size", c.CacheSize, "block cache size in bytes")
 	fs.BoolVar(&c.SQLPointFastPath, "sql-point-fast-path", c.SQLPointFastPath, "serve prepared primary-key point selects without the SQL planner")
 	fs.BoolVar(&c.SQLPlanCache, "sql-plan-cache", c.SQLPlanCache, "reuse a connection's analyzed plan when it runs the same SELECT text again")
+	fs.BoolVar(&c.LogBin, "log-bin", c.LogBin, "write the binary log of committed row changes that MariaDB replicas follow, as mysqld's log_bin")
+	fs.Func("server-id", "this server's id in the binary log's events and GTIDs, as mysqld's server_id (1 to 4294967295)", func(v string) error {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || n == 0 {
+			return fmt.Errorf("server-id %q: want 1 to 4294967295", v)
+		}
+		c.ServerID = uint32(n)
+		return nil
+	})
 	fs.Int64Var(&c.RowCacheSize, "row-cache-size", c.RowCacheSize, "row cache for point lookups, in bytes (0: off)")
 	fs.StringVar(&c.AdminAddress, "admin-address", c.AdminAddress, "admin HTTP listener: /metrics, /livez, /readyz, /debug/pprof/, POST /backup (empty: off)")
 	fs.StringVar(&c.AdminTokenFile, "admin-token-file", c.AdminTokenFile, "file holding the bearer token required by POST /backup and /debug/pprof/ (empty: those are refused)")

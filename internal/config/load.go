@@ -392,6 +392,8 @@ func (c *Config) Print(w io.Writer) error {
 		"row-cache-size":                         c.RowCacheSize,
 		"sql-point-fast-path":                    c.SQLPointFastPath,
 		"sql-plan-cache":                         c.SQLPlanCache,
+		"log-bin":                                c.LogBin,
+		"server-id":                              c.ServerID,
 		"admin-address":                          c.AdminAddress,
 		"admin-token":                            c.AdminToken,
 		"admin-token-file":                       c.AdminTokenFile,

@@ -52,5 +52,6 @@ func sqlConfig(c *config.Config) sqlfront.Config {
 		SlowQueryLog:     c.SlowQueryLog,
 		SlowQueryLogFile: c.SlowQueryLogFile,
 		LongQueryTime:    &c.LongQueryTime,
+		ServerID:         c.ServerID,
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 
+	"github.com/handlerdb/handlerdb/internal/binlog"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
 
@@ -14,6 +15,11 @@ func (s *Server) newSQL() error {
 	}
 	scfg := sqlConfig(&s.cfg)
 	scfg.TLS = s.tls
+	if s.cfg.LogBin {
+		// (from here every committed row change is logged, in the
+		// batch that commits it)
+		scfg.Binlog = binlog.Open(s.e, s.cfg.ServerID)
+	}
 	scfg.ExtraProcesses = s.hsProcesses
 	f, err := sqlfront.New(s.e, scfg)
 	if err != nil {

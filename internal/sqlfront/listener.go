@@ -22,6 +22,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
+	"github.com/handlerdb/handlerdb/internal/binlog"
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/mysqlproto"
 )
@@ -66,8 +67,9 @@ type wireListener struct {
 // wireConns finds a connection by its id, for the statement contexts
 // made for it (contextFactory). Safe for concurrent use.
 type wireConns struct {
-	m  sync.Map // uint32 -> *wireConn
-	sm atomic.Pointer[server.SessionManager]
+	m      sync.Map // uint32 -> *wireConn
+	sm     atomic.Pointer[server.SessionManager]
+	binlog *binlog.Log // the binary log replicas read, or nil
 }
 
 // contextFactory makes go-mysql-server's statement contexts: as
@@ -412,13 +414,19 @@ func (w *wireConn) command() error {
 			return err
 		}
 	case mysqlproto.ComBinlogDump, mysqlproto.ComBinlogDumpGTID:
-		// MariaDB's answer without log_bin; the replica reports "Got
-		// fatal error 1236 from master when reading data from binary
-		// log: 'Binary log is not open'".
-		if !w.replicationAllowed() {
+		// Without a binary log, MariaDB's answer without log_bin; the
+		// replica reports "Got fatal error 1236 from master when reading
+		// data from binary log: 'Binary log is not open'".
+		switch {
+		case !w.replicationAllowed():
 			err = w.writeError(sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE"))
-		} else {
+		case w.l.conns.binlog == nil:
 			err = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Binary log is not open"))
+		case cmd == mysqlproto.ComBinlogDumpGTID:
+			err = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "MySQL's GTID replication is not served yet: use a MariaDB replica"))
+		default:
+			// The dump holds the connection until it ends.
+			return w.binlogDump(p)
 		}
 		if err != nil {
 			return err

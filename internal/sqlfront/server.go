@@ -17,6 +17,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/handlerdb/handlerdb/internal/binlog"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/mariadb"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -108,6 +109,11 @@ type Config struct {
 	SlowQueryLog     bool
 	SlowQueryLogFile string
 	LongQueryTime    *float64
+	// Binlog, when set, is the binary log replicas read (COM_BINLOG_DUMP,
+	// binlogdump.go); nil answers their dump 1236 "Binary log is not
+	// open", as MariaDB without log_bin. ServerID is @@server_id (0: 1).
+	Binlog   *binlog.Log
+	ServerID uint32
 }
 
 // EnsureDefaults fills every zero field with its default.
@@ -218,7 +224,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 		ll.hosts = &connectErrors{max: cfg.MaxConnectErrors}
 	}
 	se.Analyzer.Catalog.RegisterFunction(ctx, accountFunction(se.Analyzer.Catalog.MySQLDb, defaults)) // usersdump.go
-	conns := &wireConns{}
+	conns := &wireConns{binlog: cfg.Binlog}
 	installProcResults()
 	se.Analyzer.Runner = &procRunner{StatementRunner: se, conns: conns}
 	scfg := server.Config{
@@ -278,6 +284,14 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 	globalsMu.Lock()
 	defer globalsMu.Unlock()
 	sqlbackend.DefineSQLMode()
+	defineReplicationVars()
+	serverID, logBin := uint32(1), int8(0)
+	if cfg.ServerID != 0 {
+		serverID = cfg.ServerID
+	}
+	if cfg.Binlog != nil {
+		logBin = 1
+	}
 	coll := e.Options().DefaultCollation
 	name, cs := "utf8mb4_general_ci", "utf8mb4"
 	if coll != nil {
@@ -322,6 +336,11 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 		// GROUP_CONCAT keeps at most this much of its group
 		// (sqlbackend/groupconcat.go).
 		"group_concat_max_len": uint64(1 << 20),
+		"server_id":            serverID,
+		"log_bin":              logBin,
+		// (HandlerDB's binary log has no checksums; a replica asks for
+		// them as this says)
+		"binlog_checksum": "NONE",
 	})
 }
 

@@ -1,0 +1,191 @@
+package binlog
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+)
+
+// FileName is the one file of HandlerDB's binary log, as replicas and
+// SHOW statements name it. Its content is made from the engine's change
+// log: the 4-byte magic, a format description, an empty GTID list, then
+// every transaction's events in commit order.
+const FileName = "hdb-bin.000001"
+
+// Positions in the log file.
+const (
+	magicLen    = 4
+	fdeLen      = HeaderLen + 2 + 50 + 4 + 1 + 172 + 4 // FormatDescriptionEvent's
+	gtidListLen = HeaderLen + 4
+	firstTxnPos = magicLen + fdeLen + gtidListLen
+)
+
+// Log is HandlerDB's binary log over an engine: Open makes the engine
+// store each committed transaction's events (TxnEvents) in its change
+// log, in the same batch as the rows; Dump sends them to a replica. Safe
+// for concurrent use.
+type Log struct {
+	e        *engine.Engine
+	serverID uint32
+	domain   uint32
+	created  uint32 // the format description's timestamp
+
+	mu   sync.Mutex
+	wake chan struct{} // closed (and replaced) when transactions commit
+}
+
+// Open starts writing e's binary log as server serverID (GTID domain 0)
+// from its next transaction on; Close stops it. It takes the engine's
+// change log and change feed.
+func Open(e *engine.Engine, serverID uint32) *Log {
+	l := &Log{e: e, serverID: serverID, created: uint32(time.Now().Unix()), wake: make(chan struct{})}
+	e.SetChangeLog(func(x engine.FeedTxn) ([]byte, error) {
+		return TxnEvents(uint32(time.Now().Unix()), l.serverID, l.domain, x)
+	})
+	e.SetChangeFeed(func([]engine.FeedTxn) {
+		l.mu.Lock()
+		close(l.wake)
+		l.wake = make(chan struct{})
+		l.mu.Unlock()
+	})
+	return l
+}
+
+// Close stops writing the log (the transactions logged stay).
+func (l *Log) Close() {
+	l.e.SetChangeLog(nil)
+	l.e.SetChangeFeed(nil)
+}
+
+// ServerID is the server id the log's events carry.
+func (l *Log) ServerID() uint32 { return l.serverID }
+
+// Position is the last transaction logged: its GTID and where the log
+// file ends after it.
+func (l *Log) Position() (GTID, uint64, error) {
+	g := GTID{Domain: l.domain, Server: l.serverID}
+	pos := uint64(firstTxnPos)
+	err := l.e.ReadChangeLog(1, func(seq uint64, rec []byte) bool {
+		g.Seq, pos = seq, pos+uint64(len(rec))
+		return true
+	})
+	return g, pos, err
+}
+
+// From is where a replica starts reading: after the transaction of GTID
+// sequence Seq in the log's domain (GTID mode), or at Pos of File.
+type From struct {
+	GTID bool
+	Seq  uint64
+	File string
+	Pos  uint64
+}
+
+// ErrPosition is a start the log does not have.
+var ErrPosition = errors.New("binlog: no such position in the binary log")
+
+// Dump sends the log to a replica from from, as a MariaDB primary does
+// (an artificial rotate, the format description, in GTID mode an
+// artificial GTID list, then every transaction's events, each as it
+// commits), and a heartbeat after every idle heartbeat (0: none), until
+// ctx ends or send fails. send gets one event (valid during the call);
+// flush ends each run of events.
+func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send func(ev []byte) error, flush func() error) error {
+	start := uint64(magicLen)
+	if !from.GTID {
+		if from.File != "" && from.File != FileName {
+			return ErrPosition
+		}
+		start = max(from.Pos, magicLen)
+	}
+	if err := send(RotateEventTo(l.serverID, FileName, start, true)); err != nil {
+		return err
+	}
+	fde := FormatDescriptionEvent(l.created, l.serverID)
+	if start == magicLen {
+		SetPos(fde, magicLen+fdeLen)
+	}
+	SealFormatDescription(fde)
+	if err := send(fde); err != nil {
+		return err
+	}
+	if from.GTID {
+		var list []GTID
+		if from.Seq > 0 {
+			list = []GTID{{Domain: l.domain, Server: l.serverID, Seq: from.Seq}}
+		}
+		if err := send(GTIDListEventOf(0, l.serverID, list, true)); err != nil {
+			return err
+		}
+	} else if start == magicLen {
+		gl := GTIDListEventOf(l.created, l.serverID, nil, false)
+		SetPos(gl, firstTxnPos)
+		if err := send(gl); err != nil {
+			return err
+		}
+	}
+	// pos: where the next record starts; next: its number.
+	pos, next := uint64(firstTxnPos), uint64(1)
+	if !from.GTID && start > magicLen && start < firstTxnPos {
+		return ErrPosition
+	}
+	var sendErr error
+	var buf []byte
+	sendFrom := func() error {
+		err := l.e.ReadChangeLog(next, func(seq uint64, rec []byte) bool {
+			p := pos
+			pos, next = pos+uint64(len(rec)), seq+1
+			if from.GTID && seq <= from.Seq || !from.GTID && p < start {
+				return true
+			}
+			for len(rec) >= HeaderLen {
+				// (a copy: rec is the store's own bytes)
+				n := EventLen(rec)
+				buf = append(buf[:0], rec[:n]...)
+				p += uint64(n)
+				SetPos(buf, uint32(p))
+				if sendErr = send(buf); sendErr != nil {
+					return false
+				}
+				rec = rec[n:]
+			}
+			return true
+		})
+		if sendErr != nil {
+			return sendErr
+		}
+		if err != nil {
+			return err
+		}
+		return flush()
+	}
+	for {
+		l.mu.Lock()
+		wake := l.wake
+		l.mu.Unlock()
+		if err := sendFrom(); err != nil {
+			return err
+		}
+		var tick <-chan time.Time
+		if heartbeat > 0 {
+			tick = time.After(heartbeat)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-wake:
+		case <-tick:
+			hb := HeartbeatEventOf(l.serverID, FileName)
+			SetPos(hb, uint32(pos))
+			if err := send(hb); err != nil {
+				return err
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package sqlfront
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/handlerdb/handlerdb/internal/binlog"
+	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/sqlbackend"
+)
+
+// A replica's binary log dump (COM_BINLOG_DUMP), as a MariaDB primary
+// serves it: the replica has set @slave_connect_state (its GTID
+// position, MASTER_USE_GTID) and @master_heartbeat_period (nanoseconds)
+// before; the command names a file and position, used when there is no
+// GTID state. Each event goes in its own packet after a 0x00 byte; a
+// failure is an error packet (1236), which ends the dump.
+
+// binlogDump serves a dump until the replica goes or the log cannot go
+// on; the connection ends with it.
+func (w *wireConn) binlogDump(p []byte) error {
+	if len(p) < 10 {
+		return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "malformed dump request"))
+	}
+	from := binlog.From{Pos: uint64(binary.LittleEndian.Uint32(p)), File: string(p[10:])}
+	state := w.userVariable("slave_connect_state")
+	if state != "" {
+		seq, err := domainSeq(state, 0)
+		if err != nil {
+			return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, err.Error()))
+		}
+		from.GTID, from.Seq = true, seq
+	}
+	var heartbeat time.Duration
+	if ns, err := strconv.ParseFloat(w.userVariable("master_heartbeat_period"), 64); err == nil && ns > 0 {
+		heartbeat = time.Duration(ns)
+	}
+	send := func(ev []byte) error {
+		pkt := make([]byte, 1+len(ev))
+		copy(pkt[1:], ev)
+		return w.pc.WritePacket(pkt)
+	}
+	err := w.l.conns.binlog.Dump(context.Background(), from, heartbeat, send, w.pc.Flush)
+	if errors.Is(err, binlog.ErrPosition) {
+		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Could not find first log file name in binary log index file"))
+		_ = w.pc.Flush()
+	}
+	return err
+}
+
+// userVariable is the text of the session's user variable @name ("" when
+// unset).
+func (w *wireConn) userVariable(name string) string {
+	s, ok := w.c.ClientData.(*sqlbackend.Session)
+	if !ok {
+		return ""
+	}
+	_, v, err := s.GetUserVariable(sql.NewEmptyContext(), name)
+	if err != nil || v == nil {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// domainSeq reads a MariaDB GTID position (domain-server-seq, comma
+// separated) and returns domain's sequence number (0: none).
+func domainSeq(state string, domain uint32) (uint64, error) {
+	for _, g := range strings.Split(state, ",") {
+		g = strings.TrimSpace(g)
+		if g == "" {
+			continue
+		}
+		parts := strings.Split(g, "-")
+		if len(parts) != 3 {
+			return 0, fmt.Errorf("bad GTID %q in the replica's position", g)
+		}
+		d, err1 := strconv.ParseUint(parts[0], 10, 32)
+		_, err2 := strconv.ParseUint(parts[1], 10, 32)
+		seq, err3 := strconv.ParseUint(parts[2], 10, 64)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return 0, fmt.Errorf("bad GTID %q in the replica's position", g)
+		}
+		if uint32(d) == domain {
+			return seq, nil
+		}
+	}
+	return 0, nil
+}
+
+var replicationVarsOnce sync.Once
+
+// defineReplicationVars adds MariaDB's replication variables a replica
+// reads from its primary that go-mysql-server lacks, once per process.
+func defineReplicationVars() {
+	replicationVarsOnce.Do(func() {
+		both := sql.GetMysqlScope(sql.SystemVariableScope_Both)
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
+			&sql.MysqlSystemVariable{Name: "gtid_domain_id", Scope: both, Dynamic: true,
+				Type: gmstypes.NewSystemUintType("gtid_domain_id", 0, 1<<32-1), Default: uint64(0)},
+		})
+	})
+}
