@@ -172,3 +172,23 @@ func XIDEventOf(ts, serverID uint32, xid uint64) []byte {
 func HeartbeatEventOf(serverID uint32, file string) []byte {
 	return event(HeartbeatEvent, 0, serverID, 0, []byte(file))
 }
+
+// QueryEventOf runs statement text in database db: a DDL statement,
+// with MariaDB's status variables for it (no flags, no sql_mode, the
+// catalog, and utf8mb4_general_ci as the client's, connection's and
+// server's collation, in which the text is).
+func QueryEventOf(ts, serverID uint32, db, text string) []byte {
+	var status []byte
+	status = append(status, 0, 0, 0, 0, 0)             // Q_FLAGS2_CODE: none
+	status = append(status, 1, 0, 0, 0, 0, 0, 0, 0, 0) // Q_SQL_MODE_CODE: ''
+	status = append(status, 6, 3, 's', 't', 'd')       // Q_CATALOG_NZ_CODE: std
+	status = append(status, 4, 45, 0, 45, 0, 45, 0)    // Q_CHARSET_CODE
+	body := binary.LittleEndian.AppendUint32(nil, 0)   // thread id
+	body = binary.LittleEndian.AppendUint32(body, 0)   // execution time
+	body = append(body, byte(len(db)))                 // database name length
+	body = binary.LittleEndian.AppendUint16(body, 0)   // error code
+	body = binary.LittleEndian.AppendUint16(body, uint16(len(status)))
+	body = append(body, status...)
+	body = append(append(body, db...), 0)
+	return event(QueryEvent, ts, serverID, 0, append(body, text...))
+}

@@ -13,8 +13,15 @@ const maxRowsBody = 8 << 10
 // feed's number), for each run of changes of one kind to one table a
 // table map and the rows events holding them, and the XID that commits
 // it. The events' log_pos are 0 (SetPos places them).
+//
+// A transaction that is a DDL statement is its GTID (flagged DDL) and a
+// query event with the statement's text.
 func TxnEvents(ts, serverID, domain uint32, x engine.FeedTxn) ([]byte, error) {
-	out := GTIDEventOf(ts, GTID{Domain: domain, Server: serverID, Seq: x.Seq}, false)
+	g := GTID{Domain: domain, Server: serverID, Seq: x.Seq}
+	if st := x.Statement; st != nil {
+		return append(GTIDEventOf(ts, g, true), QueryEventOf(ts, serverID, st.DB, st.Text)...), nil
+	}
+	out := GTIDEventOf(ts, g, false)
 	cs := x.Changes
 	for len(cs) > 0 {
 		t, kind := cs[0].Table, cs[0].Kind

@@ -52,8 +52,10 @@ type batchWriter struct {
 	lockKey []byte
 	// feeding: the writer's job while a change feed is installed notes
 	// each row change in changes (feed.go).
-	feeding bool
-	changes []Change
+	feeding  bool
+	changes  []Change
+	jobStart int        // where the running job's changes start
+	stmt     *Statement // the statement the running job logs (LogStatement)
 }
 
 // rowDeltas is a batch's change of each table's row count; a table it

@@ -29,10 +29,33 @@ import (
 // sstables after the batch; DDL (CREATE, DROP, TRUNCATE, ALTER), which
 // has no row images.
 
-// FeedTxn is one committed job's row changes.
+// FeedTxn is one committed job's row changes, or the statement it ran.
 type FeedTxn struct {
 	Seq     uint64   // 1, 2, ...: one more than the last job's that changed rows
 	Changes []Change // in the order the job made them; the receiver owns them
+	// Statement, when set, is the DDL statement the job ran
+	// (Job.LogStatement); Changes is then empty.
+	Statement *Statement
+}
+
+// Statement is a DDL statement as a log names it: its text and the
+// database it ran in.
+type Statement struct {
+	DB, Text string
+}
+
+// LogStatement makes the job, in the change feed, the statement text run
+// in database db (CREATE, ALTER, DROP, ...) instead of its row changes:
+// a table rebuilt by ALTER is not a stream of inserts. A job logs one
+// statement (the last one given). A no-op while no feed or log is
+// installed.
+func (tx *Job) LogStatement(db, text string) {
+	if !tx.feeding {
+		return
+	}
+	clear(tx.changes[tx.jobStart:])
+	tx.changes = tx.changes[:tx.jobStart]
+	tx.stmt = &Statement{DB: db, Text: text}
 }
 
 // feedFn is an installed feed function.
@@ -122,9 +145,10 @@ func (e *Engine) loadFeedSeq() error {
 	return nil
 }
 
-// note records a row change of the job, when a feed is installed.
+// note records a row change of the job, when a feed is installed and
+// the job logs no statement.
 func (w *batchWriter) note(kind ChangeKind, t *Table, old, row Row) {
-	if !w.feeding {
+	if !w.feeding || w.stmt != nil {
 		return
 	}
 	c := Change{Kind: kind, Table: t}
@@ -137,17 +161,24 @@ func (w *batchWriter) note(kind ChangeKind, t *Table, old, row Row) {
 	w.changes = append(w.changes, c)
 }
 
+// feedJob is where one job's changes end in the group's, and the
+// statement it logged.
+type feedJob struct {
+	end  int
+	stmt *Statement
+}
+
 // feedTxns cuts the group's changes into one FeedTxn per job that made
-// any (ends: where each job's changes end), numbered after seq.
-func feedTxns(changes []Change, ends []int, seq uint64) []FeedTxn {
+// any or logged a statement, numbered after seq.
+func feedTxns(changes []Change, jobs []feedJob, seq uint64) []FeedTxn {
 	var out []FeedTxn
 	start := 0
-	for _, end := range ends {
-		if end > start {
+	for _, j := range jobs {
+		if j.end > start || j.stmt != nil {
 			seq++
-			out = append(out, FeedTxn{Seq: seq, Changes: slices.Clone(changes[start:end])})
+			out = append(out, FeedTxn{Seq: seq, Changes: slices.Clone(changes[start:j.end]), Statement: j.stmt})
 		}
-		start = end
+		start = j.end
 	}
 	return out
 }

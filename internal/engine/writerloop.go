@@ -78,7 +78,7 @@ type writer struct {
 	log      atomic.Pointer[logFn]
 	feedSeq  uint64
 	feedDone atomic.Uint64
-	feedEnds []int // where each job's changes end in tx.changes
+	feedJobs []feedJob // each job's end in tx.changes and statement
 }
 
 func (w *writer) start(e *Engine) {
@@ -352,9 +352,12 @@ func (w *writer) group() (handed bool) {
 	}
 	var txns []FeedTxn
 	feed := w.feed.Load()
-	if err == nil && tx.feeding && len(tx.changes) > 0 {
-		txns = feedTxns(tx.changes, w.feedEnds, w.feedSeq)
-		last := txns[len(txns)-1].Seq
+	if err == nil && tx.feeding && len(w.feedJobs) > 0 {
+		txns = feedTxns(tx.changes, w.feedJobs, w.feedSeq)
+		last := w.feedSeq
+		if len(txns) > 0 {
+			last = txns[len(txns)-1].Seq
+		}
 		if lf := w.log.Load(); lf != nil {
 			for _, x := range txns {
 				rec, rerr := (*lf)(x)
@@ -365,7 +368,7 @@ func (w *writer) group() (handed bool) {
 				tx.set(logKey(x.Seq), rec)
 			}
 		}
-		if err == nil {
+		if err == nil && len(txns) > 0 {
 			tx.set(feedKey, binary.BigEndian.AppendUint64(nil, last))
 			w.feedSeq = last
 		} else {
@@ -425,7 +428,8 @@ func (w *writer) group() (handed bool) {
 	}
 	tx.rows = 0
 	clear(tx.changes)
-	tx.changes, w.feedEnds = tx.changes[:0], w.feedEnds[:0]
+	clear(w.feedJobs)
+	tx.changes, w.feedJobs = tx.changes[:0], w.feedJobs[:0]
 	clear(tx.delta)
 	clear(tx.deltaLog)
 	tx.deltaLog = tx.deltaLog[:0]
@@ -474,6 +478,7 @@ func (w *writer) commit(g *syncing) error {
 // rollback to it; a rollback that fails sets tx.rebuildErr.
 func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 	sp := tx.savepoint()
+	tx.jobStart, tx.stmt = len(tx.changes), nil
 	tx.e.jobsStarted.Add(1)
 	tx.readOnly = !tx.e.mayWrite(ctx)
 	jerr := tx.run(fn)
@@ -485,7 +490,11 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 		}
 	}
 	if tx.feeding {
-		tx.e.w.feedEnds = append(tx.e.w.feedEnds, len(tx.changes))
+		if jerr != nil {
+			tx.stmt = nil
+		}
+		tx.e.w.feedJobs = append(tx.e.w.feedJobs, feedJob{end: len(tx.changes), stmt: tx.stmt})
+		tx.stmt = nil
 	}
 	return jerr
 }

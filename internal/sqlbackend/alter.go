@@ -388,10 +388,7 @@ func (t *table) CreateIndex(ctx *sql.Context, d sql.IndexDef) error {
 	default:
 		meta.setIndexUsing(def.Name, declaredIndexUsing(ctx, def.Name))
 	}
-	if err := SessionOf(ctx).commitPending(ctx); err != nil {
-		return err
-	}
-	err = t.db.p.e.Update(ctx, func(tx *engine.Job) error {
+	err = t.db.p.ddlRaw(ctx, true, func(tx *engine.Job) error {
 		nt, err := tx.AddIndex(t.db.name, t.t.Name, &def)
 		if err != nil {
 			return err

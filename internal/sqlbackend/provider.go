@@ -181,12 +181,37 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 // ddl runs a catalog change as one engine job, after committing what the
 // session had written (DDL commits implicitly in MySQL).
 func (p *Provider) ddl(ctx *sql.Context, fn func(tx *engine.Job) error) error {
-	if err := SessionOf(ctx).commitPending(ctx); err != nil {
+	return p.ddlJob(ctx, true, fn)
+}
+
+// ddlJob is ddl; logged: the statement goes to the change log (a
+// temporary table's does not), from the first of its jobs.
+func (p *Provider) ddlJob(ctx *sql.Context, logged bool, fn func(tx *engine.Job) error) error {
+	return MapError(p.ddlRaw(ctx, logged, fn))
+}
+
+// ddlRaw is ddlJob with the engine's error as it is.
+func (p *Provider) ddlRaw(ctx *sql.Context, logged bool, fn func(tx *engine.Job) error) error {
+	s := SessionOf(ctx)
+	if err := s.commitPending(ctx); err != nil {
 		return err
 	}
+	if logged && s != nil && (s.ddlLogged != ctx.Pid() || s.ddlLoggedText != ctx.Query()) && ctx.Query() != "" {
+		inner := fn
+		fn = func(tx *engine.Job) error {
+			if err := inner(tx); err != nil {
+				return err
+			}
+			tx.LogStatement(ctx.GetCurrentDatabase(), ctx.Query())
+			return nil
+		}
+	}
 	err := p.e.Update(ctx, fn)
+	if err == nil && logged && s != nil {
+		s.ddlLogged, s.ddlLoggedText = ctx.Pid(), ctx.Query()
+	}
 	metaChanged()
-	return MapError(err)
+	return err
 }
 
 // ResolveTable returns the engine table a SQL name resolves to in the

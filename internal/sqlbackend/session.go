@@ -33,6 +33,12 @@ type Session struct {
 	*sql.BaseSession
 	p *Provider
 
+	// ddlLogged and ddlLoggedText are the query (ctx.Pid, text) whose
+	// statement a DDL job has logged (Provider.ddlJob): its later jobs
+	// log nothing.
+	ddlLogged     uint64
+	ddlLoggedText string
+
 	txn        *engine.Txn
 	savepoints []namedSavepoint
 	gen        uint64               // counts the transactions begun

@@ -96,7 +96,7 @@ func (d *database) CreateTemporaryTable(ctx *sql.Context, name string, schema sq
 	if err != nil {
 		return err
 	}
-	err = d.p.ddl(ctx, func(tx *engine.Job) error {
+	err = d.p.ddlJob(ctx, false, func(tx *engine.Job) error {
 		t, err := tx.CreateTable(d.name, def)
 		if err != nil {
 			return err
