@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/binlogreplication"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/binlog"
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -114,4 +116,41 @@ func defineReplicationVars() {
 				Type: gmstypes.NewSystemUintType("gtid_domain_id", 0, 1<<32-1), Default: uint64(0)},
 		})
 	})
+}
+
+// primaryController answers go-mysql-server's SHOW BINARY LOGS and SHOW
+// BINARY LOG STATUS (SHOW MASTER STATUS) from the binary log; the dump
+// and registration commands never reach it (the wire layer serves them).
+type primaryController struct{ log *binlog.Log }
+
+var _ binlogreplication.BinlogPrimaryController = primaryController{}
+
+func (primaryController) RegisterReplica(*sql.Context, *mysql.Conn, string, uint16) error {
+	return nil
+}
+
+func (primaryController) BinlogDumpGtid(*sql.Context, *mysql.Conn, mysql.GTIDSet) error {
+	return sqlError(errtable.ERMasterFatalReadingBinlog, "MySQL's GTID replication is not served yet: use a MariaDB replica")
+}
+
+func (primaryController) ListReplicas(*sql.Context) error { return nil }
+
+func (c primaryController) ListBinaryLogs(*sql.Context) ([]binlogreplication.BinaryLogFileMetadata, error) {
+	_, pos, err := c.log.Position()
+	if err != nil {
+		return nil, err
+	}
+	return []binlogreplication.BinaryLogFileMetadata{{Name: binlog.FileName, Size: pos}}, nil
+}
+
+func (c primaryController) GetBinaryLogStatus(*sql.Context) ([]binlogreplication.BinaryLogStatus, error) {
+	g, pos, err := c.log.Position()
+	if err != nil {
+		return nil, err
+	}
+	executed := ""
+	if g.Seq > 0 {
+		executed = fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq)
+	}
+	return []binlogreplication.BinaryLogStatus{{File: binlog.FileName, Position: uint(pos), ExecutedGtids: executed}}, nil
 }

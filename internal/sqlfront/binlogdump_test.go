@@ -4,6 +4,7 @@ import (
 	gosql "database/sql"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,14 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 		"DELETE FROM bl.t WHERE id = 3",
 		"BEGIN", "INSERT INTO bl.t (id) VALUES (6)", "UPDATE bl.t SET v = 'in a transaction' WHERE id = 1", "COMMIT")
 	same("streamed by GTID")
+	// SHOW MASTER STATUS names the position the replica has read to.
+	var file, pos, doDB, ignoreDB, executed string
+	if err := db.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &doDB, &ignoreDB, &executed); err != nil {
+		t.Fatal(err)
+	}
+	if read := slaveStatus(t, m.Root, "Read_Master_Log_Pos"); file != "hdb-bin.000001" || pos != read || executed != fmt.Sprintf("0-1-%d", e.FeedSeq()) {
+		t.Errorf("SHOW MASTER STATUS: %s %s %s; the replica read to %s", file, pos, executed, read)
+	}
 	// Again from the log's start, by file and position.
 	mustExec(t, m.Root, "STOP SLAVE", "DROP DATABASE bl")
 	follow("MASTER_USE_GTID=no, MASTER_LOG_FILE='hdb-bin.000001', MASTER_LOG_POS=4")
@@ -108,8 +117,24 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	mustExec(t, m.Root, "STOP SLAVE")
 }
 
+// slaveStatus is column col of the replica's SHOW SLAVE STATUS.
+func slaveStatus(t *testing.T, c *gosql.DB, col string) string {
+	for _, kv := range strings.Split(slaveStatusText(c, col), "; ") {
+		if v, ok := strings.CutPrefix(kv, col+": "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // slaveError is the replica's last IO and SQL errors.
 func slaveError(t *testing.T, c *gosql.DB) string {
+	return slaveStatusText(c, "Last_IO_Error", "Last_SQL_Error")
+}
+
+// slaveStatusText is the columns want of SHOW SLAVE STATUS as
+// "name: value; ...".
+func slaveStatusText(c *gosql.DB, want ...string) string {
 	rows, err := c.Query("SHOW SLAVE STATUS")
 	if err != nil {
 		return err.Error()
@@ -126,7 +151,7 @@ func slaveError(t *testing.T, c *gosql.DB) string {
 	}
 	var out []string
 	for i, c := range cols {
-		if c == "Last_IO_Error" || c == "Last_SQL_Error" {
+		if slices.Contains(want, c) {
 			out = append(out, c+": "+vals[i].String)
 		}
 	}

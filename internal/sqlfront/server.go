@@ -225,6 +225,9 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	se.Analyzer.Catalog.RegisterFunction(ctx, accountFunction(se.Analyzer.Catalog.MySQLDb, defaults)) // usersdump.go
 	conns := &wireConns{binlog: cfg.Binlog}
+	if cfg.Binlog != nil {
+		se.Analyzer.Catalog.BinlogPrimaryController = primaryController{cfg.Binlog}
+	}
 	installProcResults()
 	se.Analyzer.Runner = &procRunner{StatementRunner: se, conns: conns}
 	scfg := server.Config{
