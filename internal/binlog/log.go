@@ -3,6 +3,7 @@ package binlog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -73,6 +74,41 @@ func (l *Log) Position() (GTID, uint64, error) {
 		return true
 	})
 	return g, pos, err
+}
+
+// PositionAfter returns where the log file ends after transaction seq
+// (the position of a consistent snapshot that saw seq last).
+func (l *Log) PositionAfter(seq uint64) (uint64, error) {
+	pos := uint64(firstTxnPos)
+	err := l.e.ReadChangeLog(1, func(s uint64, rec []byte) bool {
+		if s > seq {
+			return false
+		}
+		pos += uint64(len(rec))
+		return true
+	})
+	return pos, err
+}
+
+// GTIDAt returns the GTID position (domain-server-seq) of the log at
+// pos of file: that of the last transaction ending at or before pos;
+// "" before the first.
+func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
+	if file != FileName {
+		return "", ErrPosition
+	}
+	at, last := uint64(firstTxnPos), uint64(0)
+	err := l.e.ReadChangeLog(1, func(s uint64, rec []byte) bool {
+		if at+uint64(len(rec)) > pos {
+			return false
+		}
+		at, last = at+uint64(len(rec)), s
+		return true
+	})
+	if err != nil || last == 0 {
+		return "", err
+	}
+	return fmt.Sprintf("%d-%d-%d", l.domain, l.serverID, last), nil
 }
 
 // From is where a replica starts reading: after the transaction of GTID

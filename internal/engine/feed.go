@@ -182,3 +182,21 @@ func feedTxns(changes []Change, jobs []feedJob, seq uint64) []FeedTxn {
 	}
 	return out
 }
+
+// FeedSeq returns the number of the last transaction of the change feed
+// committed before the snapshot was taken (read in the snapshot: the
+// number is stored with the rows).
+func (s *Snapshot) FeedSeq() (uint64, error) {
+	v, closer, err := s.s.Get(feedKey)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer closer.Close()
+	if len(v) != 8 {
+		return 0, errors.New("engine: bad change feed record")
+	}
+	return binary.BigEndian.Uint64(v), nil
+}

@@ -67,7 +67,40 @@ func DialectRewrite(q string) (string, bool) {
 	if rw, ok := intervalUnitRewrite(out); ok {
 		return rw, true
 	}
+	if rw, ok := charsetValueRewrite(out); ok {
+		return rw, true
+	}
 	return out, blanked
+}
+
+// charsetValueRewrite quotes the word binary given to a character set
+// or collation variable in SET (SET character_set_results = binary, as
+// a replica's copy sends it), which the grammar reads as the keyword.
+func charsetValueRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) < 4 || !strings.EqualFold(toks[0].text, "SET") {
+		return q, false
+	}
+	var b strings.Builder
+	last := 0
+	for i := 2; i < len(toks); i++ {
+		v, eq, name := toks[i], toks[i-1], toks[i-2]
+		if !v.word || !strings.EqualFold(v.text, "binary") || eq.text != "=" || !name.word {
+			continue
+		}
+		n := strings.ToLower(name.text)
+		if !strings.HasPrefix(n, "character_set_") && !strings.HasPrefix(n, "collation_") {
+			continue
+		}
+		b.WriteString(q[last:v.start])
+		b.WriteString("'" + v.text + "'")
+		last = v.end
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
 }
 
 // compoundUnits are the interval units of two fields, which the grammar

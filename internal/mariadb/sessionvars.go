@@ -2,10 +2,12 @@ package mariadb
 
 import (
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/go-mysql-server/sql/variables"
 )
 
@@ -107,6 +109,15 @@ type fastStatusVars struct {
 	nMut  int
 }
 
+// extraStatusVars are MariaDB's session status variables go-mysql-server
+// lacks: the binary log position of the session's consistent snapshot
+// (START TRANSACTION WITH CONSISTENT SNAPSHOT sets them; a replica's
+// copy and mariadb-dump --single-transaction read them).
+var extraStatusVars = []*sql.MySQLStatusVariable{
+	{Name: "binlog_snapshot_file", Scope: sql.StatusVariableScope_Session, Type: gtypes.LongText, Default: ""},
+	{Name: "binlog_snapshot_position", Scope: sql.StatusVariableScope_Session, Type: gtypes.Uint64, Default: uint64(0)},
+}
+
 // statusProto is one session status variable: its definition and, for
 // a counter, its starting value, else its value.
 type statusProto struct {
@@ -130,6 +141,11 @@ func (r *fastStatusVars) NewSessionMap() map[string]sql.StatusVarValue {
 				p.val = v.Value()
 			}
 			r.proto = append(r.proto, p)
+		}
+		for _, v := range extraStatusVars {
+			if !slices.ContainsFunc(r.proto, func(p statusProto) bool { return p.name == v.Name }) {
+				r.proto = append(r.proto, statusProto{name: v.Name, v: v, val: v.Default})
+			}
 		}
 	})
 	out := make(map[string]sql.StatusVarValue, len(r.proto))

@@ -20,8 +20,13 @@ func TestSessionVars(t *testing.T) {
 	}
 	want := fs.StatusVariableRegistry.NewSessionMap()
 	a, c := fs.NewSessionMap(), fs.NewSessionMap()
-	if len(a) != len(want) {
-		t.Fatalf("%d status variables, want %d", len(a), len(want))
+	if len(a) != len(want)+len(extraStatusVars) {
+		t.Fatalf("%d status variables, want %d and MariaDB's %d", len(a), len(want), len(extraStatusVars))
+	}
+	for _, v := range extraStatusVars {
+		if g, ok := a[v.Name]; !ok || g.Value() != v.Default {
+			t.Errorf("status %s: %v, want %v", v.Name, g, v.Default)
+		}
 	}
 	for k, w := range want {
 		if g, ok := a[k]; !ok || g.Value() != w.Value() || g.Variable() != w.Variable() {

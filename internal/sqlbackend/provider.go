@@ -28,6 +28,12 @@ type Provider struct {
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
 
 	maria bool // see MariaDB (show.go); set before serving
+	// SnapshotPosition, when set (a binary log is written), gives the
+	// binary log file and position after the change feed's transaction
+	// seq: a consistent snapshot's, which START TRANSACTION WITH
+	// CONSISTENT SNAPSHOT puts in @@binlog_snapshot_file and _position.
+	// Set before serving.
+	SnapshotPosition func(seq uint64) (file string, pos uint64, err error)
 
 	fks fkCache // every foreign key of the catalog, by parent (fk.go)
 

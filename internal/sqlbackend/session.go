@@ -180,7 +180,20 @@ func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacter
 	if s.stmtRefs == 0 {
 		s.dropTxn()
 		if startsWithConsistentSnapshot(ctx) && s.isolation(ctx) == isoRepeatableRead {
-			s.snapshot()
+			snap := s.snapshot()
+			if f := s.p.SnapshotPosition; f != nil {
+				seq, err := snap.FeedSeq()
+				var file string
+				var pos uint64
+				if err == nil {
+					file, pos, err = f(seq)
+				}
+				if err != nil {
+					return nil, err
+				}
+				_ = s.SetStatusVariable(ctx, "binlog_snapshot_file", file)
+				_ = s.SetStatusVariable(ctx, "binlog_snapshot_position", pos)
+			}
 		}
 	}
 	return &transaction{readOnly: tc == sql.ReadOnly || TxReadOnly(ctx)}, nil

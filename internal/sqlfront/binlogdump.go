@@ -154,3 +154,74 @@ func (c primaryController) GetBinaryLogStatus(*sql.Context) ([]binlogreplication
 	}
 	return []binlogreplication.BinaryLogStatus{{File: binlog.FileName, Position: uint(pos), ExecutedGtids: executed}}, nil
 }
+
+// binlogGTIDPos is MariaDB's BINLOG_GTID_POS(file, pos): the GTID
+// position of the binary log at pos of file (what a replica's copy
+// starts streaming from after a consistent snapshot); NULL for a file or
+// position the log does not have.
+type binlogGTIDPos struct {
+	args [2]sql.Expression
+	log  *binlog.Log
+}
+
+func binlogGTIDPosFunction(log *binlog.Log) sql.Function2 {
+	return sql.Function2{Name: "binlog_gtid_pos", Fn: func(file, pos sql.Expression) sql.Expression {
+		return &binlogGTIDPos{args: [2]sql.Expression{file, pos}, log: log}
+	}}
+}
+
+func (f *binlogGTIDPos) FunctionName() string { return "binlog_gtid_pos" }
+func (f *binlogGTIDPos) Description() string {
+	return "the GTID position at a binary log file and position"
+}
+func (f *binlogGTIDPos) Resolved() bool { return f.args[0].Resolved() && f.args[1].Resolved() }
+func (f *binlogGTIDPos) String() string {
+	return fmt.Sprintf("binlog_gtid_pos(%s, %s)", f.args[0], f.args[1])
+}
+func (f *binlogGTIDPos) Type() sql.Type   { return gmstypes.LongText }
+func (f *binlogGTIDPos) IsNullable() bool { return true }
+func (f *binlogGTIDPos) Children() []sql.Expression {
+	return f.args[:]
+}
+func (f *binlogGTIDPos) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_utf8mb4_general_ci, 4
+}
+
+func (f *binlogGTIDPos) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 2 {
+		return nil, sql.ErrInvalidChildrenNumber.New(f, len(children), 2)
+	}
+	nf := *f
+	copy(nf.args[:], children)
+	return &nf, nil
+}
+
+// Eval answers for the row's file and position.
+func (f *binlogGTIDPos) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
+	file, err := f.args[0].Eval(ctx, row)
+	if err != nil || file == nil {
+		return nil, err
+	}
+	pos, err := f.args[1].Eval(ctx, row)
+	if err != nil || pos == nil {
+		return nil, err
+	}
+	p, _, err := gmstypes.Uint64.Convert(ctx, pos)
+	if err != nil {
+		return nil, nil
+	}
+	var name string
+	switch x := file.(type) {
+	case string:
+		name = x
+	case []byte:
+		name = string(x)
+	default:
+		name = fmt.Sprint(file)
+	}
+	g, err := f.log.GTIDAt(name, p.(uint64))
+	if err != nil {
+		return nil, nil
+	}
+	return g, nil
+}

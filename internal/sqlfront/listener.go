@@ -680,7 +680,9 @@ func (w *wireConn) execute(ctx context.Context, p []byte) error {
 	for i, a := range ex.Args {
 		pd.BindVars[bindName(i)] = sqltypes.ValueBindVariable(a)
 	}
-	if ex.Cursor != 0 {
+	if ex.Cursor&cursorReadOnly != 0 {
+		// (as MariaDB: the other bits, MySQL's PARAMETER_COUNT_AVAILABLE
+		// among them, open no cursor)
 		return w.openCursor(ctx, ex.Stmt.ID, pd)
 	}
 	if c.Capabilities&mysqlproto.ClientMultiResults != 0 { // (MariaDB asks the same of prepared CALLs)
@@ -691,6 +693,9 @@ func (w *wireConn) execute(ctx context.Context, p []byte) error {
 	err = h.ComStmtExecute(ctx, c, pd, w.binaryAdd)
 	return w.res.finish(err, false)
 }
+
+// cursorReadOnly is COM_STMT_EXECUTE's CURSOR_TYPE_READ_ONLY flag.
+const cursorReadOnly = 0x01
 
 // bindName is the name go-mysql-server binds parameter i (from 0) to.
 func bindName(i int) string {

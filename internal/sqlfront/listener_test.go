@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	gmclient "github.com/go-mysql-org/go-mysql/client"
 	mysqldrv "github.com/go-sql-driver/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/mariadbtest"
@@ -475,5 +476,32 @@ func TestRandomCommands(t *testing.T) {
 		if msg, _ := rec["msg"].(string); strings.Contains(msg, "panic") {
 			t.Fatalf("a command made the wire layer panic: %v", rec)
 		}
+	}
+}
+
+// TestExecuteParameterCountFlag: a COM_STMT_EXECUTE whose flags carry
+// MySQL 8's PARAMETER_COUNT_AVAILABLE (go-mysql-org's client sets it
+// whenever there are parameters) answers its rows, as MariaDB does; it
+// was taken for a cursor and answered none (a HandlerDB replica's copy
+// of a HandlerDB primary found no tables).
+func TestExecuteParameterCountFlag(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c, err := gmclient.Connect(ts.s.Addr().String(), "root", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := c.Execute("SELECT ?, 'a' UNION ALL SELECT ? + 1, 'b'", int64(5), int64(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range r.Values {
+		a, _ := r.GetInt(i, 0)
+		b, _ := r.GetString(i, 1)
+		got = append(got, fmt.Sprintf("%d|%s", a, b))
+	}
+	if strings.Join(got, ",") != "5|a,7|b" {
+		t.Fatalf("rows %q, want 5|a,7|b", got)
 	}
 }

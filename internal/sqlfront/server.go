@@ -188,6 +188,12 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	}
 	p := sqlbackend.NewProvider(e)
 	p.MariaDB()
+	if bl := cfg.Binlog; bl != nil {
+		p.SnapshotPosition = func(seq uint64) (string, uint64, error) {
+			pos, err := bl.PositionAfter(seq)
+			return binlog.FileName, pos, err
+		}
+	}
 	p.SetPointReads(!cfg.NoPointReads)
 	if err := p.DropTemporaryLeftovers(context.Background()); err != nil {
 		return nil, fmt.Errorf("sqlfront: temporary tables left by a crash: %w", err)
@@ -227,6 +233,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	conns := &wireConns{binlog: cfg.Binlog}
 	if cfg.Binlog != nil {
 		se.Analyzer.Catalog.BinlogPrimaryController = primaryController{cfg.Binlog}
+		se.Analyzer.Catalog.RegisterFunction(ctx, binlogGTIDPosFunction(cfg.Binlog))
 	}
 	installProcResults()
 	se.Analyzer.Runner = &procRunner{StatementRunner: se, conns: conns}

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handlerdb/handlerdb/hs"
+	"github.com/handlerdb/handlerdb/internal/config"
+)
+
+// TestHandlerDBReplicaOfHandlerDB: a HandlerDB replica follows a
+// HandlerDB primary that writes its binary log (--log-bin): it copies
+// the primary from a consistent snapshot first (binlog_snapshot_file and
+// _position, BINLOG_GTID_POS), then streams by GTID, and ends with the
+// same rows, those written over HandlerSocket's write port included, and
+// the tables DDL made after the copy.
+func TestHandlerDBReplicaOfHandlerDB(t *testing.T) {
+	primary := startTest(t, func(c *config.Config) { c.LogBin, c.ServerID = true, 1 })
+	replica := startTest(t, func(c *config.Config) { c.ServerID = 2 })
+	pdb := sqlDB(t, primary, "hr")
+	mustExec := func(db *sql.DB, qs ...string) {
+		t.Helper()
+		for _, q := range qs {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	mustExec(pdb, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), n DECIMAL(6,2))",
+		"INSERT INTO t VALUES (1, 'copied', 1.5), (2, 'copied too', NULL)")
+	rdb := sqlDB(t, replica, "mysql")
+	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
+	mustExec(rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", host, port),
+		"START SLAVE")
+	mustExec(pdb, "INSERT INTO t VALUES (3, 'streamed', 3.25)", "UPDATE t SET v = 'changed' WHERE id = 1", "DELETE FROM t WHERE id = 2",
+		"CREATE TABLE later (k INT PRIMARY KEY)", "INSERT INTO later VALUES (7)")
+	// Over HandlerSocket's write port.
+	c, err := hs.New(hs.Options{ReadAddr: primary.HS().ReadAddr().String(), WriteAddr: primary.HS().WriteAddr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Index("hr", "t", "PRIMARY", []string{"id", "v", "n"}).Insert(context.Background(), 4, "over hs", "4.00"); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(db *sql.DB, q string) string {
+		rs, err := db.Query(q)
+		if err != nil {
+			return err.Error()
+		}
+		defer rs.Close()
+		var out []string
+		for rs.Next() {
+			var a, b, c sql.NullString
+			if err := rs.Scan(&a, &b, &c); err != nil {
+				return err.Error()
+			}
+			out = append(out, a.String+"|"+b.String+"|"+c.String)
+		}
+		return strings.Join(out, "\n")
+	}
+	q := "SELECT id, v, n FROM hr.t UNION ALL SELECT k, NULL, NULL FROM hr.later ORDER BY 1"
+	want := rows(pdb, q)
+	if !strings.Contains(want, "over hs") {
+		t.Fatalf("the primary's rows:\n%s", want)
+	}
+	got := ""
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if got = rows(rdb, q); got == want {
+			return
+		}
+	}
+	t.Fatalf("the replica has\n%s\nwant\n%s", got, want)
+}
