@@ -94,7 +94,11 @@ func crashChild(dir string) {
 		fmt.Fprintf(os.Stdout, format, args...)
 		out.Unlock()
 	}
-	// Every delivered transaction of the change feed, in order.
+	// Every committed transaction's record in the change log (its
+	// number and row count), and every delivered one, in order.
+	e.SetChangeLog(func(x FeedTxn) ([]byte, error) {
+		return fmt.Appendf(nil, "%d %d", x.Seq, len(x.Changes)), nil
+	})
 	e.SetChangeFeed(func(txns []FeedTxn) {
 		for _, x := range txns {
 			say("F %d %d\n", x.Seq, len(x.Changes))
@@ -226,6 +230,22 @@ func crashRounds(t *testing.T, d Durability, rounds int, mem int64) {
 		}
 		if e.FeedSeq() < feedNext-1 {
 			t.Fatalf("round %d: the feed delivered transaction %d, the reopened store's FeedSeq is %d", round, feedNext-1, e.FeedSeq())
+		}
+		// The change log holds a record for every number given, each
+		// naming itself: written in the batch of its rows.
+		var logged uint64
+		if err := e.ReadChangeLog(1, func(seq uint64, rec []byte) bool {
+			var n, rows uint64
+			if _, err := fmt.Sscanf(string(rec), "%d %d", &n, &rows); err != nil || n != seq || seq != logged+1 {
+				t.Fatalf("round %d: change log record %d is %q after %d", round, seq, rec, logged)
+			}
+			logged = seq
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if logged != e.FeedSeq() {
+			t.Fatalf("round %d: the change log ends at %d, FeedSeq is %d", round, logged, e.FeedSeq())
 		}
 		feedNext = e.FeedSeq() + 1
 		if err := e.Check(tb); err != nil {
