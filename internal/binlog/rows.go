@@ -8,34 +8,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dolthub/vitess/go/mysql"
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/types"
-)
-
-// MySQL's column types in a table map.
-const (
-	typeTiny       = 1
-	typeShort      = 2
-	typeLong       = 3
-	typeFloat      = 4
-	typeDouble     = 5
-	typeLongLong   = 8
-	typeInt24      = 9
-	typeDate       = 10
-	typeYear       = 13
-	typeVarchar    = 15
-	typeBit        = 16
-	typeTimestamp2 = 17
-	typeDatetime2  = 18
-	typeTime2      = 19
-	typeNewDecimal = 246
-	typeEnum       = 247
-	typeSet        = 248
-	typeBlob       = 252
-	typeString     = 254
-	typeGeometry   = 255
 )
 
 // column is how one column is written: its table map type and metadata.
@@ -77,47 +54,47 @@ func columnOf(c *types.Column) (column, error) {
 	t := &c.Type
 	switch t.Kind {
 	case types.TinyInt:
-		return column{typ: typeTiny}, nil
+		return column{typ: mysql.TypeTiny}, nil
 	case types.SmallInt:
-		return column{typ: typeShort}, nil
+		return column{typ: mysql.TypeShort}, nil
 	case types.MediumInt:
-		return column{typ: typeInt24}, nil
+		return column{typ: mysql.TypeInt24}, nil
 	case types.Int:
-		return column{typ: typeLong}, nil
+		return column{typ: mysql.TypeLong}, nil
 	case types.BigInt:
-		return column{typ: typeLongLong}, nil
+		return column{typ: mysql.TypeLongLong}, nil
 	case types.Float:
-		return column{typ: typeFloat, meta: []byte{4}}, nil
+		return column{typ: mysql.TypeFloat, meta: []byte{4}}, nil
 	case types.Double:
-		return column{typ: typeDouble, meta: []byte{8}}, nil
+		return column{typ: mysql.TypeDouble, meta: []byte{8}}, nil
 	case types.Decimal:
-		return column{typ: typeNewDecimal, meta: []byte{byte(t.Length), t.Scale}}, nil
+		return column{typ: mysql.TypeNewDecimal, meta: []byte{byte(t.Length), t.Scale}}, nil
 	case types.Bit:
-		return column{typ: typeBit, meta: []byte{byte(t.Length % 8), byte(t.Length / 8)}}, nil
+		return column{typ: mysql.TypeBit, meta: []byte{byte(t.Length % 8), byte(t.Length / 8)}}, nil
 	case types.Date:
-		return column{typ: typeDate}, nil
+		return column{typ: mysql.TypeDate}, nil
 	case types.DateTime:
-		return column{typ: typeDatetime2, meta: []byte{t.Scale}}, nil
+		return column{typ: mysql.TypeDateTime2, meta: []byte{t.Scale}}, nil
 	case types.Timestamp:
-		return column{typ: typeTimestamp2, meta: []byte{t.Scale}}, nil
+		return column{typ: mysql.TypeTimestamp2, meta: []byte{t.Scale}}, nil
 	case types.Time:
-		return column{typ: typeTime2, meta: []byte{t.Scale}}, nil
+		return column{typ: mysql.TypeTime2, meta: []byte{t.Scale}}, nil
 	case types.Year:
-		return column{typ: typeYear}, nil
+		return column{typ: mysql.TypeYear}, nil
 	case types.Char, types.Binary:
 		n := t.Length * maxBytes(t)
-		return column{typ: typeString, meta: []byte{typeString ^ byte((n&0x300)>>4), byte(n)}}, nil
+		return column{typ: mysql.TypeString, meta: []byte{mysql.TypeString ^ byte((n&0x300)>>4), byte(n)}}, nil
 	case types.VarChar, types.VarBinary:
 		n := t.Length * maxBytes(t)
-		return column{typ: typeVarchar, meta: binary.LittleEndian.AppendUint16(nil, uint16(n))}, nil
+		return column{typ: mysql.TypeVarchar, meta: binary.LittleEndian.AppendUint16(nil, uint16(n))}, nil
 	case types.Text, types.Blob:
-		return column{typ: typeBlob, meta: []byte{packLen(t.Length)}}, nil
+		return column{typ: mysql.TypeBlob, meta: []byte{packLen(t.Length)}}, nil
 	case types.Enum:
-		return column{typ: typeString, meta: []byte{typeEnum, byte(enumLen(t))}}, nil
+		return column{typ: mysql.TypeString, meta: []byte{mysql.TypeEnum, byte(enumLen(t))}}, nil
 	case types.Set:
-		return column{typ: typeString, meta: []byte{typeSet, byte(setLen(t))}}, nil
+		return column{typ: mysql.TypeString, meta: []byte{mysql.TypeSet, byte(setLen(t))}}, nil
 	case types.Geometry:
-		return column{typ: typeGeometry, meta: []byte{4}}, nil
+		return column{typ: mysql.TypeGeometry, meta: []byte{4}}, nil
 	}
 	return column{}, fmt.Errorf("binlog: no binary log type for column %s", c.Name)
 }

@@ -609,13 +609,7 @@ func (h *havingScope) scope() *viewScope { return h.viewScope }
 
 // expr prints e, in parentheses when its precedence is below min.
 func (p *viewPrinter) expr(e ast.Expr, s scopeOf, min int) error {
-	for {
-		pe, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = pe.Expr
-	}
+	e = unparen(e)
 	switch x := e.(type) {
 	case *ast.NotExpr:
 		return p.not(x.Expr, s, min)
@@ -789,13 +783,7 @@ func (p *viewPrinter) subquery(sel ast.SelectStatement, sc *viewScope) error {
 // cond prints a condition (WHERE, HAVING, ON, an operand of AND, OR or
 // XOR), where MariaDB prints a bare column c as c <> 0.
 func (p *viewPrinter) cond(e ast.Expr, s scopeOf, min int) error {
-	for {
-		pe, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = pe.Expr
-	}
+	e = unparen(e)
 	if c, ok := e.(*ast.ColName); ok {
 		e = &ast.ComparisonExpr{Operator: "<>", Left: c, Right: ast.NewIntVal([]byte("0"))}
 	}
@@ -859,13 +847,7 @@ var negations = map[string]string{"=": "<>", "<>": "=", "!=": "=", "<": ">=", ">
 // not prints NOT e as MariaDB does: the opposite comparison, De Morgan's
 // law over AND and OR, and e = 0 for what is not a condition.
 func (p *viewPrinter) not(e ast.Expr, s scopeOf, min int) error {
-	for {
-		pe, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = pe.Expr
-	}
+	e = unparen(e)
 	switch x := e.(type) {
 	case *ast.ComparisonExpr:
 		if n, ok := negations[strings.ToLower(x.Operator)]; ok && x.Escape == nil && x.Operator != "<=>" {
@@ -958,13 +940,7 @@ func precedence(e ast.Expr) int {
 
 // precedenceOfNot is the precedence of what NOT e prints as.
 func precedenceOfNot(e ast.Expr) int {
-	for {
-		pe, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = pe.Expr
-	}
+	e = unparen(e)
 	switch e.(type) {
 	case *ast.AndExpr:
 		return precOr
@@ -1056,7 +1032,8 @@ func (p *viewPrinter) literal(v *ast.SQLVal) error {
 	return nil
 }
 
-// quoteString is s in single quotes with MariaDB's escapes.
+// quoteLiteral is s in single quotes with the escapes of MariaDB's
+// printed expressions.
 func quoteLiteral(s string) string {
 	var b strings.Builder
 	b.WriteByte('\'')
@@ -1267,4 +1244,16 @@ func (p *viewPrinter) convert(c *ast.ConvertExpr, s scopeOf) error {
 	}
 	p.b.WriteByte(')')
 	return nil
+}
+
+// unparen is e without the parentheses around it (the printer puts back
+// those precedence needs).
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		pe, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = pe.Expr
+	}
 }
