@@ -2,6 +2,7 @@ package binlog
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -114,14 +115,19 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 // From is where a replica starts reading: after the transaction of GTID
 // sequence Seq in the log's domain (GTID mode), or at Pos of File.
 type From struct {
-	GTID bool
-	Seq  uint64
-	File string
-	Pos  uint64
+	GTID   bool
+	Server uint32 // the server id of the replica's GTID in the domain
+	Seq    uint64
+	File   string
+	Pos    uint64
 }
 
 // ErrPosition is a start the log does not have.
 var ErrPosition = errors.New("binlog: no such position in the binary log")
+
+// ErrGTID is a replica's GTID position the log does not have: another
+// server's transaction, or one past the log's last.
+var ErrGTID = errors.New("binlog: the replica's GTID position is not in the binary log")
 
 // Dump sends the log to a replica from from, as a MariaDB primary does
 // (an artificial rotate, the format description, in GTID mode an
@@ -131,6 +137,22 @@ var ErrPosition = errors.New("binlog: no such position in the binary log")
 // flush ends each run of events.
 func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send func(ev []byte) error, flush func() error) error {
 	start := uint64(magicLen)
+	if from.GTID && from.Seq > 0 {
+		// The replica's last transaction must be the log's of that
+		// number (its GTID event carries the server id it was logged
+		// with).
+		found := false
+		err := l.e.ReadChangeLog(from.Seq, func(seq uint64, rec []byte) bool {
+			found = seq == from.Seq && len(rec) >= HeaderLen && binary.LittleEndian.Uint32(rec[5:]) == from.Server
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		if !found {
+			return ErrGTID
+		}
+	}
 	if !from.GTID {
 		if from.File != "" && from.File != FileName {
 			return ErrPosition

@@ -36,11 +36,11 @@ func (w *wireConn) binlogDump(p []byte) error {
 	from := binlog.From{Pos: uint64(binary.LittleEndian.Uint32(p)), File: string(p[10:])}
 	state := w.userVariable("slave_connect_state")
 	if state != "" {
-		seq, err := domainSeq(state, 0)
+		server, seq, err := domainSeq(state, 0)
 		if err != nil {
 			return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, err.Error()))
 		}
-		from.GTID, from.Seq = true, seq
+		from.GTID, from.Server, from.Seq = true, server, seq
 	}
 	var heartbeat time.Duration
 	if ns, err := strconv.ParseFloat(w.userVariable("master_heartbeat_period"), 64); err == nil && ns > 0 {
@@ -52,8 +52,12 @@ func (w *wireConn) binlogDump(p []byte) error {
 		return w.pc.WritePacket(pkt)
 	}
 	err := w.l.conns.binlog.Dump(context.Background(), from, heartbeat, send, w.pc.Flush)
-	if errors.Is(err, binlog.ErrPosition) {
+	switch {
+	case errors.Is(err, binlog.ErrPosition):
 		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Could not find first log file name in binary log index file"))
+		_ = w.pc.Flush()
+	case errors.Is(err, binlog.ErrGTID):
+		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, fmt.Sprintf("Could not find GTID state requested by slave in any binlog files. Probably the slave state is too old and required binlog files have been purged (%s)", state)))
 		_ = w.pc.Flush()
 	}
 	return err
@@ -80,8 +84,9 @@ func (w *wireConn) userVariable(name string) string {
 }
 
 // domainSeq reads a MariaDB GTID position (domain-server-seq, comma
-// separated) and returns domain's sequence number (0: none).
-func domainSeq(state string, domain uint32) (uint64, error) {
+// separated) and returns domain's server id and sequence number (0:
+// none).
+func domainSeq(state string, domain uint32) (uint32, uint64, error) {
 	for _, g := range strings.Split(state, ",") {
 		g = strings.TrimSpace(g)
 		if g == "" {
@@ -89,19 +94,19 @@ func domainSeq(state string, domain uint32) (uint64, error) {
 		}
 		parts := strings.Split(g, "-")
 		if len(parts) != 3 {
-			return 0, fmt.Errorf("bad GTID %q in the replica's position", g)
+			return 0, 0, fmt.Errorf("bad GTID %q in the replica's position", g)
 		}
 		d, err1 := strconv.ParseUint(parts[0], 10, 32)
-		_, err2 := strconv.ParseUint(parts[1], 10, 32)
+		server, err2 := strconv.ParseUint(parts[1], 10, 32)
 		seq, err3 := strconv.ParseUint(parts[2], 10, 64)
 		if err := errors.Join(err1, err2, err3); err != nil {
-			return 0, fmt.Errorf("bad GTID %q in the replica's position", g)
+			return 0, 0, fmt.Errorf("bad GTID %q in the replica's position", g)
 		}
 		if uint32(d) == domain {
-			return seq, nil
+			return uint32(server), seq, nil
 		}
 	}
-	return 0, nil
+	return 0, 0, nil
 }
 
 var replicationVarsOnce sync.Once

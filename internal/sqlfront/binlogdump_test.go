@@ -157,3 +157,49 @@ func slaveStatusText(c *gosql.DB, want ...string) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// TestReplicaGTIDNotInLog: a replica whose GTID position names a
+// transaction the log does not have (another server's, or past the
+// log's end) is refused with 1236, as MariaDB refuses it, and does not
+// start after it silently.
+func TestReplicaGTIDNotInLog(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	dir := t.TempDir()
+	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Address: "127.0.0.1:0", Binlog: binlog.Open(e, 1)}
+	s, err := New(e, cfg)
+	if err != nil {
+		e.Close()
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{tb: t, dir: dir, e: e, s: s, cfg: cfg}
+	t.Cleanup(ts.stop)
+	mustExec(t, ts.open(""), "CREATE DATABASE g1", "CREATE DATABASE g2")
+	m, err := mariadbtest.Start("hdb-binlog-gtid-", "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
+	for _, pos := range []string{"0-9-1", "0-1-3"} {
+		mustExec(t, m.Root, "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL gtid_slave_pos = '"+pos+"'",
+			fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_CONNECT_RETRY=1, MASTER_USE_GTID=slave_pos", host, port),
+			"START SLAVE")
+		errno := ""
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && (errno == "" || errno == "0"); time.Sleep(50 * time.Millisecond) {
+			errno = slaveStatus(t, m.Root, "Last_IO_Errno")
+		}
+		if errno != "1236" {
+			t.Errorf("replica at %s: Last_IO_Errno %s (%s), want 1236", pos, errno, slaveError(t, m.Root))
+		}
+	}
+	mustExec(t, m.Root, "STOP SLAVE")
+}
