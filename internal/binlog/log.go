@@ -115,7 +115,10 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 // From is where a replica starts reading: after the transaction of GTID
 // sequence Seq in the log's domain (GTID mode), or at Pos of File.
 type From struct {
-	GTID   bool
+	// NonBlocking ends the dump at the log's end instead of waiting for
+	// more (BINLOG_DUMP_NON_BLOCK: mariadb-binlog reading a log).
+	NonBlocking bool
+	GTID        bool
 	Server uint32 // the server id of the replica's GTID in the domain
 	Seq    uint64
 	File   string
@@ -133,7 +136,8 @@ var ErrGTID = errors.New("binlog: the replica's GTID position is not in the bina
 // (an artificial rotate, the format description, in GTID mode an
 // artificial GTID list, then every transaction's events, each as it
 // commits), and a heartbeat after every idle heartbeat (0: none), until
-// ctx ends or send fails. send gets one event (valid during the call);
+// ctx ends or send fails; a non-blocking dump returns nil at the log's
+// end. send gets one event (valid during the call);
 // flush ends each run of events.
 func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send func(ev []byte) error, flush func() error) error {
 	start := uint64(magicLen)
@@ -226,6 +230,9 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		l.mu.Unlock()
 		if err := sendFrom(); err != nil {
 			return err
+		}
+		if from.NonBlocking {
+			return nil
 		}
 		var tick <-chan time.Time
 		if heartbeat > 0 {

@@ -27,13 +27,18 @@ import (
 // GTID state. Each event goes in its own packet after a 0x00 byte; a
 // failure is an error packet (1236), which ends the dump.
 
+// dumpNonBlock is COM_BINLOG_DUMP's BINLOG_DUMP_NON_BLOCK flag.
+const dumpNonBlock = 0x01
+
 // binlogDump serves a dump until the replica goes or the log cannot go
-// on; the connection ends with it.
+// on; the connection ends with it, except after a non-blocking dump,
+// which ends with an EOF packet at the log's end.
 func (w *wireConn) binlogDump(p []byte) error {
 	if len(p) < 10 {
 		return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "malformed dump request"))
 	}
-	from := binlog.From{Pos: uint64(binary.LittleEndian.Uint32(p)), File: string(p[10:])}
+	from := binlog.From{Pos: uint64(binary.LittleEndian.Uint32(p)), File: string(p[10:]),
+		NonBlocking: binary.LittleEndian.Uint16(p[4:])&dumpNonBlock != 0}
 	state := w.userVariable("slave_connect_state")
 	if state != "" {
 		server, seq, err := domainSeq(state, 0)
@@ -52,6 +57,13 @@ func (w *wireConn) binlogDump(p []byte) error {
 		return w.pc.WritePacket(pkt)
 	}
 	err := w.l.conns.binlog.Dump(context.Background(), from, heartbeat, send, w.pc.Flush)
+	if err == nil && from.NonBlocking {
+		// (the log's end: an EOF packet, and the connection goes on)
+		if err := w.pc.WriteEOF(0, 0); err != nil {
+			return err
+		}
+		return w.pc.Flush()
+	}
 	switch {
 	case errors.Is(err, binlog.ErrPosition):
 		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Could not find first log file name in binary log index file"))

@@ -1,9 +1,11 @@
 package sqlfront
 
 import (
+	"bytes"
 	gosql "database/sql"
 	"fmt"
 	"net"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -31,22 +33,8 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	if why := mariadbtest.Missing(); why != "" {
 		t.Skip(why)
 	}
-	dir := t.TempDir()
-	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Address: "127.0.0.1:0", Binlog: binlog.Open(e, 1)}
-	s, err := New(e, cfg)
-	if err != nil {
-		e.Close()
-		t.Fatal(err)
-	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{tb: t, dir: dir, e: e, s: s, cfg: cfg}
-	t.Cleanup(ts.stop)
+	ts := startLoggingServer(t)
+	e := ts.e
 	db := ts.open("")
 	m, err := mariadbtest.Start("hdb-binlog-replica-", "--server-id=2")
 	if err != nil {
@@ -166,22 +154,7 @@ func TestReplicaGTIDNotInLog(t *testing.T) {
 	if why := mariadbtest.Missing(); why != "" {
 		t.Skip(why)
 	}
-	dir := t.TempDir()
-	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Address: "127.0.0.1:0", Binlog: binlog.Open(e, 1)}
-	s, err := New(e, cfg)
-	if err != nil {
-		e.Close()
-		t.Fatal(err)
-	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{tb: t, dir: dir, e: e, s: s, cfg: cfg}
-	t.Cleanup(ts.stop)
+	ts := startLoggingServer(t)
 	mustExec(t, ts.open(""), "CREATE DATABASE g1", "CREATE DATABASE g2")
 	m, err := mariadbtest.Start("hdb-binlog-gtid-", "--server-id=2")
 	if err != nil {
@@ -202,4 +175,77 @@ func TestReplicaGTIDNotInLog(t *testing.T) {
 		}
 	}
 	mustExec(t, m.Root, "STOP SLAVE")
+}
+
+// startLoggingServer starts a server that writes its binary log as
+// server 1.
+func startLoggingServer(t *testing.T) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Address: "127.0.0.1:0", Binlog: binlog.Open(e, 1)}
+	s, err := New(e, cfg)
+	if err != nil {
+		e.Close()
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{tb: t, dir: dir, e: e, s: s, cfg: cfg}
+	t.Cleanup(ts.stop)
+	return ts
+}
+
+// TestMariaDBBinlogReplays: mariadb-binlog --read-from-remote-server
+// reads HandlerDB's whole binary log (a non-blocking dump ends at the
+// log's end) and decodes every row; its output, run by a fresh MariaDB,
+// makes the same tables with the same rows (a point-in-time recovery
+// from HandlerDB's log).
+func TestMariaDBBinlogReplays(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	tool, err := mariadbtest.LookBin("mariadb-binlog")
+	if err != nil {
+		t.Skip("no mariadb-binlog: ", err)
+	}
+	client, err := mariadbtest.LookBin("mariadb")
+	if err != nil {
+		t.Skip("no mariadb client: ", err)
+	}
+	ts := startLoggingServer(t)
+	db := ts.open("")
+	mustExec(t, db, "CREATE DATABASE bl", binlogTable,
+		`INSERT INTO bl.t VALUES (1, -128, 65535, -8388608, 18446744073709551615, 1.5, -2.25e100, '-12345678901234.123456', 99999, b'1010101010', '2024-02-29', '2024-02-29 23:59:59.999', '2038-01-19 03:14:07.123456', '-838:59:59.99', '12:34:56.000001', 2155,
+		  'abc', REPEAT('é', 300), 'long text', x'00ff10', x'01020304', x'0a0b', 'b', 'x,z', 'café')`,
+		"INSERT INTO bl.t (id, v) VALUES (2, 'two'), (3, NULL)", "UPDATE bl.t SET id = 30, tm = '-00:00:01.25' WHERE id = 3",
+		"DELETE FROM bl.t WHERE id = 2", "ALTER TABLE bl.t ADD COLUMN extra INT NOT NULL DEFAULT 5", "INSERT INTO bl.t (id, extra) VALUES (4, 44)")
+	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
+	out, err := exec.Command(tool, "--read-from-remote-server", "--host="+host, "--port="+port, "--user=root", "-vv", "hdb-bin.000001").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", tool, err, out)
+	}
+	for _, want := range []string{"### INSERT INTO `bl`.`t`", "### UPDATE `bl`.`t`", "### DELETE FROM `bl`.`t`", "@8=-12345678901234.123456", "ALTER TABLE bl.t ADD COLUMN extra", "# End of log file"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("mariadb-binlog's output lacks %q", want)
+		}
+	}
+	m, err := mariadbtest.Start("hdb-binlog-replay-", "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	replay := exec.Command(client, "--host=127.0.0.1", fmt.Sprintf("--port=%d", m.Port), "--user=root")
+	replay.Stdin = bytes.NewReader(out)
+	if msg, err := replay.CombinedOutput(); err != nil {
+		t.Fatalf("replaying the log into MariaDB: %v\n%s", err, msg)
+	}
+	q := "SELECT id, ti, si, mi, bi, f, dbl, de, de2, b + 0, d, dt, ts, tm, tm6, y, c, v, tx, HEX(bl), HEX(bn), HEX(vb), e, st, l1, extra FROM bl.t ORDER BY id"
+	if ours, theirs := queryRows(t, db, q), queryRows(t, m.Root, q); strings.Join(ours, "\n") != strings.Join(theirs, "\n") {
+		t.Fatalf("MariaDB after the replay:\n%s\nwant\n%s", strings.Join(theirs, "\n"), strings.Join(ours, "\n"))
+	}
 }
