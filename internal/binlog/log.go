@@ -119,10 +119,10 @@ type From struct {
 	// more (BINLOG_DUMP_NON_BLOCK: mariadb-binlog reading a log).
 	NonBlocking bool
 	GTID        bool
-	Server uint32 // the server id of the replica's GTID in the domain
-	Seq    uint64
-	File   string
-	Pos    uint64
+	Server      uint32 // the server id of the replica's GTID in the domain
+	Seq         uint64
+	File        string
+	Pos         uint64
 }
 
 // ErrPosition is a start the log does not have.
