@@ -25,6 +25,31 @@ const (
 	firstTxnPos = magicLen + fdeLen + gtidListLen
 )
 
+// baseBlob names the record of where the log starts after a purge: the
+// last purged transaction's number and server id, and the position the
+// next one starts at.
+const baseBlob = "binlog/base"
+
+// base is where the log's first record starts.
+type base struct {
+	Seq    uint64 // the last purged transaction (0: none)
+	Server uint32 // its GTID's server id
+	Pos    uint64 // where the first kept record starts
+}
+
+// start reads where the log starts.
+func (l *Log) start() (base, error) {
+	b := base{Pos: firstTxnPos}
+	v, err := l.e.Blob(baseBlob)
+	if err != nil || v == nil {
+		return b, err
+	}
+	if len(v) != 20 {
+		return b, errors.New("binlog: bad base record")
+	}
+	return base{Seq: binary.BigEndian.Uint64(v), Server: binary.BigEndian.Uint32(v[8:]), Pos: binary.BigEndian.Uint64(v[12:])}, nil
+}
+
 // Log is HandlerDB's binary log over an engine: Open makes the engine
 // store each committed transaction's events (TxnEvents) in its change
 // log, in the same batch as the rows; Dump sends them to a replica. Safe
@@ -37,6 +62,9 @@ type Log struct {
 
 	mu   sync.Mutex
 	wake chan struct{} // closed (and replaced) when transactions commit
+
+	purging    sync.Mutex // one purge at a time (each reads the base it moves)
+	stopExpire func()     // ends ExpireAfter's goroutine (under mu)
 }
 
 // Open starts writing e's binary log as server serverID (GTID domain 0)
@@ -56,10 +84,28 @@ func Open(e *engine.Engine, serverID uint32) *Log {
 	return l
 }
 
-// Close stops writing the log (the transactions logged stay).
+// Close stops writing the log (the transactions logged stay) and its
+// expiry.
 func (l *Log) Close() {
 	l.e.SetChangeLog(nil)
 	l.e.SetChangeFeed(nil)
+	l.mu.Lock()
+	stop := l.stopExpire
+	l.stopExpire = nil
+	l.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// ExpireAfter purges, at once and then every minute until Close, the
+// transactions logged more than keep ago (binlog_expire_logs_seconds).
+func (l *Log) ExpireAfter(keep time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	l.mu.Lock()
+	l.stopExpire = cancel
+	l.mu.Unlock()
+	go l.Expire(ctx, keep, time.Minute)
 }
 
 // ServerID is the server id the log's events carry.
@@ -68,10 +114,17 @@ func (l *Log) ServerID() uint32 { return l.serverID }
 // Position is the last transaction logged: its GTID and where the log
 // file ends after it.
 func (l *Log) Position() (GTID, uint64, error) {
-	g := GTID{Domain: l.domain, Server: l.serverID}
-	pos := uint64(firstTxnPos)
-	err := l.e.ReadChangeLog(1, func(seq uint64, rec []byte) bool {
-		g.Seq, pos = seq, pos+uint64(len(rec))
+	b, err := l.start()
+	if err != nil {
+		return GTID{}, 0, err
+	}
+	g := GTID{Domain: l.domain, Server: b.Server, Seq: b.Seq}
+	if b.Seq == 0 {
+		g.Server = l.serverID
+	}
+	pos := b.Pos
+	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
+		g.Seq, g.Server, pos = seq, binary.LittleEndian.Uint32(rec[5:]), pos+uint64(len(rec))
 		return true
 	})
 	return g, pos, err
@@ -80,8 +133,15 @@ func (l *Log) Position() (GTID, uint64, error) {
 // PositionAfter returns where the log file ends after transaction seq
 // (the position of a consistent snapshot that saw seq last).
 func (l *Log) PositionAfter(seq uint64) (uint64, error) {
-	pos := uint64(firstTxnPos)
-	err := l.e.ReadChangeLog(1, func(s uint64, rec []byte) bool {
+	b, err := l.start()
+	if err != nil {
+		return 0, err
+	}
+	if seq < b.Seq {
+		return 0, ErrGTID
+	}
+	pos := b.Pos
+	err = l.e.ReadChangeLog(b.Seq+1, func(s uint64, rec []byte) bool {
 		if s > seq {
 			return false
 		}
@@ -98,18 +158,25 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 	if file != FileName {
 		return "", ErrPosition
 	}
-	at, last := uint64(firstTxnPos), uint64(0)
-	err := l.e.ReadChangeLog(1, func(s uint64, rec []byte) bool {
+	b, err := l.start()
+	if err != nil {
+		return "", err
+	}
+	if pos < b.Pos {
+		return "", ErrPosition
+	}
+	at, last, server := b.Pos, b.Seq, b.Server
+	err = l.e.ReadChangeLog(b.Seq+1, func(s uint64, rec []byte) bool {
 		if at+uint64(len(rec)) > pos {
 			return false
 		}
-		at, last = at+uint64(len(rec)), s
+		at, last, server = at+uint64(len(rec)), s, binary.LittleEndian.Uint32(rec[5:])
 		return true
 	})
 	if err != nil || last == 0 {
 		return "", err
 	}
-	return fmt.Sprintf("%d-%d-%d", l.domain, l.serverID, last), nil
+	return fmt.Sprintf("%d-%d-%d", l.domain, server, last), nil
 }
 
 // From is where a replica starts reading: after the transaction of GTID
@@ -141,21 +208,29 @@ var ErrGTID = errors.New("binlog: the replica's GTID position is not in the bina
 // flush ends each run of events.
 func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send func(ev []byte) error, flush func() error) error {
 	start := uint64(magicLen)
+	b, err := l.start()
+	if err != nil {
+		return err
+	}
 	if from.GTID && from.Seq > 0 {
 		// The replica's last transaction must be the log's of that
 		// number (its GTID event carries the server id it was logged
-		// with).
-		found := false
-		err := l.e.ReadChangeLog(from.Seq, func(seq uint64, rec []byte) bool {
-			found = seq == from.Seq && len(rec) >= HeaderLen && binary.LittleEndian.Uint32(rec[5:]) == from.Server
-			return false
-		})
-		if err != nil {
-			return err
+		// with), or the last one purged.
+		found := from.Seq == b.Seq && from.Server == b.Server
+		if from.Seq > b.Seq {
+			err := l.e.ReadChangeLog(from.Seq, func(seq uint64, rec []byte) bool {
+				found = seq == from.Seq && len(rec) >= HeaderLen && binary.LittleEndian.Uint32(rec[5:]) == from.Server
+				return false
+			})
+			if err != nil {
+				return err
+			}
 		}
 		if !found {
 			return ErrGTID
 		}
+	} else if from.GTID && b.Seq > 0 {
+		return ErrGTID // (the replica wants the whole log: purged)
 	}
 	if !from.GTID {
 		if from.File != "" && from.File != FileName {
@@ -190,8 +265,8 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		}
 	}
 	// pos: where the next record starts; next: its number.
-	pos, next := uint64(firstTxnPos), uint64(1)
-	if !from.GTID && start > magicLen && start < firstTxnPos {
+	pos, next := b.Pos, b.Seq+1
+	if !from.GTID && (start > magicLen && start < b.Pos || start == magicLen && b.Seq > 0) {
 		return ErrPosition
 	}
 	var sendErr error
@@ -251,6 +326,57 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 			if err := flush(); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// PurgeBefore deletes the transactions logged before t (by their GTID
+// event's time) and returns how many; the log's positions and numbers
+// stay those of the unpurged log, a replica wanting a purged transaction
+// gets ErrGTID or ErrPosition.
+func (l *Log) PurgeBefore(ctx context.Context, t time.Time) (int, error) {
+	l.purging.Lock()
+	defer l.purging.Unlock()
+	b, err := l.start()
+	if err != nil {
+		return 0, err
+	}
+	last, n := b, 0
+	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
+		if len(rec) < HeaderLen || int64(binary.LittleEndian.Uint32(rec)) >= t.Unix() {
+			return false
+		}
+		last = base{Seq: seq, Server: binary.LittleEndian.Uint32(rec[5:]), Pos: last.Pos + uint64(len(rec))}
+		n++
+		return true
+	})
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	rec := binary.BigEndian.AppendUint64(nil, last.Seq)
+	rec = binary.BigEndian.AppendUint32(rec, last.Server)
+	rec = binary.BigEndian.AppendUint64(rec, last.Pos)
+	err = l.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if err := tx.PurgeChangeLog(last.Seq + 1); err != nil {
+			return err
+		}
+		return tx.SetBlob(baseBlob, rec)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Expire purges, every interval until ctx ends, the transactions logged
+// more than keep ago (binlog_expire_logs_seconds).
+func (l *Log) Expire(ctx context.Context, keep, interval time.Duration) {
+	for {
+		_, _ = l.PurgeBefore(ctx, time.Now().Add(-keep))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
 		}
 	}
 }

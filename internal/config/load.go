@@ -394,6 +394,7 @@ func (c *Config) Print(w io.Writer) error {
 		"sql-plan-cache":                         c.SQLPlanCache,
 		"log-bin":                                c.LogBin,
 		"server-id":                              c.ServerID,
+		"binlog-expire-logs-seconds":             c.BinlogExpire.String(),
 		"admin-address":                          c.AdminAddress,
 		"admin-token":                            c.AdminToken,
 		"admin-token-file":                       c.AdminTokenFile,

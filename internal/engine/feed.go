@@ -200,3 +200,9 @@ func (s *Snapshot) FeedSeq() (uint64, error) {
 	}
 	return binary.BigEndian.Uint64(v), nil
 }
+
+// PurgeChangeLog deletes the change log's records numbered below before,
+// as part of the job (the numbers are not given again).
+func (tx *Job) PurgeChangeLog(before uint64) error {
+	return tx.delRange(logKey(0), logKey(before))
+}

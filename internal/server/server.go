@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/admin"
+	"github.com/handlerdb/handlerdb/internal/binlog"
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
@@ -50,6 +51,8 @@ type Server struct {
 	admin *admin.Server
 	tls   *tls.Config
 	repl  *replica.Replica // nil without the MySQL port
+	// binlog is the binary log (--log-bin), closed before the store.
+	binlog *binlog.Log
 }
 
 // sqlFront is the MySQL front as the server drives it.
@@ -222,6 +225,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	if err := s.closeSQL(); err != nil {
 		errs = append(errs, fmt.Errorf("mysql: %w", err))
+	}
+	if s.binlog != nil {
+		s.binlog.Close()
 	}
 	if err := s.e.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("engine: %w", err))

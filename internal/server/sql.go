@@ -19,6 +19,10 @@ func (s *Server) newSQL() error {
 		// (from here every committed row change is logged, in the
 		// batch that commits it)
 		scfg.Binlog = binlog.Open(s.e, s.cfg.ServerID)
+		if s.cfg.BinlogExpire > 0 {
+			scfg.Binlog.ExpireAfter(s.cfg.BinlogExpire)
+		}
+		s.binlog = scfg.Binlog
 	}
 	scfg.ExtraProcesses = s.hsProcesses
 	f, err := sqlfront.New(s.e, scfg)

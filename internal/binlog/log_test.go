@@ -1,0 +1,102 @@
+package binlog
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// dumped is what a non-blocking dump from from sends: the GTIDs of its
+// transactions and the log_pos of each event.
+func dumped(t *testing.T, l *Log, from From) ([]string, []uint32, error) {
+	t.Helper()
+	from.NonBlocking = true
+	var gtids []string
+	var ends []uint32
+	err := l.Dump(context.Background(), from, 0, func(ev []byte) error {
+		if ev[4] == GTIDEvent {
+			gtids = append(gtids, fmt.Sprintf("0-%d-%d", binary.LittleEndian.Uint32(ev[5:]), binary.LittleEndian.Uint64(ev[HeaderLen:])))
+		}
+		ends = append(ends, binary.LittleEndian.Uint32(ev[13:]))
+		return nil
+	}, func() error { return nil })
+	return gtids, ends, err
+}
+
+// TestPurgeKeepsPositions: after a purge the log keeps its numbers and
+// positions (SHOW MASTER STATUS does not move, a dump from after the
+// purge gets the same events at the same positions), and a replica that
+// wants a purged transaction is refused.
+func TestPurgeKeepsPositions(t *testing.T) {
+	e, err := engine.Open(engine.Options{Dir: t.TempDir(), Durability: engine.DurabilityNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	l := Open(e, 1)
+	defer l.Close()
+	var tb *engine.Table
+	if err := e.Update(context.Background(), func(tx *engine.Job) error {
+		if err := tx.CreateDatabase("p"); err != nil {
+			return err
+		}
+		tb, err = tx.CreateTable("p", &engine.TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.Int}}},
+			Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(id int64) {
+		if err := e.Update(context.Background(), func(tx *engine.Job) error {
+			_, err := tx.Insert(tb, engine.Row{{I: id}})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id := range int64(5) {
+		insert(id)
+	}
+	g5, pos5, err := l.Position()
+	if err != nil || g5.Seq != 5 {
+		t.Fatalf("position %v %d %v", g5, pos5, err)
+	}
+	_, before, err := dumped(t, l, From{GTID: true, Server: 1, Seq: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := l.PurgeBefore(context.Background(), time.Now().Add(time.Hour)); err != nil || n != 5 {
+		t.Fatalf("purged %d: %v", n, err)
+	}
+	if g, pos, err := l.Position(); err != nil || g != g5 || pos != pos5 {
+		t.Fatalf("after the purge: %v %d %v, want %v %d", g, pos, err, g5, pos5)
+	}
+	insert(5)
+	insert(6)
+	gtids, ends, err := dumped(t, l, From{GTID: true, Server: 1, Seq: 5})
+	if err != nil || fmt.Sprint(gtids) != "[0-1-6 0-1-7]" {
+		t.Fatalf("from 0-1-5 after the purge: %v %v", gtids, err)
+	}
+	// The first events (rotate, format description, GTID list) have
+	// positions of their own; the transactions' run on from pos5.
+	if tail := ends[3:]; tail[0] <= uint32(pos5) || len(before) < 3 {
+		t.Fatalf("positions after the purge %v, before %v (from %d)", ends, before, pos5)
+	}
+	for _, from := range []From{{GTID: true, Server: 1, Seq: 3}, {GTID: true}, {Pos: 4}, {Pos: 300}} {
+		if _, _, err := dumped(t, l, from); !errors.Is(err, ErrGTID) && !errors.Is(err, ErrPosition) {
+			t.Errorf("dump from %+v after the purge: %v, want refused", from, err)
+		}
+	}
+	if gtids, _, err := dumped(t, l, From{Pos: pos5}); err != nil || fmt.Sprint(gtids) != "[0-1-6 0-1-7]" {
+		t.Errorf("from position %d: %v %v", pos5, gtids, err)
+	}
+	if g, err := l.GTIDAt(FileName, pos5); err != nil || g != "0-1-5" {
+		t.Errorf("GTIDAt the purge's end: %q %v", g, err)
+	}
+}
