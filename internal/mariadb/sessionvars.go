@@ -114,8 +114,8 @@ type fastStatusVars struct {
 // (START TRANSACTION WITH CONSISTENT SNAPSHOT sets them; a replica's
 // copy and mariadb-dump --single-transaction read them).
 var extraStatusVars = []*sql.MySQLStatusVariable{
-	{Name: "binlog_snapshot_file", Scope: sql.StatusVariableScope_Session, Type: gtypes.LongText, Default: ""},
-	{Name: "binlog_snapshot_position", Scope: sql.StatusVariableScope_Session, Type: gtypes.Uint64, Default: uint64(0)},
+	{Name: "Binlog_snapshot_file", Scope: sql.StatusVariableScope_Session, Type: gtypes.LongText, Default: ""},
+	{Name: "Binlog_snapshot_position", Scope: sql.StatusVariableScope_Session, Type: gtypes.Uint64, Default: uint64(0)},
 }
 
 // statusProto is one session status variable: its definition and, for

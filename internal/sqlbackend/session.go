@@ -191,8 +191,8 @@ func (s *Session) StartTransaction(ctx *sql.Context, tc sql.TransactionCharacter
 				if err != nil {
 					return nil, err
 				}
-				_ = s.SetStatusVariable(ctx, "binlog_snapshot_file", file)
-				_ = s.SetStatusVariable(ctx, "binlog_snapshot_position", pos)
+				_ = s.SetStatusVariable(ctx, "Binlog_snapshot_file", file)
+				_ = s.SetStatusVariable(ctx, "Binlog_snapshot_position", pos)
 			}
 		}
 	}
@@ -740,3 +740,18 @@ func (s *Session) CurrentRole() string { return s.currentRole }
 
 // SetCurrentRole records SET ROLE's role ("" for NONE).
 func (s *Session) SetCurrentRole(role string) { s.currentRole = role }
+
+// GetSessionVariable is the session's value of a system variable; the
+// binary log's position variables, global only and computed
+// (@@gtid_binlog_pos, @@gtid_current_pos), are read from the global,
+// which computes them (the session's copy was made when it began).
+func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
+	if n := len(name); n == len("gtid_binlog_pos") || n == len("gtid_current_pos") {
+		if lower := strings.ToLower(name); lower == "gtid_binlog_pos" || lower == "gtid_current_pos" {
+			if _, v, ok := sql.SystemVariables.GetGlobal(lower); ok {
+				return v, nil
+			}
+		}
+	}
+	return s.BaseSession.GetSessionVariable(ctx, name)
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -123,14 +124,37 @@ func domainSeq(state string, domain uint32) (uint32, uint64, error) {
 
 var replicationVarsOnce sync.Once
 
+// activeBinlog is the binary log @@gtid_binlog_pos and @@gtid_current_pos
+// read: the last started server's that writes one (go-mysql-server's
+// variables are the process's).
+var activeBinlog atomic.Pointer[binlog.Log]
+
 // defineReplicationVars adds MariaDB's replication variables a replica
 // reads from its primary that go-mysql-server lacks, once per process.
 func defineReplicationVars() {
 	replicationVarsOnce.Do(func() {
 		both := sql.GetMysqlScope(sql.SystemVariableScope_Both)
+		global := sql.GetMysqlScope(sql.SystemVariableScope_Global)
+		lastGTID := func() (interface{}, error) {
+			l := activeBinlog.Load()
+			if l == nil {
+				return "", nil
+			}
+			g, _, err := l.Position()
+			if err != nil || g.Seq == 0 {
+				return "", err
+			}
+			return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil
+		}
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
 			&sql.MysqlSystemVariable{Name: "gtid_domain_id", Scope: both, Dynamic: true,
 				Type: gmstypes.NewSystemUintType("gtid_domain_id", 0, 1<<32-1), Default: uint64(0)},
+			// (the last GTID the binary log holds: a primary's position,
+			// which mariadb-dump --gtid and a new replica's set-up read)
+			&sql.MysqlSystemVariable{Name: "gtid_binlog_pos", Scope: global,
+				Type: gmstypes.NewSystemStringType("gtid_binlog_pos"), Default: "", ValueFunction: lastGTID},
+			&sql.MysqlSystemVariable{Name: "gtid_current_pos", Scope: global,
+				Type: gmstypes.NewSystemStringType("gtid_current_pos"), Default: "", ValueFunction: lastGTID},
 		})
 	})
 }

@@ -249,3 +249,45 @@ func TestMariaDBBinlogReplays(t *testing.T) {
 		t.Fatalf("MariaDB after the replay:\n%s\nwant\n%s", strings.Join(theirs, "\n"), strings.Join(ours, "\n"))
 	}
 }
+
+// TestMariaDBDumpMasterData: mariadb-dump --single-transaction
+// --master-data=2 --gtid takes its position from HandlerDB's consistent
+// snapshot (Binlog_snapshot_file and _position, as MariaDB names them,
+// which it needs to skip FLUSH TABLES WITH READ LOCK) and prints the
+// binary log position and GTID of the rows it dumps; @@gtid_binlog_pos
+// names the last transaction.
+func TestMariaDBDumpMasterData(t *testing.T) {
+	tool, err := mariadbtest.LookBin("mariadb-dump")
+	if err != nil {
+		t.Skip("no mariadb-dump: ", err)
+	}
+	ts := startLoggingServer(t)
+	db := ts.open("")
+	mustExec(t, db, "CREATE DATABASE md", "CREATE TABLE md.t (id INT PRIMARY KEY)", "INSERT INTO md.t VALUES (1), (2)")
+	var gtid string
+	if err := db.QueryRow("SELECT @@gtid_binlog_pos").Scan(&gtid); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("0-1-%d", ts.e.FeedSeq())
+	if gtid != want {
+		t.Errorf("@@gtid_binlog_pos %q, want %q", gtid, want)
+	}
+	var file, pos, doDB, ignoreDB, executed string
+	if err := db.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &doDB, &ignoreDB, &executed); err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
+	out, err := exec.Command(tool, "--host="+host, "--port="+port, "--user=root", "--single-transaction", "--master-data=2", "--gtid", "md").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", tool, err, out)
+	}
+	for _, line := range []string{
+		fmt.Sprintf("CHANGE MASTER TO MASTER_LOG_FILE='%s', MASTER_LOG_POS=%s;", file, pos),
+		fmt.Sprintf("SET GLOBAL gtid_slave_pos='%s';", want),
+		"INSERT INTO `t` VALUES",
+	} {
+		if !strings.Contains(string(out), line) {
+			t.Errorf("mariadb-dump's output lacks %q:\n%s", line, out)
+		}
+	}
+}

@@ -232,6 +232,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	se.Analyzer.Catalog.RegisterFunction(ctx, accountFunction(se.Analyzer.Catalog.MySQLDb, defaults)) // usersdump.go
 	conns := &wireConns{binlog: cfg.Binlog}
 	if cfg.Binlog != nil {
+		activeBinlog.Store(cfg.Binlog)
 		se.Analyzer.Catalog.BinlogPrimaryController = primaryController{cfg.Binlog}
 		se.Analyzer.Catalog.RegisterFunction(ctx, binlogGTIDPosFunction(cfg.Binlog))
 	}
@@ -396,6 +397,9 @@ func (s *Server) Close() error {
 	s.closed = true
 	started := s.started
 	s.mu.Unlock()
+	if s.cfg.Binlog != nil {
+		activeBinlog.CompareAndSwap(s.cfg.Binlog, nil)
+	}
 	err := s.srv.Close()
 	if started {
 		<-s.done
