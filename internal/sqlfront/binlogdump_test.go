@@ -181,23 +181,7 @@ func TestReplicaGTIDNotInLog(t *testing.T) {
 // server 1.
 func startLoggingServer(t *testing.T) *testServer {
 	t.Helper()
-	dir := t.TempDir()
-	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Address: "127.0.0.1:0", Binlog: binlog.Open(e, 1)}
-	s, err := New(e, cfg)
-	if err != nil {
-		e.Close()
-		t.Fatal(err)
-	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{tb: t, dir: dir, e: e, s: s, cfg: cfg}
-	t.Cleanup(ts.stop)
-	return ts
+	return startTestServerOn(t, "", Config{}, func(e *engine.Engine, cfg *Config) { cfg.Binlog = binlog.Open(e, 1) })
 }
 
 // TestMariaDBBinlogReplays: mariadb-binlog --read-from-remote-server

@@ -37,12 +37,22 @@ type testServer struct {
 // unless the test stops them first.
 func startTestServer(tb testing.TB, dir string, cfg Config) *testServer {
 	tb.Helper()
+	return startTestServerOn(tb, dir, cfg, nil)
+}
+
+// startTestServerOn is startTestServer; setup, when set, changes the
+// configuration once the engine is open (a binary log over it, say).
+func startTestServerOn(tb testing.TB, dir string, cfg Config, setup func(*engine.Engine, *Config)) *testServer {
+	tb.Helper()
 	if dir == "" {
 		dir = tb.TempDir()
 	}
 	e, err := engine.Open(engine.Options{Dir: dir, Durability: engine.DurabilityNone, CacheSize: 32 << 20})
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if setup != nil {
+		setup(e, &cfg)
 	}
 	if cfg.Address == "" {
 		cfg.Address = "127.0.0.1:0"
