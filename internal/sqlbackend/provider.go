@@ -28,7 +28,8 @@ type Provider struct {
 	objGen     uint64                // bumped by forgetObjects, under objCacheMu
 
 	maria bool // see MariaDB (show.go); set before serving
-	// SnapshotPosition, when set (a binary log is written), gives the
+	// SnapshotPosition, when set (a binary log is written, which also
+	// keeps LOAD DATA out of staged jobs: LoadDataNode.RowIter), gives the
 	// binary log file and position after the change feed's transaction
 	// seq: a consistent snapshot's, which START TRANSACTION WITH
 	// CONSISTENT SNAPSHOT puts in @@binlog_snapshot_file and _position.
