@@ -54,6 +54,16 @@ func digits(b []byte, i, j int) (uint32, bool) {
 	return n, true
 }
 
+// micros reads a fraction's 1 to 6 digits (after the point) as
+// microseconds.
+func micros(f []byte) (uint32, bool) {
+	n, ok := digits(f, 0, len(f))
+	for i := len(f); i < 6; i++ {
+		n *= 10
+	}
+	return n, ok
+}
+
 // quickDatetime reads the form go-mysql-server prints,
 // "YYYY-MM-DD[ HH:MM:SS[.f...]]", without allocating; ok is false for
 // any other form.
@@ -85,12 +95,9 @@ func quickDatetime(s []byte) (d datetime, ok bool) {
 	}
 	d.hour, d.min, d.sec = uint8(h), uint8(mi), uint8(se)
 	if len(s) > 19 {
-		f, ok := digits(s, 20, len(s))
+		f, ok := micros(s[20:])
 		if !ok {
 			return d, false
-		}
-		for i := len(s) - 20; i < 6; i++ {
-			f *= 10
 		}
 		d.micro = f
 	}
@@ -191,12 +198,9 @@ func quickTime(s []byte) (t span, ok bool) {
 		if rest[0] != '.' || len(rest) < 2 || len(rest) > 7 {
 			return t, false
 		}
-		f, ok := digits(rest, 1, len(rest))
+		f, ok := micros(rest[1:])
 		if !ok {
 			return t, false
-		}
-		for i := len(rest) - 1; i < 6; i++ {
-			f *= 10
 		}
 		t.micro = f
 	}
