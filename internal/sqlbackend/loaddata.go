@@ -867,7 +867,7 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		n.failedConverting = true
 		return nil, n.failure
 	}
-	if loadAsJobs(ctx, sess) && (n.p.SnapshotPosition == nil || n.replace) {
+	if loadAsJobs(ctx, sess) && (!n.p.logged() || n.replace) {
 		// (with a binary log, a plain or IGNORE load goes through the
 		// session's transaction instead, whose rows the log gets: a
 		// staged job's ingested rows are not in it; REPLACE's are not

@@ -221,6 +221,10 @@ func (p *Provider) ddlRaw(ctx *sql.Context, logged bool, fn func(tx *engine.Job)
 	return err
 }
 
+// logged reports whether a binary log is written (SnapshotPosition is
+// set with it).
+func (p *Provider) logged() bool { return p.SnapshotPosition != nil }
+
 // ResolveTable returns the engine table a SQL name resolves to in the
 // current catalog, as statements resolve it (the database and then the
 // table of exactly that name, else the one equal to it ignoring case), or
