@@ -65,6 +65,8 @@ type Log struct {
 
 	purging    sync.Mutex // one purge at a time (each reads the base it moves)
 	stopExpire func()     // ends ExpireAfter's goroutine (under mu)
+
+	semi *Semisync
 }
 
 // Open starts writing e's binary log as server serverID (GTID domain 0)
@@ -81,12 +83,19 @@ func Open(e *engine.Engine, serverID uint32) *Log {
 		l.wake = make(chan struct{})
 		l.mu.Unlock()
 	})
+	l.semi = NewSemisync(e.FeedSeq, e.SetCommitWait)
 	return l
 }
+
+// Semisync is the log's semi-synchronous replication state (off until
+// configured).
+func (l *Log) Semisync() *Semisync { return l.semi }
 
 // Close stops writing the log (the transactions logged stay) and its
 // expiry.
 func (l *Log) Close() {
+	l.semi.Close()
+	l.e.SetCommitWait(nil)
 	l.e.SetChangeLog(nil)
 	l.e.SetChangeFeed(nil)
 	l.mu.Lock()
@@ -190,6 +199,10 @@ type From struct {
 	Seq         uint64
 	File        string
 	Pos         uint64
+	// Semi is the dump's semi-sync state when the replica acknowledges
+	// (nil: it does not): the last event of what the dump has sent when
+	// it catches up asks for an acknowledgement.
+	Semi *SemiReplica
 }
 
 // ErrPosition is a start the log does not have.
@@ -204,9 +217,10 @@ var ErrGTID = errors.New("binlog: the replica's GTID position is not in the bina
 // artificial GTID list, then every transaction's events, each as it
 // commits), and a heartbeat after every idle heartbeat (0: none), until
 // ctx ends or send fails; a non-blocking dump returns nil at the log's
-// end. send gets one event (valid during the call);
+// end. send gets one event (valid during the call) and whether it asks
+// the replica to acknowledge it (only with from.Semi);
 // flush ends each run of events.
-func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send func(ev []byte) error, flush func() error) error {
+func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send func(ev []byte, ack bool) error, flush func() error) error {
 	start := uint64(magicLen)
 	b, err := l.start()
 	if err != nil {
@@ -238,7 +252,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		}
 		start = max(from.Pos, magicLen)
 	}
-	if err := send(RotateEventTo(l.serverID, FileName, start, true)); err != nil {
+	if err := send(RotateEventTo(l.serverID, FileName, start, true), false); err != nil {
 		return err
 	}
 	fde := FormatDescriptionEvent(l.created, l.serverID)
@@ -246,7 +260,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		SetPos(fde, magicLen+fdeLen)
 	}
 	SealFormatDescription(fde)
-	if err := send(fde); err != nil {
+	if err := send(fde, false); err != nil {
 		return err
 	}
 	if from.GTID {
@@ -254,13 +268,13 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		if from.Seq > 0 {
 			list = []GTID{{Domain: l.domain, Server: l.serverID, Seq: from.Seq}}
 		}
-		if err := send(GTIDListEventOf(0, l.serverID, list, true)); err != nil {
+		if err := send(GTIDListEventOf(0, l.serverID, list, true), false); err != nil {
 			return err
 		}
 	} else if start == magicLen {
 		gl := GTIDListEventOf(l.created, l.serverID, nil, false)
 		SetPos(gl, firstTxnPos)
-		if err := send(gl); err != nil {
+		if err := send(gl, false); err != nil {
 			return err
 		}
 	}
@@ -269,8 +283,13 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	if !from.GTID && (start > magicLen && start < b.Pos || start == magicLen && b.Seq > 0) {
 		return ErrPosition
 	}
+	// Each transaction's last event is held back until the next one's
+	// first goes, so the last event a pass sends is known and can ask a
+	// semi-sync replica for its acknowledgement.
 	var sendErr error
-	var buf []byte
+	var buf, held []byte
+	var heldSeq uint64
+	holding := false
 	sendFrom := func() error {
 		err := l.e.ReadChangeLog(next, func(seq uint64, rec []byte) bool {
 			p := pos
@@ -278,19 +297,34 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 			if from.GTID && seq <= from.Seq || !from.GTID && p < start {
 				return true
 			}
+			if holding {
+				if sendErr = send(held, false); sendErr != nil {
+					return false
+				}
+			}
 			for len(rec) >= HeaderLen {
 				// (a copy: rec is the store's own bytes)
 				n := EventLen(rec)
-				buf = append(buf[:0], rec[:n]...)
 				p += uint64(n)
+				if len(rec) == n {
+					held = append(held[:0], rec...)
+					SetPos(held, uint32(p))
+					heldSeq, holding = seq, true
+					break
+				}
+				buf = append(buf[:0], rec[:n]...)
 				SetPos(buf, uint32(p))
-				if sendErr = send(buf); sendErr != nil {
+				if sendErr = send(buf, false); sendErr != nil {
 					return false
 				}
 				rec = rec[n:]
 			}
 			return true
 		})
+		if sendErr == nil && err == nil && holding {
+			ack := from.Semi != nil && from.Semi.askAck(pos, heldSeq)
+			sendErr, holding = send(held, ack), false
+		}
 		if sendErr != nil {
 			return sendErr
 		}
@@ -320,7 +354,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		case <-tick:
 			hb := HeartbeatEventOf(l.serverID, FileName)
 			SetPos(hb, uint32(pos))
-			if err := send(hb); err != nil {
+			if err := send(hb, false); err != nil {
 				return err
 			}
 			if err := flush(); err != nil {

@@ -19,7 +19,7 @@ func dumped(t *testing.T, l *Log, from From) ([]string, []uint32, error) {
 	from.NonBlocking = true
 	var gtids []string
 	var ends []uint32
-	err := l.Dump(context.Background(), from, 0, func(ev []byte) error {
+	err := l.Dump(context.Background(), from, 0, func(ev []byte, _ bool) error {
 		if ev[4] == GTIDEvent {
 			gtids = append(gtids, fmt.Sprintf("0-%d-%d", binary.LittleEndian.Uint32(ev[5:]), binary.LittleEndian.Uint64(ev[HeaderLen:])))
 		}

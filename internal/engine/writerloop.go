@@ -79,6 +79,13 @@ type writer struct {
 	feedSeq  uint64
 	feedDone atomic.Uint64
 	feedJobs []feedJob // each job's end in tx.changes and statement
+
+	// The commit wait (commitwait.go): the installed function and the
+	// goroutine that answers the groups handed to it.
+	wait     atomic.Pointer[waitFn]
+	waitOnce sync.Once
+	waits    chan waiting
+	waitDone chan struct{}
 }
 
 func (w *writer) start(e *Engine) {
@@ -128,14 +135,18 @@ func (w *writer) syncer() {
 			}
 		}
 		g.b.Close()
+		handed := false
 		if err == nil && !g.failed {
 			w.deliver(g.feed, g.txns)
+			handed = w.handToWaiter(g.jobs, g.txns)
 		}
 		for i, j := range g.jobs {
 			if err != nil {
 				j.setErr(err)
 			}
-			j.done <- struct{}{}
+			if !handed {
+				j.done <- struct{}{}
+			}
 			g.jobs[i] = nil
 		}
 		if fn := w.onGroup.Load(); fn != nil {
@@ -247,6 +258,7 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 // cost more than the groups save. With one caller it never waits.
 func (w *writer) run() {
 	defer close(w.done)
+	defer w.stopWaiter()
 	if w.syncs != nil {
 		defer func() { close(w.syncs); <-w.syncDone }()
 	}
@@ -312,7 +324,8 @@ func (w *writer) drain(max int) {
 // and the group goes to the syncer, which answers the jobs once it is
 // durable: the writer builds the next group meanwhile, and Pebble's log
 // writer syncs the records of both with one fsync when the next one comes
-// in time. handed reports that; else the caller answers the jobs.
+// in time. handed reports that (or that the group went to the commit
+// wait's goroutine, commitwait.go); else the caller answers the jobs.
 //
 // Readers may so see a group's rows before it is durable (a plain
 // Pebble sync commit publishes only after the fsync; InnoDB, too, makes a
@@ -448,7 +461,7 @@ func (w *writer) group() (handed bool) {
 	if fn := w.onGroup.Load(); fn != nil {
 		(*fn)(GroupStats{Jobs: len(w.jobs), Bytes: size, Duration: time.Since(start), Failed: err != nil})
 	}
-	return false
+	return err == nil && w.handToWaiter(w.jobs, txns)
 }
 
 // deliver hands a durable group's changes to the feed function that was

@@ -1,9 +1,14 @@
 package mariadb
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
+	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
@@ -36,9 +41,51 @@ func (b *aliasBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Row
 	if s, ok := ctx.Session.(*sqlbackend.Session); ok {
 		s.NoteBuilt(ctx, n)
 	}
-	ta, ok := n.(*plan.TableAlias)
-	if !ok {
-		return nil, nil
+	switch n := n.(type) {
+	case *plan.TableAlias:
+		return b.base.Build(ctx, n.Child, row)
+	case *plan.ShowVariables:
+		return showVariables(ctx, n)
 	}
-	return b.base.Build(ctx, ta.Child, row)
+	return nil, nil
+}
+
+// showVariables lists the session's (or with GLOBAL the global) system
+// variables that pass the LIKE or WHERE, sorted by name, as MariaDB
+// prints them: a boolean one ON or OFF (go-mysql-server prints 1 or 0;
+// a client that reads a setting, a replica checking its primary's
+// rpl_semi_sync_master_enabled, compares the text).
+func showVariables(ctx *sql.Context, n *plan.ShowVariables) (sql.RowIter, error) {
+	var vals map[string]interface{}
+	if n.Global {
+		vals = sql.SystemVariables.GetAllGlobalVariables()
+	} else {
+		vals = ctx.GetAllSessionVariables()
+	}
+	names := slices.Sorted(maps.Keys(vals))
+	rows := make([]sql.Row, 0, len(names))
+	for _, name := range names {
+		if n.Filter != nil {
+			keep, err := n.Filter.Eval(ctx, sql.Row{strings.ToLower(name)})
+			if err != nil {
+				return nil, err
+			}
+			if keep, _, err = gtypes.Boolean.Convert(ctx, keep); err != nil || keep.(int8) == 0 {
+				continue
+			}
+		}
+		v := vals[name]
+		if x, ok := v.(int8); ok {
+			if sv, _, found := sql.SystemVariables.GetGlobal(name); found {
+				if _, isBool := sv.GetType().(gtypes.SystemBoolType); isBool {
+					v = "OFF"
+					if x != 0 {
+						v = "ON"
+					}
+				}
+			}
+		}
+		rows = append(rows, sql.Row{name, v})
+	}
+	return sql.RowsToRowIter(rows...), nil
 }

@@ -167,3 +167,50 @@ func (r *fastStatusVars) NewSessionMap() map[string]sql.StatusVarValue {
 	}
 	return out
 }
+
+// liveStatus holds global status variables whose values a function gives
+// when they are read: a server's own counters (semi-sync's), which
+// go-mysql-server's registry has no place for. name -> func() interface{}.
+var liveStatus sync.Map
+
+// SetLiveStatus makes the global status variable name read fn's value
+// (nil removes it). The registry is the process's, as go-mysql-server's
+// is: the server started last sets them. Safe for concurrent use.
+func SetLiveStatus(name string, fn func() interface{}) {
+	if fn == nil {
+		liveStatus.Delete(name)
+		return
+	}
+	liveStatus.Store(name, fn)
+}
+
+// liveVar is a live status variable's definition.
+func liveVar(name string, v interface{}) *sql.MySQLStatusVariable {
+	var t sql.Type = gtypes.LongText
+	if _, ok := v.(uint64); ok {
+		t = gtypes.Uint64
+	}
+	return &sql.MySQLStatusVariable{Name: name, Scope: sql.StatusVariableScope_Global, Type: t, Default: v}
+}
+
+// NewGlobalMap implements sql.StatusVariableRegistry: the wrapped
+// registry's values and the live ones.
+func (r *fastStatusVars) NewGlobalMap() map[string]sql.StatusVarValue {
+	m := r.StatusVariableRegistry.NewGlobalMap()
+	liveStatus.Range(func(k, fn any) bool {
+		name := k.(string)
+		v := fn.(func() interface{})()
+		m[name] = &sql.ImmutableStatusVarValue{Var: liveVar(name, v), Val: v}
+		return true
+	})
+	return m
+}
+
+// GetGlobal implements sql.StatusVariableRegistry, live values included.
+func (r *fastStatusVars) GetGlobal(name string) (sql.StatusVariable, interface{}, bool) {
+	if fn, ok := liveStatus.Load(name); ok {
+		v := fn.(func() interface{})()
+		return liveVar(name, v), v, true
+	}
+	return r.StatusVariableRegistry.GetGlobal(name)
+}

@@ -110,6 +110,28 @@ func (c *Conn) ReadPacket() ([]byte, error) {
 	return data, nil
 }
 
+// ReadSidePacket reads one packet of at most max bytes whatever its
+// sequence number, into buf (grown as needed), and returns it: a semi-sync
+// replica's acknowledgements, which come with sequence number 0 while a
+// binary log dump writes the other way. It touches only the reading side,
+// so one goroutine may call it while another writes; nothing else may read
+// meanwhile.
+func (c *Conn) ReadSidePacket(buf []byte, max int) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(c.r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := int(hdr[0]) | int(hdr[1])<<8 | int(hdr[2])<<16
+	if n > max {
+		return nil, ErrPacketTooLarge
+	}
+	buf = append(buf[:0], make([]byte, n)...)
+	if _, err := io.ReadFull(c.r, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
 // WritePacket buffers one payload, split into pieces as the protocol
 // requires. Nothing reaches the client before Flush.
 func (c *Conn) WritePacket(p []byte) error {

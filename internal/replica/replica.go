@@ -46,6 +46,12 @@ type Options struct {
 	// holding all of it in memory (bigtxn.go). Default 32 MiB; negative:
 	// never.
 	StageBytes int
+	// SemiSync, read at each connection, says whether to acknowledge the
+	// primary's events when it runs semi-sync replication
+	// (rpl_semi_sync_slave_enabled): an event asked for is acknowledged
+	// once received, before it is applied, as a MariaDB replica does once
+	// its relay log has it. nil: never.
+	SemiSync func() bool
 }
 
 // Replica follows one primary into one engine. See the package comment.

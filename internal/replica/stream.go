@@ -95,6 +95,7 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 		DisableRetrySync:        true, // run reconnects from the committed position
 		MaxReconnectAttempts:    1,
 		Logger:                  slog.New(slog.DiscardHandler),
+		SemiSyncEnabled:         r.opts.SemiSync != nil && r.opts.SemiSync(),
 	}
 	syncer := replication.NewBinlogSyncer(cfg)
 	defer syncer.Close()

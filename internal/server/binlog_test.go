@@ -77,3 +77,85 @@ func TestHandlerDBReplicaOfHandlerDB(t *testing.T) {
 	}
 	t.Fatalf("the replica has\n%s\nwant\n%s", got, want)
 }
+
+// TestHandlerDBSemiSyncReplica: a HandlerDB replica with
+// rpl_semi_sync_slave_enabled acknowledges its HandlerDB primary's
+// events: commits over SQL and HandlerSocket count as acknowledged
+// (Rpl_semi_sync_master_yes_tx), and with the replica stopped a commit
+// waits out the timeout, which switches semi-sync off.
+func TestHandlerDBSemiSyncReplica(t *testing.T) {
+	primary := startTest(t, func(c *config.Config) { c.LogBin, c.ServerID = true, 1 })
+	replica := startTest(t, func(c *config.Config) { c.ServerID = 2 })
+	pdb := sqlDB(t, primary, "mysql")
+	rdb := sqlDB(t, replica, "mysql")
+	exec := func(db *sql.DB, qs ...string) {
+		t.Helper()
+		for _, q := range qs {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	status := func(name string) string {
+		t.Helper()
+		var n, v string
+		if err := pdb.QueryRow("SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_"+name+"'").Scan(&n, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	waitStatus := func(name, want string) {
+		t.Helper()
+		got := ""
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if got = status(name); got == want {
+				return
+			}
+		}
+		t.Fatalf("Rpl_semi_sync_master_%s is %s, want %s", name, got, want)
+	}
+	t.Cleanup(func() {
+		exec(pdb, "SET GLOBAL rpl_semi_sync_master_enabled = 0", "SET GLOBAL rpl_semi_sync_master_timeout = 10000",
+			"SET GLOBAL rpl_semi_sync_slave_enabled = 0")
+	})
+	exec(pdb, "CREATE DATABASE hr", "CREATE TABLE hr.t (id INT PRIMARY KEY, v VARCHAR(20))",
+		"SET GLOBAL rpl_semi_sync_master_timeout = 60000", "SET GLOBAL rpl_semi_sync_master_enabled = 1")
+	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
+	exec(rdb, "SET GLOBAL rpl_semi_sync_slave_enabled = 1",
+		fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", host, port),
+		"START SLAVE")
+	waitStatus("clients", "1")
+	exec(pdb, "INSERT INTO hr.t VALUES (1, 'sql')")
+	c, err := hs.New(hs.Options{ReadAddr: primary.HS().ReadAddr().String(), WriteAddr: primary.HS().WriteAddr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Index("hr", "t", "PRIMARY", []string{"id", "v"}).Insert(context.Background(), 2, "hs"); err != nil {
+		t.Fatal(err)
+	}
+	if got := status("yes_tx"); got != "2" {
+		t.Fatalf("Rpl_semi_sync_master_yes_tx %s after two commits", got)
+	}
+	// Its rows, on the replica.
+	got := ""
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && got != "2"; time.Sleep(20 * time.Millisecond) {
+		_ = rdb.QueryRow("SELECT COUNT(*) FROM hr.t").Scan(&got)
+	}
+	if got != "2" {
+		t.Fatalf("the replica has %s rows", got)
+	}
+	exec(rdb, "STOP SLAVE")
+	waitStatus("clients", "0")
+	exec(pdb, "SET GLOBAL rpl_semi_sync_master_timeout = 300")
+	start := time.Now()
+	exec(pdb, "INSERT INTO hr.t VALUES (3, 'timed out')")
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Fatalf("a commit without its replica took %v, the timeout is 300 ms", d)
+	}
+	if st := status("status"); st != "OFF" {
+		t.Fatalf("Rpl_semi_sync_master_status %s after the timeout", st)
+	}
+	exec(rdb, "START SLAVE")
+	waitStatus("status", "ON")
+}

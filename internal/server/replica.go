@@ -27,7 +27,8 @@ func (s *Server) startReplica() error {
 		}
 		return nil
 	}
-	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes})
+	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes,
+		SemiSync: sqlfront.SemiSyncReplica})
 	if err != nil {
 		return err
 	}

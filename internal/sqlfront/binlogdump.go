@@ -52,12 +52,33 @@ func (w *wireConn) binlogDump(p []byte) error {
 	if ns, err := strconv.ParseFloat(w.userVariable("master_heartbeat_period"), 64); err == nil && ns > 0 {
 		heartbeat = time.Duration(ns)
 	}
-	send := func(ev []byte) error {
-		pkt := make([]byte, 1+len(ev))
-		copy(pkt[1:], ev)
+	// A semi-sync replica gets two bytes more before each event and
+	// acknowledges on the same connection, read meanwhile.
+	// The reading ends with the connection, and ends the dump: a replica
+	// gone is noticed at once, not at the next event or heartbeat.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	head := 1
+	if !from.NonBlocking && w.semiReplica() {
+		from.Semi = w.l.conns.binlog.Semisync().Attach(from.Seq)
+		defer from.Semi.Detach()
+		go func() {
+			defer cancel()
+			w.readAcks(from.Semi)
+		}()
+		head = 3
+	}
+	var pkt []byte
+	send := func(ev []byte, ack bool) error {
+		pkt = append(pkt[:0], 0)
+		if head == 3 {
+			h := binlog.SemiHeader(ack)
+			pkt = append(pkt, h[:]...)
+		}
+		pkt = append(pkt, ev...)
 		return w.pc.WritePacket(pkt)
 	}
-	err := w.l.conns.binlog.Dump(context.Background(), from, heartbeat, send, w.pc.Flush)
+	err := w.l.conns.binlog.Dump(ctx, from, heartbeat, send, w.pc.Flush)
 	if err == nil && from.NonBlocking {
 		// (the log's end: an EOF packet, and the connection goes on)
 		if err := w.pc.WriteEOF(0, 0); err != nil {
@@ -156,6 +177,7 @@ func defineReplicationVars() {
 			&sql.MysqlSystemVariable{Name: "gtid_current_pos", Scope: global,
 				Type: gmstypes.NewSystemStringType("gtid_current_pos"), Default: "", ValueFunction: lastGTID},
 		})
+		defineSemisyncVars()
 	})
 }
 

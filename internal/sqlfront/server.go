@@ -303,6 +303,11 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 	if cfg.Binlog != nil {
 		logBin = 1
 	}
+	defer func() {
+		if cfg.Binlog != nil {
+			startSemisync(cfg.Binlog) // (after the globals are set)
+		}
+	}()
 	coll := e.Options().DefaultCollation
 	name, cs := "utf8mb4_general_ci", "utf8mb4"
 	if coll != nil {
