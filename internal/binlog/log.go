@@ -32,9 +32,10 @@ const baseBlob = "binlog/base"
 
 // base is where the log's first record starts.
 type base struct {
-	Seq    uint64 // the last purged transaction (0: none)
-	Server uint32 // its GTID's server id
-	Pos    uint64 // where the first kept record starts
+	Seq     uint64 // the last purged transaction's feed number (0: none)
+	Server  uint32 // its GTID's server id
+	Pos     uint64 // where the first kept record starts
+	GTIDSeq uint64 // its GTID's sequence number
 }
 
 // start reads where the log starts.
@@ -44,10 +45,24 @@ func (l *Log) start() (base, error) {
 	if err != nil || v == nil {
 		return b, err
 	}
-	if len(v) != 20 {
+	if len(v) != 20 && len(v) != 28 {
 		return b, errors.New("binlog: bad base record")
 	}
-	return base{Seq: binary.BigEndian.Uint64(v), Server: binary.BigEndian.Uint32(v[8:]), Pos: binary.BigEndian.Uint64(v[12:])}, nil
+	b = base{Seq: binary.BigEndian.Uint64(v), Server: binary.BigEndian.Uint32(v[8:]), Pos: binary.BigEndian.Uint64(v[12:])}
+	b.GTIDSeq = b.Seq // (a record of before GTIDs were kept apart)
+	if len(v) == 28 {
+		b.GTIDSeq = binary.BigEndian.Uint64(v[20:])
+	}
+	return b, nil
+}
+
+// recordGTID is the GTID of a record's transaction (its first event).
+func recordGTID(rec []byte) GTID {
+	if len(rec) < HeaderLen+12 {
+		return GTID{}
+	}
+	return GTID{Server: binary.LittleEndian.Uint32(rec[5:]), Seq: binary.LittleEndian.Uint64(rec[HeaderLen:]),
+		Domain: binary.LittleEndian.Uint32(rec[HeaderLen+8:])}
 }
 
 // Log is HandlerDB's binary log over an engine: Open makes the engine
@@ -66,16 +81,27 @@ type Log struct {
 	purging    sync.Mutex // one purge at a time (each reads the base it moves)
 	stopExpire func()     // ends ExpireAfter's goroutine (under mu)
 
+	// gtidSeq is the last GTID sequence number of the log's domain: a
+	// transaction of this server's takes the next; one applied from a
+	// primary keeps its own (Origin), as MariaDB's log_slave_updates.
+	// Used by the writer goroutine only (the change log's function).
+	gtidSeq uint64
+
 	semi *Semisync
 }
 
 // Open starts writing e's binary log as server serverID (GTID domain 0)
 // from its next transaction on; Close stops it. It takes the engine's
 // change log and change feed.
-func Open(e *engine.Engine, serverID uint32) *Log {
+func Open(e *engine.Engine, serverID uint32) (*Log, error) {
 	l := &Log{e: e, serverID: serverID, created: uint32(time.Now().Unix()), wake: make(chan struct{})}
+	g, _, err := l.Position()
+	if err != nil {
+		return nil, err
+	}
+	l.gtidSeq = g.Seq
 	e.SetChangeLog(func(x engine.FeedTxn) ([]byte, error) {
-		return TxnEvents(uint32(time.Now().Unix()), l.serverID, l.domain, x)
+		return TxnEvents(uint32(time.Now().Unix()), l.gtidOf(x), x)
 	})
 	e.SetChangeFeed(func([]engine.FeedTxn) {
 		l.mu.Lock()
@@ -84,7 +110,20 @@ func Open(e *engine.Engine, serverID uint32) *Log {
 		l.mu.Unlock()
 	})
 	l.semi = NewSemisync(e.FeedSeq, e.SetCommitWait)
-	return l
+	return l, nil
+}
+
+// gtidOf gives a transaction its GTID: its origin's, else the next of
+// this server's in the log's domain.
+func (l *Log) gtidOf(x engine.FeedTxn) GTID {
+	if o := x.Origin; o != nil {
+		if o.Domain == l.domain {
+			l.gtidSeq = max(l.gtidSeq, o.Seq)
+		}
+		return GTID{Domain: o.Domain, Server: o.Server, Seq: o.Seq}
+	}
+	l.gtidSeq++
+	return GTID{Domain: l.domain, Server: l.serverID, Seq: l.gtidSeq}
 }
 
 // Semisync is the log's semi-synchronous replication state (off until
@@ -127,16 +166,29 @@ func (l *Log) Position() (GTID, uint64, error) {
 	if err != nil {
 		return GTID{}, 0, err
 	}
-	g := GTID{Domain: l.domain, Server: b.Server, Seq: b.Seq}
+	g := GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}
 	if b.Seq == 0 {
 		g.Server = l.serverID
 	}
 	pos := b.Pos
 	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
-		g.Seq, g.Server, pos = seq, binary.LittleEndian.Uint32(rec[5:]), pos+uint64(len(rec))
+		if rg := recordGTID(rec); rg.Domain == l.domain {
+			g = rg
+		}
+		pos += uint64(len(rec))
 		return true
 	})
 	return g, pos, err
+}
+
+// GTIDPosition is the last GTID of the log's domain as text
+// (domain-server-seq; "" before any): @@gtid_binlog_pos.
+func (l *Log) GTIDPosition() (string, error) {
+	g, _, err := l.Position()
+	if err != nil || g.Seq == 0 {
+		return "", err
+	}
+	return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil
 }
 
 // PositionAfter returns where the log file ends after transaction seq
@@ -174,18 +226,21 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 	if pos < b.Pos {
 		return "", ErrPosition
 	}
-	at, last, server := b.Pos, b.Seq, b.Server
+	at, last := b.Pos, GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}
 	err = l.e.ReadChangeLog(b.Seq+1, func(s uint64, rec []byte) bool {
 		if at+uint64(len(rec)) > pos {
 			return false
 		}
-		at, last, server = at+uint64(len(rec)), s, binary.LittleEndian.Uint32(rec[5:])
+		at += uint64(len(rec))
+		if g := recordGTID(rec); g.Domain == l.domain {
+			last = g
+		}
 		return true
 	})
-	if err != nil || last == 0 {
+	if err != nil || last.Seq == 0 {
 		return "", err
 	}
-	return fmt.Sprintf("%d-%d-%d", l.domain, server, last), nil
+	return fmt.Sprintf("%d-%d-%d", last.Domain, last.Server, last.Seq), nil
 }
 
 // From is where a replica starts reading: after the transaction of GTID
@@ -212,6 +267,10 @@ var ErrPosition = errors.New("binlog: no such position in the binary log")
 // server's transaction, or one past the log's last.
 var ErrGTID = errors.New("binlog: the replica's GTID position is not in the binary log")
 
+// ErrPurged is a replica's GTID position the log had and purged (it is
+// also ErrGTID).
+var ErrPurged = fmt.Errorf("%w: purged", ErrGTID)
+
 // Dump sends the log to a replica from from, as a MariaDB primary does
 // (an artificial rotate, the format description, in GTID mode an
 // artificial GTID list, then every transaction's events, each as it
@@ -226,25 +285,44 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	if err != nil {
 		return err
 	}
+	// after: the feed number of the replica's last transaction (GTID mode).
+	var after uint64
 	if from.GTID && from.Seq > 0 {
-		// The replica's last transaction must be the log's of that
-		// number (its GTID event carries the server id it was logged
-		// with), or the last one purged.
-		found := from.Seq == b.Seq && from.Server == b.Server
-		if from.Seq > b.Seq {
-			err := l.e.ReadChangeLog(from.Seq, func(seq uint64, rec []byte) bool {
-				found = seq == from.Seq && len(rec) >= HeaderLen && binary.LittleEndian.Uint32(rec[5:]) == from.Server
-				return false
+		// The replica's last transaction must be in the log (its GTID
+		// names the server that first committed it), or be the last one
+		// purged. Most often its feed number is its GTID's (a log of this
+		// server's own transactions): that record is read first, then
+		// the whole log.
+		want := GTID{Domain: l.domain, Server: from.Server, Seq: from.Seq}
+		found := b.Seq > 0 && from.Seq == b.GTIDSeq && from.Server == b.Server
+		after = b.Seq
+		look := func(first uint64, whole bool) error {
+			return l.e.ReadChangeLog(first, func(seq uint64, rec []byte) bool {
+				if recordGTID(rec) == want {
+					found, after = true, seq
+					return false
+				}
+				return whole
 			})
-			if err != nil {
+		}
+		if !found && from.Seq > b.Seq {
+			if err := look(from.Seq, false); err != nil {
 				return err
 			}
+		}
+		if !found {
+			if err := look(b.Seq+1, true); err != nil {
+				return err
+			}
+		}
+		if !found && b.Seq > 0 && from.Seq <= b.GTIDSeq {
+			return ErrPurged
 		}
 		if !found {
 			return ErrGTID
 		}
 	} else if from.GTID && b.Seq > 0 {
-		return ErrGTID // (the replica wants the whole log: purged)
+		return ErrPurged // (the replica wants the whole log)
 	}
 	if !from.GTID {
 		if from.File != "" && from.File != FileName {
@@ -266,7 +344,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	if from.GTID {
 		var list []GTID
 		if from.Seq > 0 {
-			list = []GTID{{Domain: l.domain, Server: l.serverID, Seq: from.Seq}}
+			list = []GTID{{Domain: l.domain, Server: from.Server, Seq: from.Seq}}
 		}
 		if err := send(GTIDListEventOf(0, l.serverID, list, true), false); err != nil {
 			return err
@@ -277,6 +355,9 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		if err := send(gl, false); err != nil {
 			return err
 		}
+	}
+	if from.Semi != nil && from.GTID {
+		from.Semi.has(after)
 	}
 	// pos: where the next record starts; next: its number.
 	pos, next := b.Pos, b.Seq+1
@@ -294,7 +375,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		err := l.e.ReadChangeLog(next, func(seq uint64, rec []byte) bool {
 			p := pos
 			pos, next = pos+uint64(len(rec)), seq+1
-			if from.GTID && seq <= from.Seq || !from.GTID && p < start {
+			if from.GTID && seq <= after || !from.GTID && p < start {
 				return true
 			}
 			if holding {
@@ -380,7 +461,8 @@ func (l *Log) PurgeBefore(ctx context.Context, t time.Time) (int, error) {
 		if len(rec) < HeaderLen || int64(binary.LittleEndian.Uint32(rec)) >= t.Unix() {
 			return false
 		}
-		last = base{Seq: seq, Server: binary.LittleEndian.Uint32(rec[5:]), Pos: last.Pos + uint64(len(rec))}
+		g := recordGTID(rec)
+		last = base{Seq: seq, Server: g.Server, Pos: last.Pos + uint64(len(rec)), GTIDSeq: g.Seq}
 		n++
 		return true
 	})
@@ -390,6 +472,7 @@ func (l *Log) PurgeBefore(ctx context.Context, t time.Time) (int, error) {
 	rec := binary.BigEndian.AppendUint64(nil, last.Seq)
 	rec = binary.BigEndian.AppendUint32(rec, last.Server)
 	rec = binary.BigEndian.AppendUint64(rec, last.Pos)
+	rec = binary.BigEndian.AppendUint64(rec, last.GTIDSeq)
 	err = l.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
 		if err := tx.PurgeChangeLog(last.Seq + 1); err != nil {
 			return err

@@ -39,7 +39,10 @@ func TestPurgeKeepsPositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	l := Open(e, 1)
+	l, err := Open(e, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer l.Close()
 	var tb *engine.Table
 	if err := e.Update(context.Background(), func(tx *engine.Job) error {

@@ -76,6 +76,9 @@ type Semisync struct {
 	onSwitch func(on bool, seq uint64) // told when the status changes
 	// pendingSwitch is a switch off Wait made, told after the lock.
 	pendingSwitch *uint64
+	// offAt is the transaction whose wait timed out: a replica that
+	// acknowledges it or a later one switches the status on again.
+	offAt uint64
 }
 
 // NewSemisync makes the state for a log whose last committed transaction
@@ -221,7 +224,7 @@ func (s *Semisync) Wait(last uint64, txns int) {
 
 // switchOffLocked turns the status off at transaction seq.
 func (s *Semisync) switchOffLocked(seq uint64) {
-	s.on = false
+	s.on, s.offAt = false, seq
 	s.stats.NoTimes++
 	s.pendingSwitch = &seq
 }
@@ -242,10 +245,10 @@ type semiAsk struct {
 	pos, seq uint64
 }
 
-// Attach adds a semi-sync replica's dump, from its start at transaction
-// from (what it has already).
-func (s *Semisync) Attach(from uint64) *SemiReplica {
-	r := &SemiReplica{s: s, acked: from}
+// Attach adds a semi-sync replica's dump; it counts for a transaction
+// once it acknowledged it or a later one.
+func (s *Semisync) Attach() *SemiReplica {
+	r := &SemiReplica{s: s}
 	s.mu.Lock()
 	s.replicas[r] = struct{}{}
 	s.wakeLocked()
@@ -260,6 +263,24 @@ func (r *SemiReplica) Detach() {
 	delete(s.replicas, r)
 	s.wakeLocked()
 	s.mu.Unlock()
+}
+
+// has notes that the replica has every transaction up to after (where
+// its dump starts): one that connects caught up switches semi-sync back
+// on, as with MariaDB.
+func (r *SemiReplica) has(after uint64) {
+	s := r.s
+	s.mu.Lock()
+	r.acked = max(r.acked, after)
+	switched := s.set.Enabled && !s.on && !s.closed && after >= s.offAt && after >= s.latest()
+	if switched {
+		s.on = true
+	}
+	s.wakeLocked()
+	s.mu.Unlock()
+	if switched && s.onSwitch != nil {
+		s.onSwitch(true, after)
+	}
 }
 
 // askAck reports whether the event ending transaction seq at pos is to
@@ -281,7 +302,9 @@ var ErrSemiAck = errors.New("binlog: malformed semi-sync acknowledgement")
 
 // Ack reads a replica's acknowledgement packet (semiMagic, the position
 // after the event, the file's name) and records the transactions it
-// covers; it switches semi-sync back on when the replica has caught up.
+// covers; it switches semi-sync back on when the replica has the
+// transaction whose wait timed out (the event a replica is asked to
+// acknowledge is the last of the log when sent, so it has caught up).
 func (r *SemiReplica) Ack(pkt []byte) error {
 	if len(pkt) < 9 || pkt[0] != semiMagic {
 		return ErrSemiAck
@@ -291,7 +314,6 @@ func (r *SemiReplica) Ack(pkt []byte) error {
 		return fmt.Errorf("%w: file %q", ErrSemiAck, file)
 	}
 	s := r.s
-	latest := s.latest()
 	s.mu.Lock()
 	s.stats.GetAck++
 	i := 0
@@ -300,7 +322,7 @@ func (r *SemiReplica) Ack(pkt []byte) error {
 	}
 	r.asked = r.asked[:copy(r.asked, r.asked[i:])]
 	switched := false
-	if s.set.Enabled && !s.on && r.acked >= latest && !s.closed {
+	if s.set.Enabled && !s.on && r.acked >= s.offAt && !s.closed {
 		s.on, switched = true, true
 	}
 	s.wakeLocked()

@@ -52,7 +52,10 @@ func TestSemisyncWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	l := Open(e, 1)
+	l, err := Open(e, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer l.Close()
 	var switches []bool
 	var swMu sync.Mutex
@@ -77,7 +80,7 @@ func TestSemisyncWaits(t *testing.T) {
 	s.Configure(SemiSettings{Enabled: true, Timeout: timeout, Count: 1, WaitNoReplica: true})
 	rep := &semiReplica{acking: true}
 	from := e.FeedSeq()
-	rep.r = s.Attach(from)
+	rep.r = s.Attach()
 	ctx, cancel := context.WithCancel(context.Background())
 	dumpDone := make(chan error, 1)
 	go func() {

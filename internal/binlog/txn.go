@@ -9,15 +9,16 @@ import (
 const maxRowsBody = 8 << 10
 
 // TxnEvents writes one committed transaction of the change feed as the
-// events of a MariaDB transaction: its GTID (domain, serverID, the
-// feed's number), for each run of changes of one kind to one table a
+// events of a MariaDB transaction: its GTID g (whose server id the
+// events carry: the server that first committed it), for each run of changes of one kind to one table a
 // table map and the rows events holding them, and the XID that commits
-// it. The events' log_pos are 0 (SetPos places them).
+// it (the XID is the feed's number). The events' log_pos are 0 (SetPos
+// places them).
 //
 // A transaction that is a DDL statement is its GTID (flagged DDL) and a
 // query event with the statement's text.
-func TxnEvents(ts, serverID, domain uint32, x engine.FeedTxn) ([]byte, error) {
-	g := GTID{Domain: domain, Server: serverID, Seq: x.Seq}
+func TxnEvents(ts uint32, g GTID, x engine.FeedTxn) ([]byte, error) {
+	serverID := g.Server
 	if st := x.Statement; st != nil {
 		return append(GTIDEventOf(ts, g, true), QueryEventOf(ts, serverID, st.DB, st.Text)...), nil
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"slices"
@@ -36,6 +37,48 @@ type FeedTxn struct {
 	// Statement, when set, is the DDL statement the job ran
 	// (Job.LogStatement); Changes is then empty.
 	Statement *Statement
+	// Origin, when set, is the transaction's identity on the server
+	// where it was first committed (a replica applying its primary's:
+	// Job.EndTxn, WithOrigin); nil for one of this server's own.
+	Origin *Origin
+}
+
+// Origin names a transaction by the server that first committed it, as
+// a MariaDB GTID does: its domain, server id and sequence number.
+type Origin struct {
+	Domain, Server uint32
+	Seq            uint64
+}
+
+// originKey is WithOrigin's context key.
+type originKey struct{}
+
+// WithOrigin returns ctx with the origin of the transaction a job
+// submitted with it commits (a replica's DDL, run through the SQL
+// layer): the job's FeedTxn carries it.
+func WithOrigin(ctx context.Context, o Origin) context.Context {
+	return context.WithValue(ctx, originKey{}, o)
+}
+
+// originOf is the origin ctx carries, nil for none.
+func originOf(ctx context.Context) *Origin {
+	if o, ok := ctx.Value(originKey{}).(Origin); ok {
+		return &o
+	}
+	return nil
+}
+
+// EndTxn ends, in the change feed, one transaction of origin o inside
+// the job: the job's changes made since its start or its last EndTxn
+// are one FeedTxn with that origin, and what follows another (a
+// replica applies many of its primary's transactions in one job, each
+// keeping its identity). A rollback of the job, or to a savepoint taken
+// before, drops the mark. A no-op while no feed or log is installed.
+func (tx *Job) EndTxn(o Origin) {
+	if !tx.feeding {
+		return
+	}
+	tx.e.w.feedJobs = append(tx.e.w.feedJobs, feedJob{end: len(tx.changes), origin: &o})
 }
 
 // Statement is a DDL statement as a log names it: its text and the
@@ -106,6 +149,24 @@ func (e *Engine) ReadChangeLog(from uint64, fn func(seq uint64, rec []byte) bool
 	return errors.Join(it.Error(), it.Close())
 }
 
+// LastChangeLog returns the last stored record and its number (0 and
+// nil when there is none). rec is a copy. Safe for concurrent use.
+func (e *Engine) LastChangeLog() (uint64, []byte, error) {
+	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: logKey(0), UpperBound: []byte{sysPrefix, sysLog + 1}})
+	if err != nil {
+		return 0, nil, err
+	}
+	var seq uint64
+	var rec []byte
+	for ok := it.Last(); ok; ok = it.Prev() {
+		if k := it.Key(); len(k) == 10 {
+			seq, rec = binary.BigEndian.Uint64(k[2:]), slices.Clone(it.Value())
+			break
+		}
+	}
+	return seq, rec, errors.Join(it.Error(), it.Close())
+}
+
 // feedKey holds the last sequence number given.
 var feedKey = []byte{sysPrefix, sysFeed}
 
@@ -164,8 +225,9 @@ func (w *batchWriter) note(kind ChangeKind, t *Table, old, row Row) {
 // feedJob is where one job's changes end in the group's, and the
 // statement it logged.
 type feedJob struct {
-	end  int
-	stmt *Statement
+	end    int
+	stmt   *Statement
+	origin *Origin
 }
 
 // feedTxns cuts the group's changes into one FeedTxn per job that made
@@ -176,7 +238,7 @@ func feedTxns(changes []Change, jobs []feedJob, seq uint64) []FeedTxn {
 	for _, j := range jobs {
 		if j.end > start || j.stmt != nil {
 			seq++
-			out = append(out, FeedTxn{Seq: seq, Changes: slices.Clone(changes[start:j.end]), Statement: j.stmt})
+			out = append(out, FeedTxn{Seq: seq, Changes: slices.Clone(changes[start:j.end]), Statement: j.stmt, Origin: j.origin})
 		}
 		start = j.end
 	}

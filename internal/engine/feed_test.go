@@ -288,3 +288,68 @@ func TestChangeLogRecords(t *testing.T) {
 		t.Fatalf("after reopen, from 2: %q", got)
 	}
 }
+
+// TestEndTxnSplitsJob: EndTxn cuts a job's changes into transactions of
+// their own, each with its origin (the rest, this server's own); a job
+// that fails, or a rollback to a savepoint taken before a mark, drops
+// the marks; WithOrigin gives a whole job its origin.
+func TestEndTxnSplitsJob(t *testing.T) {
+	e := openTestEngine(t, "", DurabilityNone)
+	ta := createTable(t, e, "a", applyDef())
+	var log feedLog
+	e.SetChangeFeed(log.add)
+	ins := func(tx *Job, id int64) {
+		if _, err := tx.Insert(ta, row(iv(id), null(), iv(1), sv("x"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o1, o2 := Origin{Server: 7, Seq: 41}, Origin{Server: 7, Seq: 42}
+	update(t, e, func(tx *Job) error {
+		ins(tx, 1)
+		tx.EndTxn(o1)
+		ins(tx, 2)
+		ins(tx, 3)
+		tx.EndTxn(o2)
+		ins(tx, 4)
+		return nil
+	})
+	// A failed job's marks go with its changes.
+	if err := e.Update(context.Background(), func(tx *Job) error {
+		ins(tx, 5)
+		tx.EndTxn(Origin{Server: 7, Seq: 43})
+		return errors.New("fails")
+	}); err == nil {
+		t.Fatal("the failing job succeeded")
+	}
+	// A rollback to a savepoint before a mark drops it.
+	update(t, e, func(tx *Job) error {
+		ins(tx, 6)
+		sp := tx.Savepoint()
+		ins(tx, 7)
+		tx.EndTxn(Origin{Server: 7, Seq: 44})
+		tx.RollbackTo(sp)
+		return nil
+	})
+	if err := e.Update(WithOrigin(context.Background(), Origin{Server: 9, Seq: 5}), func(tx *Job) error {
+		ins(tx, 8)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range log.all() {
+		var ids []int64
+		for _, c := range x.Changes {
+			ids = append(ids, c.Row[0].I)
+		}
+		o := "own"
+		if x.Origin != nil {
+			o = fmt.Sprintf("%d-%d", x.Origin.Server, x.Origin.Seq)
+		}
+		got = append(got, fmt.Sprintf("%d:%v:%s", x.Seq, ids, o))
+	}
+	want := "[1:[1]:7-41 2:[2 3]:7-42 3:[4]:own 4:[6]:own 5:[8]:9-5]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("transactions %v, want %s", got, want)
+	}
+}

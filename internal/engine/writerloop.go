@@ -506,7 +506,7 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 		if jerr != nil {
 			tx.stmt = nil
 		}
-		tx.e.w.feedJobs = append(tx.e.w.feedJobs, feedJob{end: len(tx.changes), stmt: tx.stmt})
+		tx.e.w.feedJobs = append(tx.e.w.feedJobs, feedJob{end: len(tx.changes), stmt: tx.stmt, origin: originOf(ctx)})
 		tx.stmt = nil
 	}
 	return jerr
@@ -648,6 +648,7 @@ func (tx *Job) RollbackTo(sp JobSavepoint) {
 type savepoint struct {
 	rows       int64
 	changes    int // len(changes), for the feed
+	marks      int // len(w.feedJobs): the transactions ended (EndTxn)
 	deltaLen   int // len(deltaLog)
 	size       int
 	count      uint32
@@ -656,7 +657,7 @@ type savepoint struct {
 }
 
 func (tx *Job) savepoint() savepoint {
-	return savepoint{rows: tx.rows, changes: len(tx.changes), deltaLen: len(tx.deltaLog), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
+	return savepoint{rows: tx.rows, changes: len(tx.changes), marks: len(tx.e.w.feedJobs), deltaLen: len(tx.deltaLog), size: tx.b.Len(), count: tx.b.Count(), cat: tx.cat, catChanged: tx.catChanged}
 }
 
 // rollbackTo discards every write made after sp. Counter advances are
@@ -665,6 +666,10 @@ func (tx *Job) rollbackTo(sp savepoint) error {
 	tx.cat, tx.catChanged, tx.rows = sp.cat, sp.catChanged, sp.rows
 	clear(tx.changes[sp.changes:])
 	tx.changes = tx.changes[:sp.changes]
+	if w := &tx.e.w; len(w.feedJobs) > sp.marks {
+		clear(w.feedJobs[sp.marks:])
+		w.feedJobs = w.feedJobs[:sp.marks]
+	}
 	tx.undoCounts(sp.deltaLen)
 	return tx.truncate(sp.size, sp.count)
 }

@@ -62,6 +62,11 @@ func (c *Conn) SetMaxPacket(n int) { c.max = n }
 // command) has sequence number 0.
 func (c *Conn) ResetSequence() { c.seq = 0 }
 
+// SetSequence sets the sequence number of the next packet written: a
+// binary log dump's next event after a semi-sync replica's
+// acknowledgement (which the replica sends as packet 0) is packet 1.
+func (c *Conn) SetSequence(n uint8) { c.seq = n }
+
 // Close closes the connection. Safe from any goroutine, and more than once.
 func (c *Conn) Close() error {
 	if c.closed.Swap(true) {

@@ -52,6 +52,11 @@ type Options struct {
 	// once received, before it is applied, as a MariaDB replica does once
 	// its relay log has it. nil: never.
 	SemiSync func() bool
+	// OwnGTID, when set, is the GTID position of the server's own binary
+	// log (gtid_binlog_pos, "" for none): a replica with no position of
+	// its own starts there from a MariaDB-flavored primary, so that a
+	// failed primary rejoins its replica, promoted, as a replica.
+	OwnGTID func() string
 }
 
 // Replica follows one primary into one engine. See the package comment.

@@ -82,6 +82,14 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 		return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("the stored position is of a %s primary and the source is %s; RESET REPLICA first", pos.Flavor, flavor)}
 	}
 	pos.Flavor = flavor
+	if pos.GTID == "" && pos.File == "" && !pos.Copy && flavor == gmysql.MariaDBFlavor && r.opts.OwnGTID != nil {
+		// A server that was a primary (its own binary log has
+		// transactions) rejoins from there, as MASTER_USE_GTID=current_pos:
+		// the new primary has those transactions or refuses (1236).
+		if own := r.opts.OwnGTID(); own != "" {
+			pos.GTID = own
+		}
+	}
 	if r.needsCopy(pos) {
 		if pos, err = r.initialCopy(ctx, s, flavor, pos); err != nil {
 			return err
@@ -148,6 +156,21 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 			ev, err = st.GetEvent(ctx)
 		}
 		if err != nil {
+			if ctx.Err() == nil {
+				// The connection failed: the events received before it
+				// are still in the streamer (a semi-sync replica
+				// acknowledged them, and the primary may be gone for
+				// good). The whole transactions among them are written
+				// before the stream starts again.
+				for _, ev := range st.DumpEvents() {
+					if err := a.event(ctx, ev); err != nil {
+						return a.applyError(ctx, err)
+					}
+				}
+				if err := a.settle(ctx); err != nil {
+					return a.applyError(ctx, err)
+				}
+			}
 			var me *gmysql.MyError
 			if errors.As(err, &me) && me.Code == 1236 {
 				return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("Got fatal error 1236 from master when reading data from binary log: '%s'", me.Message)}
@@ -250,7 +273,26 @@ type applier struct {
 	// Transactions received and not yet written (flush).
 	batch     []change
 	batchTxns int
+	ends      []txnEnd // where each of them ends in batch, with its GTID
 	next      position // the position after them
+}
+
+// txnEnd is where a primary's transaction ends in a batch, and its
+// identity: the replica's own binary log keeps the primary's GTIDs
+// (engine.Job.EndTxn), as a MariaDB replica with log_slave_updates does,
+// so that its replicas can follow it, and fail over to it, by GTID.
+type txnEnd struct {
+	n      int
+	origin engine.Origin
+}
+
+// originOf reads a MariaDB GTID (domain-server-seq); false for a MySQL
+// one or none.
+func originOf(gtid string) (engine.Origin, bool) {
+	var o engine.Origin
+	var rest string
+	n, _ := fmt.Sscanf(gtid, "%d-%d-%d%s", &o.Domain, &o.Server, &o.Seq, &rest)
+	return o, n == 3
 }
 
 // change is one row change of a transaction, converted to the engine's
@@ -422,6 +464,9 @@ func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error
 	}
 	a.batch = append(a.batch, a.changes...)
 	a.batchTxns++
+	if o, ok := originOf(a.gtid); ok {
+		a.ends = append(a.ends, txnEnd{n: len(a.batch), origin: o})
+	}
 	a.begin("")
 	return nil
 }
@@ -456,12 +501,12 @@ func (a *applier) flush(ctx context.Context) error {
 	if a.batchTxns == 0 {
 		return a.cm.failed()
 	}
-	if err := a.cm.submit(commitBatch{changes: a.batch, next: a.next, txns: a.batchTxns}); err != nil {
+	if err := a.cm.submit(commitBatch{changes: a.batch, next: a.next, txns: a.batchTxns, ends: a.ends}); err != nil {
 		return err
 	}
 	a.pos = a.next
-	// The committer owns the handed slice now.
-	a.batch, a.batchTxns = make([]change, 0, min(cap(a.batch), maxBatchChanges)), 0
+	// The committer owns the handed slices now.
+	a.batch, a.batchTxns, a.ends = make([]change, 0, min(cap(a.batch), maxBatchChanges)), 0, nil
 	return nil
 }
 
@@ -495,6 +540,7 @@ type commitBatch struct {
 	changes []change
 	next    position
 	txns    int
+	ends    []txnEnd // nil: the primary's GTIDs are not MariaDB's
 }
 
 // commitQueue is how many batches may wait for the writer.
@@ -569,12 +615,26 @@ func (c *committer) write(b commitBatch) error {
 	var failed *change
 	job := func(tx *engine.Job) error {
 		failed = nil
-		n, err := tx.Apply(c.buf)
-		if n < len(changes) {
-			failed = &changes[n]
-			if err == nil {
-				err = errRowMissing
+		start := 0
+		apply := func(end int) error {
+			n, err := tx.Apply(c.buf[start:end])
+			if start+n < end {
+				failed = &changes[start+n]
+				if err == nil {
+					err = errRowMissing
+				}
+				return err
 			}
+			start = end
+			return nil
+		}
+		for _, end := range b.ends {
+			if err := apply(end.n); err != nil {
+				return err
+			}
+			tx.EndTxn(end.origin)
+		}
+		if err := apply(len(c.buf)); err != nil {
 			return err
 		}
 		return tx.SetReplicaPosition(next.encode())
@@ -721,7 +781,11 @@ func (a *applier) ddl(ctx context.Context, ev *replication.BinlogEvent, st State
 	if err := a.markDDL(ctx, id); err != nil {
 		return err
 	}
-	if err := a.r.opts.Exec(ctx, st); err != nil {
+	xctx := ctx
+	if o, ok := originOf(a.gtid); ok {
+		xctx = engine.WithOrigin(ctx, o) // (the statement's log record keeps the primary's GTID)
+	}
+	if err := a.r.opts.Exec(xctx, st); err != nil {
 		n, msg := sqlErrorOf(err)
 		if !(again && alreadyDone(n)) {
 			return &fatalError{errno: n, msg: fmt.Sprintf("Error '%s' on query. Default database: '%s'. Query: '%s'", msg, db, q)}

@@ -27,8 +27,15 @@ func (s *Server) startReplica() error {
 		}
 		return nil
 	}
-	r, err := replica.New(s.e, replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes,
-		SemiSync: sqlfront.SemiSyncReplica})
+	opts := replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes,
+		SemiSync: sqlfront.SemiSyncReplica}
+	if bl := s.binlog; bl != nil {
+		opts.OwnGTID = func() string {
+			g, _ := bl.GTIDPosition()
+			return g
+		}
+	}
+	r, err := replica.New(s.e, opts)
 	if err != nil {
 		return err
 	}

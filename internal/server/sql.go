@@ -18,7 +18,11 @@ func (s *Server) newSQL() error {
 	if s.cfg.LogBin {
 		// (from here every committed row change is logged, in the
 		// batch that commits it)
-		scfg.Binlog = binlog.Open(s.e, s.cfg.ServerID)
+		bl, err := binlog.Open(s.e, s.cfg.ServerID)
+		if err != nil {
+			return fmt.Errorf("server: binary log: %w", err)
+		}
+		scfg.Binlog = bl
 		if s.cfg.BinlogExpire > 0 {
 			scfg.Binlog.ExpireAfter(s.cfg.BinlogExpire)
 		}

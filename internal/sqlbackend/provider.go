@@ -35,6 +35,10 @@ type Provider struct {
 	// CONSISTENT SNAPSHOT puts in @@binlog_snapshot_file and _position.
 	// Set before serving.
 	SnapshotPosition func(seq uint64) (file string, pos uint64, err error)
+	// GTIDPosition, when set, is the binary log's last GTID
+	// (@@gtid_binlog_pos and @@gtid_current_pos: this server's, where the
+	// process-wide variables read the last started server's).
+	GTIDPosition func() (string, error)
 
 	fks fkCache // every foreign key of the catalog, by parent (fk.go)
 

@@ -743,11 +743,15 @@ func (s *Session) SetCurrentRole(role string) { s.currentRole = role }
 
 // GetSessionVariable is the session's value of a system variable; the
 // binary log's position variables, global only and computed
-// (@@gtid_binlog_pos, @@gtid_current_pos), are read from the global,
-// which computes them (the session's copy was made when it began).
+// (@@gtid_binlog_pos, @@gtid_current_pos), are the server's log's
+// (Provider.GTIDPosition), else read from the global, which computes
+// them (the session's copy was made when it began).
 func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
 	if n := len(name); n == len("gtid_binlog_pos") || n == len("gtid_current_pos") {
 		if lower := strings.ToLower(name); lower == "gtid_binlog_pos" || lower == "gtid_current_pos" {
+			if f := s.p.GTIDPosition; f != nil {
+				return f()
+			}
 			if _, v, ok := sql.SystemVariables.GetGlobal(lower); ok {
 				return v, nil
 			}

@@ -60,7 +60,7 @@ func (w *wireConn) binlogDump(p []byte) error {
 	defer cancel()
 	head := 1
 	if !from.NonBlocking && w.semiReplica() {
-		from.Semi = w.l.conns.binlog.Semisync().Attach(from.Seq)
+		from.Semi = w.l.conns.binlog.Semisync().Attach()
 		defer from.Semi.Detach()
 		go func() {
 			defer cancel()
@@ -68,7 +68,12 @@ func (w *wireConn) binlogDump(p []byte) error {
 		}()
 		head = 3
 	}
+	// After an event that asks for an acknowledgement the sequence starts
+	// again: the replica sends its acknowledgement as packet 0 and reads
+	// the next event as packet 1 (as a MariaDB primary, which clears its
+	// packet count once it flushed such an event).
 	var pkt []byte
+	asked := false
 	send := func(ev []byte, ack bool) error {
 		pkt = append(pkt[:0], 0)
 		if head == 3 {
@@ -76,9 +81,18 @@ func (w *wireConn) binlogDump(p []byte) error {
 			pkt = append(pkt, h[:]...)
 		}
 		pkt = append(pkt, ev...)
+		asked = asked || ack // (an asking event ends a run: Dump flushes next)
 		return w.pc.WritePacket(pkt)
 	}
-	err := w.l.conns.binlog.Dump(ctx, from, heartbeat, send, w.pc.Flush)
+	flush := func() error {
+		err := w.pc.Flush()
+		if asked {
+			w.pc.SetSequence(1)
+			asked = false
+		}
+		return err
+	}
+	err := w.l.conns.binlog.Dump(ctx, from, heartbeat, send, flush)
 	if err == nil && from.NonBlocking {
 		// (the log's end: an EOF packet, and the connection goes on)
 		if err := w.pc.WriteEOF(0, 0); err != nil {
@@ -90,8 +104,11 @@ func (w *wireConn) binlogDump(p []byte) error {
 	case errors.Is(err, binlog.ErrPosition):
 		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Could not find first log file name in binary log index file"))
 		_ = w.pc.Flush()
-	case errors.Is(err, binlog.ErrGTID):
+	case errors.Is(err, binlog.ErrPurged):
 		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, fmt.Sprintf("Could not find GTID state requested by slave in any binlog files. Probably the slave state is too old and required binlog files have been purged (%s)", state)))
+		_ = w.pc.Flush()
+	case errors.Is(err, binlog.ErrGTID):
+		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, fmt.Sprintf("Error: connecting slave requested to start from GTID %s, which is not in the master's binlog", state)))
 		_ = w.pc.Flush()
 	}
 	return err
@@ -161,11 +178,7 @@ func defineReplicationVars() {
 			if l == nil {
 				return "", nil
 			}
-			g, _, err := l.Position()
-			if err != nil || g.Seq == 0 {
-				return "", err
-			}
-			return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil
+			return l.GTIDPosition()
 		}
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
 			&sql.MysqlSystemVariable{Name: "gtid_domain_id", Scope: both, Dynamic: true,

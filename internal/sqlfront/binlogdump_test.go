@@ -177,7 +177,13 @@ func TestReplicaGTIDNotInLog(t *testing.T) {
 // server 1.
 func startLoggingServer(t *testing.T) *testServer {
 	t.Helper()
-	return startTestServerOn(t, "", Config{}, func(e *engine.Engine, cfg *Config) { cfg.Binlog = binlog.Open(e, 1) })
+	return startTestServerOn(t, "", Config{}, func(e *engine.Engine, cfg *Config) {
+		l, err := binlog.Open(e, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Binlog = l
+	})
 }
 
 // TestMariaDBBinlogReplays: mariadb-binlog --read-from-remote-server

@@ -193,6 +193,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 			pos, err := bl.PositionAfter(seq)
 			return binlog.FileName, pos, err
 		}
+		p.GTIDPosition = bl.GTIDPosition
 	}
 	p.SetPointReads(!cfg.NoPointReads)
 	if err := p.DropTemporaryLeftovers(context.Background()); err != nil {
