@@ -7,8 +7,14 @@
 # Then, for scripts/bench-sitting.sh: MARIA_PID=$(cat /tmp/maria-flush1/mysqld.pid)
 # MARIA_HS=24998 MARIA_WR=24999, and hsbench load --mysql
 # 'bench:bench@tcp(127.0.0.1:24306)/' --hs 'hs://127.0.0.1:24998?wr_port=24999'.
+# LOG_BIN=1 adds a binary log synced at each commit (log_bin, sync_binlog=1),
+# against a HandlerDB with --durability sync --log-bin (MariaDB's
+# HandlerSocket writes are not in its binary log, MDEV-33967: its HS figures
+# pay for the sync only where SQL writes).
 set -euo pipefail
 D=/tmp/maria-flush1
+BINLOG=""
+if [ "${LOG_BIN:-0}" = 1 ]; then BINLOG="--log-bin=$D/binlog --sync-binlog=1 --server-id=1"; fi
 SOCK=$D/mysqld.sock
 mkdir -p "$D"
 if [ ! -d "$D/data/mysql" ]; then
@@ -20,7 +26,7 @@ nohup mariadbd --user=root --datadir="$D/data" --socket="$SOCK" --port=24306 --b
   --plugin-maturity=beta --plugin-load-add=handlersocket.so --handlersocket_address=127.0.0.1 \
   --handlersocket_port=24998 --handlersocket_port_wr=24999 \
   --handlersocket_threads=2 --handlersocket_threads_wr=1 \
-  --handlersocket_plain_secret= --handlersocket_plain_secret_wr= >/dev/null 2>&1 &
+  --handlersocket_plain_secret= --handlersocket_plain_secret_wr= $BINLOG >/dev/null 2>&1 &
 for i in $(seq 1 60); do
   if mariadb -S "$SOCK" -uroot -e 'select 1' >/dev/null 2>&1; then break; fi; sleep 0.5
 done
