@@ -80,6 +80,9 @@ const (
 	ERTrgAlreadyExists                 = 1359 // ER_TRG_ALREADY_EXISTS
 	ERDivisionByZero                   = 1365 // ER_DIVISION_BY_ZERO
 	ERMasterFatalReadingBinlog         = 1236 // ER_MASTER_FATAL_ERROR_READING_BINLOG: a replica's binlog dump refused
+	ERErrorWhenExecutingCommand        = 1220 // ER_ERROR_WHEN_EXECUTING_COMMAND: SHOW BINLOG EVENTS of a file or position the log lacks
+	ERUnknownTargetBinlog              = 1373 // ER_UNKNOWN_TARGET_BINLOG: PURGE BINARY LOGS TO a file the log lacks
+	ERNoBinaryLogging                  = 1381 // ER_NO_BINARY_LOGGING: PURGE BINARY LOGS without --log-bin
 	ERUnknownStmtHandler               = 1243 // ER_UNKNOWN_STMT_HANDLER: a prepared statement id the connection does not hold
 	ERPSManyParam                      = 1390 // ER_PS_MANY_PARAM
 	ERStmtHasNoOpenCursor              = 1421 // ER_STMT_HAS_NO_OPEN_CURSOR: COM_STMT_FETCH without a cursor
@@ -326,6 +329,9 @@ var mysqlErrors = map[int]MySQLError{
 	1273: {"ER_UNKNOWN_COLLATION", "HY000", "Unknown collation: '%s'"},
 	1292: {"ER_TRUNCATED_WRONG_VALUE", "22007", "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d"},
 	1236: {"ER_MASTER_FATAL_ERROR_READING_BINLOG", "HY000", "%s"},
+	1220: {"ER_ERROR_WHEN_EXECUTING_COMMAND", "HY000", "Error when executing command %s: %-.128s"},
+	1373: {"ER_UNKNOWN_TARGET_BINLOG", "HY000", "Target log not found in binlog index"},
+	1381: {"ER_NO_BINARY_LOGGING", "HY000", "You are not using binary logging"},
 	1243: {"ER_UNKNOWN_STMT_HANDLER", "HY000", "Unknown prepared statement handler (%s) given to %s"},
 	1390: {"ER_PS_MANY_PARAM", "HY000", "Prepared statement contains too many placeholders"},
 	1421: {"ER_STMT_HAS_NO_OPEN_CURSOR", "HY000", "The statement (%s) has no open cursor."},

@@ -154,10 +154,13 @@ func (l *wireListener) Close() {
 // wireConn is one connection: its packets and the state the handler
 // keeps in c.
 type wireConn struct {
-	l     *wireListener
-	pc    *mysqlproto.Conn
-	c     *mysql.Conn
-	stmts map[uint32]*mysqlproto.Stmt
+	l  *wireListener
+	pc *mysqlproto.Conn
+	c  *mysql.Conn
+	// replica is what the connection's COM_REGISTER_SLAVE said (SHOW
+	// SLAVE HOSTS lists it while the connection lives); nil before.
+	replica atomic.Pointer[replicaHost]
+	stmts   map[uint32]*mysqlproto.Stmt
 	// loadInfile is LOAD DATA LOCAL's reader of the client's file (made
 	// once, for the statement contexts).
 	loadInfile func(name string) (io.ReadCloser, error)
@@ -403,9 +406,9 @@ func (w *wireConn) command() error {
 		}
 	case mysqlproto.ComRegisterSlave:
 		// A replica registers, as with a MariaDB primary, when its
-		// account may replicate; HandlerDB writes no binary log yet
-		// (issue #28), so the dump that follows is refused.
+		// account may replicate (binlogadmin.go).
 		if w.replicationAllowed() {
+			w.replica.Store(parseRegistration(p))
 			err = w.pc.WriteOK(mysqlproto.OK{Status: c.StatusFlags})
 		} else {
 			err = w.writeError(sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE"))

@@ -2,11 +2,16 @@ package sqlfront
 
 import (
 	gosql "database/sql"
+	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/mariadbtest"
 )
 
@@ -66,6 +71,10 @@ func TestMariaDBSemiSync(t *testing.T) {
 		"START SLAVE")
 	defer mustExec(t, m.Root, "STOP SLAVE")
 	waitSemiStatus(t, db, "clients", "1")
+	// The replica's registration.
+	if hosts := queryRows(t, db, "SHOW SLAVE HOSTS"); len(hosts) != 1 || !strings.HasPrefix(hosts[0], "2|") || !strings.HasSuffix(hosts[0], "|1") {
+		t.Fatalf("SHOW SLAVE HOSTS: %q", hosts)
+	}
 	for i := range 10 {
 		mustExec(t, db, fmt.Sprintf("INSERT INTO ss.t VALUES (%d, 'acked')", i))
 	}
@@ -145,5 +154,71 @@ func TestMariaDBSemiSync(t *testing.T) {
 	}
 	if got != want {
 		t.Fatalf("the replica has %s, want %s (%s)", got, want, slaveError(m.Root))
+	}
+}
+
+// errno is a statement's MariaDB error number (0: none).
+func errno(err error) uint16 {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return me.Number
+	}
+	return 0
+}
+
+// TestBinlogStatements: SHOW BINLOG EVENTS lists the log's events as
+// MariaDB 10.11 lists its own (types, positions, Info), with IN, FROM
+// and LIMIT and MariaDB's errors (1220) for another file or a position
+// inside an event; PURGE BINARY LOGS TO a file the log lacks is 1373,
+// BEFORE a time after the last transaction purges the log (the list
+// then starts after it); without --log-bin PURGE is 1381 and the list
+// is empty.
+func TestBinlogStatements(t *testing.T) {
+	ts := startLoggingServer(t)
+	db := ts.open("")
+	db.SetMaxOpenConns(1)
+	mustExec(t, db, "CREATE DATABASE bs", "CREATE TABLE bs.t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO bs.t VALUES (1, 'a'), (2, 'b')", "UPDATE bs.t SET v = 'c' WHERE id = 1", "DELETE FROM bs.t WHERE id = 2")
+	rows := queryRows(t, db, "SHOW BINLOG EVENTS")
+	var types []string
+	for _, r := range rows {
+		types = append(types, strings.Split(r, "|")[2])
+	}
+	want := "Format_desc Gtid_list Gtid Query Gtid Query Gtid Table_map Write_rows_v1 Xid Gtid Table_map Update_rows_v1 Xid Gtid Table_map Delete_rows_v1 Xid"
+	if strings.Join(types, " ") != want {
+		t.Fatalf("SHOW BINLOG EVENTS:\n%s", strings.Join(rows, "\n"))
+	}
+	if !strings.HasSuffix(rows[3], "CREATE DATABASE bs") || !strings.Contains(rows[6], "BEGIN GTID 0-1-3") ||
+		!strings.HasSuffix(rows[9], "COMMIT /* xid=3 */") || !strings.Contains(rows[8], "flags: STMT_END_F") {
+		t.Fatalf("Info texts:\n%s", strings.Join(rows, "\n"))
+	}
+	pos := strings.Split(rows[6], "|")[1]
+	if got := queryRows(t, db, "SHOW BINLOG EVENTS IN 'hdb-bin.000001' FROM "+pos+" LIMIT 1, 2"); len(got) != 2 || got[0] != rows[7] || got[1] != rows[8] {
+		t.Fatalf("FROM %s LIMIT 1, 2: %q", pos, got)
+	}
+	for q, n := range map[string]uint16{
+		"SHOW BINLOG EVENTS FROM 5":          errtable.ERErrorWhenExecutingCommand,
+		"SHOW BINLOG EVENTS IN 'other.0001'": errtable.ERErrorWhenExecutingCommand,
+		"PURGE BINARY LOGS TO 'other.0001'":  errtable.ERUnknownTargetBinlog,
+	} {
+		if _, err := db.Exec(q); errno(err) != n {
+			t.Errorf("%s: %v, want %d", q, err, n)
+		}
+	}
+	mustExec(t, db, "PURGE BINARY LOGS TO 'hdb-bin.000001'")
+	if got := queryRows(t, db, "SHOW BINLOG EVENTS"); len(got) != len(rows) {
+		t.Fatalf("PURGE TO the log's one file purged something: %d events, %d before", len(got), len(rows))
+	}
+	mustExec(t, db, "PURGE BINARY LOGS BEFORE NOW() + INTERVAL 1 DAY", "INSERT INTO bs.t VALUES (3, 'd')")
+	after := queryRows(t, db, "SHOW BINLOG EVENTS")
+	if len(after) != 4 || !strings.Contains(after[0], "BEGIN GTID 0-1-6") {
+		t.Fatalf("after PURGE BEFORE:\n%s", strings.Join(after, "\n"))
+	}
+	plain := startTestServer(t, "", Config{}).open("")
+	if _, err := plain.Exec("PURGE BINARY LOGS BEFORE NOW()"); errno(err) != errtable.ERNoBinaryLogging {
+		t.Errorf("PURGE without a log: %v", err)
+	}
+	if got := queryRows(t, plain, "SHOW BINLOG EVENTS"); len(got) != 0 {
+		t.Errorf("SHOW BINLOG EVENTS without a log: %q", got)
 	}
 }

@@ -155,6 +155,7 @@ type Server struct {
 	ln     net.Listener
 	srv    *server.Server
 	mh     *mariaHandler
+	conns  *wireConns         // the wire layer's connections
 	fns    *storedprog.Runner // nil with NoCompiledFunctions
 	// defaults holds the accounts' default roles (usersdump.go).
 	defaults *defaultRoles
@@ -268,7 +269,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	if wl, ok := srv.Listener.(*wireListener); ok {
 		wl.afterCommand = users.saveRoles
 	}
-	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, defaults: defaults, done: make(chan struct{})}
+	s := &Server{cfg: cfg, e: e, p: p, engine: se, ln: ln, srv: srv, mh: mh, fns: fns, defaults: defaults, done: make(chan struct{}), conns: conns}
 	mh.srv.Store(s)
 	return s, nil
 }

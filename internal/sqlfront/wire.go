@@ -84,6 +84,10 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		h.stats.count(query, err)
 		return h.wireError(c, query, err)
 	}
+	if done, err := h.binlogStatement(ctx, c, query, callback); done { // binlogadmin.go
+		h.stats.count(query, err)
+		return h.wireError(c, query, err)
+	}
 	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c), &resultTypes{c: c}))
 	if sel, rest, ok := doStatement(query); ok && strings.Trim(rest, "; \t\r\n") == "" {
 		err := h.do(ctx, c, sel, false, cb)
@@ -459,6 +463,9 @@ func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query s
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
 	if done, err := h.accountCommand(ctx, c, query, true, callback); done {
+		return "", h.wireError(c, query, err)
+	}
+	if done, err := h.binlogStatement(ctx, c, query, callback); done { // binlogadmin.go (one statement only)
 		return "", h.wireError(c, query, err)
 	}
 	cb := h.withStatus(c, query, reformatting(callback, h.scaledReal, h.warnings(c), &resultTypes{c: c}))
