@@ -62,7 +62,12 @@ type source struct {
 	RetryCount   int    `json:"retry_count"`   // attempts before the IO thread gives up (0: never)
 	AutoPosition bool   `json:"auto_position"` // GTID positioning when the primary has GTIDs
 	ServerID     uint32 `json:"server_id"`     // the replica's server id towards the primary
-	Running      bool   `json:"running"`       // START REPLICA was the last word
+	// SSL makes every connection to the primary TLS (MASTER_SSL=1). As
+	// MariaDB 10.11 does without MASTER_SSL_VERIFY_SERVER_CERT, the
+	// primary's certificate is not verified: the traffic is private, the
+	// peer not authenticated.
+	SSL     bool `json:"ssl,omitempty"`
+	Running bool `json:"running"` // START REPLICA was the last word
 	// The filters' lists, stored at the top level of the record (the
 	// table lists under the names they had before the other filters).
 	filters

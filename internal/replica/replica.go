@@ -334,6 +334,10 @@ func (r *Replica) SetReplicationSourceOptions(ctx *sql.Context, options []binlog
 			s.ConnectRetry, err = num()
 		case "SOURCE_RETRY_COUNT":
 			s.RetryCount, err = num()
+		case "SOURCE_SSL":
+			var n int
+			n, err = num()
+			s.SSL = n != 0
 		case "SOURCE_AUTO_POSITION":
 			var n int
 			n, err = num()

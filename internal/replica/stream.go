@@ -104,6 +104,7 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 		MaxReconnectAttempts:    1,
 		Logger:                  slog.New(slog.DiscardHandler),
 		SemiSyncEnabled:         r.opts.SemiSync != nil && r.opts.SemiSync(),
+		TLSConfig:               s.tlsConfig(),
 	}
 	syncer := replication.NewBinlogSyncer(cfg)
 	defer syncer.Close()

@@ -133,3 +133,79 @@ func TestTLS(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicaOverTLS: a HandlerDB replica follows a primary that refuses
+// plain connections (--tls-required) over TLS with MASTER_SSL=1, its
+// initial copy and its binary log stream both; without MASTER_SSL it
+// cannot connect (an IO error, no rows).
+func TestReplicaOverTLS(t *testing.T) {
+	certPath, keyPath, pool := testCert(t)
+	primary := startTest(t, func(c *config.Config) {
+		c.TLSCert, c.TLSKey, c.TLSRequired = certPath, keyPath, true
+		c.LogBin, c.ServerID = true, 1
+	})
+	if err := mysql.RegisterTLSConfig("hdbreplica", &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}); err != nil {
+		t.Fatal(err)
+	}
+	pdb, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/?tls=hdbreplica", primary.SQLAddr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pdb.Close()
+	execAll(t, pdb, "CREATE DATABASE rt", "CREATE TABLE rt.t (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO rt.t VALUES (1, 'copied')")
+	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
+	change := fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_CONNECT_RETRY=1, MASTER_USE_GTID=slave_pos", host, port)
+
+	plain := startTest(t, func(c *config.Config) { c.ServerID = 2 })
+	ldb := sqlDB(t, plain, "mysql")
+	execAll(t, ldb, change, "START SLAVE")
+	var errno string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && (errno == "" || errno == "0"); time.Sleep(50 * time.Millisecond) {
+		errno = ioErrnoOf(t, ldb)
+	}
+	var n int
+	_ = ldb.QueryRow("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'rt'").Scan(&n)
+	if errno == "" || errno == "0" || n != 0 {
+		t.Fatalf("a plain replica of a TLS-only primary: Last_IO_Errno %q, %d tables copied", errno, n)
+	}
+	execAll(t, ldb, "STOP SLAVE")
+
+	replica := startTest(t, func(c *config.Config) { c.ServerID = 3 })
+	rdb := sqlDB(t, replica, "mysql")
+	execAll(t, rdb, change+", MASTER_SSL=1", "START SLAVE")
+	execAll(t, pdb, "INSERT INTO rt.t VALUES (2, 'streamed')")
+	got := ""
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && got != "1 copied,2 streamed"; time.Sleep(50 * time.Millisecond) {
+		_ = rdb.QueryRow("SELECT GROUP_CONCAT(CONCAT(id, ' ', v) ORDER BY id) FROM rt.t").Scan(&got)
+	}
+	if got != "1 copied,2 streamed" {
+		t.Fatalf("the replica over TLS has %q (Last_IO_Errno %s)", got, ioErrnoOf(t, rdb))
+	}
+}
+
+// ioErrnoOf is a replica's Last_IO_Errno.
+func ioErrnoOf(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rs, err := db.Query("SHOW SLAVE STATUS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	for rs.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cols {
+			if c == "Last_IO_Errno" {
+				return vals[i].String
+			}
+		}
+	}
+	return ""
+}
