@@ -255,15 +255,15 @@ func waitStatusValue(db *sql.DB, name, want string) bool {
 	return false
 }
 
-// slaveState prints a replica's threads, position and errors.
-func slaveState(db *sql.DB) string {
+// slaveStatusMap reads a replica's SHOW SLAVE STATUS as column -> value.
+func slaveStatusMap(db *sql.DB) (map[string]string, error) {
 	rs, err := db.Query("SHOW SLAVE STATUS")
 	if err != nil {
-		return err.Error()
+		return nil, err
 	}
 	defer rs.Close()
 	cols, _ := rs.Columns()
-	var out []string
+	out := map[string]string{}
 	for rs.Next() {
 		vals := make([]sql.NullString, len(cols))
 		ptrs := make([]any, len(cols))
@@ -271,14 +271,24 @@ func slaveState(db *sql.DB) string {
 			ptrs[i] = &vals[i]
 		}
 		if err := rs.Scan(ptrs...); err != nil {
-			return err.Error()
+			return nil, err
 		}
 		for i, c := range cols {
-			switch c {
-			case "Slave_IO_Running", "Slave_SQL_Running", "Master_Port", "Last_IO_Error", "Last_SQL_Error", "Gtid_IO_Pos", "Slave_SQL_Running_State":
-				out = append(out, c+"="+vals[i].String)
-			}
+			out[c] = vals[i].String
 		}
+	}
+	return out, rs.Err()
+}
+
+// slaveState prints a replica's threads, position and errors.
+func slaveState(db *sql.DB) string {
+	st, err := slaveStatusMap(db)
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, c := range []string{"Slave_IO_Running", "Slave_SQL_Running", "Master_Port", "Last_IO_Error", "Last_SQL_Error", "Gtid_IO_Pos", "Slave_SQL_Running_State"} {
+		out = append(out, c+"="+st[c])
 	}
 	return strings.Join(out, " ")
 }
@@ -315,29 +325,11 @@ func settledSeq(t *testing.T, db *sql.DB) int64 {
 func ioErrno(t *testing.T, db *sql.DB, wait time.Duration) string {
 	t.Helper()
 	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		rs, err := db.Query("SHOW SLAVE STATUS")
+		st, err := slaveStatusMap(db)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cols, _ := rs.Columns()
-		errno := ""
-		for rs.Next() {
-			vals := make([]sql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rs.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, c := range cols {
-				if c == "Last_IO_Errno" {
-					errno = vals[i].String
-				}
-			}
-		}
-		rs.Close()
-		if errno != "" && errno != "0" {
+		if errno := st["Last_IO_Errno"]; errno != "" && errno != "0" {
 			return errno
 		}
 	}

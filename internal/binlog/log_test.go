@@ -12,6 +12,57 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
+// logged is an engine writing its binary log, with a table p.t (id INT
+// PRIMARY KEY).
+type logged struct {
+	e *engine.Engine
+	l *Log
+	t *engine.Table
+}
+
+// openLogged opens an engine in a temporary directory with a binary log
+// as server id and makes p.t, in a job that logs stmt when it is set;
+// both close when the test ends.
+func openLogged(t *testing.T, id uint32, stmt string) *logged {
+	t.Helper()
+	e, err := engine.Open(engine.Options{Dir: t.TempDir(), Durability: engine.DurabilityNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	l, err := Open(e, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	x := &logged{e: e, l: l}
+	if err := e.Update(context.Background(), func(tx *engine.Job) error {
+		if stmt != "" {
+			tx.LogStatement("p", stmt)
+		}
+		if err := tx.CreateDatabase("p"); err != nil {
+			return err
+		}
+		x.t, err = tx.CreateTable("p", &engine.TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.Int}}},
+			Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// insert commits a row of p.t.
+func (x *logged) insert(t *testing.T, id int64) {
+	t.Helper()
+	if err := x.e.Update(context.Background(), func(tx *engine.Job) error {
+		_, err := tx.Insert(x.t, engine.Row{{I: id}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // dumped is what a non-blocking dump from from sends: the GTIDs of its
 // transactions and the log_pos of each event.
 func dumped(t *testing.T, l *Log, from From) ([]string, []uint32, error) {
@@ -34,35 +85,8 @@ func dumped(t *testing.T, l *Log, from From) ([]string, []uint32, error) {
 // purge gets the same events at the same positions), and a replica that
 // wants a purged transaction is refused.
 func TestPurgeKeepsPositions(t *testing.T) {
-	e, err := engine.Open(engine.Options{Dir: t.TempDir(), Durability: engine.DurabilityNone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	l, err := Open(e, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	var tb *engine.Table
-	if err := e.Update(context.Background(), func(tx *engine.Job) error {
-		if err := tx.CreateDatabase("p"); err != nil {
-			return err
-		}
-		tb, err = tx.CreateTable("p", &engine.TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.Int}}},
-			Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}}})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	insert := func(id int64) {
-		if err := e.Update(context.Background(), func(tx *engine.Job) error {
-			_, err := tx.Insert(tb, engine.Row{{I: id}})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	x := openLogged(t, 1, "")
+	l, insert := x.l, func(id int64) { x.insert(t, id) }
 	for id := range int64(5) {
 		insert(id)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
-	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // semiReplica is a replica's side of a semi-sync dump in the test: it
@@ -47,16 +46,8 @@ func (x *semiReplica) setAcking(on bool) {
 // catches up switches it on again; with Count above the replicas
 // connected every commit times out.
 func TestSemisyncWaits(t *testing.T) {
-	e, err := engine.Open(engine.Options{Dir: t.TempDir(), Durability: engine.DurabilityNone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	l, err := Open(e, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	x := openLogged(t, 1, "")
+	e, l, tb := x.e, x.l, x.t
 	var switches []bool
 	var swMu sync.Mutex
 	s := l.Semisync()
@@ -65,17 +56,6 @@ func TestSemisyncWaits(t *testing.T) {
 		switches = append(switches, on)
 		swMu.Unlock()
 	})
-	var tb *engine.Table
-	if err := e.Update(context.Background(), func(tx *engine.Job) error {
-		if err := tx.CreateDatabase("p"); err != nil {
-			return err
-		}
-		tb, err = tx.CreateTable("p", &engine.TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.Int}}},
-			Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}}})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
 	const timeout = 300 * time.Millisecond
 	s.Configure(SemiSettings{Enabled: true, Timeout: timeout, Count: 1, WaitNoReplica: true})
 	rep := &semiReplica{acking: true}

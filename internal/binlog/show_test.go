@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/handlerdb/handlerdb/internal/engine"
-	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // TestShowEvents: SHOW BINLOG EVENTS' rows are the log file's events, one
@@ -18,37 +15,10 @@ import (
 // takes an event's start only, LIMIT skips and bounds, another file is
 // refused; after a purge the list starts at the first kept transaction.
 func TestShowEvents(t *testing.T) {
-	e, err := engine.Open(engine.Options{Dir: t.TempDir(), Durability: engine.DurabilityNone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	l, err := Open(e, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	ctx := context.Background()
-	var tb *engine.Table
-	if err := e.Update(ctx, func(tx *engine.Job) error {
-		tx.LogStatement("p", "CREATE TABLE t (id INT PRIMARY KEY)")
-		if err := tx.CreateDatabase("p"); err != nil {
-			return err
-		}
-		tb, err = tx.CreateTable("p", &engine.TableDef{Name: "t", Columns: []types.Column{{Name: "id", Type: types.Type{Kind: types.Int}}},
-			Indexes: []engine.IndexDef{{Primary: true, Columns: []string{"id"}}}})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for id := range int64(2) {
-		if err := e.Update(ctx, func(tx *engine.Job) error {
-			_, err := tx.Insert(tb, engine.Row{{I: id}})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	x := openLogged(t, 7, "CREATE TABLE t (id INT PRIMARY KEY)")
+	l, tb, ctx := x.l, x.t, context.Background()
+	x.insert(t, 0)
+	x.insert(t, 1)
 	rows, err := l.ShowEvents(ctx, "", 0, 0, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -95,12 +65,7 @@ func TestShowEvents(t *testing.T) {
 	if _, err := l.PurgeBefore(ctx, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Update(ctx, func(tx *engine.Job) error {
-		_, err := tx.Insert(tb, engine.Row{{I: 9}})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	x.insert(t, 9)
 	after, err := l.ShowEvents(ctx, "", 0, 0, -1)
 	if err != nil || len(after) != 4 || after[0].Pos != rows[len(rows)-1].End || after[0].Info != "BEGIN GTID 0-7-4" {
 		t.Fatalf("after the purge: %+v %v", after, err)

@@ -23,21 +23,13 @@ func TestHandlerDBReplicaOfHandlerDB(t *testing.T) {
 	primary := startTest(t, func(c *config.Config) { c.LogBin, c.ServerID = true, 1 })
 	replica := startTest(t, func(c *config.Config) { c.ServerID = 2 })
 	pdb := sqlDB(t, primary, "hr")
-	mustExec := func(db *sql.DB, qs ...string) {
-		t.Helper()
-		for _, q := range qs {
-			if _, err := db.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
-	mustExec(pdb, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), n DECIMAL(6,2))",
+	execAll(t, pdb, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), n DECIMAL(6,2))",
 		"INSERT INTO t VALUES (1, 'copied', 1.5), (2, 'copied too', NULL)")
 	rdb := sqlDB(t, replica, "mysql")
 	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
-	mustExec(rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", host, port),
+	execAll(t, rdb, fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", host, port),
 		"START SLAVE")
-	mustExec(pdb, "INSERT INTO t VALUES (3, 'streamed', 3.25)", "UPDATE t SET v = 'changed' WHERE id = 1", "DELETE FROM t WHERE id = 2",
+	execAll(t, pdb, "INSERT INTO t VALUES (3, 'streamed', 3.25)", "UPDATE t SET v = 'changed' WHERE id = 1", "DELETE FROM t WHERE id = 2",
 		"CREATE TABLE later (k INT PRIMARY KEY)", "INSERT INTO later VALUES (7)")
 	// Over HandlerSocket's write port.
 	c, err := hs.New(hs.Options{ReadAddr: primary.HS().ReadAddr().String(), WriteAddr: primary.HS().WriteAddr().String()})
@@ -88,14 +80,6 @@ func TestHandlerDBSemiSyncReplica(t *testing.T) {
 	replica := startTest(t, func(c *config.Config) { c.ServerID = 2 })
 	pdb := sqlDB(t, primary, "mysql")
 	rdb := sqlDB(t, replica, "mysql")
-	exec := func(db *sql.DB, qs ...string) {
-		t.Helper()
-		for _, q := range qs {
-			if _, err := db.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
 	status := func(name string) string {
 		t.Helper()
 		var n, v string
@@ -115,17 +99,17 @@ func TestHandlerDBSemiSyncReplica(t *testing.T) {
 		t.Fatalf("Rpl_semi_sync_master_%s is %s, want %s", name, got, want)
 	}
 	t.Cleanup(func() {
-		exec(pdb, "SET GLOBAL rpl_semi_sync_master_enabled = 0", "SET GLOBAL rpl_semi_sync_master_timeout = 10000",
+		execAll(t, pdb, "SET GLOBAL rpl_semi_sync_master_enabled = 0", "SET GLOBAL rpl_semi_sync_master_timeout = 10000",
 			"SET GLOBAL rpl_semi_sync_slave_enabled = 0")
 	})
-	exec(pdb, "CREATE DATABASE hr", "CREATE TABLE hr.t (id INT PRIMARY KEY, v VARCHAR(20))",
+	execAll(t, pdb, "CREATE DATABASE hr", "CREATE TABLE hr.t (id INT PRIMARY KEY, v VARCHAR(20))",
 		"SET GLOBAL rpl_semi_sync_master_timeout = 60000", "SET GLOBAL rpl_semi_sync_master_enabled = 1")
 	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
-	exec(rdb, "SET GLOBAL rpl_semi_sync_slave_enabled = 1",
+	execAll(t, rdb, "SET GLOBAL rpl_semi_sync_slave_enabled = 1",
 		fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", host, port),
 		"START SLAVE")
 	waitStatus("clients", "1")
-	exec(pdb, "INSERT INTO hr.t VALUES (1, 'sql')")
+	execAll(t, pdb, "INSERT INTO hr.t VALUES (1, 'sql')")
 	c, err := hs.New(hs.Options{ReadAddr: primary.HS().ReadAddr().String(), WriteAddr: primary.HS().WriteAddr().String()})
 	if err != nil {
 		t.Fatal(err)
@@ -145,17 +129,17 @@ func TestHandlerDBSemiSyncReplica(t *testing.T) {
 	if got != "2" {
 		t.Fatalf("the replica has %s rows", got)
 	}
-	exec(rdb, "STOP SLAVE")
+	execAll(t, rdb, "STOP SLAVE")
 	waitStatus("clients", "0")
-	exec(pdb, "SET GLOBAL rpl_semi_sync_master_timeout = 300")
+	execAll(t, pdb, "SET GLOBAL rpl_semi_sync_master_timeout = 300")
 	start := time.Now()
-	exec(pdb, "INSERT INTO hr.t VALUES (3, 'timed out')")
+	execAll(t, pdb, "INSERT INTO hr.t VALUES (3, 'timed out')")
 	if d := time.Since(start); d < 300*time.Millisecond {
 		t.Fatalf("a commit without its replica took %v, the timeout is 300 ms", d)
 	}
 	if st := status("status"); st != "OFF" {
 		t.Fatalf("Rpl_semi_sync_master_status %s after the timeout", st)
 	}
-	exec(rdb, "START SLAVE")
+	execAll(t, rdb, "START SLAVE")
 	waitStatus("status", "ON")
 }

@@ -245,30 +245,8 @@ func TestFailoverToHandlerDBReplica(t *testing.T) {
 	changeMaster(t, p3db, r)
 	var errno, msg string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && errno != "1236"; time.Sleep(50 * time.Millisecond) {
-		rs, err := p3db.Query("SHOW SLAVE STATUS")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rs.Columns()
-		for rs.Next() {
-			vals := make([]sql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rs.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, c := range cols {
-				switch c {
-				case "Last_IO_Errno":
-					errno = vals[i].String
-				case "Last_IO_Error":
-					msg = vals[i].String
-				}
-			}
-		}
-		rs.Close()
+		st := slaveStatus(t, p3db)
+		errno, msg = st["Last_IO_Errno"], st["Last_IO_Error"]
 	}
 	if errno != "1236" || !strings.Contains(msg, extra) {
 		t.Fatalf("a diverged old primary: Last_IO_Errno %q, Last_IO_Error %q (its extra GTID %s)", errno, msg, extra)

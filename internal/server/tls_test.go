@@ -183,8 +183,9 @@ func TestReplicaOverTLS(t *testing.T) {
 	}
 }
 
-// ioErrnoOf is a replica's Last_IO_Errno.
-func ioErrnoOf(t *testing.T, db *sql.DB) string {
+// slaveStatus reads a replica's SHOW SLAVE STATUS as column -> value
+// (empty when it has no source).
+func slaveStatus(t *testing.T, db *sql.DB) map[string]string {
 	t.Helper()
 	rs, err := db.Query("SHOW SLAVE STATUS")
 	if err != nil {
@@ -192,6 +193,7 @@ func ioErrnoOf(t *testing.T, db *sql.DB) string {
 	}
 	defer rs.Close()
 	cols, _ := rs.Columns()
+	out := map[string]string{}
 	for rs.Next() {
 		vals := make([]sql.NullString, len(cols))
 		ptrs := make([]any, len(cols))
@@ -202,10 +204,14 @@ func ioErrnoOf(t *testing.T, db *sql.DB) string {
 			t.Fatal(err)
 		}
 		for i, c := range cols {
-			if c == "Last_IO_Errno" {
-				return vals[i].String
-			}
+			out[c] = vals[i].String
 		}
 	}
-	return ""
+	return out
+}
+
+// ioErrnoOf is a replica's Last_IO_Errno.
+func ioErrnoOf(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	return slaveStatus(t, db)["Last_IO_Errno"]
 }
