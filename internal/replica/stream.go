@@ -82,10 +82,11 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 		return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("the stored position is of a %s primary and the source is %s; RESET REPLICA first", pos.Flavor, flavor)}
 	}
 	pos.Flavor = flavor
-	if pos.GTID == "" && pos.File == "" && !pos.Copy && flavor == gmysql.MariaDBFlavor && r.opts.OwnGTID != nil {
-		// A server that was a primary (its own binary log has
-		// transactions) rejoins from there, as MASTER_USE_GTID=current_pos:
-		// the new primary has those transactions or refuses (1236).
+	if pos.GTID == "" && pos.File == "" && flavor == gmysql.MariaDBFlavor && r.opts.OwnGTID != nil && !r.needsCopy(pos) {
+		// A server that was a primary (it holds tables, and its own
+		// binary log has transactions) rejoins from its log's position,
+		// as MASTER_USE_GTID=current_pos: the new primary has those
+		// transactions or refuses (1236). An empty one copies instead.
 		if own := r.opts.OwnGTID(); own != "" {
 			pos.GTID = own
 		}
