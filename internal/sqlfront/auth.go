@@ -40,11 +40,20 @@ type persister struct {
 	dirty atomic.Bool // Persist ran since the last saveRoles
 }
 
-// Persist writes the serialized users and grants as one engine job.
+// Persist writes the serialized users and grants as one engine job. With
+// a binary log, that job is the statement that changed them (CREATE
+// USER, GRANT, ...), as MariaDB logs it, so that replicas apply it; a
+// change no statement made (the server's own set-up) is not logged.
 func (p *persister) Persist(ctx *sql.Context, data []byte) error {
 	data = append([]byte(nil), data...)
 	p.dirty.Store(true)
-	return sqlbackend.MapError(p.e.Update(ctx, func(tx *engine.Job) error { return tx.SetBlob(usersBlob, data) }))
+	q := ctx.Query()
+	return sqlbackend.MapError(p.e.Update(ctx, func(tx *engine.Job) error {
+		if q != "" {
+			tx.LogStatement(ctx.GetCurrentDatabase(), q)
+		}
+		return tx.SetBlob(usersBlob, data)
+	}))
 }
 
 // saveRoles stores the list of roles if the grant tables changed since it

@@ -222,3 +222,52 @@ func TestBinlogStatements(t *testing.T) {
 		t.Errorf("SHOW BINLOG EVENTS without a log: %q", got)
 	}
 }
+
+// TestMariaDBReplicaGetsAccounts: account statements go to the binary
+// log as their text, as MariaDB logs them: a MariaDB replica makes the
+// user and its grants (and drops them).
+func TestMariaDBReplicaGetsAccounts(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	ts := startLoggingServer(t)
+	db := ts.open("")
+	m, err := mariadbtest.Start("hdb-binlog-accounts-", "--server-id=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
+	mustExec(t, m.Root, "SET GLOBAL gtid_slave_pos = ''",
+		fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_CONNECT_RETRY=1, MASTER_USE_GTID=slave_pos", host, port),
+		"START SLAVE")
+	defer m.Root.Exec("STOP SLAVE")
+	mustExec(t, db, "CREATE DATABASE acc", "CREATE USER 'app'@'%' IDENTIFIED BY 'pw1'", "GRANT SELECT, INSERT ON acc.* TO 'app'@'%'",
+		"CREATE USER 'gone'@'localhost'", "DROP USER 'gone'@'localhost'")
+	want := "GRANT SELECT, INSERT ON `acc`.* TO `app`@`%`"
+	got := ""
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !strings.Contains(got, want); time.Sleep(50 * time.Millisecond) {
+		rows, err := queryStrings(m.Root, "SHOW GRANTS FOR 'app'@'%'")
+		got = strings.Join(rows, "\n")
+		if err != nil {
+			got = err.Error()
+		}
+	}
+	if !strings.Contains(got, want) {
+		t.Fatalf("the replica's grants for app: %q (%s)", got, slaveError(m.Root))
+	}
+	var n int
+	if err := m.Root.QueryRow("SELECT COUNT(*) FROM mysql.user WHERE User = 'gone'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the dropped user on the replica: %d %v", n, err)
+	}
+	// The password works there.
+	var one int
+	app, err := gosql.Open("mysql", fmt.Sprintf("app:pw1@tcp(127.0.0.1:%d)/acc", m.Port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	if err := app.QueryRow("SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("app's login on the replica: %v", err)
+	}
+}
