@@ -47,10 +47,13 @@ type persister struct {
 func (p *persister) Persist(ctx *sql.Context, data []byte) error {
 	data = append([]byte(nil), data...)
 	p.dirty.Store(true)
-	q := ctx.Query()
+	q, db := ctx.Query(), ""
+	if q != "" && ctx.Session != nil {
+		db = ctx.GetCurrentDatabase()
+	}
 	return sqlbackend.MapError(p.e.Update(ctx, func(tx *engine.Job) error {
 		if q != "" {
-			tx.LogStatement(ctx.GetCurrentDatabase(), q)
+			tx.LogStatement(db, q)
 		}
 		return tx.SetBlob(usersBlob, data)
 	}))
