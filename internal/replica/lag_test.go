@@ -3,6 +3,7 @@ package replica_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/mariadbtest"
 )
 
 // lagEnv runs TestLag: how long to keep the write load up
@@ -21,6 +23,9 @@ import (
 const (
 	lagEnv     = "HANDLERDB_REPLICA_LAG"
 	lagRateEnv = "HANDLERDB_REPLICA_LAG_RATE"
+	// lagPrimaryEnv=handlerdb measures a replica of a HandlerDB primary
+	// (--log-bin, in the process) instead of MariaDB's.
+	lagPrimaryEnv = "HANDLERDB_REPLICA_LAG_PRIMARY"
 )
 
 // TestLag measures a replica's lag under a steady write load on the
@@ -43,21 +48,26 @@ func TestLag(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv(lagRateEnv)); err == nil && v > 0 {
 		rate = v
 	}
-	sharedPrimary(t) // skips without mariadbd
-	p, err := startPrimary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Stop()
-	p.exec(t, "CREATE DATABASE rlag",
-		"CREATE TABLE rlag.w (id INT AUTO_INCREMENT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), KEY g (g))",
-		"CREATE TABLE rlag.hb (id INT PRIMARY KEY, ts BIGINT NOT NULL)", "INSERT INTO rlag.hb VALUES (1, 0)")
 	durability := engine.DurabilitySync
 	if v := os.Getenv(benchEnv + "_DURABILITY"); v != "" {
 		if err := durability.UnmarshalText([]byte(v)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	var p *primary
+	if os.Getenv(lagPrimaryEnv) == "handlerdb" {
+		p = handlerdbPrimary(t, durability)
+	} else {
+		sharedPrimary(t) // skips without mariadbd
+		var err error
+		if p, err = startPrimary(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer p.Stop()
+	p.exec(t, "CREATE DATABASE rlag",
+		"CREATE TABLE rlag.w (id INT AUTO_INCREMENT PRIMARY KEY, g INT NOT NULL, v VARCHAR(40), KEY g (g))",
+		"CREATE TABLE rlag.hb (id INT PRIMARY KEY, ts BIGINT NOT NULL)", "INSERT INTO rlag.hb VALUES (1, 0)")
 	s := startReplica(t, "", func(c *config.Config) { c.Durability = durability })
 	rdb := sqlOf(t, s)
 	follow(t, rdb, p)
@@ -150,4 +160,25 @@ func TestLag(t *testing.T) {
 	}
 	t.Logf("lag under %.0f transactions/s (asked %d) for %v, %d samples: p50 %v, p99 %v, max %v; Seconds_Behind_Source at most %d",
 		float64(txns.Load())/dur.Seconds(), rate, dur, len(lags), pct(0.50), pct(0.99), lags[len(lags)-1].Round(time.Millisecond), behindMax)
+}
+
+// handlerdbPrimary starts a HandlerDB server writing its binary log (as
+// server id 100) with the replication account, as the primary of TestLag:
+// its address and root connections in a primary (no mariadbd: Stop only
+// closes them; the server stops with the test).
+func handlerdbPrimary(t *testing.T, durability engine.Durability) *primary {
+	t.Helper()
+	s := startReplica(t, "", func(c *config.Config) { c.LogBin, c.ServerID, c.Durability = true, 100, durability })
+	db := sqlOf(t, s)
+	for _, q := range []string{
+		fmt.Sprintf("CREATE USER '%s'@'%%' IDENTIFIED BY '%s'", replUser, replPass),
+		fmt.Sprintf("GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO '%s'@'%%'", replUser),
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	_, port, _ := net.SplitHostPort(s.SQLAddr().String())
+	n, _ := strconv.Atoi(port)
+	return &primary{&mariadbtest.Server{Port: n, Root: db}}
 }
