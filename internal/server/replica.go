@@ -30,6 +30,10 @@ func (s *Server) startReplica() error {
 	opts := replica.Options{Exec: replicaExec(sf), Logger: s.log, StageBytes: s.cfg.ReplicaStageBytes,
 		SemiSync: sqlfront.SemiSyncReplica}
 	if bl := s.binlog; bl != nil {
+		// A staged transaction's rows are ingested, outside the change
+		// feed, so the replica's own binary log would miss them (its
+		// replicas too): with a log, every transaction is a plain job.
+		opts.StageBytes = -1
 		opts.OwnGTID = func() string {
 			g, _ := bl.GTIDPosition()
 			return g

@@ -867,15 +867,11 @@ func (n *LoadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error)
 		n.failedConverting = true
 		return nil, n.failure
 	}
-	if loadAsJobs(ctx, sess) && (!n.p.logged() || n.replace) {
-		// (with a binary log, a plain or IGNORE load goes through the
-		// session's transaction instead, whose rows the log gets: a
-		// staged job's ingested rows are not in it; REPLACE's are not
-		// yet, see docs/PRIMARY.md)
+	if loadAsJobs(ctx, sess) && !n.p.logged() {
+		// (with a binary log, a load goes through the session's
+		// transaction instead, whose rows the log gets: a staged job's
+		// ingested rows are not in it)
 		return n.runStaged(ctx)
-	}
-	if n.replace {
-		return nil, fmt.Errorf("sqlbackend: LOAD DATA REPLACE inside a transaction")
 	}
 	n.convertAll()
 	if n.failure != nil {
@@ -1066,8 +1062,9 @@ func (n *LoadDataNode) probe(sess *Session) (int, error) {
 	}
 	sp := x.Savepoint()
 	defer sess.rollbackTo(sp)
+	var res writeResult
 	for i, r := range n.rows {
-		if _, err := x.Insert(n.t, r); err != nil {
+		if err := n.writeRow(x, r, &res); err != nil {
 			return i, n.insertError(i, err)
 		}
 	}
@@ -1103,7 +1100,7 @@ func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, int, error) {
 	}
 	sp := x.Savepoint()
 	for i, r := range n.rows {
-		if _, err := x.Insert(n.t, r); err != nil {
+		if err := n.writeRow(x, r, &res); err != nil {
 			var dk *engine.DuplicateKeyError
 			if n.ignore && errors.As(err, &dk) {
 				res.skipped++
@@ -1113,9 +1110,40 @@ func (n *LoadDataNode) writeTxn(sess *Session) (writeResult, int, error) {
 			sess.rollbackTo(sp)
 			return writeResult{}, i, n.insertError(i, err)
 		}
-		res.inserted++
 	}
 	return res, -1, nil
+}
+
+// writeRow inserts row in the transaction; with REPLACE, a row it
+// duplicates is replaced as MariaDB does: one with its primary key is
+// changed into it (counted twice, once when identical), one with another
+// unique key is deleted first.
+func (n *LoadDataNode) writeRow(x *engine.Txn, row engine.Row, res *writeResult) error {
+	for {
+		_, err := x.Insert(n.t, row)
+		var dk *engine.DuplicateKeyError
+		if err == nil || !n.replace || !errors.As(err, &dk) || dk.Existing == nil {
+			if err == nil {
+				res.inserted++
+			}
+			return err
+		}
+		if dk.Index == "PRIMARY" {
+			res.inserted++
+			if sameRow(dk.Existing, row) {
+				return nil
+			}
+			if _, err := x.Update(n.t, dk.Existing, row); err != nil {
+				return err
+			}
+			res.deleted++
+			return nil
+		}
+		if _, err := x.Delete(n.t, dk.Existing); err != nil {
+			return err
+		}
+		res.deleted++
+	}
 }
 
 // sameRow reports whether two rows hold the same bytes.

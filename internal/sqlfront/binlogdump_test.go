@@ -214,13 +214,23 @@ func TestMariaDBBinlogReplays(t *testing.T) {
 	// LOAD DATA's rows are in the log too (in autocommit they were
 	// ingested by a staged job, outside the log), as the mariadb client
 	// sends it.
+	// So are a REPLACE load's: one row replaces another with its primary
+	// key, one deletes a row with its unique key.
 	rowsFile := filepath.Join(t.TempDir(), "rows.tsv")
-	if err := os.WriteFile(rowsFile, []byte("50\tloaded\n51\t\\N\n"), 0o644); err != nil {
+	if err := os.WriteFile(rowsFile, []byte("50\tloaded\t1\n51\t\\N\t2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replaceFile := filepath.Join(t.TempDir(), "replace.tsv")
+	if err := os.WriteFile(replaceFile, []byte("50\treplaced\t5\n52\tnew\t2\n53\tplain\t3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if msg, err := exec.Command(client, "--host="+host, "--port="+port, "--user=root", "--local-infile=1",
-		"-e", "CREATE TABLE bl.loaded (id INT PRIMARY KEY, v VARCHAR(10)); LOAD DATA LOCAL INFILE '"+rowsFile+"' INTO TABLE bl.loaded").CombinedOutput(); err != nil {
+		"-e", "CREATE TABLE bl.loaded (id INT PRIMARY KEY, v VARCHAR(10), u INT, UNIQUE KEY (u)); LOAD DATA LOCAL INFILE '"+rowsFile+"' INTO TABLE bl.loaded; "+
+			"LOAD DATA LOCAL INFILE '"+replaceFile+"' REPLACE INTO TABLE bl.loaded").CombinedOutput(); err != nil {
 		t.Fatalf("LOAD DATA: %v\n%s", err, msg)
+	}
+	if got := strings.Join(queryRows(t, db, "SELECT id, v, u FROM bl.loaded ORDER BY id"), " "); got != "50|replaced|5 52|new|2 53|plain|3" {
+		t.Fatalf("after LOAD DATA REPLACE: %s", got)
 	}
 	out, err := exec.Command(tool, "--read-from-remote-server", "--host="+host, "--port="+port, "--user=root", "-vv", "hdb-bin.000001").CombinedOutput()
 	if err != nil {
@@ -242,7 +252,7 @@ func TestMariaDBBinlogReplays(t *testing.T) {
 		t.Fatalf("replaying the log into MariaDB: %v\n%s", err, msg)
 	}
 	q := "SELECT id, ti, si, mi, bi, f, dbl, de, de2, b + 0, d, dt, ts, tm, tm6, y, c, v, tx, HEX(bl), HEX(bn), HEX(vb), e, st, l1, extra FROM bl.t ORDER BY id"
-	for _, q := range []string{q, "SELECT id, v FROM bl.loaded ORDER BY id"} {
+	for _, q := range []string{q, "SELECT id, v, u FROM bl.loaded ORDER BY id"} {
 		if ours, theirs := queryRows(t, db, q), queryRows(t, m.Root, q); strings.Join(ours, "\n") != strings.Join(theirs, "\n") {
 			t.Fatalf("MariaDB after the replay, %s:\n%s\nwant\n%s", q, strings.Join(theirs, "\n"), strings.Join(ours, "\n"))
 		}
