@@ -77,6 +77,16 @@ type Log struct {
 
 	mu   sync.Mutex
 	wake chan struct{} // closed (and replaced) when transactions commit
+	// The log's end (under mu): the position after the last durable
+	// record and the domain's last GTID, kept as records become durable
+	// so that SHOW MASTER STATUS and @@gtid_binlog_pos read no log.
+	end     uint64
+	last    GTID
+	lastSeq uint64 // the feed number of the last durable record
+	// made holds the records made and not yet durable (feed number ->
+	// length and GTID), from the writer to the feed's delivery.
+	madeMu sync.Mutex
+	made   map[uint64]made
 
 	purging    sync.Mutex // one purge at a time (each reads the base it moves)
 	stopExpire func()     // ends ExpireAfter's goroutine (under mu)
@@ -94,23 +104,59 @@ type Log struct {
 // from its next transaction on; Close stops it. It takes the engine's
 // change log and change feed.
 func Open(e *engine.Engine, serverID uint32) (*Log, error) {
-	l := &Log{e: e, serverID: serverID, created: uint32(time.Now().Unix()), wake: make(chan struct{})}
-	g, _, err := l.Position()
+	l := &Log{e: e, serverID: serverID, created: uint32(time.Now().Unix()), wake: make(chan struct{}), made: map[uint64]made{}}
+	g, end, err := l.scanEnd()
 	if err != nil {
 		return nil, err
 	}
-	l.gtidSeq = g.Seq
+	l.gtidSeq, l.last, l.end, l.lastSeq = g.Seq, g, end, e.FeedSeq()
 	e.SetChangeLog(func(x engine.FeedTxn) ([]byte, error) {
-		return TxnEvents(uint32(time.Now().Unix()), l.gtidOf(x), x)
+		g := l.gtidOf(x)
+		rec, err := TxnEvents(uint32(time.Now().Unix()), g, x)
+		if err == nil {
+			l.madeMu.Lock()
+			l.made[x.Seq] = made{n: uint64(len(rec)), g: g}
+			l.madeMu.Unlock()
+		}
+		return rec, err
 	})
-	e.SetChangeFeed(func([]engine.FeedTxn) {
+	e.SetChangeFeed(func(txns []engine.FeedTxn) {
+		// The records of the transactions now durable move the log's
+		// end (a record made for a group that failed is made again
+		// under the same number).
+		l.madeMu.Lock()
+		var n, lastSeq uint64
+		last := GTID{}
+		for _, x := range txns {
+			lastSeq = max(lastSeq, x.Seq)
+			if m, ok := l.made[x.Seq]; ok {
+				n += m.n
+				if m.g.Domain == l.domain {
+					last = m.g
+				}
+				delete(l.made, x.Seq)
+			}
+		}
+		l.madeMu.Unlock()
 		l.mu.Lock()
+		l.end += n
+		l.lastSeq = max(l.lastSeq, lastSeq)
+		if last.Seq != 0 {
+			l.last = last
+		}
 		close(l.wake)
 		l.wake = make(chan struct{})
 		l.mu.Unlock()
 	})
 	l.semi = NewSemisync(e.FeedSeq, e.SetCommitWait)
 	return l, nil
+}
+
+// made is a transaction's record as the change log made it: its length
+// and GTID, until its group is durable.
+type made struct {
+	n uint64
+	g GTID
 }
 
 // gtidOf gives a transaction its GTID: its origin's, else the next of
@@ -160,8 +206,17 @@ func (l *Log) ExpireAfter(keep time.Duration) {
 func (l *Log) ServerID() uint32 { return l.serverID }
 
 // Position is the last transaction logged: its GTID and where the log
-// file ends after it.
+// file ends after it (as of the last durable group: kept in memory).
 func (l *Log) Position() (GTID, uint64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last, l.end, nil
+}
+
+// scanEnd reads the log to its end: the domain's last GTID (this
+// server's id with number 0 when there is none) and the position after
+// the last record (Open's start).
+func (l *Log) scanEnd() (GTID, uint64, error) {
 	b, err := l.start()
 	if err != nil {
 		return GTID{}, 0, err
@@ -194,6 +249,12 @@ func (l *Log) GTIDPosition() (string, error) {
 // PositionAfter returns where the log file ends after transaction seq
 // (the position of a consistent snapshot that saw seq last).
 func (l *Log) PositionAfter(seq uint64) (uint64, error) {
+	l.mu.Lock()
+	lastSeq, end := l.lastSeq, l.end
+	l.mu.Unlock()
+	if seq == lastSeq {
+		return end, nil // (a snapshot of now: no log to read)
+	}
 	b, err := l.start()
 	if err != nil {
 		return 0, err
@@ -225,6 +286,9 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 	}
 	if pos < b.Pos {
 		return "", ErrPosition
+	}
+	if g, end, _ := l.Position(); pos == end && g.Seq != 0 {
+		return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil // (the log's end: no log to read)
 	}
 	at, last := b.Pos, GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}
 	err = l.e.ReadChangeLog(b.Seq+1, func(s uint64, rec []byte) bool {

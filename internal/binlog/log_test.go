@@ -127,3 +127,30 @@ func TestPurgeKeepsPositions(t *testing.T) {
 		t.Errorf("GTIDAt the purge's end: %q %v", g, err)
 	}
 }
+
+// TestPositionKeptInMemory: the end Position keeps as transactions commit
+// equals the one a reopened log reads from the store, and each dump of
+// the whole log ends there.
+func TestPositionKeptInMemory(t *testing.T) {
+	x := openLogged(t, 3, "CREATE TABLE t (id INT PRIMARY KEY)")
+	for id := range int64(20) {
+		x.insert(t, id)
+	}
+	g, end, err := x.l.Position()
+	if err != nil || g != (GTID{Server: 3, Seq: 21}) {
+		t.Fatalf("position %v %d %v", g, end, err)
+	}
+	_, ends, err := dumped(t, x.l, From{Pos: 4})
+	if err != nil || uint64(ends[len(ends)-1]) != end {
+		t.Fatalf("a dump ends at %v, Position says %d (%v)", ends[len(ends)-1:], end, err)
+	}
+	x.l.Close()
+	l2, err := Open(x.e, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	if g2, end2, err := l2.Position(); err != nil || g2 != g || end2 != end {
+		t.Fatalf("reopened: %v %d %v, want %v %d", g2, end2, err, g, end)
+	}
+}
