@@ -193,13 +193,15 @@ func (l *Log) Close() {
 }
 
 // ExpireAfter purges, at once and then every minute until Close, the
-// transactions logged more than keep ago (binlog_expire_logs_seconds).
-func (l *Log) ExpireAfter(keep time.Duration) {
+// transactions logged more than keep ago (binlog_expire_logs_seconds)
+// and the oldest past limit bytes (max_binlog_total_size); 0 turns
+// either off.
+func (l *Log) ExpireAfter(keep time.Duration, limit uint64) {
 	ctx, cancel := context.WithCancel(context.Background())
 	l.mu.Lock()
 	l.stopExpire = cancel
 	l.mu.Unlock()
-	go l.Expire(ctx, keep, time.Minute)
+	go l.Expire(ctx, keep, limit, time.Minute)
 }
 
 // ServerID is the server id the log's events carry.
@@ -437,6 +439,12 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	holding := false
 	sendFrom := func() error {
 		err := l.e.ReadChangeLog(next, func(seq uint64, rec []byte) bool {
+			if seq != next {
+				// The records the dump was to send next were purged
+				// meanwhile: the replica would miss them.
+				sendErr = ErrPurged
+				return false
+			}
 			p := pos
 			pos, next = pos+uint64(len(rec)), seq+1
 			if from.GTID && seq <= after || !from.GTID && p < start {
@@ -514,6 +522,27 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 // stay those of the unpurged log, a replica wanting a purged transaction
 // gets ErrGTID or ErrPosition.
 func (l *Log) PurgeBefore(ctx context.Context, t time.Time) (int, error) {
+	return l.purge(ctx, func(rec []byte, _ uint64) bool {
+		return len(rec) < HeaderLen || int64(binary.LittleEndian.Uint32(rec)) >= t.Unix()
+	})
+}
+
+// PurgeToSize purges the oldest transactions until the log, from its
+// first kept transaction to its end, holds at most limit bytes
+// (MariaDB 11.4's max_binlog_total_size); it returns how many it purged.
+func (l *Log) PurgeToSize(ctx context.Context, limit uint64) (int, error) {
+	_, end, err := l.Position()
+	if err != nil {
+		return 0, err
+	}
+	return l.purge(ctx, func(_ []byte, start uint64) bool { return end-start <= limit })
+}
+
+// purge deletes the records from the log's first one up to the first
+// that keep says to keep (given the record and the position it starts
+// at), and records where the log starts then; it returns how many it
+// deleted.
+func (l *Log) purge(ctx context.Context, keep func(rec []byte, start uint64) bool) (int, error) {
 	l.purging.Lock()
 	defer l.purging.Unlock()
 	b, err := l.start()
@@ -522,7 +551,7 @@ func (l *Log) PurgeBefore(ctx context.Context, t time.Time) (int, error) {
 	}
 	last, n := b, 0
 	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
-		if len(rec) < HeaderLen || int64(binary.LittleEndian.Uint32(rec)) >= t.Unix() {
+		if keep(rec, last.Pos) {
 			return false
 		}
 		g := recordGTID(rec)
@@ -550,10 +579,16 @@ func (l *Log) PurgeBefore(ctx context.Context, t time.Time) (int, error) {
 }
 
 // Expire purges, every interval until ctx ends, the transactions logged
-// more than keep ago (binlog_expire_logs_seconds).
-func (l *Log) Expire(ctx context.Context, keep, interval time.Duration) {
+// more than keep ago (binlog_expire_logs_seconds; 0: none) and the
+// oldest past limit bytes (max_binlog_total_size; 0: none).
+func (l *Log) Expire(ctx context.Context, keep time.Duration, limit uint64, interval time.Duration) {
 	for {
-		_, _ = l.PurgeBefore(ctx, time.Now().Add(-keep))
+		if keep > 0 {
+			_, _ = l.PurgeBefore(ctx, time.Now().Add(-keep))
+		}
+		if limit > 0 {
+			_, _ = l.PurgeToSize(ctx, limit)
+		}
 		select {
 		case <-ctx.Done():
 			return

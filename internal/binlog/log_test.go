@@ -154,3 +154,70 @@ func TestPositionKeptInMemory(t *testing.T) {
 		t.Fatalf("reopened: %v %d %v, want %v %d", g2, end2, err, g, end)
 	}
 }
+
+// TestDumpStopsAtPurgedRecords: a dump whose next records are purged
+// while it waits (its replica lagging behind the retention) ends with
+// ErrPurged instead of sending what follows them: the replica would
+// miss transactions without knowing.
+func TestDumpStopsAtPurgedRecords(t *testing.T) {
+	x := openLogged(t, 1, "")
+	x.insert(t, 1)
+	hold := make(chan struct{})
+	sent := make(chan struct{}, 100)
+	done := make(chan error, 1)
+	go func() {
+		first := true
+		done <- x.l.Dump(context.Background(), From{GTID: true}, 0, func(ev []byte, _ bool) error {
+			if ev[4] == XIDEvent && first {
+				first = false
+				sent <- struct{}{}
+				<-hold // (the replica is slow)
+			}
+			return nil
+		}, func() error { return nil })
+	}()
+	<-sent
+	for id := int64(2); id <= 4; id++ {
+		x.insert(t, id)
+	}
+	if n, err := x.l.PurgeBefore(context.Background(), time.Now().Add(time.Hour)); err != nil || n != 4 {
+		t.Fatalf("purged %d: %v", n, err)
+	}
+	x.insert(t, 5)
+	close(hold)
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrPurged) {
+			t.Fatalf("the dump ended with %v, want ErrPurged", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dump went on past purged records")
+	}
+}
+
+// TestPurgeToSize: the oldest transactions go until the log holds at
+// most the limit; what stays keeps its positions.
+func TestPurgeToSize(t *testing.T) {
+	x := openLogged(t, 1, "")
+	for id := range int64(10) {
+		x.insert(t, id)
+	}
+	_, end, _ := x.l.Position()
+	rows, err := x.l.ShowEvents(context.Background(), "", 0, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each transaction is 4 events; keep the last three.
+	keepFrom := rows[len(rows)-12].Pos
+	n, err := x.l.PurgeToSize(context.Background(), end-keepFrom)
+	if err != nil || n != 7 {
+		t.Fatalf("purged %d (%v), want 7", n, err)
+	}
+	after, err := x.l.ShowEvents(context.Background(), "", 0, 0, -1)
+	if err != nil || len(after) != 12 || after[0] != rows[len(rows)-12] {
+		t.Fatalf("after the purge: %d events from %+v (%v)", len(after), after[0], err)
+	}
+	if n, err := x.l.PurgeToSize(context.Background(), end-keepFrom); err != nil || n != 0 {
+		t.Fatalf("a second purge to the same size purged %d (%v)", n, err)
+	}
+}

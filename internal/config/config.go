@@ -111,6 +111,10 @@ type Config struct {
 	// BinlogExpire is mysqld's binlog_expire_logs_seconds: the binary
 	// log's transactions older than this are purged (0: kept).
 	BinlogExpire time.Duration
+	// BinlogMaxTotalSize is MariaDB's max_binlog_total_size: the oldest
+	// transactions of the binary log are purged while it holds more
+	// bytes (0: no limit).
+	BinlogMaxTotalSize uint64
 	// RowCacheSize bounds the row cache that answers primary-key and
 	// unique-index point lookups; 0 turns it off.
 	RowCacheSize int64
@@ -306,6 +310,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.SQLPlanCache, "sql-plan-cache", c.SQLPlanCache, "reuse a connection's analyzed plan when it runs the same SELECT text again")
 	fs.BoolVar(&c.LogBin, "log-bin", c.LogBin, "write the binary log of committed row changes that MariaDB replicas follow, as mysqld's log_bin")
 	fs.Var((*seconds)(&c.BinlogExpire), "binlog-expire-logs-seconds", "purge the binary log's transactions older than this, as mysqld's binlog_expire_logs_seconds: seconds or a duration (0: keep them)")
+	fs.Uint64Var(&c.BinlogMaxTotalSize, "max-binlog-total-size", c.BinlogMaxTotalSize, "purge the binary log's oldest transactions while it holds more bytes than this, as MariaDB's max_binlog_total_size (0: no limit)")
 	fs.Func("server-id", "this server's id in the binary log's events and GTIDs, as mysqld's server_id (1 to 4294967295)", func(v string) error {
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil || n == 0 {

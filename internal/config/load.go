@@ -395,6 +395,7 @@ func (c *Config) Print(w io.Writer) error {
 		"log-bin":                                c.LogBin,
 		"server-id":                              c.ServerID,
 		"binlog-expire-logs-seconds":             c.BinlogExpire.String(),
+		"max-binlog-total-size":                  c.BinlogMaxTotalSize,
 		"admin-address":                          c.AdminAddress,
 		"admin-token":                            c.AdminToken,
 		"admin-token-file":                       c.AdminTokenFile,

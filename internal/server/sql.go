@@ -23,8 +23,8 @@ func (s *Server) newSQL() error {
 			return fmt.Errorf("server: binary log: %w", err)
 		}
 		scfg.Binlog = bl
-		if s.cfg.BinlogExpire > 0 {
-			scfg.Binlog.ExpireAfter(s.cfg.BinlogExpire)
+		if s.cfg.BinlogExpire > 0 || s.cfg.BinlogMaxTotalSize > 0 {
+			scfg.Binlog.ExpireAfter(s.cfg.BinlogExpire, s.cfg.BinlogMaxTotalSize)
 		}
 		s.binlog = scfg.Binlog
 	}
