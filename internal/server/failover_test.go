@@ -163,6 +163,14 @@ func TestFailoverToHandlerDBReplica(t *testing.T) {
 	changeMaster(t, rdb, p)
 	execAll(t, m.Root, "SET GLOBAL gtid_slave_pos = ''")
 	changeMaster(t, m.Root, p)
+	// The HandlerDB replica streams before the primary takes writes: a
+	// replica that copied them instead would log the copy as its own
+	// transactions (see docs/PRIMARY.md).
+	for deadline := time.Now().Add(20 * time.Second); slaveStatus(t, rdb)["Slave_IO_Running"] != "Yes"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the HandlerDB replica does not stream: %v", slaveStatus(t, rdb))
+		}
+	}
 
 	execAll(t, pdb, "CREATE DATABASE f", "CREATE TABLE f.t (id INT PRIMARY KEY, v VARCHAR(30), n INT)",
 		"INSERT INTO f.t VALUES (1, 'sql', 1), (2, 'sql', 2)")
