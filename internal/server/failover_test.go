@@ -76,12 +76,8 @@ func tryQueryText(db *sql.DB, q string) (string, error) {
 	cols, _ := rs.Columns()
 	var out []string
 	for rs.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rs.Scan(ptrs...); err != nil {
+		vals, err := rowStrings(rs, len(cols))
+		if err != nil {
 			return "", err
 		}
 		var line []string
@@ -95,6 +91,17 @@ func tryQueryText(db *sql.DB, q string) (string, error) {
 		out = append(out, strings.Join(line, "|"))
 	}
 	return strings.Join(out, "\n"), rs.Err()
+}
+
+// rowStrings scans rs's current row of n columns as strings (a NULL
+// one not Valid).
+func rowStrings(rs *sql.Rows, n int) ([]sql.NullString, error) {
+	vals := make([]sql.NullString, n)
+	ptrs := make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, rs.Scan(ptrs...)
 }
 
 func oneValue(t *testing.T, db *sql.DB, q string) string {

@@ -195,12 +195,8 @@ func slaveStatus(t *testing.T, db *sql.DB) map[string]string {
 	cols, _ := rs.Columns()
 	out := map[string]string{}
 	for rs.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rs.Scan(ptrs...); err != nil {
+		vals, err := rowStrings(rs, len(cols))
+		if err != nil {
 			t.Fatal(err)
 		}
 		for i, c := range cols {
