@@ -136,3 +136,45 @@ func waitSemi(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// FuzzSemiAck: any packet a replica sends as an acknowledgement is read
+// without a panic, and only ever moves what the replica acknowledged
+// forward to a transaction it was asked about.
+func FuzzSemiAck(f *testing.F) {
+	ack := func(pos uint64, file string) []byte {
+		return append(binary.LittleEndian.AppendUint64([]byte{semiMagic}, pos), file...)
+	}
+	f.Add(ack(300, FileName))
+	f.Add(ack(1<<63, FileName))
+	f.Add(ack(300, "other"))
+	f.Add([]byte{semiMagic, 1, 2})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, pkt []byte) {
+		s := NewSemisync(func() uint64 { return 3 }, func(func(uint64, int)) {})
+		s.Configure(SemiSettings{Enabled: true, Timeout: time.Second, Count: 1})
+		r := s.Attach()
+		for i, pos := range []uint64{100, 200, 300} {
+			if !r.askAck(pos, uint64(i+1)) {
+				t.Fatal("not asked")
+			}
+		}
+		_ = r.Ack(pkt)
+		s.mu.Lock()
+		acked := r.acked
+		s.mu.Unlock()
+		if acked > 3 {
+			t.Fatalf("acknowledged %d, asked up to 3", acked)
+		}
+		if len(pkt) >= 9 && pkt[0] == semiMagic && string(pkt[9:]) == FileName {
+			want := uint64(0)
+			for i, pos := range []uint64{100, 200, 300} {
+				if binary.LittleEndian.Uint64(pkt[1:]) >= pos {
+					want = uint64(i + 1)
+				}
+			}
+			if acked != want {
+				t.Fatalf("position %d acknowledged %d, want %d", binary.LittleEndian.Uint64(pkt[1:]), acked, want)
+			}
+		}
+	})
+}

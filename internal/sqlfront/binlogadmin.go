@@ -49,10 +49,11 @@ func parseRegistration(p []byte) *replicaHost {
 		if len(p) < 1 || len(p) < 1+int(p[0]) {
 			return r
 		}
+		n := 1 + int(p[0])
 		if i == 0 {
-			r.host = string(p[1 : 1+p[0]])
+			r.host = string(p[1:n])
 		}
-		p = p[1+int(p[0]):]
+		p = p[n:]
 	}
 	if len(p) >= 2 {
 		r.port, p = binary.LittleEndian.Uint16(p), p[2:]

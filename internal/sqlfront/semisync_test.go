@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	gosql "database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -270,4 +271,32 @@ func TestMariaDBReplicaGetsAccounts(t *testing.T) {
 	if err := app.QueryRow("SELECT 1").Scan(&one); err != nil {
 		t.Fatalf("app's login on the replica: %v", err)
 	}
+}
+
+// FuzzRegistration: any COM_REGISTER_SLAVE payload is read without a
+// panic, and a well-formed one gives back its fields.
+func FuzzRegistration(f *testing.F) {
+	reg := func(id uint32, host, user, pass string, port uint16, master uint32) []byte {
+		p := binary.LittleEndian.AppendUint32(nil, id)
+		for _, s := range []string{host, user, pass} {
+			p = append(append(p, byte(len(s))), s...)
+		}
+		p = binary.LittleEndian.AppendUint16(p, port)
+		p = binary.LittleEndian.AppendUint32(p, 0)
+		return binary.LittleEndian.AppendUint32(p, master)
+	}
+	f.Add(reg(2, "replica-host", "repl", "pw", 3306, 1))
+	f.Add(reg(7, "", "", "", 0, 0))
+	f.Add([]byte{2, 0, 0, 0, 200})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		r := parseRegistration(p)
+		if r == nil {
+			t.Fatal("nil registration")
+		}
+		// Its fields, written as a replica writes them, read the same.
+		if back := parseRegistration(reg(r.serverID, r.host, "u", "p", r.port, r.masterID)); *back != *r {
+			t.Fatalf("%+v read back as %+v", r, back)
+		}
+	})
 }
