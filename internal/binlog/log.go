@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,7 @@ type base struct {
 	Server  uint32 // its GTID's server id
 	Pos     uint64 // where the first kept record starts
 	GTIDSeq uint64 // its GTID's sequence number
+	Set     bool   // the record exists: the log starts after a purge or a copy
 }
 
 // start reads where the log starts.
@@ -48,12 +50,56 @@ func (l *Log) start() (base, error) {
 	if len(v) != 20 && len(v) != 28 {
 		return b, errors.New("binlog: bad base record")
 	}
-	b = base{Seq: binary.BigEndian.Uint64(v), Server: binary.BigEndian.Uint32(v[8:]), Pos: binary.BigEndian.Uint64(v[12:])}
+	b = base{Seq: binary.BigEndian.Uint64(v), Server: binary.BigEndian.Uint32(v[8:]), Pos: binary.BigEndian.Uint64(v[12:]), Set: true}
 	b.GTIDSeq = b.Seq // (a record of before GTIDs were kept apart)
 	if len(v) == 28 {
 		b.GTIDSeq = binary.BigEndian.Uint64(v[20:])
 	}
 	return b, nil
+}
+
+// putBase stores where the log starts, in the job.
+func putBase(tx *engine.Job, b base) error {
+	rec := binary.BigEndian.AppendUint64(nil, b.Seq)
+	rec = binary.BigEndian.AppendUint32(rec, b.Server)
+	rec = binary.BigEndian.AppendUint64(rec, b.Pos)
+	rec = binary.BigEndian.AppendUint64(rec, b.GTIDSeq)
+	return tx.SetBlob(baseBlob, rec)
+}
+
+// StartAt makes the log start at the GTID position gtid of the log's
+// domain (domain-server-seq, a list of them): called in the job that ends
+// a replica's initial copy, whose rows are not in the log, so that the
+// log holds, as its primary's does, everything after that GTID and
+// @@gtid_binlog_pos names it (MariaDB's SET GLOBAL gtid_binlog_state
+// after a dump is loaded). Records before it are dropped. It runs on the
+// writer's goroutine, inside tx.
+func (l *Log) StartAt(tx *engine.Job, gtid string) error {
+	var g GTID
+	for _, part := range strings.Split(gtid, ",") {
+		var x GTID
+		if n, _ := fmt.Sscanf(strings.TrimSpace(part), "%d-%d-%d", &x.Domain, &x.Server, &x.Seq); n == 3 && x.Domain == l.domain {
+			g = x
+		}
+	}
+	if g.Seq == 0 {
+		return nil
+	}
+	seq := l.e.FeedSeq()
+	l.mu.Lock()
+	end := l.end
+	l.mu.Unlock()
+	if err := tx.PurgeChangeLog(seq + 1); err != nil {
+		return err
+	}
+	if err := putBase(tx, base{Seq: seq, Server: g.Server, Pos: end, GTIDSeq: g.Seq}); err != nil {
+		return err
+	}
+	l.gtidSeq = max(l.gtidSeq, g.Seq) // (the writer's goroutine: the change log's)
+	l.mu.Lock()
+	l.last = g
+	l.mu.Unlock()
+	return nil
 }
 
 // recordGTID is the GTID of a record's transaction (its first event).
@@ -224,7 +270,7 @@ func (l *Log) scanEnd() (GTID, uint64, error) {
 		return GTID{}, 0, err
 	}
 	g := GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}
-	if b.Seq == 0 {
+	if !b.Set {
 		g.Server = l.serverID
 	}
 	pos := b.Pos
@@ -360,7 +406,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		// server's own transactions): that record is read first, then
 		// the whole log.
 		want := GTID{Domain: l.domain, Server: from.Server, Seq: from.Seq}
-		found := b.Seq > 0 && from.Seq == b.GTIDSeq && from.Server == b.Server
+		found := b.Set && from.Seq == b.GTIDSeq && from.Server == b.Server
 		after = b.Seq
 		look := func(first uint64, whole bool) error {
 			return l.e.ReadChangeLog(first, func(seq uint64, rec []byte) bool {
@@ -381,13 +427,13 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 				return err
 			}
 		}
-		if !found && b.Seq > 0 && from.Seq <= b.GTIDSeq {
+		if !found && b.Set && from.Seq <= b.GTIDSeq {
 			return ErrPurged
 		}
 		if !found {
 			return ErrGTID
 		}
-	} else if from.GTID && b.Seq > 0 {
+	} else if from.GTID && b.Set {
 		return ErrPurged // (the replica wants the whole log)
 	}
 	if !from.GTID {
@@ -427,7 +473,7 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	}
 	// pos: where the next record starts; next: its number.
 	pos, next := b.Pos, b.Seq+1
-	if !from.GTID && (start > magicLen && start < b.Pos || start == magicLen && b.Seq > 0) {
+	if !from.GTID && (start > magicLen && start < b.Pos || start == magicLen && b.Set) {
 		return ErrPosition
 	}
 	// Each transaction's last event is held back until the next one's
@@ -562,15 +608,11 @@ func (l *Log) purge(ctx context.Context, keep func(rec []byte, start uint64) boo
 	if err != nil || n == 0 {
 		return 0, err
 	}
-	rec := binary.BigEndian.AppendUint64(nil, last.Seq)
-	rec = binary.BigEndian.AppendUint32(rec, last.Server)
-	rec = binary.BigEndian.AppendUint64(rec, last.Pos)
-	rec = binary.BigEndian.AppendUint64(rec, last.GTIDSeq)
 	err = l.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
 		if err := tx.PurgeChangeLog(last.Seq + 1); err != nil {
 			return err
 		}
-		return tx.SetBlob(baseBlob, rec)
+		return putBase(tx, last)
 	})
 	if err != nil {
 		return 0, err

@@ -39,8 +39,8 @@ func (l *Log) ShowEvents(ctx context.Context, file string, from uint64, offset, 
 		return nil, err
 	}
 	start := uint64(magicLen)
-	if b.Seq > 0 {
-		start = b.Pos // (what was before is purged)
+	if b.Set {
+		start = b.Pos // (what was before is purged, or a copy)
 	}
 	if from == 0 {
 		from = start

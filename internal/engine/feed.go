@@ -50,6 +50,17 @@ type Origin struct {
 	Seq            uint64
 }
 
+// unloggedKey is Unlogged's context key.
+type unloggedKey struct{}
+
+// Unlogged returns ctx for jobs whose changes stay out of the change feed
+// and log (as MariaDB's sql_log_bin=0): a replica's initial copy, whose
+// rows are the primary's as of a GTID rather than transactions of its
+// own.
+func Unlogged(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unloggedKey{}, true)
+}
+
 // originKey is WithOrigin's context key.
 type originKey struct{}
 

@@ -494,6 +494,10 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 	tx.jobStart, tx.stmt = len(tx.changes), nil
 	tx.e.jobsStarted.Add(1)
 	tx.readOnly = !tx.e.mayWrite(ctx)
+	feeding := tx.feeding
+	if feeding && ctx.Value(unloggedKey{}) != nil {
+		tx.feeding = false // (Unlogged: the job's changes stay out of the feed)
+	}
 	jerr := tx.run(fn)
 	tx.readOnly = false
 	tx.holder, tx.ownRows = nil, false
@@ -502,7 +506,9 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 			tx.rebuildErr = err
 		}
 	}
-	if tx.feeding {
+	if !tx.feeding {
+		tx.feeding = feeding
+	} else {
 		if jerr != nil {
 			tx.stmt = nil
 		}

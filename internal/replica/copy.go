@@ -185,6 +185,10 @@ func primaryError(err error, what string) error {
 // initialCopy copies the primary (see the comment above) and returns the
 // position to stream from, which it has stored.
 func (r *Replica) initialCopy(ctx context.Context, s *source, flavor string, pos position) (position, error) {
+	// The copy's writes are the primary's rows as of a GTID, not
+	// transactions of the replica's own: they stay out of its binary log,
+	// which starts at that GTID (Options.CopiedAt).
+	ctx = engine.Unlogged(ctx)
 	if pos.Copy {
 		// An interrupted copy: what it created goes.
 		for _, db := range r.tableDatabases() {
@@ -287,7 +291,14 @@ func (r *Replica) initialCopy(ctx context.Context, s *source, flavor string, pos
 		return pos, err
 	}
 	c.Execute("COMMIT")
-	if err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error { return tx.SetReplicaPosition(next.encode()) }); err != nil {
+	if err := r.e.Update(engine.Privileged(ctx), func(tx *engine.Job) error {
+		if f := r.opts.CopiedAt; f != nil && flavor == gmysql.MariaDBFlavor {
+			if err := f(tx, next.GTID); err != nil {
+				return err
+			}
+		}
+		return tx.SetReplicaPosition(next.encode())
+	}); err != nil {
 		return pos, err
 	}
 	r.mu.Lock()

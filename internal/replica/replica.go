@@ -57,6 +57,11 @@ type Options struct {
 	// its own starts there from a MariaDB-flavored primary, so that a
 	// failed primary rejoins its replica, promoted, as a replica.
 	OwnGTID func() string
+	// CopiedAt, when set, runs in the job that ends an initial copy from
+	// a MariaDB-flavored primary, with the primary's GTID position of the
+	// copy: the server's binary log, which left the copy out, starts
+	// there (binlog.Log.StartAt).
+	CopiedAt func(tx *engine.Job, gtid string) error
 }
 
 // Replica follows one primary into one engine. See the package comment.

@@ -170,9 +170,9 @@ func TestFailoverToHandlerDBReplica(t *testing.T) {
 	changeMaster(t, rdb, p)
 	execAll(t, m.Root, "SET GLOBAL gtid_slave_pos = ''")
 	changeMaster(t, m.Root, p)
-	// The HandlerDB replica streams before the primary takes writes: a
-	// replica that copied them instead would log the copy as its own
-	// transactions (see docs/PRIMARY.md).
+	// The HandlerDB replica streams before the primary takes writes, so
+	// that its log holds them all (a copy would start it at the copy's
+	// GTID: TestCopiedReplicaIsASource).
 	for deadline := time.Now().Add(20 * time.Second); slaveStatus(t, rdb)["Slave_IO_Running"] != "Yes"; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the HandlerDB replica does not stream: %v", slaveStatus(t, rdb))
@@ -266,4 +266,42 @@ func TestFailoverToHandlerDBReplica(t *testing.T) {
 	if errno != "1236" || !strings.Contains(msg, extra) {
 		t.Fatalf("a diverged old primary: Last_IO_Errno %q, Last_IO_Error %q (its extra GTID %s)", errno, msg, extra)
 	}
+}
+
+// TestCopiedReplicaIsASource: a HandlerDB replica with --log-bin that
+// started by copying its primary (the copy stays out of its log, which
+// starts at the copy's GTID) has the primary's @@gtid_binlog_pos, and a
+// MariaDB replica positioned exactly there follows it, a chain: the
+// rows the primary takes next reach the MariaDB replica through it.
+func TestCopiedReplicaIsASource(t *testing.T) {
+	if why := mariadbtest.Missing(); why != "" {
+		t.Skip(why)
+	}
+	p, _ := startLogging(t, t.TempDir(), 1)
+	pdb := rootDB(t, p)
+	m, err := mariadbtest.Start("hdb-chain-", "--server-id=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	execAll(t, m.Root, "SET GLOBAL gtid_slave_pos = ''")
+	changeMaster(t, m.Root, p)
+	execAll(t, pdb, "CREATE DATABASE c", "CREATE TABLE c.t (id INT PRIMARY KEY, v VARCHAR(20))", "INSERT INTO c.t VALUES (1, 'before the copy'), (2, 'too')")
+	const q = "SELECT id, v FROM c.t ORDER BY id"
+	waitEqual(t, "the MariaDB replica", q, pdb, m.Root)
+	gtid := oneValue(t, pdb, "SELECT @@gtid_binlog_pos")
+
+	r, _ := startLogging(t, t.TempDir(), 2)
+	rdb := rootDB(t, r)
+	changeMaster(t, rdb, p) // (copies: the replica is empty)
+	waitEqual(t, "the copy", q, pdb, rdb)
+	if got := oneValue(t, rdb, "SELECT @@gtid_binlog_pos"); got != gtid {
+		t.Fatalf("the copied replica's binary log is at %q, the primary's at %q", got, gtid)
+	}
+	// The MariaDB replica, at the copy's GTID, moves to the copied
+	// replica and gets the primary's next rows through it.
+	execAll(t, m.Root, "STOP SLAVE")
+	changeMaster(t, m.Root, r)
+	execAll(t, pdb, "INSERT INTO c.t VALUES (3, 'through the chain')", "UPDATE c.t SET v = 'changed' WHERE id = 1")
+	waitEqual(t, "the chain", q, pdb, rdb, m.Root)
 }

@@ -34,6 +34,7 @@ func (s *Server) startReplica() error {
 		// feed, so the replica's own binary log would miss them (its
 		// replicas too): with a log, every transaction is a plain job.
 		opts.StageBytes = -1
+		opts.CopiedAt = bl.StartAt
 		opts.OwnGTID = func() string {
 			g, _ := bl.GTIDPosition()
 			return g
