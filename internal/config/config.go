@@ -115,6 +115,15 @@ type Config struct {
 	// transactions of the binary log are purged while it holds more
 	// bytes (0: no limit).
 	BinlogMaxTotalSize uint64
+	// Semi-synchronous replication at start, as mysqld's options of the
+	// same names: SemiSyncPrimary rpl_semi_sync_master_enabled,
+	// SemiSyncTimeoutMS rpl_semi_sync_master_timeout (milliseconds; 0:
+	// 10000), SemiSyncCount rpl_semi_sync_master_wait_for_slave_count
+	// (0: 1), SemiSyncReplica rpl_semi_sync_slave_enabled.
+	SemiSyncPrimary   bool
+	SemiSyncTimeoutMS uint64
+	SemiSyncCount     int
+	SemiSyncReplica   bool
 	// RowCacheSize bounds the row cache that answers primary-key and
 	// unique-index point lookups; 0 turns it off.
 	RowCacheSize int64
@@ -223,6 +232,9 @@ func (c *Config) Validate() error {
 	if c.HSMaxConnectionsPerPeer < 0 || c.HSMaxResponse < 0 || c.MaxConnections < 0 || c.MaxConnectErrors < 0 || c.LongQueryTime < 0 || c.HSReadLoops < 0 {
 		return errors.New("config: --handlersocket-max-connections-per-peer, --handlersocket-max-response, --handlersocket-read-loops and --max-connections must not be negative")
 	}
+	if c.SemiSyncCount < 0 || c.SemiSyncCount > 65535 || c.SemiSyncTimeoutMS > 1<<32-1 {
+		return errors.New("config: --rpl-semi-sync-master-wait-for-slave-count is 0 to 65535 and --rpl-semi-sync-master-timeout at most 4294967295")
+	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return err
 	}
@@ -311,6 +323,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.LogBin, "log-bin", c.LogBin, "write the binary log of committed row changes that MariaDB replicas follow, as mysqld's log_bin")
 	fs.Var((*seconds)(&c.BinlogExpire), "binlog-expire-logs-seconds", "purge the binary log's transactions older than this, as mysqld's binlog_expire_logs_seconds: seconds or a duration (0: keep them)")
 	fs.Uint64Var(&c.BinlogMaxTotalSize, "max-binlog-total-size", c.BinlogMaxTotalSize, "purge the binary log's oldest transactions while it holds more bytes than this, as MariaDB's max_binlog_total_size (0: no limit)")
+	fs.BoolVar(&c.SemiSyncPrimary, "rpl-semi-sync-master-enabled", c.SemiSyncPrimary, "answer a commit once a replica has it (semi-synchronous replication), as mysqld's rpl_semi_sync_master_enabled")
+	fs.Uint64Var(&c.SemiSyncTimeoutMS, "rpl-semi-sync-master-timeout", c.SemiSyncTimeoutMS, "milliseconds a commit waits for its replicas before semi-sync switches off, as mysqld's rpl_semi_sync_master_timeout (0: 10000)")
+	fs.IntVar(&c.SemiSyncCount, "rpl-semi-sync-master-wait-for-slave-count", c.SemiSyncCount, "replicas a semi-sync commit waits for, as MySQL's rpl_semi_sync_master_wait_for_slave_count (0: 1)")
+	fs.BoolVar(&c.SemiSyncReplica, "rpl-semi-sync-slave-enabled", c.SemiSyncReplica, "acknowledge the primary's events when it runs semi-sync, as mysqld's rpl_semi_sync_slave_enabled")
 	fs.Func("server-id", "this server's id in the binary log's events and GTIDs, as mysqld's server_id (1 to 4294967295)", func(v string) error {
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil || n == 0 {

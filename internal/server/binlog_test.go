@@ -76,8 +76,11 @@ func TestHandlerDBReplicaOfHandlerDB(t *testing.T) {
 // (Rpl_semi_sync_master_yes_tx), and with the replica stopped a commit
 // waits out the timeout, which switches semi-sync off.
 func TestHandlerDBSemiSyncReplica(t *testing.T) {
-	primary := startTest(t, func(c *config.Config) { c.LogBin, c.ServerID = true, 1 })
-	replica := startTest(t, func(c *config.Config) { c.ServerID = 2 })
+	// (semi-sync set by the options, as in a configuration file)
+	primary := startTest(t, func(c *config.Config) {
+		c.LogBin, c.ServerID, c.SemiSyncPrimary, c.SemiSyncTimeoutMS = true, 1, true, 60000
+	})
+	replica := startTest(t, func(c *config.Config) { c.ServerID, c.SemiSyncReplica = 2, true })
 	pdb := sqlDB(t, primary, "mysql")
 	rdb := sqlDB(t, replica, "mysql")
 	status := func(name string) string {
@@ -102,10 +105,13 @@ func TestHandlerDBSemiSyncReplica(t *testing.T) {
 		execAll(t, pdb, "SET GLOBAL rpl_semi_sync_master_enabled = 0", "SET GLOBAL rpl_semi_sync_master_timeout = 10000",
 			"SET GLOBAL rpl_semi_sync_slave_enabled = 0")
 	})
-	execAll(t, pdb, "CREATE DATABASE hr", "CREATE TABLE hr.t (id INT PRIMARY KEY, v VARCHAR(20))",
-		"SET GLOBAL rpl_semi_sync_master_timeout = 60000", "SET GLOBAL rpl_semi_sync_master_enabled = 1")
+	if st := status("status"); st != "ON" {
+		t.Fatalf("Rpl_semi_sync_master_status %s with --rpl-semi-sync-master-enabled", st)
+	}
+	execAll(t, pdb, "SET GLOBAL rpl_semi_sync_master_enabled = 0", "CREATE DATABASE hr", "CREATE TABLE hr.t (id INT PRIMARY KEY, v VARCHAR(20))",
+		"SET GLOBAL rpl_semi_sync_master_enabled = 1")
 	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
-	execAll(t, rdb, "SET GLOBAL rpl_semi_sync_slave_enabled = 1",
+	execAll(t, rdb,
 		fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos", host, port),
 		"START SLAVE")
 	waitStatus("clients", "1")

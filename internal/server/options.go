@@ -4,6 +4,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
+	"time"
 )
 
 // The fronts' options from the command line's settings (config holds the
@@ -53,5 +54,9 @@ func sqlConfig(c *config.Config) sqlfront.Config {
 		SlowQueryLogFile: c.SlowQueryLogFile,
 		LongQueryTime:    &c.LongQueryTime,
 		ServerID:         c.ServerID,
+		SemiSyncPrimary:  c.SemiSyncPrimary,
+		SemiSyncTimeout:  time.Duration(c.SemiSyncTimeoutMS) * time.Millisecond,
+		SemiSyncCount:    c.SemiSyncCount,
+		SemiSyncReplica:  c.SemiSyncReplica,
 	}
 }

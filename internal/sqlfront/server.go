@@ -114,6 +114,13 @@ type Config struct {
 	// open", as MariaDB without log_bin. ServerID is @@server_id (0: 1).
 	Binlog   *binlog.Log
 	ServerID uint32
+	// Semi-sync at start (the variables rpl_semi_sync_master_enabled,
+	// _timeout, _wait_for_slave_count and rpl_semi_sync_slave_enabled;
+	// semisync.go), set only when given (false and zero leave them).
+	SemiSyncPrimary bool
+	SemiSyncTimeout time.Duration
+	SemiSyncCount   int
+	SemiSyncReplica bool
 }
 
 // EnsureDefaults fills every zero field with its default.
@@ -327,6 +334,23 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 	}
 	if cfg.GeneralLog {
 		logs["general_log"] = int8(1)
+	}
+	// (semi-sync's own copy of its values follows: AssignValues tells
+	// no NotifyChanged)
+	for _, v := range []struct {
+		name  string
+		given bool
+		val   interface{}
+	}{
+		{"rpl_semi_sync_master_enabled", cfg.SemiSyncPrimary, int8(1)},
+		{"rpl_semi_sync_master_timeout", cfg.SemiSyncTimeout > 0, uint64(cfg.SemiSyncTimeout / time.Millisecond)},
+		{"rpl_semi_sync_master_wait_for_slave_count", cfg.SemiSyncCount > 0, uint64(cfg.SemiSyncCount)},
+		{"rpl_semi_sync_slave_enabled", cfg.SemiSyncReplica, int8(1)},
+	} {
+		if v.given {
+			logs[v.name] = v.val
+			semiSettings(v.name, v.val)
+		}
 	}
 	if cfg.SlowQueryLog {
 		logs["slow_query_log"] = int8(1)
