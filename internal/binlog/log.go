@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -129,6 +130,11 @@ type Log struct {
 	end     uint64
 	last    GTID
 	lastSeq uint64 // the feed number of the last durable record
+	// marks is a sparse index of the records (one per markEvery feed
+	// numbers, in order; under mu): where a dump by position, a
+	// replica's GTID or a position after a number starts reading
+	// instead of the log's first record.
+	marks []mark
 	// made holds the records made and not yet durable (feed number ->
 	// length and GTID), from the writer to the feed's delivery.
 	madeMu sync.Mutex
@@ -170,21 +176,30 @@ func Open(e *engine.Engine, serverID uint32) (*Log, error) {
 		// The records of the transactions now durable move the log's
 		// end (a record made for a group that failed is made again
 		// under the same number).
+		l.mu.Lock()
+		prev := l.last
+		start := l.end
+		l.mu.Unlock()
 		l.madeMu.Lock()
 		var n, lastSeq uint64
 		last := GTID{}
+		var marks []mark
 		for _, x := range txns {
 			lastSeq = max(lastSeq, x.Seq)
 			if m, ok := l.made[x.Seq]; ok {
+				if x.Seq%markEvery == 0 {
+					marks = append(marks, mark{seq: x.Seq, pos: start + n, g: m.g, prev: prev})
+				}
 				n += m.n
 				if m.g.Domain == l.domain {
-					last = m.g
+					last, prev = m.g, m.g
 				}
 				delete(l.made, x.Seq)
 			}
 		}
 		l.madeMu.Unlock()
 		l.mu.Lock()
+		l.marks = append(l.marks, marks...)
 		l.end += n
 		l.lastSeq = max(l.lastSeq, lastSeq)
 		if last.Seq != 0 {
@@ -275,13 +290,41 @@ func (l *Log) scanEnd() (GTID, uint64, error) {
 	}
 	pos := b.Pos
 	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
-		if rg := recordGTID(rec); rg.Domain == l.domain {
+		rg := recordGTID(rec)
+		if seq%markEvery == 0 {
+			l.marks = append(l.marks, mark{seq: seq, pos: pos, g: rg, prev: g})
+		}
+		if rg.Domain == l.domain {
 			g = rg
 		}
 		pos += uint64(len(rec))
 		return true
 	})
 	return g, pos, err
+}
+
+// markEvery is the sparse index's step in feed numbers (a variable for
+// the tests).
+var markEvery uint64 = 1024
+
+// mark is an entry of the sparse index: a record's feed number, where it
+// starts, its GTID and the log's domain's last GTID before it.
+type mark struct {
+	seq, pos uint64
+	g, prev  GTID
+}
+
+// markWhere returns the last mark of a record kept after b (not purged)
+// for which ok holds, ok being true of a prefix of the marks; false when
+// there is none.
+func (l *Log) markWhere(b base, ok func(m mark) bool) (mark, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := sort.Search(len(l.marks), func(i int) bool { return !ok(l.marks[i]) })
+	if i == 0 || l.marks[i-1].seq <= b.Seq {
+		return mark{}, false
+	}
+	return l.marks[i-1], true
 }
 
 // GTIDPosition is the last GTID of the log's domain as text
@@ -310,8 +353,11 @@ func (l *Log) PositionAfter(seq uint64) (uint64, error) {
 	if seq < b.Seq {
 		return 0, ErrGTID
 	}
-	pos := b.Pos
-	err = l.e.ReadChangeLog(b.Seq+1, func(s uint64, rec []byte) bool {
+	pos, first := b.Pos, b.Seq+1
+	if m, ok := l.markWhere(b, func(m mark) bool { return m.seq <= seq+1 }); ok {
+		pos, first = m.pos, m.seq
+	}
+	err = l.e.ReadChangeLog(first, func(s uint64, rec []byte) bool {
 		if s > seq {
 			return false
 		}
@@ -338,8 +384,11 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 	if g, end, _ := l.Position(); pos == end && g.Seq != 0 {
 		return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil // (the log's end: no log to read)
 	}
-	at, last := b.Pos, GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}
-	err = l.e.ReadChangeLog(b.Seq+1, func(s uint64, rec []byte) bool {
+	at, last, first := b.Pos, GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}, b.Seq+1
+	if m, ok := l.markWhere(b, func(m mark) bool { return m.pos <= pos }); ok {
+		at, last, first = m.pos, m.prev, m.seq
+	}
+	err = l.e.ReadChangeLog(first, func(s uint64, rec []byte) bool {
 		if at+uint64(len(rec)) > pos {
 			return false
 		}
@@ -423,6 +472,15 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 			}
 		}
 		if !found {
+			// (from the last mark at or before the GTID: a domain's
+			// numbers grow with the log; else the whole log)
+			if m, ok := l.markWhere(b, func(m mark) bool { return m.g.Domain != l.domain || m.g.Seq <= from.Seq }); ok {
+				if err := look(m.seq, true); err != nil {
+					return err
+				}
+			}
+		}
+		if !found {
 			if err := look(b.Seq+1, true); err != nil {
 				return err
 			}
@@ -471,10 +529,21 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	if from.Semi != nil && from.GTID {
 		from.Semi.has(after)
 	}
-	// pos: where the next record starts; next: its number.
+	// pos: where the next record starts; next: its number (from the
+	// last mark before where the dump starts).
 	pos, next := b.Pos, b.Seq+1
 	if !from.GTID && (start > magicLen && start < b.Pos || start == magicLen && b.Set) {
 		return ErrPosition
+	}
+	var m mark
+	var ok bool
+	if from.GTID {
+		m, ok = l.markWhere(b, func(m mark) bool { return m.seq <= after+1 })
+	} else {
+		m, ok = l.markWhere(b, func(m mark) bool { return m.pos <= start })
+	}
+	if ok {
+		pos, next = m.pos, m.seq
 	}
 	// Each transaction's last event is held back until the next one's
 	// first goes, so the last event a pass sends is known and can ask a

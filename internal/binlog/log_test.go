@@ -221,3 +221,65 @@ func TestPurgeToSize(t *testing.T) {
 		t.Fatalf("a second purge to the same size purged %d (%v)", n, err)
 	}
 }
+
+// TestSparseMarks: with a mark every 3 transactions (built at Open and as
+// groups commit), a dump from each transaction's position, a dump from
+// each GTID, PositionAfter of each number and GTIDAt of each position
+// give what reading the whole log gives; so do the other tests of the
+// package.
+func TestSparseMarks(t *testing.T) {
+	defer func(n uint64) { markEvery = n }(markEvery)
+	markEvery = 3
+	for name, fn := range map[string]func(*testing.T){
+		"PurgeKeepsPositions": TestPurgeKeepsPositions, "ShowEvents": TestShowEvents, "PositionKeptInMemory": TestPositionKeptInMemory,
+		"DumpStopsAtPurgedRecords": TestDumpStopsAtPurgedRecords, "PurgeToSize": TestPurgeToSize,
+	} {
+		t.Run(name, fn)
+	}
+	x := openLogged(t, 4, "")
+	for id := range int64(10) {
+		x.insert(t, id)
+	}
+	check := func(l *Log) {
+		t.Helper()
+		gtids, ends, err := dumped(t, l, From{Pos: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// ends[0..2]: rotate, format description, GTID list; then 4 events
+		// a transaction: GTID, table map, rows, XID.
+		txEnd := func(i int) uint64 { return uint64(ends[3+4*i+3]) }
+		txStart := func(i int) uint64 {
+			if i == 0 {
+				return uint64(ends[2])
+			}
+			return txEnd(i - 1)
+		}
+		for i := range gtids {
+			got, _, err := dumped(t, l, From{Pos: txStart(i)})
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(gtids[i:]) {
+				t.Fatalf("from position %d: %v %v, want %v", txStart(i), got, err, gtids[i:])
+			}
+			if i+1 < len(gtids) {
+				got, _, err = dumped(t, l, From{GTID: true, Server: 4, Seq: uint64(i + 1)})
+				if err != nil || fmt.Sprint(got) != fmt.Sprint(gtids[i+1:]) {
+					t.Fatalf("from GTID %s: %v %v", gtids[i], got, err)
+				}
+			}
+			if p, err := l.PositionAfter(uint64(i + 1)); err != nil || p != txEnd(i) {
+				t.Fatalf("PositionAfter(%d) = %d %v, want %d", i+1, p, err, txEnd(i))
+			}
+			if g, err := l.GTIDAt(FileName, txEnd(i)); err != nil || g != gtids[i] {
+				t.Fatalf("GTIDAt(%d) = %q %v, want %s", txEnd(i), g, err, gtids[i])
+			}
+		}
+	}
+	check(x.l)
+	x.l.Close()
+	l2, err := Open(x.e, 4) // (its marks read at Open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	check(l2)
+}
