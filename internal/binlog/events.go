@@ -16,7 +16,11 @@ package binlog
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"hash/crc32"
+	"strconv"
+	"strings"
 )
 
 // Event types (MariaDB's numbering).
@@ -123,6 +127,34 @@ func RotateEventTo(serverID uint32, file string, pos uint64, artificial bool) []
 type GTID struct {
 	Domain, Server uint32
 	Seq            uint64
+}
+
+// String is the GTID as MariaDB writes it: domain-server-seq.
+func (g GTID) String() string { return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq) }
+
+// DomainGTID reads a MariaDB GTID position (domain-server-seq, comma
+// separated) and returns its GTID of domain (zero when it has none).
+func DomainGTID(state string, domain uint32) (GTID, error) {
+	for _, part := range strings.Split(state, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		f := strings.Split(part, "-")
+		if len(f) != 3 {
+			return GTID{}, fmt.Errorf("bad GTID %q", part)
+		}
+		d, err1 := strconv.ParseUint(f[0], 10, 32)
+		server, err2 := strconv.ParseUint(f[1], 10, 32)
+		seq, err3 := strconv.ParseUint(f[2], 10, 64)
+		if errors.Join(err1, err2, err3) != nil {
+			return GTID{}, fmt.Errorf("bad GTID %q", part)
+		}
+		if uint32(d) == domain {
+			return GTID{Domain: domain, Server: uint32(server), Seq: seq}, nil
+		}
+	}
+	return GTID{}, nil
 }
 
 // GTIDListEvent lists the last GTID of each domain before the log's

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -76,15 +75,9 @@ func putBase(tx *engine.Job, b base) error {
 // after a dump is loaded). Records before it are dropped. It runs on the
 // writer's goroutine, inside tx.
 func (l *Log) StartAt(tx *engine.Job, gtid string) error {
-	var g GTID
-	for _, part := range strings.Split(gtid, ",") {
-		var x GTID
-		if n, _ := fmt.Sscanf(strings.TrimSpace(part), "%d-%d-%d", &x.Domain, &x.Server, &x.Seq); n == 3 && x.Domain == l.domain {
-			g = x
-		}
-	}
-	if g.Seq == 0 {
-		return nil
+	g, err := DomainGTID(gtid, l.domain)
+	if err != nil || g.Seq == 0 {
+		return err
 	}
 	seq := l.e.FeedSeq()
 	l.mu.Lock()
@@ -135,10 +128,6 @@ type Log struct {
 	// replica's GTID or a position after a number starts reading
 	// instead of the log's first record.
 	marks []mark
-	// made holds the records made and not yet durable (feed number ->
-	// length and GTID), from the writer to the feed's delivery.
-	madeMu sync.Mutex
-	made   map[uint64]made
 
 	purging    sync.Mutex // one purge at a time (each reads the base it moves)
 	stopExpire func()     // ends ExpireAfter's goroutine (under mu)
@@ -156,54 +145,29 @@ type Log struct {
 // from its next transaction on; Close stops it. It takes the engine's
 // change log and change feed.
 func Open(e *engine.Engine, serverID uint32) (*Log, error) {
-	l := &Log{e: e, serverID: serverID, created: uint32(time.Now().Unix()), wake: make(chan struct{}), made: map[uint64]made{}}
+	l := &Log{e: e, serverID: serverID, created: uint32(time.Now().Unix()), wake: make(chan struct{})}
 	g, end, err := l.scanEnd()
 	if err != nil {
 		return nil, err
 	}
 	l.gtidSeq, l.last, l.end, l.lastSeq = g.Seq, g, end, e.FeedSeq()
 	e.SetChangeLog(func(x engine.FeedTxn) ([]byte, error) {
-		g := l.gtidOf(x)
-		rec, err := TxnEvents(uint32(time.Now().Unix()), g, x)
-		if err == nil {
-			l.madeMu.Lock()
-			l.made[x.Seq] = made{n: uint64(len(rec)), g: g}
-			l.madeMu.Unlock()
-		}
-		return rec, err
+		return TxnEvents(uint32(time.Now().Unix()), l.gtidOf(x), x)
 	})
 	e.SetChangeFeed(func(txns []engine.FeedTxn) {
 		// The records of the transactions now durable move the log's
-		// end (a record made for a group that failed is made again
-		// under the same number).
+		// end and extend the sparse index.
 		l.mu.Lock()
-		prev := l.last
-		start := l.end
-		l.mu.Unlock()
-		l.madeMu.Lock()
-		var n, lastSeq uint64
-		last := GTID{}
-		var marks []mark
 		for _, x := range txns {
-			lastSeq = max(lastSeq, x.Seq)
-			if m, ok := l.made[x.Seq]; ok {
-				if x.Seq%markEvery == 0 {
-					marks = append(marks, mark{seq: x.Seq, pos: start + n, g: m.g, prev: prev})
-				}
-				n += m.n
-				if m.g.Domain == l.domain {
-					last, prev = m.g, m.g
-				}
-				delete(l.made, x.Seq)
+			g := recordGTID(x.Record)
+			if x.Seq%markEvery == 0 {
+				l.marks = append(l.marks, mark{seq: x.Seq, pos: l.end, g: g, prev: l.last})
 			}
-		}
-		l.madeMu.Unlock()
-		l.mu.Lock()
-		l.marks = append(l.marks, marks...)
-		l.end += n
-		l.lastSeq = max(l.lastSeq, lastSeq)
-		if last.Seq != 0 {
-			l.last = last
+			l.end += uint64(len(x.Record))
+			l.lastSeq = max(l.lastSeq, x.Seq)
+			if g.Domain == l.domain && g.Seq != 0 {
+				l.last = g
+			}
 		}
 		close(l.wake)
 		l.wake = make(chan struct{})
@@ -211,13 +175,6 @@ func Open(e *engine.Engine, serverID uint32) (*Log, error) {
 	})
 	l.semi = NewSemisync(e.FeedSeq, e.SetCommitWait)
 	return l, nil
-}
-
-// made is a transaction's record as the change log made it: its length
-// and GTID, until its group is durable.
-type made struct {
-	n uint64
-	g GTID
 }
 
 // gtidOf gives a transaction its GTID: its origin's, else the next of
@@ -334,7 +291,7 @@ func (l *Log) GTIDPosition() (string, error) {
 	if err != nil || g.Seq == 0 {
 		return "", err
 	}
-	return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil
+	return g.String(), nil
 }
 
 // PositionAfter returns where the log file ends after transaction seq
@@ -382,7 +339,7 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 		return "", ErrPosition
 	}
 	if g, end, _ := l.Position(); pos == end && g.Seq != 0 {
-		return fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq), nil // (the log's end: no log to read)
+		return g.String(), nil // (the log's end: no log to read)
 	}
 	at, last, first := b.Pos, GTID{Domain: l.domain, Server: b.Server, Seq: b.GTIDSeq}, b.Seq+1
 	if m, ok := l.markWhere(b, func(m mark) bool { return m.pos <= pos }); ok {
@@ -401,7 +358,7 @@ func (l *Log) GTIDAt(file string, pos uint64) (string, error) {
 	if err != nil || last.Seq == 0 {
 		return "", err
 	}
-	return fmt.Sprintf("%d-%d-%d", last.Domain, last.Server, last.Seq), nil
+	return last.String(), nil
 }
 
 // From is where a replica starts reading: after the transaction of GTID

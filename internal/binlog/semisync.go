@@ -74,8 +74,6 @@ type Semisync struct {
 	changed  chan struct{} // closed (and replaced) on every acknowledgement and change
 	stats    SemiStats
 	onSwitch func(on bool, seq uint64) // told when the status changes
-	// pendingSwitch is a switch off Wait made, told after the lock.
-	pendingSwitch *uint64
 	// offAt is the transaction whose wait timed out: a replica that
 	// acknowledges it or a later one switches the status on again.
 	offAt uint64
@@ -115,13 +113,6 @@ func (s *Semisync) Configure(set SemiSettings) {
 	if switched && s.onSwitch != nil {
 		s.onSwitch(set.Enabled, s.latest())
 	}
-}
-
-// Settings returns the settings in force.
-func (s *Semisync) Settings() SemiSettings {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.set
 }
 
 // Stats returns the status counters.
@@ -175,18 +166,17 @@ func (s *Semisync) Wait(last uint64, txns int) {
 	start := time.Now()
 	deadline := start.Add(s.set.Timeout)
 	var timer *time.Timer
+	switchedOff := false
 	s.stats.WaitSessions++
 	for s.acksLocked(last) < s.set.Count {
 		if s.closed || !s.set.Enabled || !s.on {
 			break
 		}
-		if !s.set.WaitNoReplica && len(s.replicas) < s.set.Count {
-			s.switchOffLocked(last)
-			break
-		}
 		wait := time.Until(deadline)
-		if wait <= 0 {
-			s.switchOffLocked(last)
+		if wait <= 0 || !s.set.WaitNoReplica && len(s.replicas) < s.set.Count {
+			// (the timeout, or too few replicas to wait for)
+			s.on, s.offAt, switchedOff = false, last, true
+			s.stats.NoTimes++
 			break
 		}
 		ch := s.changed
@@ -214,19 +204,10 @@ func (s *Semisync) Wait(last uint64, txns int) {
 	}
 	s.stats.TxWaits++
 	s.stats.TxWaitTime += uint64(time.Since(start).Microseconds())
-	switched := s.pendingSwitch
-	s.pendingSwitch = nil
 	s.mu.Unlock()
-	if switched != nil && s.onSwitch != nil {
-		s.onSwitch(false, *switched)
+	if switchedOff && s.onSwitch != nil {
+		s.onSwitch(false, last)
 	}
-}
-
-// switchOffLocked turns the status off at transaction seq.
-func (s *Semisync) switchOffLocked(seq uint64) {
-	s.on, s.offAt = false, seq
-	s.stats.NoTimes++
-	s.pendingSwitch = &seq
 }
 
 // SemiReplica is one semi-sync replica's dump: what it was asked to

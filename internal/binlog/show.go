@@ -103,11 +103,11 @@ func eventInfo(ev []byte) (string, string) {
 		var gs []string
 		for i := range int(n) {
 			g := body[4+16*i:]
-			gs = append(gs, fmt.Sprintf("%d-%d-%d", binary.LittleEndian.Uint32(g), binary.LittleEndian.Uint32(g[4:]), binary.LittleEndian.Uint64(g[8:])))
+			gs = append(gs, GTID{Domain: binary.LittleEndian.Uint32(g), Server: binary.LittleEndian.Uint32(g[4:]), Seq: binary.LittleEndian.Uint64(g[8:])}.String())
 		}
 		return "Gtid_list", "[" + strings.Join(gs, ",") + "]"
 	case GTIDEvent:
-		g := fmt.Sprintf("GTID %d-%d-%d", binary.LittleEndian.Uint32(body[8:]), binary.LittleEndian.Uint32(ev[5:]), binary.LittleEndian.Uint64(body))
+		g := "GTID " + recordGTID(ev).String()
 		if body[12]&gtidStandalone == 0 {
 			g = "BEGIN " + g
 		}

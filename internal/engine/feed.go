@@ -41,6 +41,9 @@ type FeedTxn struct {
 	// where it was first committed (a replica applying its primary's:
 	// Job.EndTxn, WithOrigin); nil for one of this server's own.
 	Origin *Origin
+	// Record is what the change log stored for the transaction
+	// (SetChangeLog; nil without one), as the feed delivers it.
+	Record []byte
 }
 
 // Origin names a transaction by the server that first committed it, as

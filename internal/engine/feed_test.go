@@ -292,7 +292,8 @@ func TestChangeLogRecords(t *testing.T) {
 // TestEndTxnSplitsJob: EndTxn cuts a job's changes into transactions of
 // their own, each with its origin (the rest, this server's own); a job
 // that fails, or a rollback to a savepoint taken before a mark, drops
-// the marks; WithOrigin gives a whole job its origin.
+// the marks; WithOrigin gives a whole job its origin; an Unlogged job is
+// left out.
 func TestEndTxnSplitsJob(t *testing.T) {
 	e := openTestEngine(t, "", DurabilityNone)
 	ta := createTable(t, e, "a", applyDef())
@@ -332,6 +333,14 @@ func TestEndTxnSplitsJob(t *testing.T) {
 	})
 	if err := e.Update(WithOrigin(context.Background(), Origin{Server: 9, Seq: 5}), func(tx *Job) error {
 		ins(tx, 8)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// An Unlogged job is not in the feed at all.
+	if err := e.Update(Unlogged(context.Background()), func(tx *Job) error {
+		ins(tx, 9)
+		tx.EndTxn(Origin{Server: 9, Seq: 6})
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -372,13 +372,14 @@ func (w *writer) group() (handed bool) {
 			last = txns[len(txns)-1].Seq
 		}
 		if lf := w.log.Load(); lf != nil {
-			for _, x := range txns {
-				rec, rerr := (*lf)(x)
+			for i := range txns {
+				rec, rerr := (*lf)(txns[i])
 				if rerr != nil {
 					err = rerr
 					break
 				}
-				tx.set(logKey(x.Seq), rec)
+				tx.set(logKey(txns[i].Seq), rec)
+				txns[i].Record = rec
 			}
 		}
 		if err == nil && len(txns) > 0 {
@@ -494,9 +495,9 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 	tx.jobStart, tx.stmt = len(tx.changes), nil
 	tx.e.jobsStarted.Add(1)
 	tx.readOnly = !tx.e.mayWrite(ctx)
-	feeding := tx.feeding
-	if feeding && ctx.Value(unloggedKey{}) != nil {
-		tx.feeding = false // (Unlogged: the job's changes stay out of the feed)
+	unlogged := tx.feeding && ctx.Value(unloggedKey{}) != nil
+	if unlogged {
+		tx.feeding = false // (the job's changes stay out of the feed)
 	}
 	jerr := tx.run(fn)
 	tx.readOnly = false
@@ -506,9 +507,9 @@ func (tx *Job) runJob(ctx context.Context, fn func(*Job) error) error {
 			tx.rebuildErr = err
 		}
 	}
-	if !tx.feeding {
-		tx.feeding = feeding
-	} else {
+	if unlogged {
+		tx.feeding = true
+	} else if tx.feeding {
 		if jerr != nil {
 			tx.stmt = nil
 		}

@@ -264,7 +264,8 @@ type applier struct {
 	gset gmysql.GTIDSet // executed GTIDs, nil without GTID positioning
 	// The transaction being received.
 	inTxn      bool
-	gtid       string // its GTID ("" without)
+	gtid       string         // its GTID ("" without)
+	origin     *engine.Origin // its MariaDB GTID (nil for a MySQL one)
 	changes    []change
 	savepoints map[string]int // SAVEPOINT name -> changes before it (stagedN + len(changes))
 	// A large transaction's stage (bigtxn.go), the changes it holds, and
@@ -288,15 +289,6 @@ type txnEnd struct {
 	origin engine.Origin
 }
 
-// originOf reads a MariaDB GTID (domain-server-seq); false for a MySQL
-// one or none.
-func originOf(gtid string) (engine.Origin, bool) {
-	var o engine.Origin
-	var rest string
-	n, _ := fmt.Sscanf(gtid, "%d-%d-%d%s", &o.Domain, &o.Server, &o.Seq, &rest)
-	return o, n == 3
-}
-
 // change is one row change of a transaction, converted to the engine's
 // types.
 type change struct {
@@ -316,6 +308,7 @@ func (a *applier) event(ctx context.Context, ev *replication.BinlogEvent) error 
 		a.pos.File, a.pos.Pos = string(e.NextLogName), uint32(e.Position)
 	case *replication.MariadbGTIDEvent:
 		a.begin(e.GTID.String())
+		a.origin = &engine.Origin{Domain: e.GTID.DomainID, Server: e.GTID.ServerID, Seq: e.GTID.SequenceNumber}
 		if !e.IsStandalone() {
 			a.inTxn = true
 		}
@@ -336,7 +329,7 @@ func (a *applier) event(ctx context.Context, ev *replication.BinlogEvent) error 
 }
 
 func (a *applier) begin(gtid string) {
-	a.gtid, a.changes, a.inTxn = gtid, a.changes[:0], false
+	a.gtid, a.origin, a.changes, a.inTxn = gtid, nil, a.changes[:0], false
 	clear(a.savepoints)
 	a.abortStage()
 }
@@ -466,8 +459,8 @@ func (a *applier) commit(ctx context.Context, ev *replication.BinlogEvent) error
 	}
 	a.batch = append(a.batch, a.changes...)
 	a.batchTxns++
-	if o, ok := originOf(a.gtid); ok {
-		a.ends = append(a.ends, txnEnd{n: len(a.batch), origin: o})
+	if a.origin != nil {
+		a.ends = append(a.ends, txnEnd{n: len(a.batch), origin: *a.origin})
 	}
 	a.begin("")
 	return nil
@@ -784,8 +777,8 @@ func (a *applier) ddl(ctx context.Context, ev *replication.BinlogEvent, st State
 		return err
 	}
 	xctx := ctx
-	if o, ok := originOf(a.gtid); ok {
-		xctx = engine.WithOrigin(ctx, o) // (the statement's log record keeps the primary's GTID)
+	if a.origin != nil {
+		xctx = engine.WithOrigin(ctx, *a.origin) // (the statement's log record keeps the primary's GTID)
 	}
 	if err := a.r.opts.Exec(xctx, st); err != nil {
 		n, msg := sqlErrorOf(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,13 +78,13 @@ func (h *mariaHandler) binlogStatement(ctx context.Context, c *mysql.Conn, query
 	}
 	l := s.cfg.Binlog
 	if m := showEventsRe.FindStringSubmatch(q); m != nil {
-		if !h.hasPrivilege(c, sql.PrivilegeType_ReplicationSlave) {
+		if !h.hasPrivilege(c, sql.PrivilegeType_ReplicationSlave, sql.PrivilegeType_Super) {
 			return true, sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE")
 		}
 		return true, showEvents(ctx, l, m, cb)
 	}
 	if showHostsRe.MatchString(q) {
-		if !h.hasPrivilege(c, sql.PrivilegeType_ReplicationSlave) {
+		if !h.hasPrivilege(c, sql.PrivilegeType_ReplicationSlave, sql.PrivilegeType_Super) {
 			return true, sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE")
 		}
 		return true, h.showHosts(s, cb)
@@ -114,16 +115,16 @@ func (h *mariaHandler) binlogStatement(ctx context.Context, c *mysql.Conn, query
 	return false, nil
 }
 
-// hasPrivilege reports whether c's account has the global privilege p
-// (every account has all when accounts are off).
-func (h *mariaHandler) hasPrivilege(c *mysql.Conn, p sql.PrivilegeType) bool {
+// hasPrivilege reports whether c's account has one of the global
+// privileges ps (every account has all when accounts are off).
+func (h *mariaHandler) hasPrivilege(c *mysql.Conn, ps ...sql.PrivilegeType) bool {
 	if h.mdb == nil || !h.mdb.Enabled() {
 		return true
 	}
 	rd := h.mdb.Reader()
 	defer rd.Close()
 	u := h.mdb.GetUser(rd, c.User, remoteHost(c.RemoteAddr()), false)
-	return u != nil && (u.PrivilegeSet.Has(p) || u.PrivilegeSet.Has(sql.PrivilegeType_Super))
+	return u != nil && slices.ContainsFunc(ps, func(p sql.PrivilegeType) bool { return u.PrivilegeSet.Has(p) })
 }
 
 // evalDatetime evaluates PURGE ... BEFORE's expression as a DATETIME in

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,11 +41,11 @@ func (w *wireConn) binlogDump(p []byte) error {
 		NonBlocking: binary.LittleEndian.Uint16(p[4:])&dumpNonBlock != 0}
 	state := w.userVariable("slave_connect_state")
 	if state != "" {
-		server, seq, err := domainSeq(state, 0)
+		g, err := binlog.DomainGTID(state, 0)
 		if err != nil {
-			return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, err.Error()))
+			return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, err.Error()+" in the replica's position"))
 		}
-		from.GTID, from.Server, from.Seq = true, server, seq
+		from.GTID, from.Server, from.Seq = true, g.Server, g.Seq
 	}
 	var heartbeat time.Duration
 	if ns, err := strconv.ParseFloat(w.userVariable("master_heartbeat_period"), 64); err == nil && ns > 0 {
@@ -58,15 +57,14 @@ func (w *wireConn) binlogDump(p []byte) error {
 	// gone is noticed at once, not at the next event or heartbeat.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	head := 1
-	if !from.NonBlocking && w.semiReplica() {
+	semi := !from.NonBlocking && w.semiReplica()
+	if semi {
 		from.Semi = w.l.conns.binlog.Semisync().Attach()
 		defer from.Semi.Detach()
 		go func() {
 			defer cancel()
 			w.readAcks(from.Semi)
 		}()
-		head = 3
 	}
 	// After an event that asks for an acknowledgement the sequence starts
 	// again: the replica sends its acknowledgement as packet 0 and reads
@@ -76,7 +74,7 @@ func (w *wireConn) binlogDump(p []byte) error {
 	asked := false
 	send := func(ev []byte, ack bool) error {
 		pkt = append(pkt[:0], 0)
-		if head == 3 {
+		if semi {
 			h := binlog.SemiHeader(ack)
 			pkt = append(pkt, h[:]...)
 		}
@@ -132,32 +130,6 @@ func (w *wireConn) userVariable(name string) string {
 		return string(x)
 	}
 	return fmt.Sprint(v)
-}
-
-// domainSeq reads a MariaDB GTID position (domain-server-seq, comma
-// separated) and returns domain's server id and sequence number (0:
-// none).
-func domainSeq(state string, domain uint32) (uint32, uint64, error) {
-	for _, g := range strings.Split(state, ",") {
-		g = strings.TrimSpace(g)
-		if g == "" {
-			continue
-		}
-		parts := strings.Split(g, "-")
-		if len(parts) != 3 {
-			return 0, 0, fmt.Errorf("bad GTID %q in the replica's position", g)
-		}
-		d, err1 := strconv.ParseUint(parts[0], 10, 32)
-		server, err2 := strconv.ParseUint(parts[1], 10, 32)
-		seq, err3 := strconv.ParseUint(parts[2], 10, 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return 0, 0, fmt.Errorf("bad GTID %q in the replica's position", g)
-		}
-		if uint32(d) == domain {
-			return uint32(server), seq, nil
-		}
-	}
-	return 0, 0, nil
 }
 
 var replicationVarsOnce sync.Once
@@ -226,7 +198,7 @@ func (c primaryController) GetBinaryLogStatus(*sql.Context) ([]binlogreplication
 	}
 	executed := ""
 	if g.Seq > 0 {
-		executed = fmt.Sprintf("%d-%d-%d", g.Domain, g.Server, g.Seq)
+		executed = g.String()
 	}
 	return []binlogreplication.BinaryLogStatus{{File: binlog.FileName, Position: uint(pos), ExecutedGtids: executed}}, nil
 }

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"sync"
@@ -101,18 +102,8 @@ func semiSettings(name string, v interface{}) binlog.SemiSettings {
 	semiValues.Lock()
 	defer semiValues.Unlock()
 	if name != "" {
-		var n int64
-		switch x := v.(type) {
-		case int8:
-			n = int64(x)
-		case int64:
-			n = x
-		case uint64:
-			n = int64(x)
-		case int:
-			n = int64(x)
-		}
-		semiValues.v[name] = n
+		n, _, _ := gmstypes.Int64.Convert(context.Background(), v) // (the variables' int8 and uint64)
+		semiValues.v[name], _ = n.(int64)
 	}
 	get := func(i int) int64 { return semiValues.v[semiVars[i]] }
 	return binlog.SemiSettings{Enabled: get(0) != 0, Timeout: time.Duration(get(1)) * time.Millisecond,

@@ -1042,13 +1042,8 @@ func isFlushHosts(query string) bool {
 // flushHosts unblocks the hosts max_connect_errors blocked; it needs the
 // RELOAD privilege, as in MariaDB.
 func (h *mariaHandler) flushHosts(c *mysql.Conn) error {
-	if h.mdb != nil && h.mdb.Enabled() {
-		rd := h.mdb.Reader()
-		u := h.mdb.GetUser(rd, c.User, remoteHost(c.RemoteAddr()), false)
-		rd.Close()
-		if u == nil || !u.PrivilegeSet.Has(sql.PrivilegeType_Reload) {
-			return sqlError(mysql.ERSpecifiedAccessDenied, "RELOAD")
-		}
+	if !h.hasPrivilege(c, sql.PrivilegeType_Reload) {
+		return sqlError(mysql.ERSpecifiedAccessDenied, "RELOAD")
 	}
 	if h.hosts != nil {
 		h.hosts.flush()
