@@ -128,7 +128,12 @@ func eventInfo(ev []byte) (string, string) {
 		rest = rest[2+len(db):]
 		return "Table_map", fmt.Sprintf("table_id: %d (%s.%s)", id, db, rest[1:1+rest[0]])
 	case WriteRowsV1, UpdateRowsV1, DeleteRowsV1:
-		name := map[byte]string{WriteRowsV1: "Write_rows_v1", UpdateRowsV1: "Update_rows_v1", DeleteRowsV1: "Delete_rows_v1"}[ev[4]]
+		name := "Write_rows_v1"
+		if ev[4] == UpdateRowsV1 {
+			name = "Update_rows_v1"
+		} else if ev[4] == DeleteRowsV1 {
+			name = "Delete_rows_v1"
+		}
 		id := uint64(binary.LittleEndian.Uint32(body)) | uint64(binary.LittleEndian.Uint16(body[4:]))<<32
 		info := fmt.Sprintf("table_id: %d", id)
 		if binary.LittleEndian.Uint16(body[6:])&rowsStmtEnd != 0 {

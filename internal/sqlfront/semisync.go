@@ -2,7 +2,6 @@ package sqlfront
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -131,7 +130,8 @@ func (w *wireConn) semiReplica() bool {
 }
 
 // readAcks reads a semi-sync replica's acknowledgements until the
-// connection ends (the dump writes meanwhile).
+// connection ends (the dump writes meanwhile); a malformed one is
+// ignored (it acknowledges nothing).
 func (w *wireConn) readAcks(r *binlog.SemiReplica) {
 	var buf []byte
 	for {
@@ -140,9 +140,7 @@ func (w *wireConn) readAcks(r *binlog.SemiReplica) {
 			return
 		}
 		buf = p
-		if err := r.Ack(p); err != nil && !errors.Is(err, binlog.ErrSemiAck) {
-			return
-		}
+		_ = r.Ack(p)
 	}
 }
 
