@@ -5,9 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/go-mysql-org/go-mysql/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 )
@@ -38,6 +41,10 @@ type base struct {
 	Pos     uint64 // where the first kept record starts
 	GTIDSeq uint64 // its GTID's sequence number
 	Set     bool   // the record exists: the log starts after a purge or a copy
+	// Runs are the domain's GTIDs before the first kept record, by
+	// server (MySQL's flavor names them by server uuid): a record of
+	// before they were kept has its last GTID's server for all.
+	Runs []run
 }
 
 // start reads where the log starts.
@@ -47,13 +54,19 @@ func (l *Log) start() (base, error) {
 	if err != nil || v == nil {
 		return b, err
 	}
-	if len(v) != 20 && len(v) != 28 {
+	if len(v) != 20 && (len(v) < 28 || (len(v)-28)%20 != 0) {
 		return b, errors.New("binlog: bad base record")
 	}
 	b = base{Seq: binary.BigEndian.Uint64(v), Server: binary.BigEndian.Uint32(v[8:]), Pos: binary.BigEndian.Uint64(v[12:]), Set: true}
 	b.GTIDSeq = b.Seq // (a record of before GTIDs were kept apart)
-	if len(v) == 28 {
+	if len(v) >= 28 {
 		b.GTIDSeq = binary.BigEndian.Uint64(v[20:])
+	}
+	for v = v[min(len(v), 28):]; len(v) >= 20; v = v[20:] {
+		b.Runs = append(b.Runs, run{server: binary.BigEndian.Uint32(v), first: binary.BigEndian.Uint64(v[4:]), last: binary.BigEndian.Uint64(v[12:])})
+	}
+	if b.Runs == nil && b.GTIDSeq > 0 {
+		b.Runs = []run{{server: b.Server, first: 1, last: b.GTIDSeq}}
 	}
 	return b, nil
 }
@@ -64,6 +77,11 @@ func putBase(tx *engine.Job, b base) error {
 	rec = binary.BigEndian.AppendUint32(rec, b.Server)
 	rec = binary.BigEndian.AppendUint64(rec, b.Pos)
 	rec = binary.BigEndian.AppendUint64(rec, b.GTIDSeq)
+	for _, r := range b.Runs {
+		rec = binary.BigEndian.AppendUint32(rec, r.server)
+		rec = binary.BigEndian.AppendUint64(rec, r.first)
+		rec = binary.BigEndian.AppendUint64(rec, r.last)
+	}
 	return tx.SetBlob(baseBlob, rec)
 }
 
@@ -86,12 +104,16 @@ func (l *Log) StartAt(tx *engine.Job, gtid string) error {
 	if err := tx.PurgeChangeLog(seq + 1); err != nil {
 		return err
 	}
-	if err := putBase(tx, base{Seq: seq, Server: g.Server, Pos: end, GTIDSeq: g.Seq}); err != nil {
+	// (the copy's history is its GTID: all of it is taken as that
+	// server's)
+	runs := []run{{server: g.Server, first: 1, last: g.Seq}}
+	if err := putBase(tx, base{Seq: seq, Server: g.Server, Pos: end, GTIDSeq: g.Seq, Runs: runs}); err != nil {
 		return err
 	}
 	l.gtidSeq = max(l.gtidSeq, g.Seq) // (the writer's goroutine: the change log's)
 	l.mu.Lock()
 	l.last = g
+	l.runs = runs
 	l.mu.Unlock()
 	return nil
 }
@@ -123,6 +145,9 @@ type Log struct {
 	end     uint64
 	last    GTID
 	lastSeq uint64 // the feed number of the last durable record
+	// runs are the domain's GTIDs of the whole log, purged ones too, by
+	// server: MySQL's flavor's GTID set.
+	runs []run
 	// marks is a sparse index of the records (one per markEvery feed
 	// numbers, in order; under mu): where a dump by position, a
 	// replica's GTID or a position after a number starts reading
@@ -167,6 +192,7 @@ func Open(e *engine.Engine, serverID uint32) (*Log, error) {
 			l.lastSeq = max(l.lastSeq, x.Seq)
 			if g.Domain == l.domain && g.Seq != 0 {
 				l.last = g
+				l.runs = addRun(l.runs, g)
 			}
 		}
 		close(l.wake)
@@ -246,6 +272,7 @@ func (l *Log) scanEnd() (GTID, uint64, error) {
 		g.Server = l.serverID
 	}
 	pos := b.Pos
+	l.runs = b.Runs
 	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
 		rg := recordGTID(rec)
 		if seq%markEvery == 0 {
@@ -253,6 +280,7 @@ func (l *Log) scanEnd() (GTID, uint64, error) {
 		}
 		if rg.Domain == l.domain {
 			g = rg
+			l.runs = addRun(l.runs, rg)
 		}
 		pos += uint64(len(rec))
 		return true
@@ -372,6 +400,12 @@ type From struct {
 	Seq         uint64
 	File        string
 	Pos         uint64
+	// MySQL sends the log in MySQL's flavor (mysql.go); Set, when not
+	// nil, is the MySQL replica's executed GTIDs (COM_BINLOG_DUMP_GTID):
+	// the dump starts after the longest start of the log the set holds,
+	// and skips the later transactions it holds, as a MySQL primary.
+	MySQL bool
+	Set   mysql.MysqlGTIDSet
 	// Semi is the dump's semi-sync state when the replica acknowledges
 	// (nil: it does not): the last event of what the dump has sent when
 	// it catches up asks for an acknowledgement.
@@ -389,6 +423,14 @@ var ErrGTID = errors.New("binlog: the replica's GTID position is not in the bina
 // also ErrGTID).
 var ErrPurged = fmt.Errorf("%w: purged", ErrGTID)
 
+// AheadError refuses a MySQL replica whose GTID set holds transactions
+// of a HandlerDB server past the log's last: it has what this log lacks.
+type AheadError struct{ Extra string }
+
+func (e *AheadError) Error() string {
+	return "binlog: the replica has transactions the log lacks: " + e.Extra
+}
+
 // Dump sends the log to a replica from from, as a MariaDB primary does
 // (an artificial rotate, the format description, in GTID mode an
 // artificial GTID list, then every transaction's events, each as it
@@ -402,6 +444,16 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	b, err := l.start()
 	if err != nil {
 		return err
+	}
+	if from.Set != nil {
+		l.mu.Lock()
+		runs, last := slices.Clone(l.runs), l.last
+		l.mu.Unlock()
+		if extra := aheadOf(from.Set, last.Seq); extra != "" {
+			return &AheadError{Extra: extra}
+		}
+		g := coveredPrefix(runs, from.Set)
+		from.GTID, from.Server, from.Seq = true, g.Server, g.Seq
 	}
 	// after: the feed number of the replica's last transaction (GTID mode).
 	var after uint64
@@ -461,6 +513,9 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 		return err
 	}
 	fde := FormatDescriptionEvent(l.created, l.serverID)
+	if from.MySQL {
+		fde = MySQLFormatDescriptionEvent(l.created, l.serverID)
+	}
 	if start == magicLen {
 		SetPos(fde, magicLen+fdeLen)
 	}
@@ -468,7 +523,17 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	if err := send(fde, false); err != nil {
 		return err
 	}
-	if from.GTID {
+	if from.MySQL {
+		// (the GTIDs before the log's first record, where MySQL's log
+		// file has them)
+		if start == magicLen {
+			prev := PreviousGTIDsEventOf(l.created, l.serverID, mysqlSet(b.Runs))
+			SetPos(prev, firstTxnPos)
+			if err := send(prev, false); err != nil {
+				return err
+			}
+		}
+	} else if from.GTID {
 		var list []GTID
 		if from.Seq > 0 {
 			list = []GTID{{Domain: l.domain, Server: from.Server, Seq: from.Seq}}
@@ -522,27 +587,33 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 			if from.GTID && seq <= after || !from.GTID && p < start {
 				return true
 			}
+			if from.Set != nil {
+				if g := recordGTID(rec); g.Domain == l.domain && setHas(from.Set, ServerUUID(g.Server), g.Seq) {
+					return true // (a MySQL replica has it already)
+				}
+			}
 			if holding {
 				if sendErr = send(held, false); sendErr != nil {
 					return false
 				}
 			}
-			for len(rec) >= HeaderLen {
-				// (a copy: rec is the store's own bytes)
-				n := EventLen(rec)
-				p += uint64(n)
-				if len(rec) == n {
-					held = append(held[:0], rec...)
-					SetPos(held, uint32(p))
+			// (a copy: rec is the store's own bytes)
+			if from.MySQL {
+				buf = appendMySQL(buf[:0], rec, p, seq)
+			} else {
+				buf = appendPlaced(buf[:0], rec, p)
+			}
+			for evs := buf; len(evs) >= HeaderLen; {
+				n := EventLen(evs)
+				if len(evs) == n {
+					held = append(held[:0], evs...)
 					heldSeq, holding = seq, true
 					break
 				}
-				buf = append(buf[:0], rec[:n]...)
-				SetPos(buf, uint32(p))
-				if sendErr = send(buf, false); sendErr != nil {
+				if sendErr = send(evs[:n], false); sendErr != nil {
 					return false
 				}
-				rec = rec[n:]
+				evs = evs[n:]
 			}
 			return true
 		})
@@ -589,6 +660,37 @@ func (l *Log) Dump(ctx context.Context, from From, heartbeat time.Duration, send
 	}
 }
 
+// appendPlaced appends the events of one stored transaction record,
+// which starts at position at in the log, each with its log_pos set.
+func appendPlaced(dst, rec []byte, at uint64) []byte {
+	for len(rec) >= HeaderLen {
+		n := EventLen(rec)
+		if n < HeaderLen || n > len(rec) {
+			break
+		}
+		start := len(dst)
+		dst = append(dst, rec[:n]...)
+		at += uint64(n)
+		SetPos(dst[start:], uint32(at))
+		rec = rec[n:]
+	}
+	return dst
+}
+
+// MySQLGTIDs are the log's GTIDs in MySQL's flavor as MySQL prints them:
+// all it has logged, purged ones too (@@gtid_executed), and the purged
+// ones (@@gtid_purged).
+func (l *Log) MySQLGTIDs() (executed, purged string, err error) {
+	b, err := l.start()
+	if err != nil {
+		return "", "", err
+	}
+	l.mu.Lock()
+	s := mysqlSet(l.runs)
+	l.mu.Unlock()
+	return SetText(s), SetText(mysqlSet(b.Runs)), nil
+}
+
 // PurgeBefore deletes the transactions logged before t (by their GTID
 // event's time) and returns how many; the log's positions and numbers
 // stay those of the unpurged log, a replica wanting a purged transaction
@@ -627,7 +729,11 @@ func (l *Log) purge(ctx context.Context, keep func(rec []byte, start uint64) boo
 			return false
 		}
 		g := recordGTID(rec)
-		last = base{Seq: seq, Server: g.Server, Pos: last.Pos + uint64(len(rec)), GTIDSeq: g.Seq}
+		runs := last.Runs
+		if g.Domain == l.domain {
+			runs = addRun(runs, g)
+		}
+		last = base{Seq: seq, Server: g.Server, Pos: last.Pos + uint64(len(rec)), GTIDSeq: g.Seq, Runs: runs}
 		n++
 		return true
 	})

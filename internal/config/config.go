@@ -108,6 +108,10 @@ type Config struct {
 	// which the log's events and GTIDs carry.
 	LogBin   bool
 	ServerID uint32
+	// VersionString is the server version SQL clients see (VERSION(),
+	// @@version, the handshake), as MariaDB's --version=name; empty:
+	// sqlfront's default, which names MariaDB.
+	VersionString string
 	// BinlogExpire is mysqld's binlog_expire_logs_seconds: the binary
 	// log's transactions older than this are purged (0: kept).
 	BinlogExpire time.Duration
@@ -327,6 +331,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Uint64Var(&c.SemiSyncTimeoutMS, "rpl-semi-sync-master-timeout", c.SemiSyncTimeoutMS, "milliseconds a commit waits for its replicas before semi-sync switches off, as mysqld's rpl_semi_sync_master_timeout (0: 10000)")
 	fs.IntVar(&c.SemiSyncCount, "rpl-semi-sync-master-wait-for-slave-count", c.SemiSyncCount, "replicas a semi-sync commit waits for, as MySQL's rpl_semi_sync_master_wait_for_slave_count (0: 1)")
 	fs.BoolVar(&c.SemiSyncReplica, "rpl-semi-sync-slave-enabled", c.SemiSyncReplica, "acknowledge the primary's events when it runs semi-sync, as mysqld's rpl_semi_sync_slave_enabled")
+	fs.StringVar(&c.VersionString, "version-string", c.VersionString, "the server version SQL clients see (VERSION(), @@version, the handshake), as mariadbd's --version=name (empty: 10.11.99-MariaDB-HandlerDB)")
 	fs.Func("server-id", "this server's id in the binary log's events and GTIDs, as mysqld's server_id (1 to 4294967295)", func(v string) error {
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil || n == 0 {

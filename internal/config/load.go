@@ -394,6 +394,7 @@ func (c *Config) Print(w io.Writer) error {
 		"sql-plan-cache":                            c.SQLPlanCache,
 		"log-bin":                                   c.LogBin,
 		"server-id":                                 c.ServerID,
+		"version-string":                            c.VersionString,
 		"binlog-expire-logs-seconds":                c.BinlogExpire.String(),
 		"max-binlog-total-size":                     c.BinlogMaxTotalSize,
 		"rpl-semi-sync-master-enabled":              c.SemiSyncPrimary,

@@ -74,10 +74,13 @@ func (r *Replica) stream(ctx context.Context, s *source, attempts *int) error {
 	if err != nil {
 		return &fatalError{errno: 1105, msg: err.Error()}
 	}
-	flavor, err := probeFlavor(ctx, s)
+	flavor, id, uuid, err := probeSource(ctx, s)
 	if err != nil {
 		return err
 	}
+	r.mu.Lock()
+	r.st.sourceServerID, r.st.sourceUUID = id, uuid
+	r.mu.Unlock()
 	if pos.Flavor != "" && pos.Flavor != flavor {
 		return &fatalError{io: true, errno: 1236, msg: fmt.Sprintf("the stored position is of a %s primary and the source is %s; RESET REPLICA first", pos.Flavor, flavor)}
 	}
@@ -237,22 +240,27 @@ func (a *applier) applyError(ctx context.Context, err error) error {
 	return &fatalError{errno: n, msg: msg}
 }
 
-// probeFlavor asks the primary whether it is MariaDB or MySQL.
-func probeFlavor(ctx context.Context, s *source) (string, error) {
+// probeSource asks the primary whether it is MariaDB or MySQL, and its
+// server id and (MySQL's) server uuid, which SHOW REPLICA STATUS shows.
+func probeSource(ctx context.Context, s *source) (flavor, id, uuid string, err error) {
 	c, err := dialSource(ctx, s)
 	if err != nil {
-		return "", err
+		return "", "", "", err
 	}
 	defer c.Close()
-	res, err := c.Execute("SELECT VERSION()")
+	res, err := c.Execute("SELECT VERSION(), @@server_id")
 	if err != nil {
-		return "", err
+		return "", "", "", err
 	}
 	v, _ := res.GetString(0, 0)
+	id, _ = res.GetString(0, 1)
 	if strings.Contains(strings.ToLower(v), "mariadb") {
-		return gmysql.MariaDBFlavor, nil
+		return gmysql.MariaDBFlavor, id, "", nil
 	}
-	return gmysql.MySQLFlavor, nil
+	if res, err := c.Execute("SELECT @@server_uuid"); err == nil {
+		uuid, _ = res.GetString(0, 0)
+	}
+	return gmysql.MySQLFlavor, id, uuid, nil
 }
 
 // applier turns the events of one connection into engine jobs.

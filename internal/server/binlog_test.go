@@ -4,10 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	gmysql "github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/go-mysql-org/go-mysql/replication"
 
 	"github.com/handlerdb/handlerdb/hs"
 	"github.com/handlerdb/handlerdb/internal/config"
@@ -148,4 +153,134 @@ func TestHandlerDBSemiSyncReplica(t *testing.T) {
 	}
 	execAll(t, rdb, "START SLAVE")
 	waitStatus("status", "ON")
+}
+
+// TestHandlerDBReplicaInMySQLFlavor: a primary that presents itself as
+// MySQL (--version-string without "MariaDB") is followed by a HandlerDB
+// replica as a MySQL primary is: the copy takes its position from SHOW
+// MASTER STATUS's Executed_Gtid_Set, the stream comes by
+// COM_BINLOG_DUMP_GTID in MySQL's flavor (GTIDs server_uuid:N, BEGIN,
+// version 2 rows events), and after a restart the replica resumes from
+// its GTID set. Both end with the same rows and the replica's
+// Executed_Gtid_Set is the primary's @@gtid_executed.
+func TestHandlerDBReplicaInMySQLFlavor(t *testing.T) {
+	replica := startTest(t, func(c *config.Config) { c.ServerID = 2 })
+	// (started last: @@version is the process's, the last server's)
+	primary := startTest(t, func(c *config.Config) {
+		c.LogBin, c.ServerID, c.VersionString = true, 1, "8.0.99-HandlerDB"
+	})
+	pdb := sqlDB(t, primary, "mf")
+	if v := oneValue(t, pdb, "SELECT @@gtid_mode"); v != "ON" {
+		t.Fatalf("@@gtid_mode %q", v)
+	}
+	execAll(t, pdb, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), n DECIMAL(6,2))",
+		"INSERT INTO t VALUES (1, 'copied', 1.5), (2, 'copied too', NULL)")
+	rdb := sqlDB(t, replica, "mysql")
+	host, port, _ := net.SplitHostPort(primary.SQLAddr().String())
+	execAll(t, rdb, fmt.Sprintf("CHANGE REPLICATION SOURCE TO SOURCE_HOST='%s', SOURCE_PORT=%s, SOURCE_USER='root', SOURCE_PASSWORD='', SOURCE_AUTO_POSITION=1, SOURCE_CONNECT_RETRY=1", host, port),
+		"START REPLICA")
+	execAll(t, pdb, "INSERT INTO t VALUES (3, 'streamed', 3.25)", "UPDATE t SET v = 'changed' WHERE id = 1", "DELETE FROM t WHERE id = 2",
+		"CREATE TABLE later (k INT PRIMARY KEY)", "INSERT INTO later VALUES (7)",
+		"BEGIN", "INSERT INTO later VALUES (8)", "UPDATE t SET n = n * 2", "COMMIT")
+	c, err := hs.New(hs.Options{ReadAddr: primary.HS().ReadAddr().String(), WriteAddr: primary.HS().WriteAddr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Index("mf", "t", "PRIMARY", []string{"id", "v", "n"}).Insert(context.Background(), 4, "over hs", "4.00"); err != nil {
+		t.Fatal(err)
+	}
+	q := "SELECT id, v, n FROM mf.t UNION ALL SELECT k, NULL, NULL FROM mf.later ORDER BY 1, 2"
+	waitEqual(t, "rows", q, pdb, rdb)
+	executed := oneValue(t, pdb, "SELECT @@gtid_executed")
+	if executed != "48444200-0000-8000-8000-000000000001:1-10" {
+		t.Fatalf("the primary's @@gtid_executed %q", executed)
+	}
+	waitStatus := func(want string) {
+		t.Helper()
+		got := ""
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(30 * time.Millisecond) {
+			st := replicaStatusOf(t, rdb)
+			if got = st["Executed_Gtid_Set"]; got == want && st["Source_UUID"] == "48444200-0000-8000-8000-000000000001" {
+				return
+			}
+		}
+		t.Fatalf("replica's Executed_Gtid_Set %q (Source_UUID %q), want %q", got, replicaStatusOf(t, rdb)["Source_UUID"], want)
+	}
+	waitStatus(executed)
+
+	// Stopped, the replica misses writes; started, it asks for them by
+	// its GTID set.
+	execAll(t, rdb, "STOP REPLICA")
+	execAll(t, pdb, "INSERT INTO later VALUES (9)", "DELETE FROM later WHERE k = 7")
+	execAll(t, rdb, "START REPLICA")
+	waitEqual(t, "rows after a restart", q, pdb, rdb)
+	waitStatus(oneValue(t, pdb, "SELECT @@gtid_executed"))
+	if st := replicaStatusOf(t, rdb); st["Source_Server_Id"] != "1" {
+		t.Errorf("Source_Server_Id %q", st["Source_Server_Id"])
+	}
+
+	// A MySQL reader by file and position (no @mariadb_slave_capability)
+	// gets MySQL's events too: every transaction as GTID, (BEGIN,) ...,
+	// ending at the position SHOW MASTER STATUS gives.
+	pport, _ := strconv.Atoi(port)
+	syncer := replication.NewBinlogSyncer(replication.BinlogSyncerConfig{ServerID: 99, Flavor: gmysql.MySQLFlavor,
+		Host: host, Port: uint16(pport), User: "root", Logger: slog.New(slog.DiscardHandler)})
+	defer syncer.Close()
+	st, err := syncer.StartSync(gmysql.Position{Name: "hdb-bin.000001", Pos: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end uint32
+	fmt.Sscan(strings.Split(queryText(t, pdb, "SHOW MASTER STATUS"), "|")[1], &end)
+	var types []string
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for {
+		ev, err := st.GetEvent(ctx)
+		if err != nil {
+			t.Fatalf("after %v: %v", types, err)
+		}
+		switch ev.Header.EventType {
+		case replication.GTID_EVENT, replication.WRITE_ROWS_EVENTv2, replication.UPDATE_ROWS_EVENTv2, replication.DELETE_ROWS_EVENTv2:
+			types = append(types, ev.Header.EventType.String())
+		case replication.QUERY_EVENT:
+			types = append(types, string(ev.Event.(*replication.QueryEvent).Query))
+		}
+		if ev.Header.LogPos == end {
+			break
+		}
+	}
+	got := strings.Join(types, " ")
+	for _, want := range []string{"GTIDEvent CREATE TABLE t", "GTIDEvent BEGIN WriteRowsEventV2 GTIDEvent BEGIN UpdateRowsEventV2 GTIDEvent BEGIN DeleteRowsEventV2",
+		"GTIDEvent BEGIN WriteRowsEventV2 UpdateRowsEventV2"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the MySQL reader's events lack %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "GTIDEvent"); n != 12 {
+		t.Errorf("%d transactions, want 12:\n%s", n, got)
+	}
+}
+
+// replicaStatusOf reads SHOW REPLICA STATUS as column -> value.
+func replicaStatusOf(t *testing.T, db *sql.DB) map[string]string {
+	t.Helper()
+	rs, err := db.Query("SHOW REPLICA STATUS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	st := map[string]string{}
+	if rs.Next() {
+		vals, err := rowStrings(rs, len(cols))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cols {
+			st[c] = vals[i].String
+		}
+	}
+	return st
 }

@@ -54,6 +54,7 @@ func sqlConfig(c *config.Config) sqlfront.Config {
 		SlowQueryLogFile: c.SlowQueryLogFile,
 		LongQueryTime:    &c.LongQueryTime,
 		ServerID:         c.ServerID,
+		VersionString:    c.VersionString,
 		SemiSyncPrimary:  c.SemiSyncPrimary,
 		SemiSyncTimeout:  time.Duration(c.SemiSyncTimeoutMS) * time.Millisecond,
 		SemiSyncCount:    c.SemiSyncCount,

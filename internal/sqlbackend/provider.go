@@ -35,10 +35,11 @@ type Provider struct {
 	// CONSISTENT SNAPSHOT puts in @@binlog_snapshot_file and _position.
 	// Set before serving.
 	SnapshotPosition func(seq uint64) (file string, pos uint64, err error)
-	// GTIDPosition, when set, is the binary log's last GTID
-	// (@@gtid_binlog_pos and @@gtid_current_pos: this server's, where the
-	// process-wide variables read the last started server's).
-	GTIDPosition func() (string, error)
+	// LogVariable, when set, gives the binary log's variables
+	// (@@gtid_binlog_pos, @@gtid_current_pos, @@gtid_executed,
+	// @@gtid_purged, by their lower-case names) of this server, where
+	// the process-wide variables read the last started server's.
+	LogVariable func(name string) (string, error)
 
 	fks fkCache // every foreign key of the catalog, by parent (fk.go)
 

@@ -742,15 +742,17 @@ func (s *Session) CurrentRole() string { return s.currentRole }
 func (s *Session) SetCurrentRole(role string) { s.currentRole = role }
 
 // GetSessionVariable is the session's value of a system variable; the
-// binary log's position variables, global only and computed
-// (@@gtid_binlog_pos, @@gtid_current_pos), are the server's log's
-// (Provider.GTIDPosition), else read from the global, which computes
-// them (the session's copy was made when it began).
+// binary log's variables, global only and computed (@@gtid_binlog_pos,
+// @@gtid_current_pos, @@gtid_executed, @@gtid_purged), are the server's
+// log's (Provider.LogVariable), else read from the global, which
+// computes them (the session's copy was made when it began).
 func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
-	if n := len(name); n == len("gtid_binlog_pos") || n == len("gtid_current_pos") {
-		if lower := strings.ToLower(name); lower == "gtid_binlog_pos" || lower == "gtid_current_pos" {
-			if f := s.p.GTIDPosition; f != nil {
-				return f()
+	switch len(name) {
+	case len("gtid_binlog_pos"), len("gtid_current_pos"), len("gtid_executed"), len("gtid_purged"):
+		switch lower := strings.ToLower(name); lower {
+		case "gtid_binlog_pos", "gtid_current_pos", "gtid_executed", "gtid_purged":
+			if f := s.p.LogVariable; f != nil {
+				return f(lower)
 			}
 			if _, v, ok := sql.SystemVariables.GetGlobal(lower); ok {
 				return v, nil

@@ -14,9 +14,11 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/binlogreplication"
 	gmstypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	gmysql "github.com/go-mysql-org/go-mysql/mysql"
 
 	"github.com/handlerdb/handlerdb/internal/binlog"
 	"github.com/handlerdb/handlerdb/internal/errtable"
+	"github.com/handlerdb/handlerdb/internal/mysqlproto"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
 
@@ -27,20 +29,42 @@ import (
 // GTID state. Each event goes in its own packet after a 0x00 byte; a
 // failure is an error packet (1236), which ends the dump.
 
+//
+// A replica that did not set @mariadb_slave_capability (a MySQL replica)
+// gets the log in MySQL's flavor (binlog/mysql.go), and so does a MySQL
+// replica's dump by GTID set (COM_BINLOG_DUMP_GTID): its flags, server
+// id, file name and position as COM_BINLOG_DUMP's, then its executed
+// GTID set in MySQL's binary form.
+
 // dumpNonBlock is COM_BINLOG_DUMP's BINLOG_DUMP_NON_BLOCK flag.
 const dumpNonBlock = 0x01
 
-// binlogDump serves a dump until the replica goes or the log cannot go
-// on; the connection ends with it, except after a non-blocking dump,
-// which ends with an EOF packet at the log's end.
-func (w *wireConn) binlogDump(p []byte) error {
-	if len(p) < 10 {
-		return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "malformed dump request"))
+// errMalformedDump answers a dump request too short for its fields.
+var errMalformedDump = sqlError(errtable.ERMasterFatalReadingBinlog, "malformed dump request")
+
+// binlogDump serves a dump (cmd COM_BINLOG_DUMP or COM_BINLOG_DUMP_GTID)
+// until the replica goes or the log cannot go on; the connection ends
+// with it, except after a non-blocking dump, which ends with an EOF
+// packet at the log's end.
+func (w *wireConn) binlogDump(cmd byte, p []byte) error {
+	var from binlog.From
+	var state string
+	if cmd == mysqlproto.ComBinlogDumpGTID {
+		var err error
+		if from, err = parseDumpGTID(p); err != nil {
+			return w.writeError(err)
+		}
+		state = binlog.SetText(from.Set)
+	} else {
+		if len(p) < 10 {
+			return w.writeError(errMalformedDump)
+		}
+		from = binlog.From{Pos: uint64(binary.LittleEndian.Uint32(p)), File: string(p[10:]),
+			NonBlocking: binary.LittleEndian.Uint16(p[4:])&dumpNonBlock != 0,
+			MySQL:       w.userVariable("mariadb_slave_capability") == ""}
+		state = w.userVariable("slave_connect_state")
 	}
-	from := binlog.From{Pos: uint64(binary.LittleEndian.Uint32(p)), File: string(p[10:]),
-		NonBlocking: binary.LittleEndian.Uint16(p[4:])&dumpNonBlock != 0}
-	state := w.userVariable("slave_connect_state")
-	if state != "" {
+	if state != "" && !from.MySQL {
 		g, err := binlog.DomainGTID(state, 0)
 		if err != nil {
 			return w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, err.Error()+" in the replica's position"))
@@ -99,6 +123,14 @@ func (w *wireConn) binlogDump(p []byte) error {
 		return w.pc.Flush()
 	}
 	switch {
+	case errors.As(err, new(*binlog.AheadError)):
+		var ahead *binlog.AheadError
+		errors.As(err, &ahead)
+		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Replica has more GTIDs than the source has, using the source's SERVER_UUID. This may indicate that the end of the binary log was truncated or that the last binary log file was lost. The source does not have: "+ahead.Extra))
+		_ = w.pc.Flush()
+	case from.MySQL && errors.Is(err, binlog.ErrPurged):
+		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, fmt.Sprintf("Cannot replicate because the source purged required binary logs. Replicate the missing transactions from elsewhere, or provision a new replica from backup. The GTID set sent by the replica is '%s'", state)))
+		_ = w.pc.Flush()
 	case errors.Is(err, binlog.ErrPosition):
 		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Could not find first log file name in binary log index file"))
 		_ = w.pc.Flush()
@@ -110,6 +142,38 @@ func (w *wireConn) binlogDump(p []byte) error {
 		_ = w.pc.Flush()
 	}
 	return err
+}
+
+// parseDumpGTID reads a COM_BINLOG_DUMP_GTID request (after the command
+// byte): flags 2, server id 4, name length 4, name, position 8, then the
+// GTID set's length 4 and the set (a request without them has an empty
+// set); the error is the one to answer.
+func parseDumpGTID(p []byte) (binlog.From, error) {
+	if len(p) < 10 {
+		return binlog.From{}, errMalformedDump
+	}
+	from := binlog.From{MySQL: true, Set: gmysql.NewMysqlGTIDSet(),
+		NonBlocking: binary.LittleEndian.Uint16(p)&dumpNonBlock != 0}
+	nameLen := uint64(binary.LittleEndian.Uint32(p[6:]))
+	if uint64(len(p)) < 10+nameLen+8 {
+		return binlog.From{}, errMalformedDump
+	}
+	rest := p[10+nameLen+8:]
+	if len(rest) < 4 {
+		return from, nil
+	}
+	n := uint64(binary.LittleEndian.Uint32(rest))
+	if uint64(len(rest)-4) < n {
+		return binlog.From{}, errMalformedDump
+	}
+	if n > 0 {
+		s, err := gmysql.DecodeMysqlGTIDSet(rest[4 : 4+n])
+		if err != nil {
+			return binlog.From{}, sqlError(errtable.ERMasterFatalReadingBinlog, "malformed GTID set in the dump request: "+err.Error())
+		}
+		from.Set = *s
+	}
+	return from, nil
 }
 
 // userVariable is the text of the session's user variable @name ("" when
@@ -145,12 +209,8 @@ func defineReplicationVars() {
 	replicationVarsOnce.Do(func() {
 		both := sql.GetMysqlScope(sql.SystemVariableScope_Both)
 		global := sql.GetMysqlScope(sql.SystemVariableScope_Global)
-		lastGTID := func() (interface{}, error) {
-			l := activeBinlog.Load()
-			if l == nil {
-				return "", nil
-			}
-			return l.GTIDPosition()
+		value := func(name string) func() (interface{}, error) {
+			return func() (interface{}, error) { return logVariable(activeBinlog.Load(), name) }
 		}
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
 			&sql.MysqlSystemVariable{Name: "gtid_domain_id", Scope: both, Dynamic: true,
@@ -158,12 +218,35 @@ func defineReplicationVars() {
 			// (the last GTID the binary log holds: a primary's position,
 			// which mariadb-dump --gtid and a new replica's set-up read)
 			&sql.MysqlSystemVariable{Name: "gtid_binlog_pos", Scope: global,
-				Type: gmstypes.NewSystemStringType("gtid_binlog_pos"), Default: "", ValueFunction: lastGTID},
+				Type: gmstypes.NewSystemStringType("gtid_binlog_pos"), Default: "", ValueFunction: value("gtid_binlog_pos")},
 			&sql.MysqlSystemVariable{Name: "gtid_current_pos", Scope: global,
-				Type: gmstypes.NewSystemStringType("gtid_current_pos"), Default: "", ValueFunction: lastGTID},
+				Type: gmstypes.NewSystemStringType("gtid_current_pos"), Default: "", ValueFunction: value("gtid_current_pos")},
+			&sql.MysqlSystemVariable{Name: "gtid_executed", Scope: global,
+				Type: gmstypes.NewSystemStringType("gtid_executed"), Default: "", ValueFunction: value("gtid_executed")},
+			&sql.MysqlSystemVariable{Name: "gtid_purged", Scope: global,
+				Type: gmstypes.NewSystemStringType("gtid_purged"), Default: "", ValueFunction: value("gtid_purged")},
 		})
 		defineSemisyncVars()
 	})
+}
+
+// logVariable is the value of one of the binary log's variables (its
+// lower-case name) from log l (none: ""): @@gtid_binlog_pos and
+// @@gtid_current_pos MariaDB's last GTID, @@gtid_executed and
+// @@gtid_purged MySQL's GTID sets of the same log.
+func logVariable(l *binlog.Log, name string) (string, error) {
+	if l == nil {
+		return "", nil
+	}
+	switch name {
+	case "gtid_executed", "gtid_purged":
+		executed, purged, err := l.MySQLGTIDs()
+		if name == "gtid_purged" {
+			return purged, err
+		}
+		return executed, err
+	}
+	return l.GTIDPosition()
 }
 
 // primaryController answers go-mysql-server's SHOW BINARY LOGS and SHOW
@@ -178,7 +261,7 @@ func (primaryController) RegisterReplica(*sql.Context, *mysql.Conn, string, uint
 }
 
 func (primaryController) BinlogDumpGtid(*sql.Context, *mysql.Conn, mysql.GTIDSet) error {
-	return sqlError(errtable.ERMasterFatalReadingBinlog, "MySQL's GTID replication is not served yet: use a MariaDB replica")
+	return errors.New("sqlfront: the wire layer serves COM_BINLOG_DUMP_GTID")
 }
 
 func (primaryController) ListReplicas(*sql.Context) error { return nil }
@@ -192,13 +275,14 @@ func (c primaryController) ListBinaryLogs(*sql.Context) ([]binlogreplication.Bin
 }
 
 func (c primaryController) GetBinaryLogStatus(*sql.Context) ([]binlogreplication.BinaryLogStatus, error) {
-	g, pos, err := c.log.Position()
+	_, pos, err := c.log.Position()
 	if err != nil {
 		return nil, err
 	}
-	executed := ""
-	if g.Seq > 0 {
-		executed = g.String()
+	// (MySQL's column: the GTID set in MySQL's flavor)
+	executed, _, err := c.log.MySQLGTIDs()
+	if err != nil {
+		return nil, err
 	}
 	return []binlogreplication.BinaryLogStatus{{File: binlog.FileName, Position: uint(pos), ExecutedGtids: executed}}, nil
 }

@@ -96,7 +96,7 @@ func TestMariaDBReplicaFollows(t *testing.T) {
 	if err := db.QueryRow("SHOW MASTER STATUS").Scan(&file, &pos, &doDB, &ignoreDB, &executed); err != nil {
 		t.Fatal(err)
 	}
-	if read := slaveStatus(m.Root, "Read_Master_Log_Pos"); file != "hdb-bin.000001" || pos != read || executed != fmt.Sprintf("0-1-%d", e.FeedSeq()) {
+	if read := slaveStatus(m.Root, "Read_Master_Log_Pos"); file != "hdb-bin.000001" || pos != read || executed != fmt.Sprintf("%s:1-%d", binlog.ServerUUID(1), e.FeedSeq()) {
 		t.Errorf("SHOW MASTER STATUS: %s %s %s; the replica read to %s", file, pos, executed, read)
 	}
 	// Again from the log's start, by file and position.

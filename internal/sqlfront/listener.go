@@ -425,11 +425,9 @@ func (w *wireConn) command() error {
 			err = w.writeError(sqlError(mysql.ERSpecifiedAccessDenied, "REPLICATION SLAVE"))
 		case w.l.conns.binlog == nil:
 			err = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Binary log is not open"))
-		case cmd == mysqlproto.ComBinlogDumpGTID:
-			err = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "MySQL's GTID replication is not served yet: use a MariaDB replica"))
 		default:
 			// The dump holds the connection until it ends.
-			return w.binlogDump(p)
+			return w.binlogDump(cmd, p)
 		}
 		if err != nil {
 			return err

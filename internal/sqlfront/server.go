@@ -201,7 +201,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 			pos, err := bl.PositionAfter(seq)
 			return binlog.FileName, pos, err
 		}
-		p.GTIDPosition = bl.GTIDPosition
+		p.LogVariable = func(name string) (string, error) { return logVariable(bl, name) }
 	}
 	p.SetPointReads(!cfg.NoPointReads)
 	if err := p.DropTemporaryLeftovers(context.Background()); err != nil {
@@ -309,8 +309,9 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 	if cfg.ServerID != 0 {
 		serverID = cfg.ServerID
 	}
+	gtidMode := "OFF"
 	if cfg.Binlog != nil {
-		logBin = 1
+		logBin, gtidMode = 1, "ON"
 	}
 	defer func() {
 		if cfg.Binlog != nil {
@@ -379,7 +380,13 @@ func setGlobals(cfg *Config, e *engine.Engine) error {
 		// (sqlbackend/groupconcat.go).
 		"group_concat_max_len": uint64(1 << 20),
 		"server_id":            serverID,
-		"log_bin":              logBin,
+		// (MySQL's flavor names this server's transactions by it)
+		"server_uuid": binlog.ServerUUID(serverID).String(),
+		"log_bin":     logBin,
+		// (a MySQL replica positioned by GTID set asks its primary for
+		// GTID mode)
+		"gtid_mode":                gtidMode,
+		"enforce_gtid_consistency": gtidMode,
 		// (HandlerDB's binary log has no checksums; a replica asks for
 		// them as this says)
 		"binlog_checksum": "NONE",
