@@ -72,13 +72,29 @@ var fdePostHeaders = []byte{
 // event returns an event of type typ with body, as of timestamp ts from
 // serverID, with header flags (log_pos 0: see SetPos).
 func event(typ byte, ts, serverID uint32, flags uint16, body []byte) []byte {
-	b := make([]byte, HeaderLen, HeaderLen+len(body))
-	binary.LittleEndian.PutUint32(b[0:], ts)
-	b[4] = typ
-	binary.LittleEndian.PutUint32(b[5:], serverID)
-	binary.LittleEndian.PutUint32(b[9:], uint32(HeaderLen+len(body)))
-	binary.LittleEndian.PutUint16(b[17:], flags)
-	return append(b, body...)
+	b, start := startEvent(make([]byte, 0, HeaderLen+len(body)))
+	b = append(b, body...)
+	endEvent(b, start, typ, ts, serverID, flags)
+	return b
+}
+
+// startEvent appends room for an event's header to b, where the event's
+// body follows; endEvent then fills the header in.
+func startEvent(b []byte) ([]byte, int) {
+	return append(b, make([]byte, HeaderLen)...), len(b)
+}
+
+// endEvent fills in the header of the event that starts at start and
+// ends b: type typ, timestamp ts, serverID, flags, its length (log_pos
+// 0: see SetPos).
+func endEvent(b []byte, start int, typ byte, ts, serverID uint32, flags uint16) {
+	h := b[start : start+HeaderLen]
+	binary.LittleEndian.PutUint32(h[0:], ts)
+	h[4] = typ
+	binary.LittleEndian.PutUint32(h[5:], serverID)
+	binary.LittleEndian.PutUint32(h[9:], uint32(len(b)-start))
+	binary.LittleEndian.PutUint32(h[13:], 0)
+	binary.LittleEndian.PutUint16(h[17:], flags)
 }
 
 // SetPos sets the log_pos of the event at the start of ev: the position
@@ -184,19 +200,34 @@ const (
 // GTIDEventOf starts transaction g: a transaction of row changes on
 // transactional tables, or (ddl) one statement that commits by itself.
 func GTIDEventOf(ts uint32, g GTID, ddl bool) []byte {
-	body := binary.LittleEndian.AppendUint64(nil, g.Seq)
-	body = binary.LittleEndian.AppendUint32(body, g.Domain)
+	return appendGTIDEvent(make([]byte, 0, HeaderLen+19), ts, g, ddl)
+}
+
+// appendGTIDEvent appends GTIDEventOf's event to b.
+func appendGTIDEvent(b []byte, ts uint32, g GTID, ddl bool) []byte {
+	b, start := startEvent(b)
+	b = binary.LittleEndian.AppendUint64(b, g.Seq)
+	b = binary.LittleEndian.AppendUint32(b, g.Domain)
 	flags2 := byte(gtidTransactional | gtidAllowParallel)
 	if ddl {
 		flags2 = gtidStandalone | gtidAllowParallel | gtidDDL
 	}
-	body = append(body, flags2, 0, 0, 0, 0, 0, 0)
-	return event(GTIDEvent, ts, g.Server, flagSuppressUse, body)
+	b = append(b, flags2, 0, 0, 0, 0, 0, 0)
+	endEvent(b, start, GTIDEvent, ts, g.Server, flagSuppressUse)
+	return b
 }
 
 // XIDEventOf commits a transaction.
 func XIDEventOf(ts, serverID uint32, xid uint64) []byte {
-	return event(XIDEvent, ts, serverID, 0, binary.LittleEndian.AppendUint64(nil, xid))
+	return appendXIDEvent(make([]byte, 0, HeaderLen+8), ts, serverID, xid)
+}
+
+// appendXIDEvent appends XIDEventOf's event to b.
+func appendXIDEvent(b []byte, ts, serverID uint32, xid uint64) []byte {
+	b, start := startEvent(b)
+	b = binary.LittleEndian.AppendUint64(b, xid)
+	endEvent(b, start, XIDEvent, ts, serverID, 0)
+	return b
 }
 
 // HeartbeatEventOf tells an idle replica the primary is there, at pos of

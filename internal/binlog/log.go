@@ -176,8 +176,9 @@ func Open(e *engine.Engine, serverID uint32) (*Log, error) {
 		return nil, err
 	}
 	l.gtidSeq, l.last, l.end, l.lastSeq = g.Seq, g, end, e.FeedSeq()
+	maps := tableMaps{}
 	e.SetChangeLog(func(x engine.FeedTxn) ([]byte, error) {
-		return TxnEvents(uint32(time.Now().Unix()), l.gtidOf(x), x)
+		return maps.txnEvents(uint32(time.Now().Unix()), l.gtidOf(x), x)
 	})
 	e.SetChangeFeed(func(txns []engine.FeedTxn) {
 		// The records of the transactions now durable move the log's

@@ -129,6 +129,15 @@ func lenenc(b []byte, n uint64) []byte {
 
 // TableMapEventOf maps table t to its id for the row events after it.
 func TableMapEventOf(ts, serverID uint32, t *engine.Table) ([]byte, error) {
+	body, err := tableMapBody(t)
+	if err != nil {
+		return nil, err
+	}
+	return event(TableMapEvent, ts, serverID, 0, body), nil
+}
+
+// tableMapBody is the body of t's table map event.
+func tableMapBody(t *engine.Table) ([]byte, error) {
 	body := appendTableID(nil, t.ID)
 	body = binary.LittleEndian.AppendUint16(body, 1)
 	body = append(body, byte(len(t.DB)))
@@ -153,7 +162,7 @@ func TableMapEventOf(ts, serverID uint32, t *engine.Table) ([]byte, error) {
 			nulls[i/8] |= 1 << (i % 8)
 		}
 	}
-	return event(TableMapEvent, ts, serverID, 0, append(body, nulls...)), nil
+	return append(body, nulls...), nil
 }
 
 func appendTableID(b []byte, id uint32) []byte {
@@ -163,6 +172,11 @@ func appendTableID(b []byte, id uint32) []byte {
 // RowsEventOf writes the changes of one kind to table t, all of them
 // (last: the statement's last event).
 func RowsEventOf(ts, serverID uint32, t *engine.Table, kind engine.ChangeKind, changes []engine.Change, last bool) ([]byte, error) {
+	return appendRowsEvent(nil, ts, serverID, t, kind, changes, last)
+}
+
+// appendRowsEvent appends RowsEventOf's event to b.
+func appendRowsEvent(b []byte, ts, serverID uint32, t *engine.Table, kind engine.ChangeKind, changes []engine.Change, last bool) ([]byte, error) {
 	typ := byte(WriteRowsV1)
 	switch kind {
 	case engine.ChangeUpdate:
@@ -170,7 +184,8 @@ func RowsEventOf(ts, serverID uint32, t *engine.Table, kind engine.ChangeKind, c
 	case engine.ChangeDelete:
 		typ = DeleteRowsV1
 	}
-	body := appendTableID(nil, t.ID)
+	body, start := startEvent(b)
+	body = appendTableID(body, t.ID)
 	var flags uint16
 	if last {
 		flags = rowsStmtEnd
@@ -178,13 +193,11 @@ func RowsEventOf(ts, serverID uint32, t *engine.Table, kind engine.ChangeKind, c
 	body = binary.LittleEndian.AppendUint16(body, flags)
 	n := len(t.Columns)
 	body = lenenc(body, uint64(n))
-	all := make([]byte, (n+7)/8)
-	for i := range n {
-		all[i/8] |= 1 << (i % 8)
-	}
-	body = append(body, all...)
-	if typ == UpdateRowsV1 {
-		body = append(body, all...)
+	// (every column's bit set, in the before and after column sets)
+	for range 1 + btoi(typ == UpdateRowsV1) {
+		for i := 0; i < n; i += 8 {
+			body = append(body, byte(1<<min(8, n-i)-1))
+		}
 	}
 	var err error
 	for _, c := range changes {
@@ -202,7 +215,15 @@ func RowsEventOf(ts, serverID uint32, t *engine.Table, kind engine.ChangeKind, c
 			return nil, err
 		}
 	}
-	return event(typ, ts, serverID, 0, body), nil
+	endEvent(body, start, typ, ts, serverID, 0)
+	return body, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // appendImage appends a row image: its NULL bitmap (the bits past the

@@ -18,11 +18,40 @@ const maxRowsBody = 8 << 10
 // A transaction that is a DDL statement is its GTID (flagged DDL) and a
 // query event with the statement's text.
 func TxnEvents(ts uint32, g GTID, x engine.FeedTxn) ([]byte, error) {
+	return tableMaps(nil).txnEvents(ts, g, x)
+}
+
+// tableMaps keeps the bodies of the tables' table map events, so that a
+// transaction's are not made again for each (a table altered or renamed
+// is another *engine.Table). The change log's goroutine only (the
+// writer's); a nil one keeps none.
+type tableMaps map[*engine.Table][]byte
+
+// body is t's table map event body.
+func (m tableMaps) body(t *engine.Table) ([]byte, error) {
+	if b, ok := m[t]; ok {
+		return b, nil
+	}
+	b, err := tableMapBody(t)
+	if err != nil || m == nil {
+		return b, err
+	}
+	if len(m) >= 1024 {
+		clear(m) // (tables that DDL replaced)
+	}
+	m[t] = b
+	return b, nil
+}
+
+// txnEvents is TxnEvents with m's table maps.
+func (m tableMaps) txnEvents(ts uint32, g GTID, x engine.FeedTxn) ([]byte, error) {
 	serverID := g.Server
 	if st := x.Statement; st != nil {
 		return append(GTIDEventOf(ts, g, true), QueryEventOf(ts, serverID, st.DB, st.Text)...), nil
 	}
-	out := GTIDEventOf(ts, g, false)
+	// (room for the events of a few rows of a small table: one
+	// allocation for most transactions)
+	out := appendGTIDEvent(make([]byte, 0, 256+128*len(x.Changes)), ts, g, false)
 	cs := x.Changes
 	for len(cs) > 0 {
 		t, kind := cs[0].Table, cs[0].Kind
@@ -30,11 +59,14 @@ func TxnEvents(ts uint32, g GTID, x engine.FeedTxn) ([]byte, error) {
 		for n < len(cs) && cs[n].Table == t && cs[n].Kind == kind {
 			n++
 		}
-		tm, err := TableMapEventOf(ts, serverID, t)
+		tm, err := m.body(t)
 		if err != nil {
 			return nil, err
 		}
+		var start int
+		out, start = startEvent(out)
 		out = append(out, tm...)
+		endEvent(out, start, TableMapEvent, ts, serverID, 0)
 		run := cs[:n]
 		for len(run) > 0 {
 			// Rows go to one event until it passes maxRowsBody.
@@ -43,16 +75,15 @@ func TxnEvents(ts uint32, g GTID, x engine.FeedTxn) ([]byte, error) {
 				size += rowSize(t, run[k])
 				k++
 			}
-			ev, err := RowsEventOf(ts, serverID, t, kind, run[:k], k == len(run))
+			out, err = appendRowsEvent(out, ts, serverID, t, kind, run[:k], k == len(run))
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, ev...)
 			run = run[k:]
 		}
 		cs = cs[n:]
 	}
-	return append(out, XIDEventOf(ts, serverID, x.Seq)...), nil
+	return appendXIDEvent(out, ts, serverID, x.Seq), nil
 }
 
 // rowSize is about the bytes a change's images take.

@@ -54,8 +54,9 @@ type batchWriter struct {
 	// each row change in changes (feed.go).
 	feeding  bool
 	changes  []Change
-	jobStart int        // where the running job's changes start
-	stmt     *Statement // the statement the running job logs (LogStatement)
+	arena    changeArena // the changes' row copies
+	jobStart int         // where the running job's changes start
+	stmt     *Statement  // the statement the running job logs (LogStatement)
 }
 
 // rowDeltas is a batch's change of each table's row count; a table it

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // The change feed: every committed job's row changes, in commit order.
@@ -228,12 +230,53 @@ func (w *batchWriter) note(kind ChangeKind, t *Table, old, row Row) {
 	}
 	c := Change{Kind: kind, Table: t}
 	if old != nil {
-		c.Old = old.Clone()
+		c.Old = w.arena.clone(old)
 	}
 	if row != nil {
-		c.Row = row.Clone()
+		c.Row = w.arena.clone(row)
 	}
 	w.changes = append(w.changes, c)
+}
+
+// changeArena holds the change feed's copies of rows in chunks, so that
+// a copy costs no allocation of its own. A chunk is never reused (the
+// feed's receiver owns what it gets): the collector frees it with the
+// last copy in it. The writer's goroutine only (its batchWriter's).
+type changeArena struct {
+	vals  []types.Value
+	bytes []byte
+}
+
+// Chunk sizes of changeArena.
+const (
+	arenaVals  = 1024
+	arenaBytes = 64 << 10
+)
+
+// clone copies r, its bytes too, into the arena.
+func (a *changeArena) clone(r Row) Row {
+	n := 0
+	for i := range r {
+		n += len(r[i].B)
+	}
+	if cap(a.vals)-len(a.vals) < len(r) {
+		a.vals = make([]types.Value, 0, max(arenaVals, len(r)))
+	}
+	at := len(a.vals)
+	a.vals = a.vals[:at+len(r)]
+	c := Row(a.vals[at : at+len(r) : at+len(r)])
+	if n > 0 && cap(a.bytes)-len(a.bytes) < n {
+		a.bytes = make([]byte, 0, max(arenaBytes, n))
+	}
+	for i, v := range r {
+		c[i] = v
+		if v.B != nil {
+			start := len(a.bytes)
+			a.bytes = append(a.bytes, v.B...)
+			c[i].B = a.bytes[start:len(a.bytes):len(a.bytes)]
+		}
+	}
+	return c
 }
 
 // feedJob is where one job's changes end in the group's, and the
