@@ -148,6 +148,12 @@ type Log struct {
 	// runs are the domain's GTIDs of the whole log, purged ones too, by
 	// server: MySQL's flavor's GTID set.
 	runs []run
+	// ckSeq is the feed number of the last checkpoint (under mu); ckWake
+	// asks for the next, ckStop and ckDone end its goroutine
+	// (checkpoint.go).
+	ckSeq          uint64
+	ckWake, ckStop chan struct{}
+	ckDone         chan struct{}
 	// marks is a sparse index of the records (one per markEvery feed
 	// numbers, in order; under mu): where a dump by position, a
 	// replica's GTID or a position after a number starts reading
@@ -196,11 +202,18 @@ func Open(e *engine.Engine, serverID uint32) (*Log, error) {
 				l.runs = addRun(l.runs, g)
 			}
 		}
+		if l.lastSeq-l.ckSeq >= checkpointEvery {
+			select {
+			case l.ckWake <- struct{}{}:
+			default:
+			}
+		}
 		close(l.wake)
 		l.wake = make(chan struct{})
 		l.mu.Unlock()
 	})
 	l.semi = NewSemisync(e.FeedSeq, e.SetCommitWait)
+	l.startCheckpoints()
 	return l, nil
 }
 
@@ -228,6 +241,7 @@ func (l *Log) Close() {
 	l.e.SetCommitWait(nil)
 	l.e.SetChangeLog(nil)
 	l.e.SetChangeFeed(nil)
+	l.stopCheckpoints()
 	l.mu.Lock()
 	stop := l.stopExpire
 	l.stopExpire = nil
@@ -262,7 +276,8 @@ func (l *Log) Position() (GTID, uint64, error) {
 
 // scanEnd reads the log to its end: the domain's last GTID (this
 // server's id with number 0 when there is none) and the position after
-// the last record (Open's start).
+// the last record (Open's start). It starts from the last checkpoint
+// when one stands for records the log still holds (checkpoint.go).
 func (l *Log) scanEnd() (GTID, uint64, error) {
 	b, err := l.start()
 	if err != nil {
@@ -272,9 +287,13 @@ func (l *Log) scanEnd() (GTID, uint64, error) {
 	if !b.Set {
 		g.Server = l.serverID
 	}
-	pos := b.Pos
+	pos, first := b.Pos, b.Seq+1
 	l.runs = b.Runs
-	err = l.e.ReadChangeLog(b.Seq+1, func(seq uint64, rec []byte) bool {
+	if ck, ok := l.readCheckpoint(b); ok {
+		g, pos, first = ck.last, ck.end, ck.lastSeq+1
+		l.runs, l.marks, l.ckSeq = ck.runs, ck.marks, ck.lastSeq
+	}
+	err = l.e.ReadChangeLog(first, func(seq uint64, rec []byte) bool {
 		rg := recordGTID(rec)
 		if seq%markEvery == 0 {
 			l.marks = append(l.marks, mark{seq: seq, pos: pos, g: rg, prev: g})
