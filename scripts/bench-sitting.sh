@@ -22,9 +22,17 @@ WORKLOADS=${WORKLOADS:-"get 16 1,get 16 16,update 16 16,insert 16 16"}
 SQL=${SQL:-1}
 ours="hs://127.0.0.1:$OURS_HS?wr_port=$OURS_WR"
 maria="hs://127.0.0.1:$MARIA_HS?wr_port=$MARIA_WR"
+# TARGET=mysql runs the workloads as prepared SQL statements instead,
+# over OURS_SQL and MARIA_SQL (MARIA_USER, default bench:bench), e.g. the
+# durable comparison of SQL inserts, which MariaDB's binary log records
+# (its HandlerSocket writes it does not: MDEV-33967).
+TARGET=${TARGET:-hs}
+MARIA_SQL=${MARIA_SQL:-13306} MARIA_USER=${MARIA_USER:-bench:bench}
 run() { # label dsn pid args...
   local label=$1 dsn=$2 pid=$3; shift 3
-  "$HSBENCH" run --hs "$dsn" --duration "$DUR" --warmup 1s --quiet --server-pid "$pid" "$@" 2>&1 |
+  local sqldsn="root@tcp(127.0.0.1:$OURS_SQL)/"
+  [ "$label" = maria ] && sqldsn="$MARIA_USER@tcp(127.0.0.1:$MARIA_SQL)/"
+  "$HSBENCH" run --target "$TARGET" --hs "$dsn" --mysql "$sqldsn" --duration "$DUR" --warmup 1s --quiet --server-pid "$pid" "$@" 2>&1 |
     grep -E "^ +(hs|mysql)" | sed "s/^/$label /"
 }
 out=$(mktemp)
