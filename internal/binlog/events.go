@@ -107,14 +107,21 @@ func EventLen(b []byte) int { return int(binary.LittleEndian.Uint32(b[9:])) }
 
 // FormatDescriptionEvent is a log's first event, created at ts.
 func FormatDescriptionEvent(ts, serverID uint32) []byte {
-	body := make([]byte, 0, 2+50+4+1+len(fdePostHeaders)+4)
+	return formatDescription(ts, serverID, ServerVersion, fdePostHeaders)
+}
+
+// formatDescription is a format description naming server version,
+// with the post-header lengths of each event type and the checksum
+// algorithm.
+func formatDescription(ts, serverID uint32, version string, postHeaders []byte) []byte {
+	body := make([]byte, 0, 2+50+4+1+len(postHeaders)+4)
 	body = binary.LittleEndian.AppendUint16(body, 4)
 	var ver [50]byte
-	copy(ver[:], ServerVersion)
+	copy(ver[:], version)
 	body = append(body, ver[:]...)
 	body = binary.LittleEndian.AppendUint32(body, ts)
 	body = append(body, HeaderLen)
-	body = append(body, fdePostHeaders...)
+	body = append(body, postHeaders...)
 	// (its checksum, last, counts its log_pos: made when it is placed)
 	body = append(body, 0, 0, 0, 0)
 	return event(FormatDescription, ts, serverID, 0, body)

@@ -163,16 +163,7 @@ func aheadOf(s mysql.MysqlGTIDSet, seq uint64) string {
 // MySQLFormatDescriptionEvent is the format description of the log in
 // MySQL's flavor.
 func MySQLFormatDescriptionEvent(ts, serverID uint32) []byte {
-	body := make([]byte, 0, 2+50+4+1+len(mysqlPostHeaders)+4)
-	body = binary.LittleEndian.AppendUint16(body, 4)
-	var ver [50]byte
-	copy(ver[:], MySQLServerVersion)
-	body = append(body, ver[:]...)
-	body = binary.LittleEndian.AppendUint32(body, ts)
-	body = append(body, HeaderLen)
-	body = append(body, mysqlPostHeaders...)
-	body = append(body, 0, 0, 0, 0) // (SealFormatDescription's)
-	return event(FormatDescription, ts, serverID, 0, body)
+	return formatDescription(ts, serverID, MySQLServerVersion, mysqlPostHeaders)
 }
 
 // PreviousGTIDsEventOf lists the GTIDs before the log's events.

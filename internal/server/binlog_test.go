@@ -200,12 +200,12 @@ func TestHandlerDBReplicaInMySQLFlavor(t *testing.T) {
 		t.Helper()
 		got := ""
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(30 * time.Millisecond) {
-			st := replicaStatusOf(t, rdb)
-			if got = st["Executed_Gtid_Set"]; got == want && st["Source_UUID"] == "48444200-0000-8000-8000-000000000001" {
+			st := slaveStatus(t, rdb)
+			if got = st["Executed_Gtid_Set"]; got == want && st["Master_UUID"] == "48444200-0000-8000-8000-000000000001" {
 				return
 			}
 		}
-		t.Fatalf("replica's Executed_Gtid_Set %q (Source_UUID %q), want %q", got, replicaStatusOf(t, rdb)["Source_UUID"], want)
+		t.Fatalf("replica's Executed_Gtid_Set %q (Master_UUID %q), want %q", got, slaveStatus(t, rdb)["Master_UUID"], want)
 	}
 	waitStatus(executed)
 
@@ -216,8 +216,8 @@ func TestHandlerDBReplicaInMySQLFlavor(t *testing.T) {
 	execAll(t, rdb, "START REPLICA")
 	waitEqual(t, "rows after a restart", q, pdb, rdb)
 	waitStatus(oneValue(t, pdb, "SELECT @@gtid_executed"))
-	if st := replicaStatusOf(t, rdb); st["Source_Server_Id"] != "1" {
-		t.Errorf("Source_Server_Id %q", st["Source_Server_Id"])
+	if st := slaveStatus(t, rdb); st["Master_Server_Id"] != "1" {
+		t.Errorf("Master_Server_Id %q", st["Master_Server_Id"])
 	}
 
 	// A MySQL reader by file and position (no @mariadb_slave_capability)
@@ -261,26 +261,4 @@ func TestHandlerDBReplicaInMySQLFlavor(t *testing.T) {
 	if n := strings.Count(got, "GTIDEvent"); n != 12 {
 		t.Errorf("%d transactions, want 12:\n%s", n, got)
 	}
-}
-
-// replicaStatusOf reads SHOW REPLICA STATUS as column -> value.
-func replicaStatusOf(t *testing.T, db *sql.DB) map[string]string {
-	t.Helper()
-	rs, err := db.Query("SHOW REPLICA STATUS")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rs.Close()
-	cols, _ := rs.Columns()
-	st := map[string]string{}
-	if rs.Next() {
-		vals, err := rowStrings(rs, len(cols))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, c := range cols {
-			st[c] = vals[i].String
-		}
-	}
-	return st
 }
