@@ -150,7 +150,8 @@ func (x *Txn) Commit(ctx context.Context) error {
 	}
 	log := x.log
 	quiet, seq := x.quiet, x.seq
-	return x.w.e.Update(ctx, func(tx *Job) error {
+	// (prompt: a session commits one transaction at a time)
+	return x.w.e.update(ctx, func(tx *Job) error {
 		// This job is the first since Begin: the store is as the
 		// statements checked it (see Txn.quiet).
 		tx.unchecked = quiet && tx.e.jobsStarted.Load() == seq+1
@@ -178,7 +179,7 @@ func (x *Txn) Commit(ctx context.Context) error {
 			}
 		}
 		return nil
-	})
+	}, true)
 }
 
 // InsertNow inserts row into t as a job of its own: what a transaction
@@ -190,14 +191,14 @@ func (x *Txn) Commit(ctx context.Context) error {
 // replaced or dropped since, a read-only engine), with nothing written;
 // err is the commit's.
 func (e *Engine) InsertNow(ctx context.Context, t *Table, row Row) (id uint64, refused, err error) {
-	err = e.Update(ctx, func(tx *Job) error {
+	err = e.update(ctx, func(tx *Job) error {
 		if tx.current(t) != t {
 			refused = tableError(ErrTableDefChanged, t, t.DB+"."+t.Name)
 			return refused
 		}
 		id, refused = tx.Insert(t, row)
 		return refused
-	})
+	}, true) // (prompt: a SQL statement of its own)
 	if refused != nil {
 		return 0, refused, nil
 	}

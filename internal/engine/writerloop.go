@@ -20,6 +20,10 @@ type job struct {
 	errs []error
 	err  error
 	done chan struct{}
+	// prompt: the caller sends one job at a time with work of its own
+	// between them (a SQL transaction's commit): the group it is in
+	// does not wait for more jobs (see run).
+	prompt bool
 }
 
 // setErr gives err to the job's functions that have none.
@@ -195,6 +199,11 @@ func (e *Engine) SetGroupHook(fn func(GroupStats)) {
 // on anything but the engine, and must not call Update. A ctx that is done
 // before the job starts skips it.
 func (e *Engine) Update(ctx context.Context, fn func(tx *Job) error) error {
+	return e.update(ctx, fn, false)
+}
+
+// update is Update, for a prompt job or not (job.prompt).
+func (e *Engine) update(ctx context.Context, fn func(tx *Job) error, prompt bool) error {
 	e.mu.RLock()
 	if e.closed {
 		e.mu.RUnlock()
@@ -205,7 +214,7 @@ func (e *Engine) Update(ctx context.Context, fn func(tx *Job) error) error {
 	defer e.pending.Done()
 
 	j := jobPool.Get().(*job)
-	j.ctx, j.fn = ctx, fn
+	j.ctx, j.fn, j.prompt = ctx, fn, prompt
 	e.w.ch <- j
 	<-j.done
 	err := j.err
@@ -255,7 +264,11 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 // most as long as the last commit took: a caller later than that would
 // have waited for a whole commit anyway. In the other modes a commit is a
 // write(2) and it waits a quarter of that, since there the wait's wake-ups
-// cost more than the groups save. With one caller it never waits.
+// cost more than the groups save. With one caller it never waits, nor
+// with a prompt job in hand (a SQL commit): such callers do not come
+// straight back, and the wait only delayed them (sysbench's oltp_insert
+// and oltp_update_index, 8 threads, ran 7-13% faster without it, where
+// HandlerSocket's 16x1 writes ran 5% slower).
 func (w *writer) run() {
 	defer close(w.done)
 	defer w.stopWaiter()
@@ -279,7 +292,7 @@ func (w *writer) run() {
 			return
 		}
 		w.drain(max)
-		if want := min(expect, max); len(w.jobs) < want && lastCommit > 20*time.Microsecond {
+		if want := min(expect, max); len(w.jobs) < want && lastCommit > 20*time.Microsecond && !w.holdsPrompt() {
 			timer.Reset(min(lastCommit/waitDiv, 2*time.Millisecond))
 		wait:
 			for len(w.jobs) < want {
@@ -305,6 +318,16 @@ func (w *writer) run() {
 		}
 		expect = len(w.ch) + n
 	}
+}
+
+// holdsPrompt reports whether the group formed holds a prompt job.
+func (w *writer) holdsPrompt() bool {
+	for _, j := range w.jobs {
+		if j.prompt {
+			return true
+		}
+	}
+	return false
 }
 
 // drain takes every queued job, up to max in the group.
