@@ -261,4 +261,21 @@ func TestHandlerDBReplicaInMySQLFlavor(t *testing.T) {
 	if n := strings.Count(got, "GTIDEvent"); n != 12 {
 		t.Errorf("%d transactions, want 12:\n%s", n, got)
 	}
+
+	// A reader whose GTID set holds more of the primary's transactions
+	// than its log is refused with 1236, naming them.
+	ahead, err := gmysql.ParseMysqlGTIDSet("48444200-0000-8000-8000-000000000001:1-20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	syncer2 := replication.NewBinlogSyncer(replication.BinlogSyncerConfig{ServerID: 98, Flavor: gmysql.MySQLFlavor,
+		Host: host, Port: uint16(pport), User: "root", Logger: slog.New(slog.DiscardHandler)})
+	defer syncer2.Close()
+	st2, err := syncer2.StartSyncGTID(ahead)
+	if err == nil {
+		_, err = st2.GetEvent(ctx)
+	}
+	if err == nil || !strings.Contains(err.Error(), "1236") || !strings.Contains(err.Error(), "more GTIDs than the source") || !strings.Contains(err.Error(), ":13-20") {
+		t.Errorf("a reader ahead of the log: %v", err)
+	}
 }

@@ -28,7 +28,6 @@ import (
 // before; the command names a file and position, used when there is no
 // GTID state. Each event goes in its own packet after a 0x00 byte; a
 // failure is an error packet (1236), which ends the dump.
-
 //
 // A replica that did not set @mariadb_slave_capability (a MySQL replica)
 // gets the log in MySQL's flavor (binlog/mysql.go), and so does a MySQL
@@ -122,10 +121,9 @@ func (w *wireConn) binlogDump(cmd byte, p []byte) error {
 		}
 		return w.pc.Flush()
 	}
+	var ahead *binlog.AheadError
 	switch {
-	case errors.As(err, new(*binlog.AheadError)):
-		var ahead *binlog.AheadError
-		errors.As(err, &ahead)
+	case errors.As(err, &ahead):
 		_ = w.writeError(sqlError(errtable.ERMasterFatalReadingBinlog, "Replica has more GTIDs than the source has, using the source's SERVER_UUID. This may indicate that the end of the binary log was truncated or that the last binary log file was lost. The source does not have: "+ahead.Extra))
 		_ = w.pc.Flush()
 	case from.MySQL && errors.Is(err, binlog.ErrPurged):
