@@ -74,7 +74,15 @@ func (l *Log) ShowEvents(ctx context.Context, file string, from uint64, offset, 
 		rows = append(rows, EventRow{Pos: pos, End: end, Type: name, ServerID: binary.LittleEndian.Uint32(ev[5:]), Info: info})
 		return nil
 	}
-	err = l.Dump(ctx, From{NonBlocking: true, File: FileName, Pos: start}, 0, send, func() error { return nil })
+	// (a FROM past the log's start reads from the sparse index's last
+	// record at or before it, not from the first)
+	dumpFrom := start
+	if from > start {
+		if m, ok := l.markWhere(b, func(m mark) bool { return m.pos <= from }); ok {
+			dumpFrom = m.pos
+		}
+	}
+	err = l.Dump(ctx, From{NonBlocking: true, File: FileName, Pos: dumpFrom}, 0, send, func() error { return nil })
 	if errors.Is(err, errEnough) {
 		err = nil
 	}

@@ -71,3 +71,33 @@ func TestShowEvents(t *testing.T) {
 		t.Fatalf("after the purge: %+v %v", after, err)
 	}
 }
+
+// TestShowEventsFromMark: SHOW BINLOG EVENTS FROM a position reads from
+// the sparse index's record at or before it, and lists what the whole
+// log's listing lists from there, from every event's start; a position
+// inside an event is refused as before.
+func TestShowEventsFromMark(t *testing.T) {
+	defer func(m uint64) { markEvery = m }(markEvery)
+	markEvery = 2
+	x := openLogged(t, 7, "")
+	for id := range int64(9) {
+		x.insert(t, id)
+	}
+	ctx := context.Background()
+	rows, err := x.l.ShowEvents(ctx, "", 0, 0, -1)
+	if err != nil || len(rows) != 2+9*4 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	if len(x.l.marks) < 4 {
+		t.Fatalf("marks %v", x.l.marks)
+	}
+	for i, r := range rows {
+		got, err := x.l.ShowEvents(ctx, "", r.Pos, 0, -1)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(rows[i:]) {
+			t.Fatalf("FROM %d: %v (%v), want %v", r.Pos, got, err, rows[i:])
+		}
+		if _, err := x.l.ShowEvents(ctx, "", r.Pos+1, 0, -1); !errors.Is(err, ErrOffset) {
+			t.Fatalf("FROM %d, inside an event: %v", r.Pos+1, err)
+		}
+	}
+}
