@@ -248,17 +248,28 @@ func HeartbeatEventOf(serverID uint32, file string) []byte {
 // catalog, and utf8mb4_general_ci as the client's, connection's and
 // server's collation, in which the text is).
 func QueryEventOf(ts, serverID uint32, db, text string) []byte {
-	var status []byte
-	status = append(status, 0, 0, 0, 0, 0)             // Q_FLAGS2_CODE: none
-	status = append(status, 1, 0, 0, 0, 0, 0, 0, 0, 0) // Q_SQL_MODE_CODE: ''
-	status = append(status, 6, 3, 's', 't', 'd')       // Q_CATALOG_NZ_CODE: std
-	status = append(status, 4, 45, 0, 45, 0, 45, 0)    // Q_CHARSET_CODE
-	body := binary.LittleEndian.AppendUint32(nil, 0)   // thread id
-	body = binary.LittleEndian.AppendUint32(body, 0)   // execution time
-	body = append(body, byte(len(db)))                 // database name length
-	body = binary.LittleEndian.AppendUint16(body, 0)   // error code
-	body = binary.LittleEndian.AppendUint16(body, uint16(len(status)))
-	body = append(body, status...)
-	body = append(append(body, db...), 0)
-	return event(QueryEvent, ts, serverID, 0, append(body, text...))
+	return appendQueryEvent(nil, ts, serverID, db, text)
+}
+
+// queryStatus are a query event's status variables.
+var queryStatus = []byte{
+	0, 0, 0, 0, 0, // Q_FLAGS2_CODE: none
+	1, 0, 0, 0, 0, 0, 0, 0, 0, // Q_SQL_MODE_CODE: ''
+	6, 3, 's', 't', 'd', // Q_CATALOG_NZ_CODE: std
+	4, 45, 0, 45, 0, 45, 0, // Q_CHARSET_CODE
+}
+
+// appendQueryEvent appends QueryEventOf's event to b.
+func appendQueryEvent(b []byte, ts, serverID uint32, db, text string) []byte {
+	b, start := startEvent(b)
+	b = binary.LittleEndian.AppendUint32(b, 0) // thread id
+	b = binary.LittleEndian.AppendUint32(b, 0) // execution time
+	b = append(b, byte(len(db)))               // database name length
+	b = binary.LittleEndian.AppendUint16(b, 0) // error code
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(queryStatus)))
+	b = append(b, queryStatus...)
+	b = append(append(b, db...), 0)
+	b = append(b, text...)
+	endEvent(b, start, QueryEvent, ts, serverID, 0)
+	return b
 }

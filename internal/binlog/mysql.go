@@ -113,9 +113,19 @@ func SetText(s mysql.MysqlGTIDSet) string {
 
 // setHas reports whether GTID set s holds uuid u's number n (untagged).
 func setHas(s mysql.MysqlGTIDSet, u uuid.UUID, n uint64) bool {
+	_, ok := setInterval(s, u, n)
+	return ok
+}
+
+// setInterval is the interval of set s's numbers of uuid u (untagged)
+// that holds n; false when none does.
+func setInterval(s mysql.MysqlGTIDSet, u uuid.UUID, n uint64) (mysql.Interval, bool) {
 	iv := s[u][mysql.Tag{}]
 	i := sort.Search(len(iv), func(i int) bool { return iv[i].Stop > int64(n) })
-	return i < len(iv) && iv[i].Start <= int64(n)
+	if i == len(iv) || iv[i].Start > int64(n) {
+		return mysql.Interval{}, false
+	}
+	return iv[i], true
 }
 
 // coveredPrefix returns the last GTID of runs up to which s holds every
@@ -125,12 +135,11 @@ func coveredPrefix(runs []run, s mysql.MysqlGTIDSet) GTID {
 	for _, r := range runs {
 		u := ServerUUID(r.server)
 		for n := r.first; n <= r.last; {
-			iv := s[u][mysql.Tag{}]
-			i := sort.Search(len(iv), func(i int) bool { return iv[i].Stop > int64(n) })
-			if i == len(iv) || iv[i].Start > int64(n) {
+			iv, ok := setInterval(s, u, n)
+			if !ok {
 				return last
 			}
-			top := min(uint64(iv[i].Stop)-1, r.last)
+			top := min(uint64(iv.Stop)-1, r.last)
 			last = GTID{Server: r.server, Seq: top}
 			n = top + 1
 		}
@@ -171,18 +180,20 @@ func PreviousGTIDsEventOf(ts, serverID uint32, s mysql.MysqlGTIDSet) []byte {
 	return event(PreviousGTIDsType, ts, serverID, 0, s.Encode())
 }
 
-// MySQLGTIDEventOf starts MySQL transaction u:gno, the seqNo-th of the
-// log: its logical clock says it follows the one before (a replica
-// applies the log's transactions in order).
-func MySQLGTIDEventOf(ts, serverID uint32, u uuid.UUID, gno, seqNo uint64) []byte {
-	body := make([]byte, 0, 42)
-	body = append(body, 0) // flags: row changes only
-	body = append(body, u[:]...)
-	body = binary.LittleEndian.AppendUint64(body, gno)
-	body = append(body, 2) // logical timestamps follow
-	body = binary.LittleEndian.AppendUint64(body, seqNo-1)
-	body = binary.LittleEndian.AppendUint64(body, seqNo)
-	return event(MySQLGTIDEvent, ts, serverID, 0, body)
+// appendMySQLGTIDEvent appends the GTID event that starts MySQL
+// transaction u:gno, the seqNo-th of the log: its logical clock says it
+// follows the one before (a replica applies the log's transactions in
+// order).
+func appendMySQLGTIDEvent(b []byte, ts, serverID uint32, u uuid.UUID, gno, seqNo uint64) []byte {
+	b, start := startEvent(b)
+	b = append(b, 0) // flags: row changes only
+	b = append(b, u[:]...)
+	b = binary.LittleEndian.AppendUint64(b, gno)
+	b = append(b, 2) // logical timestamps follow
+	b = binary.LittleEndian.AppendUint64(b, seqNo-1)
+	b = binary.LittleEndian.AppendUint64(b, seqNo)
+	endEvent(b, start, MySQLGTIDEvent, ts, serverID, 0)
+	return b
 }
 
 // appendMySQL appends the events of one stored transaction record, which
@@ -201,11 +212,12 @@ func appendMySQL(dst, rec []byte, at, seqNo uint64) []byte {
 		switch ev[4] {
 		case GTIDEvent:
 			g := recordGTID(ev)
-			dst = append(dst, MySQLGTIDEventOf(ts, server, ServerUUID(g.Server), g.Seq, seqNo)...)
+			dst = appendMySQLGTIDEvent(dst, ts, server, ServerUUID(g.Server), g.Seq, seqNo)
 			if n > HeaderLen+12 && ev[HeaderLen+12]&gtidStandalone == 0 {
+				// (a BEGIN opens a transaction of row changes)
 				SetPos(dst[start:], uint32(at))
 				start = len(dst)
-				dst = append(dst, beginEvent(ts, server)...)
+				dst = appendQueryEvent(dst, ts, server, "", "BEGIN")
 			}
 		case WriteRowsV1, UpdateRowsV1, DeleteRowsV1:
 			if n < HeaderLen+8 {
@@ -226,9 +238,4 @@ func appendMySQL(dst, rec []byte, at, seqNo uint64) []byte {
 		rec = rec[n:]
 	}
 	return dst
-}
-
-// beginEvent is the BEGIN that opens a MySQL transaction of row changes.
-func beginEvent(ts, serverID uint32) []byte {
-	return QueryEventOf(ts, serverID, "", "BEGIN")
 }
