@@ -156,7 +156,9 @@ func (l *wireListener) Close() {
 type wireConn struct {
 	l  *wireListener
 	pc *mysqlproto.Conn
-	c  *mysql.Conn
+	// turns is when the connection last let other connections run.
+	turns turns
+	c     *mysql.Conn
 	// replica is what the connection's COM_REGISTER_SLAVE said (SHOW
 	// SLAVE HOSTS lists it while the connection lives); nil before.
 	replica atomic.Pointer[replicaHost]
@@ -307,6 +309,9 @@ var errUnknownCommand = mysql.NewSQLError(mysql.ERUnknownComError, mysql.SSNetEr
 // command reads and answers one command. An error ends the connection.
 func (w *wireConn) command() error {
 	cmd, p, err := w.pc.ReadCommand()
+	start := time.Now()
+	w.turns.began(start)
+	defer w.turns.endTurn(start)
 	if err != nil {
 		if errors.Is(err, mysqlproto.ErrPacketTooLarge) {
 			_ = w.writeError(errPacketTooLarge)

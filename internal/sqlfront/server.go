@@ -217,7 +217,7 @@ func New(e *engine.Engine, cfg Config) (*Server, error) {
 	guard := newGuardedParser(se.Parser)
 	guard.hints = indexHintsOf(p.ResolveTable)
 	se.Parser, se.Analyzer.Parser = guard, guard
-	se.ProcessList = &processList{ProcessList: se.ProcessList, extra: cfg.ExtraProcesses}
+	se.ProcessList = newProcessList(cfg.ExtraProcesses)
 	ctx := sql.NewContext(context.Background(), sql.WithSession(p.NewSession(sql.NewBaseSession())))
 	users, err := setupUsers(ctx, se.Analyzer.Catalog.MySQLDb, e, &cfg)
 	var defaults *defaultRoles
