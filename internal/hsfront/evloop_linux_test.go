@@ -17,22 +17,19 @@ import (
 // default four per GOMAXPROCS, and every loop serves connections.
 func TestReadLoops(t *testing.T) {
 	_, s := startTestServer(t, Config{})
-	if want := 4 * runtime.GOMAXPROCS(0); len(s.loops) != want {
-		t.Fatalf("%d read loops by default, want %d", len(s.loops), want)
+	if want, n := 4*runtime.GOMAXPROCS(0), readLoops(s); n != want {
+		t.Fatalf("%d read loops by default, want %d", n, want)
 	}
 	_, s3 := startTestServer(t, Config{ReadLoops: 3})
-	if len(s3.loops) != 3 {
-		t.Fatalf("%d read loops for ReadLoops 3", len(s3.loops))
+	if n := readLoops(s3); n != 3 {
+		t.Fatalf("%d read loops for ReadLoops 3", n)
 	}
 	// Connections are spread over the loops: each of six answers.
 	for i := 0; i < 6; i++ {
 		c := dial(t, s3.ReadAddr())
 		c.do("P\t1\tconf\ttw\tPRIMARY\tk,s\n1\t=\t1\t2\n", "0\t1\n", "0\t2\t2\ttwo\n")
 	}
-	for i, l := range s3.loops {
-		l.mu.Lock()
-		n := len(l.conns)
-		l.mu.Unlock()
+	for i, n := range s3.read.LoopConns() {
 		if n != 2 {
 			t.Errorf("loop %d serves %d connections, want 2", i, n)
 		}
@@ -48,8 +45,8 @@ func TestReadLoops(t *testing.T) {
 // reads its own batch's first insert, and every answer is in line order.
 func TestWriteLoopGroupsConnections(t *testing.T) {
 	_, s := startTestServer(t, Config{WriteLoops: 1})
-	if len(s.wloops) != 1 {
-		t.Fatalf("%d write loops for WriteLoops 1", len(s.wloops))
+	if _, n := s.loops(); n != 1 {
+		t.Fatalf("%d write loops for WriteLoops 1", n)
 	}
 	const conns = 8
 	cs := make([]*client, conns)
@@ -109,8 +106,8 @@ func TestWriteLoopGroupsConnections(t *testing.T) {
 // goroutine per connection, and answers the same.
 func TestWritePortWithoutEventLoop(t *testing.T) {
 	_, s := startTestServer(t, Config{NoEventLoop: true})
-	if len(s.wloops) != 0 || len(s.loops) != 0 {
-		t.Fatalf("event loops with NoEventLoop: %d read, %d write", len(s.loops), len(s.wloops))
+	if r, w := s.loops(); r != 0 || w != 0 {
+		t.Fatalf("event loops with NoEventLoop: %d read, %d write", r, w)
 	}
 	w := dial(t, s.WriteAddr())
 	w.do("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n1\t+\t3\t50\tx\t5\n1\t=\t1\t50\n1\t=\t1\t50\t1\t0\tU\t50\ty\t6\n1\t=\t1\t50\n",
@@ -167,4 +164,9 @@ func TestLoopRoundAllocs(t *testing.T) {
 			t.Errorf("%s: %.2f allocations per request", port.addr, per)
 		}
 	}
+}
+
+func readLoops(s *Server) int {
+	r, _ := s.loops()
+	return r
 }

@@ -1,14 +1,14 @@
 // Package hsfront serves the HandlerSocket protocol over the engine: the
-// read-port and write-port listeners, the connection loop, the
-// per-connection open-index table and authentication, and the executor
-// that turns each request into engine calls.
+// read port and the write port (two netloop listeners), the
+// per-connection open-index table and authentication (session), and the
+// executor that turns each request into engine calls.
 //
 // Concurrency: a Server is safe for concurrent use. A read-port
 // connection is served by one of the read port's event loops, a
 // write-port connection by one of the write port's (Linux, without TLS;
-// a goroutine of its own elsewhere); a connection's state is touched only
-// by what serves it (and, on the write port, by the engine writer while
-// what serves it waits for the run's job).
+// a goroutine of its own elsewhere: see netloop); a connection's session
+// is touched only by what serves it (and, on the write port, by the
+// engine writer while what serves it waits for the run's job).
 package hsfront
 
 import (
@@ -21,11 +21,11 @@ import (
 	"net"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/netloop"
 )
 
 // Config configures the HandlerSocket listeners. The zero value of each
@@ -88,7 +88,7 @@ type Config struct {
 	Authorize func(host, user, password string) (Grants, error)
 	// Backoff, when set, refuses A from a peer address that failed too
 	// often (see Backoff); both ports share it.
-	Backoff *Backoff
+	Backoff *netloop.Backoff
 	// TLS, when set, lets clients open TLS connections on both ports: a
 	// connection whose first byte starts a TLS handshake is served over
 	// TLS, any other as plain text unless TLSRequired.
@@ -190,20 +190,8 @@ type Server struct {
 	e   *engine.Engine
 	cfg Config
 
-	lnRead, lnWrite net.Listener
-
-	mu       sync.Mutex
-	conns    map[*conn]struct{}
-	peers    [2]map[string]int // open connections per port and peer IP (under mu)
-	closing  bool
-	wg       sync.WaitGroup
-	nconns   [2]atomic.Int64 // open connections per port
-	stats    Stats
-	acceptWG sync.WaitGroup
-	loops    []*evloop // read-port event loops (nil: goroutine per connection)
-	nextLoop int
-	wloops   []*evloop // write-port event loops (nil: goroutine per connection)
-	nextW    int
+	read, write *netloop.Listener // nil: the port is off
+	stats       Stats
 
 	// jobCtx is the context of the write port's engine jobs: Shutdown
 	// cancels it when its own context ends before the connections are
@@ -218,12 +206,9 @@ type Server struct {
 
 // Stats are the front's counters, safe to read at any time.
 type Stats struct {
-	Accepted atomic.Int64 // connections accepted
-	Refused  atomic.Int64 // connections closed at once (MaxConns or MaxConnsPerPeer)
-	// RefusedPeer counts the refusals for MaxConnsPerPeer (also in Refused).
-	RefusedPeer atomic.Int64
-	// Expired counts connections closed for Timeout or LineTimeout.
-	Expired  atomic.Int64
+	// Accepted, Refused, RefusedPeer, Expired and WriteRounds count both
+	// ports' connections (see netloop.Counters).
+	netloop.Counters
 	Requests atomic.Int64 // request lines answered
 	AuthFail atomic.Int64 // failed A requests
 	// Ops counts answered requests by port (0 read, 1 write), operation
@@ -231,9 +216,6 @@ type Stats struct {
 	Ops [2][NumOps][2]atomic.Int64
 	// Open counts live connections by port (0 read, 1 write).
 	Open [2]atomic.Int64
-	// WriteRounds counts the UpdateAll calls of the write port's event
-	// loops (each commits the runs of one round of a loop).
-	WriteRounds atomic.Int64
 }
 
 // Op classifies a request for metrics.
@@ -264,7 +246,7 @@ func New(e *engine.Engine, cfg Config) *Server {
 		cfg.WriteLoops = -1 // see Config.WriteLoops
 	}
 	cfg.EnsureDefaults()
-	s := &Server{e: e, cfg: cfg, conns: map[*conn]struct{}{}, peers: [2]map[string]int{{}, {}}}
+	s := &Server{e: e, cfg: cfg}
 	s.jobCtx, s.cancelJobs = context.WithCancel(context.Background())
 	s.lockCtx, s.cancelLocks = context.WithCancel(context.Background())
 	return s
@@ -273,6 +255,35 @@ func New(e *engine.Engine, cfg Config) *Server {
 // Stats returns the server's counters.
 func (s *Server) Stats() *Stats { return &s.stats }
 
+// AuthBackoffs counts the A requests refused unchecked by Config.Backoff
+// (for the handlerdb_auth_backoff_total metric).
+func (s *Server) AuthBackoffs() int64 { return s.cfg.Backoff.Refused() }
+
+// listenConfig is the netloop configuration of the read or the write
+// port.
+func (s *Server) listenConfig(write bool) netloop.Config {
+	port := portIndex(write)
+	name, loops := "hs-read", s.cfg.ReadLoops
+	if write {
+		name, loops = "hs-write", max(s.cfg.WriteLoops, 0)
+	}
+	if s.cfg.NoEventLoop {
+		loops = 0
+	}
+	return netloop.Config{
+		Name: name, Engine: s.e, JobCtx: s.jobCtx,
+		NewSession: func(c *netloop.Conn) netloop.Session {
+			return newSession(s, write, c)
+		},
+		Timeout: s.cfg.Timeout, LineTimeout: s.cfg.LineTimeout,
+		MaxConns: s.cfg.MaxConns, MaxConnsPerPeer: max(s.cfg.MaxConnsPerPeer, 0),
+		Loops: loops, Write: write,
+		TLS: s.cfg.TLS, TLSRequired: s.cfg.TLSRequired,
+		Logger:   s.cfg.Logger,
+		Counters: &s.stats.Counters, Open: &s.stats.Open[port],
+	}
+}
+
 // Start opens the listeners and starts accepting.
 func (s *Server) Start() error {
 	if err := s.cfg.Validate(); err != nil {
@@ -280,43 +291,16 @@ func (s *Server) Start() error {
 	}
 	var err error
 	if s.cfg.ReadAddr != "" {
-		if s.lnRead, err = net.Listen("tcp", s.cfg.ReadAddr); err != nil {
+		if s.read, err = netloop.Listen(s.cfg.ReadAddr, s.listenConfig(false)); err != nil {
 			return fmt.Errorf("hsfront: read port: %w", err)
 		}
 	}
 	if s.cfg.WriteAddr != "" {
-		if s.lnWrite, err = net.Listen("tcp", s.cfg.WriteAddr); err != nil {
-			if s.lnRead != nil {
-				s.lnRead.Close()
+		if s.write, err = netloop.Listen(s.cfg.WriteAddr, s.listenConfig(true)); err != nil {
+			if s.read != nil {
+				s.read.Stop()
 			}
 			return fmt.Errorf("hsfront: write port: %w", err)
-		}
-	}
-	if s.lnRead != nil && s.cfg.TLS == nil && !s.cfg.NoEventLoop {
-		for i := 0; i < max(1, s.cfg.ReadLoops); i++ {
-			l, err := newEvloop(s, false)
-			if err != nil {
-				break // not on this OS: goroutines serve the read port too
-			}
-			s.loops = append(s.loops, l)
-		}
-	}
-	if s.lnWrite != nil && s.cfg.TLS == nil && !s.cfg.NoEventLoop && s.cfg.WriteLoops > 0 {
-		for i := 0; i < s.cfg.WriteLoops; i++ {
-			l, err := newEvloop(s, true)
-			if err != nil {
-				break
-			}
-			s.wloops = append(s.wloops, l)
-		}
-	}
-	for _, l := range []struct {
-		ln    net.Listener
-		write bool
-	}{{s.lnRead, false}, {s.lnWrite, true}} {
-		if l.ln != nil {
-			s.acceptWG.Add(1)
-			go s.accept(l.ln, l.write)
 		}
 	}
 	return nil
@@ -324,102 +308,18 @@ func (s *Server) Start() error {
 
 // ReadAddr is the read port's address (nil when disabled).
 func (s *Server) ReadAddr() net.Addr {
-	if s.lnRead == nil {
+	if s.read == nil {
 		return nil
 	}
-	return s.lnRead.Addr()
+	return s.read.Addr()
 }
 
 // WriteAddr is the write port's address (nil when disabled).
 func (s *Server) WriteAddr() net.Addr {
-	if s.lnWrite == nil {
+	if s.write == nil {
 		return nil
 	}
-	return s.lnWrite.Addr()
-}
-
-func (s *Server) accept(ln net.Listener, write bool) {
-	defer s.acceptWG.Done()
-	var delay time.Duration
-	for {
-		nc, err := ln.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			// Out of file descriptors and the like: back off, go on.
-			if delay == 0 {
-				delay = 5 * time.Millisecond
-			} else if delay < time.Second {
-				delay *= 2
-			}
-			s.cfg.Logger.Error("hs accept", "err", err)
-			time.Sleep(delay)
-			continue
-		}
-		delay = 0
-		s.stats.Accepted.Add(1)
-		tc, ok := nc.(*net.TCPConn)
-		port := portIndex(write)
-		if !ok || s.nconns[port].Load() >= int64(s.cfg.MaxConns) {
-			s.stats.Refused.Add(1)
-			nc.Close()
-			continue
-		}
-		c := newConn(s, tc, write)
-		s.mu.Lock()
-		if s.closing {
-			s.mu.Unlock()
-			nc.Close()
-			return
-		}
-		if lim := s.cfg.MaxConnsPerPeer; lim > 0 && s.peers[port][c.peerIP] >= lim {
-			s.mu.Unlock()
-			s.stats.Refused.Add(1)
-			s.stats.RefusedPeer.Add(1)
-			nc.Close()
-			continue
-		}
-		s.peers[port][c.peerIP]++
-		s.nconns[port].Add(1)
-		s.conns[c] = struct{}{}
-		s.wg.Add(1)
-		s.mu.Unlock()
-		s.stats.Open[portIndex(write)].Add(1)
-		if !write && len(s.loops) > 0 {
-			l := s.loops[s.nextLoop%len(s.loops)]
-			s.nextLoop++
-			if err := l.add(c, tc); err != nil {
-				s.forget(c)
-			}
-			continue
-		}
-		if write && len(s.wloops) > 0 {
-			l := s.wloops[s.nextW%len(s.wloops)]
-			s.nextW++
-			if err := l.add(c, tc); err != nil {
-				s.forget(c)
-			}
-			continue
-		}
-		go c.start(tc)
-	}
-}
-
-// forget removes a finished connection.
-func (s *Server) forget(c *conn) {
-	port := portIndex(c.write)
-	s.mu.Lock()
-	s.nconns[port].Add(-1) // before the connection leaves Conns, which callers watch
-	if n := s.peers[port][c.peerIP] - 1; n > 0 {
-		s.peers[port][c.peerIP] = n
-	} else {
-		delete(s.peers[port], c.peerIP)
-	}
-	delete(s.conns, c)
-	s.mu.Unlock()
-	s.stats.Open[portIndex(c.write)].Add(-1)
-	s.wg.Done()
+	return s.write.Addr()
 }
 
 // Shutdown stops accepting, lets every connection finish the batch it is
@@ -427,41 +327,18 @@ func (s *Server) forget(c *conn) {
 // returns when they are gone or ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.cancelLocks()
-	s.mu.Lock()
-	s.closing = true
-	conns := make([]*conn, 0, len(s.conns))
-	for c := range s.conns {
-		conns = append(conns, c)
+	ports := slices.DeleteFunc([]*netloop.Listener{s.read, s.write}, func(l *netloop.Listener) bool { return l == nil })
+	for _, l := range ports {
+		l.Stop()
 	}
-	s.mu.Unlock()
-	for _, ln := range []net.Listener{s.lnRead, s.lnWrite} {
-		if ln != nil {
-			ln.Close()
+	var err error
+	for _, l := range ports {
+		if werr := l.Wait(ctx); werr != nil {
+			err = werr
 		}
 	}
-	s.acceptWG.Wait()
-	for _, l := range s.loops {
-		l.shutdown()
-	}
-	for _, l := range s.wloops {
-		l.shutdown()
-	}
-	for _, c := range conns {
-		c.shutdown()
-	}
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		s.cancelJobs()
-		return nil
-	case <-ctx.Done():
-		s.cancelJobs() // jobs still queued for these connections are skipped
-		for _, c := range conns {
-			c.nc.Close()
-		}
-		return ctx.Err()
-	}
+	s.cancelJobs() // jobs still queued for connections cut by ctx are skipped
+	return err
 }
 
 // ConnInfo describes one live connection (for SHOW PROCESSLIST).
@@ -475,16 +352,35 @@ type ConnInfo struct {
 	Since     time.Time
 }
 
-// Conns lists the live connections, by id.
+// Conns lists the live connections of both ports, by id.
 func (s *Server) Conns() []ConnInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]ConnInfo, 0, len(s.conns))
-	for c := range s.conns {
-		out = append(out, c.info())
+	var out []ConnInfo
+	for _, l := range []*netloop.Listener{s.read, s.write} {
+		if l == nil {
+			continue
+		}
+		for _, ci := range l.Conns() {
+			ss := ci.Session.(*session)
+			ss.mu.Lock()
+			open := ss.nopen
+			ss.mu.Unlock()
+			out = append(out, ConnInfo{ID: ci.ID, Write: ss.write, Peer: ci.Peer, OpenIndex: open,
+				Requests: ss.requests.Load(), State: ci.State, Since: ci.Since})
+		}
 	}
 	slices.SortFunc(out, func(a, b ConnInfo) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// loops reports how many event loops serve each port (for tests).
+func (s *Server) loops() (read, write int) {
+	if s.read != nil {
+		read = s.read.Loops()
+	}
+	if s.write != nil {
+		write = s.write.Loops()
+	}
+	return read, write
 }
 
 func portIndex(write bool) int {

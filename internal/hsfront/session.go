@@ -3,10 +3,12 @@ package hsfront
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsproto"
+	"github.com/handlerdb/handlerdb/internal/netloop"
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
@@ -25,12 +27,14 @@ type handle struct {
 	privs Privileges // what requests on the handle may do, fixed at P
 }
 
-// session is a connection's protocol state: open handles and auth. It is
-// touched only by what serves the connection (its goroutine or its event
-// loop), or by the engine writer while that waits for the batch's run.
+// session is a connection's protocol state: open handles and auth, and
+// the batch of the turn in progress; it is the connection's
+// netloop.Session. It is touched only by what serves the connection (its
+// goroutine or its event loop), or by the engine writer while that waits
+// for the batch's run; requests and open (under mu) are read by Conns.
 type session struct {
 	s       *Server
-	c       *conn
+	c       *netloop.Conn // nil in tests that drive a session directly
 	write   bool
 	secret  []byte
 	authed  bool
@@ -40,15 +44,23 @@ type session struct {
 	slots   uint64             // one more than the highest id opened
 	pf      engine.Prefetcher  // the write port's look-ahead over a run (writerun.go)
 	locker  *engine.Locker     // the row locks a write waited for (rowlock.go); nil until one did
+	bs      batchState         // the turn's batch (netloop's Begin to End)
+
+	requests atomic.Int64 // requests answered, for ConnInfo
+	mu       sync.Mutex
+	nopen    int // number of open indexes, for ConnInfo (guarded by mu)
 }
 
-func (ss *session) init(s *Server, write bool) {
-	ss.s, ss.write = s, write
+// newSession returns the session of connection c (nil in tests) on the
+// read or the write port.
+func newSession(s *Server, write bool, c *netloop.Conn) *session {
+	ss := &session{s: s, c: c, write: write}
 	if write {
 		ss.secret = []byte(s.cfg.WriteSecret)
 	} else {
 		ss.secret = []byte(s.cfg.ReadSecret)
 	}
+	return ss
 }
 
 // peerHost is the peer's IP address as text ("" when unknown), the host
@@ -57,7 +69,7 @@ func (ss *session) peerHost() string {
 	if ss.c == nil {
 		return ""
 	}
-	return ss.c.peerIP
+	return ss.c.PeerIP()
 }
 
 // preAuthLine is the longest line a connection may leave incomplete
@@ -198,17 +210,16 @@ const (
 // writer, on committed data that holds every earlier run of the batch, so
 // a scan never holds up the writes of other connections.
 //
-// batch is the goroutine transports' form: it waits in Update for each
-// run. A write-port event loop drives the same steps itself (begin, step,
-// resume, end) so that it can hand the writer the runs of all its ready
-// connections at once.
-func (ss *session) batch(c *conn, buf []byte, out *[]byte) (int, bool) {
-	var bs batchState
-	ss.begin(&bs, buf, out)
-	for !ss.step(c, &bs) {
-		ss.resume(c, &bs, ss.runJobs(bs.sc))
+// batch waits in Update for each run (tests drive a session with it).
+// netloop drives the same steps through the netloop.Session methods
+// below (Begin, Step, Resume, End), so that a write-port event loop can
+// hand the writer the runs of all its ready connections at once.
+func (ss *session) batch(buf []byte, out *[]byte) (int, bool) {
+	ss.Begin(buf, out)
+	for !ss.Step() {
+		ss.Resume(ss.runJobs(ss.bs.sc))
 	}
-	return ss.end(&bs)
+	return ss.End()
 }
 
 // batchState is a batch in progress: its scratch, its input and how far
@@ -222,20 +233,25 @@ type batchState struct {
 	rest     []byte // what follows the prepared run
 }
 
-// begin starts a batch over buf's complete lines, answering into out.
-func (ss *session) begin(bs *batchState, buf []byte, out *[]byte) {
+// Quit reports a request to close the connection without answers (a
+// first byte of '/', as the plugin takes it).
+func (ss *session) Quit(in []byte) bool { return hsproto.IsCloseRequest(in) }
+
+// Begin starts a batch over in's complete lines, answering into out.
+func (ss *session) Begin(in []byte, out *[]byte) {
 	sc := scratchPool.Get().(*scratch)
 	sc.out, sc.work = out, 0
-	*bs = batchState{sc: sc, buf: buf}
+	ss.bs = batchState{sc: sc, buf: in}
 }
 
-// step answers lines until the batch is done (true), or until a run of
-// writes is prepared (false): then bs.sc.applyFn must run as a writer job,
-// and resume be called with its result.
-func (ss *session) step(c *conn, bs *batchState) bool {
+// Step answers lines until the batch is done (true), or until a run of
+// writes is prepared (false): then Job must run as a writer job, and
+// Resume be called with its result.
+func (ss *session) Step() bool {
+	bs := &ss.bs
 	sc := bs.sc
 	for !bs.closed {
-		n, stop := ss.lines(c, sc, bs.buf[bs.consumed:])
+		n, stop := ss.lines(sc, bs.buf[bs.consumed:])
 		bs.consumed += n
 		if stop != stopWriter {
 			return true
@@ -245,22 +261,43 @@ func (ss *session) step(c *conn, bs *batchState) bool {
 		if apply {
 			return false
 		}
-		ss.resume(c, bs, nil)
+		ss.Resume(nil)
 	}
 	return true
 }
 
-// resume answers the prepared run, err being its job's result.
-func (ss *session) resume(c *conn, bs *batchState, err error) {
-	n, ok := ss.finishRun(c, bs.sc, bs.buf[bs.consumed:], bs.count, bs.rest, err)
+// Job is the prepared run's writer job.
+func (ss *session) Job() func(*engine.Job) error { return ss.bs.sc.applyFn }
+
+// Stalled reports that the run's job stopped at a row lock (rowlock.go);
+// the session's Locker is made here, on the serving goroutine, before
+// Wait, which may run on another, can race Close.
+func (ss *session) Stalled() bool {
+	if ss.bs.sc.lockStop < 0 {
+		return false
+	}
+	if ss.locker == nil {
+		ss.locker = ss.s.e.Locks().NewLocker()
+	}
+	return true
+}
+
+// Wait waits for the row lock the run stalled at (waitRowLock).
+func (ss *session) Wait() bool { return ss.waitRowLock(ss.bs.sc) }
+
+// Resume answers the prepared run, err being its job's result.
+func (ss *session) Resume(err error) {
+	bs := &ss.bs
+	n, ok := ss.finishRun(bs.sc, bs.buf[bs.consumed:], bs.count, bs.rest, err)
 	bs.consumed += n
 	bs.closed = !ok
 	bs.count, bs.rest = 0, nil
 }
 
-// end releases the batch's scratch and returns how many bytes it
+// End releases the batch's scratch and returns how many bytes it
 // consumed and whether the connection must close.
-func (ss *session) end(bs *batchState) (int, bool) {
+func (ss *session) End() (int, bool) {
+	bs := &ss.bs
 	sc := bs.sc
 	sc.req.Reset()
 	sc.out, sc.h, sc.parsed, sc.parsedRest = nil, nil, false, nil
@@ -269,6 +306,18 @@ func (ss *session) end(bs *batchState) (int, bool) {
 	*bs = batchState{}
 	return n, closed
 }
+
+// Complete reports whether rest holds a whole line.
+func (ss *session) Complete(rest []byte) bool { return bytes.IndexByte(rest, '\n') >= 0 }
+
+// MaxPartial is maxLine.
+func (ss *session) MaxPartial() int { return ss.maxLine() }
+
+// TooLong answers a line longer than maxLine (the connection closes).
+func (ss *session) TooLong(out []byte) []byte { return hsproto.AppendError(out, hsproto.ErrLinelen) }
+
+// Close lets go of the row locks the session's writes waited for.
+func (ss *session) Close() { ss.releaseLocks() }
 
 // needsWriter reports whether a parsed request changes rows (insert or a
 // modify), which on the write port is applied by the writer.
@@ -279,7 +328,7 @@ func needsWriter(r *hsproto.Request) bool {
 // lines executes the complete lines of buf outside the writer and
 // returns how many bytes it consumed and why it stopped. On the write port
 // it stops before a line that changes rows, leaving it parsed.
-func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
+func (ss *session) lines(sc *scratch, buf []byte) (int, stopReason) {
 	rest := buf
 	var cnt opCounter
 	cnt.start(ss, time.Time{})
@@ -321,7 +370,7 @@ func (ss *session) lines(c *conn, sc *scratch, buf []byte) (int, stopReason) {
 		cnt.add(&sc.req, (*sc.out)[start] == '0')
 		rest = r
 	}
-	cnt.flush(c)
+	cnt.flush()
 	return len(buf) - len(rest), stop
 }
 
@@ -360,11 +409,11 @@ func (k *opCounter) add(r *hsproto.Request, ok bool) {
 	k.n++
 }
 
-func (k *opCounter) flush(c *conn) {
+func (k *opCounter) flush() {
 	if k.n == 0 {
 		return
 	}
-	c.requests.Add(k.n)
+	k.ss.requests.Add(k.n)
 	st := &k.ss.s.stats
 	st.Requests.Add(k.n)
 	var share time.Duration
@@ -484,11 +533,9 @@ func (ss *session) open(r *hsproto.Request, tx *engine.Job, out []byte) []byte {
 		ss.handles = map[uint32]*handle{}
 	}
 	ss.handles[r.ID] = h
-	if ss.c != nil {
-		ss.c.mu.Lock()
-		ss.c.open = len(ss.handles)
-		ss.c.mu.Unlock()
-	}
+	ss.mu.Lock()
+	ss.nopen = len(ss.handles)
+	ss.mu.Unlock()
 	if uint64(r.ID)+1 > ss.slots {
 		ss.slots = uint64(r.ID) + 1
 	}

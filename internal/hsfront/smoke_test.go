@@ -134,17 +134,16 @@ func TestFindAllocs(t *testing.T) {
 		t.Skip("the race detector makes sync.Pool drop items, so allocations are not counted under it")
 	}
 	_, s := startTestServer(t, Config{})
-	c := &conn{s: s}
-	c.sess.init(s, false)
+	ss := newSession(s, false, nil)
 	open := []byte("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n")
 	out := make([]byte, 0, 4096)
-	c.sess.batch(c, append([]byte(nil), open...), &out)
+	ss.batch(append([]byte(nil), open...), &out)
 	req := []byte("1\t=\t1\t2\n")
 	line := make([]byte, len(req))
 	allocs := testing.AllocsPerRun(1000, func() {
 		out = out[:0]
 		copy(line, req)
-		c.sess.batch(c, line, &out)
+		ss.batch(line, &out)
 	})
 	if string(out) != "0\t3\t2\ttwo\t20\n" {
 		t.Fatalf("reply %q", out)
@@ -158,7 +157,7 @@ func TestFindAllocs(t *testing.T) {
 	allocs = testing.AllocsPerRun(1000, func() {
 		out = out[:0]
 		copy(line, req)
-		c.sess.batch(c, line, &out)
+		ss.batch(line, &out)
 	})
 	if want := strings.Repeat("0\t3\t2\ttwo\t20\n0\t3\t3\tthree\t30\n", 8); string(out) != want {
 		t.Fatalf("reply %q", out)

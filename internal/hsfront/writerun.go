@@ -132,7 +132,7 @@ func (ss *session) prepareRun(sc *scratch, buf []byte) (count int, rest []byte, 
 // request of the run and every later complete line of buf fail, and ok is
 // false: the connection must close (its handles may have changed in a
 // batch the client will never see answered).
-func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest []byte, err error) (n int, ok bool) {
+func (ss *session) finishRun(sc *scratch, buf []byte, count int, rest []byte, err error) (n int, ok bool) {
 	run := sc.run[:count]
 	sc.runSess = nil
 	defer func() {
@@ -153,7 +153,7 @@ func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest [
 			cnt.add(&op.req, out[start] == '0')
 		}
 		*sc.out = out
-		cnt.flush(c)
+		cnt.flush()
 		return len(buf) - len(ss.failRun(sc, count-sc.runFrom, rest)), false
 	}
 	for _, op := range run {
@@ -163,7 +163,7 @@ func (ss *session) finishRun(c *conn, sc *scratch, buf []byte, count int, rest [
 		sc.work += op.estWork() + op.n
 	}
 	*sc.out = out
-	cnt.flush(c)
+	cnt.flush()
 	return len(buf) - len(rest), true
 }
 

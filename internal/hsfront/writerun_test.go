@@ -73,10 +73,9 @@ func TestInsertAllocs(t *testing.T) {
 		t.Skip("the race detector makes sync.Pool drop items, so allocations are not counted under it")
 	}
 	_, s := startTestServer(t, Config{})
-	c := &conn{s: s}
-	c.sess.init(s, true)
+	ss := newSession(s, true, nil)
 	out := make([]byte, 0, 4096)
-	c.sess.batch(c, []byte("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n"), &out)
+	ss.batch([]byte("P\t1\tconf\ttw\tPRIMARY\tk,s,n\n"), &out)
 	k := 100
 	line := make([]byte, 0, 64)
 	allocs := testing.AllocsPerRun(2000, func() {
@@ -85,7 +84,7 @@ func TestInsertAllocs(t *testing.T) {
 		line = append(line[:0], "1\t+\t3\t"...)
 		line = strconv.AppendInt(line, int64(k), 10)
 		line = append(line, "\tabc\t7\n"...)
-		c.sess.batch(c, line, &out)
+		ss.batch(line, &out)
 	})
 	if string(out) != "0\t1\n" {
 		t.Fatalf("reply %q", out)
@@ -99,7 +98,7 @@ func TestInsertAllocs(t *testing.T) {
 		line = append(line[:0], "1\t=\t1\t2\t1\t0\tU\t2\tx\t"...)
 		line = strconv.AppendInt(line, int64(k), 10)
 		line = append(line, '\n')
-		c.sess.batch(c, line, &out)
+		ss.batch(line, &out)
 	})
 	if string(out) != "0\t1\t1\n" {
 		t.Fatalf("reply %q", out)
@@ -123,7 +122,7 @@ func TestInsertAllocs(t *testing.T) {
 			line = append(line, '\n')
 		}
 		k++
-		c.sess.batch(c, line, &out)
+		ss.batch(line, &out)
 	})
 	if string(out) != "0\t1\t1\n0\t1\t1\n0\t1\t1\n" {
 		t.Fatalf("reply %q", out)

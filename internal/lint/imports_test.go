@@ -27,6 +27,8 @@ var forbidden = map[string][]string{
 	"internal/sqlbackend": {"internal/mariadb", "internal/sqlfront", "internal/hsfront", "internal/server", "internal/replica", "internal/admin", "internal/config"},
 	// The dialect is above the backend and below the listener.
 	"internal/mariadb": {"internal/sqlfront", "internal/hsfront", "internal/server", "internal/replica", "internal/admin", "internal/config"},
+	// The connection machinery knows no protocol: fronts plug in.
+	"internal/netloop": {"internal/hsproto", "internal/hsfront", "internal/sqlfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/config", "internal/server", "internal/errtable"},
 	// The fronts never import each other.
 	"internal/hsfront":  {"internal/sqlfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/config", "internal/server"},
 	"internal/sqlfront": {"internal/hsfront", "internal/replica", "internal/admin", "internal/config", "internal/server"},

@@ -20,6 +20,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/netloop"
 	"github.com/handlerdb/handlerdb/internal/replica"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
@@ -113,7 +114,7 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	hcfg.Logger = log
 	hcfg.TLS = s.tls
 	hcfg.Authorize = s.authorizeHS
-	hcfg.Backoff = hsfront.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff)
+	hcfg.Backoff = netloop.NewBackoff(cfg.MaxAuthFailures, cfg.AuthBackoff)
 	hcfg.LockWaitNow = hsLockWait
 	var m *admin.Metrics
 	if s.admin != nil {

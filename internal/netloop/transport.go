@@ -1,4 +1,4 @@
-package hsfront
+package netloop
 
 import (
 	"crypto/tls"
@@ -8,18 +8,18 @@ import (
 	"time"
 )
 
-// transport moves one connection's bytes; the protocol side of a
-// connection (conn.handle: answer the complete lines, hold a partial one,
-// the deadlines, the turns) is written once over it. It is used only by
-// what serves the connection.
+// transport moves one connection's bytes; the rest of a connection
+// (Conn.handle: answer the complete requests, hold a partial one, the
+// deadlines, the turns) is written once over it. It is used only by what
+// serves the connection.
 //
 // The three transports:
 //   - rawTransport: a goroutine parked on Go's netpoller through
 //     syscall.RawConn, which borrows a read buffer only once the socket is
-//     readable (the write port, and the read port off Linux);
+//     readable (a port without loops, and every port off Linux);
 //   - tlsTransport: a goroutine in a blocking tls.Conn read (TLS keeps its
 //     own record buffers, so an idle TLS connection costs more);
-//   - fdTransport: a descriptor an event loop owns (the read port on
+//   - fdTransport: a descriptor an event loop owns (a port with loops on
 //     Linux, evloop_linux.go): reads never wait, and output the socket does
 //     not take is kept until it is writable.
 type transport interface {
@@ -39,9 +39,9 @@ type transport interface {
 	// goroutine.
 	parks() bool
 	// peerClosed reports whether the peer has closed its side (FIN) or
-	// reset the connection, without waiting and without reading: lines
+	// reset the connection, without waiting and without reading: requests
 	// it pipelined and that are not answered yet are then dropped (see
-	// conn.serve).
+	// Conn.serve).
 	peerClosed() bool
 	// close closes the connection's socket.
 	close()

@@ -1,4 +1,4 @@
-package hsfront
+package netloop
 
 import (
 	"net"
@@ -6,10 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 )
-
-// AuthBackoffs counts the A requests refused unchecked by Config.Backoff
-// (for the handlerdb_auth_backoff_total metric).
-func (s *Server) AuthBackoffs() int64 { return s.cfg.Backoff.Refused() }
 
 // Back-off shape: the refusal doubles up to backoffMaxShift doublings of
 // the base, and a peer without a failure for backoffForget bases is
@@ -22,10 +18,10 @@ const (
 )
 
 // Backoff slows down guessing of secrets and passwords. It counts the
-// failed A requests of each peer address; from the max-th failure on, the
-// peer's A requests are refused unchecked (answered `3	1	unauth` at
-// once: nothing sleeps, so an event loop goes on serving its other
-// connections) for a back-off that starts at base and doubles with each
+// failed authentications of each peer address; from the max-th failure
+// on, the peer's attempts are refused unchecked (a protocol answers them
+// as refused at once: nothing sleeps, so an event loop goes on serving its
+// other connections) for a back-off that starts at base and doubles with each
 // further failure, up to 64 times base. Refused requests are not checked,
 // so they do not count and do not extend the back-off: the right client
 // gets in at most 64 times base after the last failure. A peer without a
@@ -90,7 +86,7 @@ func (b *Backoff) Blocked(host string) bool {
 	return blocked
 }
 
-// Failed counts a failed A from host.
+// Failed counts a failed authentication from host.
 func (b *Backoff) Failed(host string) {
 	if b == nil {
 		return

@@ -1,7 +1,6 @@
-package hsfront
+package netloop
 
 import (
-	"bytes"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -11,14 +10,13 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/handlerdb/handlerdb/internal/hsproto"
 )
 
 // Buffers. A connection holds no buffer while it waits for input: it parks
 // on the netpoller through syscall.RawConn and borrows a read buffer from a
 // pool only once the socket is readable, returning it when every complete
-// line is answered. Only a connection holding a partial line keeps one.
+// request is answered. Only a connection holding a partial request keeps
+// one.
 const readBufSize = 16 << 10
 
 var (
@@ -28,65 +26,70 @@ var (
 
 var nextConnID atomic.Uint64
 
-// Connection states for ConnInfo.
+// Connection states for ConnInfo.State.
 const (
 	stateIdle uint32 = iota
 	stateExec
 	stateWrite
 )
 
-// conn is one client connection: its transport, its protocol state and
-// what ConnInfo shows. Everything but the atomics and open is touched only
-// by what serves it (see transport).
-type conn struct {
-	s     *Server
+// Conn is one client connection: its transport, its input and what
+// ConnInfo shows. Everything but the atomics is touched only by what
+// serves it (see transport).
+type Conn struct {
+	l     *Listener
 	t     transport
 	nc    *net.TCPConn // the accepted socket (an event loop serves a duplicate of it)
-	write bool
 	id    uint64
 	since time.Time
 
-	requests atomic.Int64
-	state    atomic.Uint32
-	closing  atomic.Bool
+	state   atomic.Uint32
+	closing atomic.Bool
 
 	peer   net.Addr
 	peerIP string // the peer's address without the port, for per-peer limits
 
 	// lastActive is when the connection last had a request answered (or
-	// was opened), partialSince when its held partial line began (zero:
-	// none); more says held still has complete lines for another turn.
+	// was opened), partialSince when its held partial request began
+	// (zero: none); more says held still has complete requests for
+	// another turn.
 	lastActive   time.Time
 	partialSince time.Time
 	more         bool
 
-	held *[]byte // read buffer kept while it holds a partial line
-	sess session // open indexes and auth
-	turn turn    // the turn being answered
-	mu   sync.Mutex
-	open int // number of open indexes, for ConnInfo (guarded by mu)
+	held *[]byte // read buffer kept while it holds a partial request
+	sess Session
+	turn turn // the turn being answered
 }
 
-func newConn(s *Server, nc *net.TCPConn, write bool) *conn {
+func newConn(l *Listener, nc *net.TCPConn) *Conn {
 	now := time.Now()
-	c := &conn{s: s, nc: nc, write: write, id: nextConnID.Add(1), since: now, lastActive: now, peer: nc.RemoteAddr()}
+	c := &Conn{l: l, nc: nc, id: nextConnID.Add(1), since: now, lastActive: now, peer: nc.RemoteAddr()}
 	if a, ok := c.peer.(*net.TCPAddr); ok {
 		c.peerIP = a.IP.String()
 	}
-	c.sess.init(s, write)
-	c.sess.c = c
 	return c
 }
 
+// ID is the connection's number, unique in the process.
+func (c *Conn) ID() uint64 { return c.id }
+
+// Peer is the client's address.
+func (c *Conn) Peer() net.Addr { return c.peer }
+
+// PeerIP is the client's IP address as text ("" when unknown).
+func (c *Conn) PeerIP() string { return c.peerIP }
+
 // deadline is when a connection waiting for input is closed: Timeout after
-// its last answered request, or LineTimeout after its partial line began.
+// its last answered request, or LineTimeout after its partial request
+// began.
 // Zero means never.
-func (c *conn) deadline() time.Time {
+func (c *Conn) deadline() time.Time {
 	var d time.Time
-	if t := c.s.cfg.Timeout; t > 0 {
+	if t := c.l.cfg.Timeout; t > 0 {
 		d = c.lastActive.Add(t)
 	}
-	if t := c.s.cfg.LineTimeout; t > 0 && !c.partialSince.IsZero() {
+	if t := c.l.cfg.LineTimeout; t > 0 && !c.partialSince.IsZero() {
 		if p := c.partialSince.Add(t); d.IsZero() || p.Before(d) {
 			d = p
 		}
@@ -94,20 +97,16 @@ func (c *conn) deadline() time.Time {
 	return d
 }
 
-func (c *conn) info() ConnInfo {
-	c.mu.Lock()
-	open := c.open
-	c.mu.Unlock()
+func (c *Conn) info() ConnInfo {
 	state := [...]string{"idle", "executing", "writing"}[c.state.Load()]
-	return ConnInfo{ID: c.id, Write: c.write, Peer: c.peer.String(), OpenIndex: open,
-		Requests: c.requests.Load(), State: state, Since: c.since}
+	return ConnInfo{ID: c.id, Peer: c.peer.String(), State: state, Since: c.since, Session: c.sess}
 }
 
 // shutdown asks the connection to finish its current batch and close (it
 // may run while start is choosing the transport, so it touches only the
 // accepted socket; an event loop's connections are closed by the loop's
 // own shutdown, and their accepted socket is already closed).
-func (c *conn) shutdown() {
+func (c *Conn) shutdown() {
 	c.closing.Store(true)
 	if c.nc != nil {
 		c.nc.SetReadDeadline(time.Now())
@@ -116,20 +115,21 @@ func (c *conn) shutdown() {
 
 // start serves a connection on its own goroutine: over TLS when TLS is on
 // and its first bytes are a handshake, else as plain text.
-func (c *conn) start(nc *net.TCPConn) {
+func (c *Conn) start(nc *net.TCPConn) {
 	rc, err := nc.SyscallConn()
 	if err != nil {
 		nc.Close()
 		c.release()
-		c.s.forget(c)
+		c.sess.Close()
+		c.l.forget(c)
 		return
 	}
-	timeout := max(c.s.cfg.Timeout, 0)
+	timeout := max(c.l.cfg.Timeout, 0)
 	c.t = newRaw(nc, rc, timeout)
-	if cfg := c.s.cfg.TLS; cfg != nil {
+	if cfg := c.l.cfg.TLS; cfg != nil {
 		isTLS, err := peekTLS(nc, rc, c.deadline())
 		switch {
-		case err != nil, !isTLS && c.s.cfg.TLSRequired:
+		case err != nil, !isTLS && c.l.cfg.TLSRequired:
 			c.finish()
 			return
 		case isTLS:
@@ -140,7 +140,8 @@ func (c *conn) start(nc *net.TCPConn) {
 }
 
 // peekTLS waits for the first byte and reports whether it starts a TLS
-// handshake (a record of type 22). No request line can start with it.
+// handshake (a record of type 22). The protocols served here start no
+// request with that byte.
 func peekTLS(nc *net.TCPConn, rc syscall.RawConn, deadline time.Time) (bool, error) {
 	nc.SetReadDeadline(deadline)
 	var b [1]byte
@@ -172,10 +173,10 @@ const parkAfter = time.Second
 // grow a new stack every time).
 //
 // fresh says the goroutine has just started (its stack is small).
-func (c *conn) serve(fresh bool) {
+func (c *Conn) serve(fresh bool) {
 	for !c.closing.Load() {
 		if c.more {
-			// The last turn left complete lines: answer them before
+			// The last turn left complete requests: answer them before
 			// reading more, unless the peer has closed (it would not
 			// read the answers).
 			if c.t.peerClosed() || !c.handle(c.held) {
@@ -216,18 +217,18 @@ func (c *conn) serve(fresh bool) {
 }
 
 // countExpired counts a read that ended at the connection's deadline.
-func (c *conn) countExpired(err error) {
+func (c *Conn) countExpired(err error) {
 	if errors.Is(err, os.ErrDeadlineExceeded) && !c.closing.Load() {
-		c.s.stats.Expired.Add(1)
+		c.l.cfg.Counters.Expired.Add(1)
 	}
 }
 
 // finish closes the connection and releases everything it holds.
-func (c *conn) finish() {
+func (c *Conn) finish() {
 	c.t.close()
 	c.release()
-	c.sess.releaseLocks()
-	c.s.forget(c)
+	c.sess.Close()
+	c.l.forget(c)
 }
 
 // handle answers what buf holds and reports whether the connection stays
@@ -235,43 +236,58 @@ func (c *conn) finish() {
 // stack stays small (the runtime shrinks it back at the next GC).
 //
 //go:noinline
-func (c *conn) handle(buf *[]byte) bool {
-	if hsproto.IsCloseRequest(*buf) {
+func (c *Conn) handle(buf *[]byte) bool {
+	if c.sess.Quit(*buf) {
 		return false
 	}
 	c.beginTurn(buf)
-	for !c.sess.step(c, &c.turn.bs) {
-		c.sess.resume(c, &c.turn.bs, c.sess.runJobs(c.turn.bs.sc))
+	for !c.sess.Step() {
+		c.sess.Resume(c.runJobs())
 	}
 	return c.endTurn()
 }
 
-// turn is a connection's turn in progress: the buffer it answers, the
-// output and the batch (see session.batch).
+// runJobs runs the session's prepared job on the writer, and again after
+// each row lock it stalled at is had; it returns the last run's result.
+// For the goroutine transports, which may block.
+func (c *Conn) runJobs() error {
+	e, ctx := c.l.cfg.Engine, c.l.cfg.JobCtx
+	err := e.Update(ctx, c.sess.Job())
+	for err == nil && c.sess.Stalled() {
+		if !c.sess.Wait() {
+			break
+		}
+		err = e.Update(ctx, c.sess.Job())
+	}
+	return err
+}
+
+// turn is a connection's turn in progress: the buffer it answers and the
+// output.
 type turn struct {
 	buf *[]byte
 	out *[]byte
-	bs  batchState
 }
 
-// beginTurn starts answering buf's complete lines (c.sess.step goes on).
-func (c *conn) beginTurn(buf *[]byte) {
+// beginTurn starts answering buf's complete requests (the session's Step
+// goes on).
+func (c *Conn) beginTurn(buf *[]byte) {
 	c.state.Store(stateExec)
 	c.turn.buf = buf
 	c.turn.out = outPool.Get().(*[]byte)
-	c.sess.begin(&c.turn.bs, *buf, c.turn.out)
+	c.sess.Begin(*buf, c.turn.out)
 }
 
-// endTurn writes the turn's answers, keeps a partial line and reports
+// endTurn writes the turn's answers, keeps a partial request and reports
 // whether the connection stays open.
-func (c *conn) endTurn() bool {
+func (c *Conn) endTurn() bool {
 	buf, out := c.turn.buf, c.turn.out
 	c.turn.buf, c.turn.out = nil, nil
-	consumed, closeAfter := c.sess.end(&c.turn.bs)
+	consumed, closeAfter := c.sess.End()
 	rest := (*buf)[consumed:]
-	more := bytes.IndexByte(rest, '\n') >= 0
-	if !more && len(rest) > c.sess.maxLine() {
-		*out = hsproto.AppendError(*out, hsproto.ErrLinelen)
+	more := c.sess.Complete(rest)
+	if !more && len(rest) > c.sess.MaxPartial() {
+		*out = c.sess.TooLong(*out)
 		closeAfter = true
 	}
 	if consumed > 0 {
@@ -299,8 +315,9 @@ func (c *conn) endTurn() bool {
 	return true
 }
 
-// keep holds a partial line for the next read, or gives the buffer back.
-func (c *conn) keep(buf *[]byte, rest []byte) {
+// keep holds a partial request for the next read, or gives the buffer
+// back.
+func (c *Conn) keep(buf *[]byte, rest []byte) {
 	if len(rest) == 0 {
 		c.held = nil
 		*buf = (*buf)[:0]
@@ -314,7 +331,7 @@ func (c *conn) keep(buf *[]byte, rest []byte) {
 	c.held = buf
 }
 
-func (c *conn) release() {
+func (c *Conn) release() {
 	if c.held != nil {
 		*c.held = (*c.held)[:0]
 		readPool.Put(c.held)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package hsfront
+package netloop
 
 import (
 	"errors"
@@ -13,25 +13,25 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/handlerdb/handlerdb/internal/engine"
-	"github.com/handlerdb/handlerdb/internal/hsproto"
 )
 
-// The read port is served by a few event loops instead of a goroutine per
-// connection, the way the plugin does it: each loop waits in epoll_wait
-// and answers every ready connection with one read and one write. For
-// point reads this saves, per request, the extra read that finds the
-// socket empty and the goroutine wake-ups of Go's netpoller, and an idle
-// connection costs only its state (no goroutine, no stack). Finds never
-// wait on anything but the engine, so a read loop never blocks.
+// A port with loops is served by a few event loops instead of a goroutine
+// per connection, the way HandlerSocket's plugin does it: each loop waits
+// in epoll_wait and answers every ready connection with one read and one
+// write. For point reads this saves, per request, the extra read that
+// finds the socket empty and the goroutine wake-ups of Go's netpoller,
+// and an idle connection costs only its state (no goroutine, no stack).
+// Reads never wait on anything but the engine, so a read loop never
+// blocks.
 //
-// The write port has loops of its own (write is set). A write loop runs
-// each ready connection's batch up to its first run of writes, parsed and
-// converted (session.step), and, after the round, hands the writer the
-// runs of all those connections as one UpdateAll: one hand-off and one
-// wake-up per round instead of per connection, and the runs commit in one
-// group. Then it answers each run, goes on with the connection's batch
-// and writes its answers with one write per connection. A batch with a
-// further run after a find waits for the next round. The loop waits for
+// A write port's loops (Config.Write) run each ready connection's turn up
+// to its first job for the writer, parsed and converted (Session.Step),
+// and, after the round, hand the writer the jobs of all those connections
+// as one UpdateAll: one hand-off and one wake-up per round instead of per
+// connection, and the jobs commit in one group. Then each is answered
+// (Session.Resume), its turn goes on, and its answers are written with
+// one write per connection. A turn with a further job waits for the next
+// round. The loop waits for
 // the commit; with several loops, one prepares while another's group is
 // applied. (Not waiting, with the completion coming back through the
 // loop's eventfd, was measured slower: the netpoller's wake-up costs more
@@ -48,8 +48,8 @@ import (
 // blocked in a system call makes the runtime's monitor hand its processor
 // around every 20 µs, which costs more than the requests.)
 type evloop struct {
-	s      *Server
-	write  bool // serves the write port
+	lst    *Listener
+	write  bool // Config.Write
 	epfd   int
 	epfile *os.File        // epfd as the netpoller sees it
 	eprc   syscall.RawConn // to park on epfd's readiness
@@ -65,13 +65,13 @@ type evloop struct {
 	unlocked []*fdTransport
 	exited   bool
 
-	// ready holds the connections whose last turn stopped at turnBudget
-	// with complete lines left; they get their next turn after the
+	// ready holds the connections whose last turn stopped at its budget
+	// with complete requests left; they get their next turn after the
 	// events of this round (touched only by the loop's goroutine).
 	ready, spare []*fdTransport
 
-	// waiting (write loops) holds the connections whose batch stopped at
-	// a prepared run; commitRuns hands the runs to the writer after the
+	// waiting (write loops) holds the connections whose turn stopped at
+	// a prepared job; commitRuns hands the jobs to the writer after the
 	// round. Touched only by the loop's goroutine, like fns and errs,
 	// UpdateAll's arguments.
 	waiting, waitNext []*fdTransport
@@ -83,16 +83,16 @@ type evloop struct {
 // transport). pending is output the socket has not taken yet; paused says
 // the loop stopped watching for input, gone that the loop closed it.
 type fdTransport struct {
-	c       *conn
+	c       *Conn
 	fd      int
 	loop    *evloop
 	pending []byte
 	paused  bool
 	gone    bool
-	busy    bool // its batch waits in the loop's waiting list
+	busy    bool // its turn waits in the loop's waiting list
 }
 
-func newEvloop(s *Server, write bool) (*evloop, error) {
+func newEvloop(lst *Listener) (*evloop, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
@@ -108,21 +108,21 @@ func newEvloop(s *Server, write bool) (*evloop, error) {
 		return nil, err
 	}
 	unix.SetNonblock(epfd, true)
-	f := os.NewFile(uintptr(epfd), "hs-epoll")
+	f := os.NewFile(uintptr(epfd), "netloop-epoll")
 	rc, err := f.SyscallConn()
 	if err != nil {
 		f.Close()
 		unix.Close(wfd)
 		return nil, err
 	}
-	l := &evloop{s: s, write: write, epfd: epfd, epfile: f, eprc: rc, wakefd: wfd, conns: map[int32]*fdTransport{}, done: make(chan struct{})}
+	l := &evloop{lst: lst, write: lst.cfg.Write, epfd: epfd, epfile: f, eprc: rc, wakefd: wfd, conns: map[int32]*fdTransport{}, done: make(chan struct{})}
 	go l.run()
 	return l, nil
 }
 
 // add takes over a TCP connection: its descriptor is duplicated out of
 // Go's netpoller into the loop's epoll set.
-func (l *evloop) add(c *conn, tc *net.TCPConn) error {
+func (l *evloop) add(c *Conn, tc *net.TCPConn) error {
 	rc, err := tc.SyscallConn()
 	if err != nil {
 		return err
@@ -156,6 +156,13 @@ func (l *evloop) add(c *conn, tc *net.TCPConn) error {
 		return err
 	}
 	return nil
+}
+
+// count is the number of connections the loop serves.
+func (l *evloop) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.conns)
 }
 
 func (l *evloop) run() {
@@ -199,7 +206,7 @@ func (l *evloop) run() {
 			err = werr
 		}
 		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
-			l.s.cfg.Logger.Error("hs event loop", "err", err)
+			l.lst.cfg.Logger.Error("event loop", "port", l.lst.cfg.Name, "err", err)
 			time.Sleep(10 * time.Millisecond)
 		}
 		for i := 0; i < n; i++ {
@@ -213,7 +220,7 @@ func (l *evloop) run() {
 			t := l.conns[ev.Fd]
 			l.mu.Unlock()
 			if t == nil || t.busy {
-				continue // a busy connection's input waits for its batch
+				continue // a busy connection's input waits for its turn
 			}
 			if ev.Events&unix.EPOLLOUT != 0 && len(t.pending) > 0 {
 				if !t.flushPending() {
@@ -222,7 +229,7 @@ func (l *evloop) run() {
 				continue
 			}
 			if t.c.more {
-				// Input waits until the held lines are answered; a
+				// Input waits until the held requests are answered; a
 				// peer that has closed or reset gets none of them
 				// (what it could not read is not worth the work).
 				if ev.Events&(unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
@@ -242,7 +249,7 @@ func (l *evloop) run() {
 		l.mu.Unlock()
 		if stop {
 			for len(l.waiting) > 0 {
-				l.commitRuns() // the batches in progress are answered first
+				l.commitRuns() // the turns in progress are answered first
 			}
 			l.closeAll()
 			l.mu.Lock()
@@ -251,7 +258,7 @@ func (l *evloop) run() {
 			l.unlocked = nil
 			l.mu.Unlock()
 			for _, t := range left {
-				t.c.sess.releaseLocks()
+				t.c.sess.Close()
 			}
 			return
 		}
@@ -263,8 +270,8 @@ func (l *evloop) run() {
 }
 
 // turns gives every connection of the ready list its next turn, unless
-// its peer has closed. A connection that again leaves complete lines goes
-// back on the list for the next round, after the events that came
+// its peer has closed. A connection that again leaves complete requests
+// goes back on the list for the next round, after the events that came
 // meanwhile.
 func (l *evloop) turns() {
 	if len(l.ready) == 0 {
@@ -279,7 +286,7 @@ func (l *evloop) turns() {
 		}
 		// A connection that joined the list in this round's events has
 		// not been polled since its turn: a peer that closed meanwhile
-		// gets no more of its lines.
+		// gets no more of its requests.
 		if t.peerClosed() || !l.serve(t, t.c.held) {
 			t.c.finish()
 		}
@@ -288,18 +295,18 @@ func (l *evloop) turns() {
 }
 
 // serve answers what buf holds and reports whether the connection stays
-// open. On a write loop a batch that reaches a run of writes is left on
-// the waiting list, for commitRuns.
+// open. On a write loop a turn that prepares a job is left on the waiting
+// list, for commitRuns.
 func (l *evloop) serve(t *fdTransport, buf *[]byte) bool {
 	c := t.c
 	if !l.write {
 		return c.handle(buf) && t.watch()
 	}
-	if hsproto.IsCloseRequest(*buf) {
+	if c.sess.Quit(*buf) {
 		return false
 	}
 	c.beginTurn(buf)
-	if !c.sess.step(c, &c.turn.bs) {
+	if !c.sess.Step() {
 		t.busy = true
 		l.waiting = append(l.waiting, t)
 		return true
@@ -307,9 +314,9 @@ func (l *evloop) serve(t *fdTransport, buf *[]byte) bool {
 	return c.endTurn() && t.watch()
 }
 
-// commitRuns hands the writer the prepared runs of the waiting
+// commitRuns hands the writer the prepared jobs of the waiting
 // connections as one UpdateAll, then answers each and goes on with its
-// batch: one that reaches another run waits for the next round, the
+// turn: one that prepares another job waits for the next round, the
 // others write their answers.
 func (l *evloop) commitRuns() {
 	if len(l.waiting) == 0 {
@@ -318,26 +325,26 @@ func (l *evloop) commitRuns() {
 	w := l.waiting
 	fns := l.fns[:0]
 	for _, t := range w {
-		fns = append(fns, t.c.turn.bs.sc.applyFn)
+		fns = append(fns, t.c.sess.Job())
 	}
 	if cap(l.errs) < len(fns) {
 		l.errs = make([]error, len(fns), cap(fns))
 	}
 	errs := l.errs[:len(fns)]
-	l.s.e.UpdateAll(l.s.jobCtx, fns, errs)
+	l.lst.cfg.Engine.UpdateAll(l.lst.cfg.JobCtx, fns, errs)
 	clear(fns)
 	l.fns = fns[:0]
-	l.s.stats.WriteRounds.Add(1)
+	l.lst.cfg.Counters.WriteRounds.Add(1)
 	l.waiting = l.waitNext[:0]
 	for i, t := range w {
 		w[i] = nil
 		c := t.c
-		if errs[i] == nil && c.turn.bs.sc.lockStop >= 0 {
+		if errs[i] == nil && c.sess.Stalled() {
 			l.waitRowLock(t) // it stays busy until the wait ends
 			continue
 		}
-		c.sess.resume(c, &c.turn.bs, errs[i])
-		if !c.sess.step(c, &c.turn.bs) {
+		c.sess.Resume(errs[i])
+		if !c.sess.Step() {
 			l.waiting = append(l.waiting, t)
 			continue
 		}
@@ -350,23 +357,19 @@ func (l *evloop) commitRuns() {
 	l.waitNext = w[:0]
 }
 
-// waitRowLock waits, on a goroutine of its own, for the row lock t's run
-// stopped at (see rowlock.go), then hands t back to the loop through
-// unlocked and the wake-up descriptor; meanwhile t is busy, so the loop
-// neither reads nor expires it.
+// waitRowLock waits, on a goroutine of its own, for the row lock t's job
+// stalled at (Session.Wait), then hands t back to the loop through
+// unlocked and the wake-up descriptor, for its job to run again;
+// meanwhile t is busy, so the loop neither reads nor expires it.
 func (l *evloop) waitRowLock(t *fdTransport) {
-	ss := &t.c.sess
-	if ss.locker == nil {
-		ss.locker = l.s.e.Locks().NewLocker()
-	}
-	sc := t.c.turn.bs.sc
+	ss := t.c.sess
 	go func() {
-		ss.waitRowLock(sc)
+		ss.Wait()
 		l.mu.Lock()
 		if l.exited {
-			// The loop closed t meanwhile: nobody answers its run.
+			// The loop closed t meanwhile: nobody answers its job.
 			l.mu.Unlock()
-			ss.releaseLocks()
+			ss.Close()
 			return
 		}
 		l.unlocked = append(l.unlocked, t)
@@ -377,7 +380,7 @@ func (l *evloop) waitRowLock(t *fdTransport) {
 }
 
 // takeUnlocked puts the connections whose row lock wait ended on the
-// waiting list, to apply the rest of their runs in this round's
+// waiting list, to run the rest of their jobs in this round's
 // commitRuns.
 func (l *evloop) takeUnlocked() {
 	l.mu.Lock()
@@ -386,7 +389,7 @@ func (l *evloop) takeUnlocked() {
 	l.mu.Unlock()
 	for _, t := range back {
 		if t.gone {
-			t.c.sess.releaseLocks()
+			t.c.sess.Close()
 			continue
 		}
 		l.waiting = append(l.waiting, t)
@@ -394,7 +397,7 @@ func (l *evloop) takeUnlocked() {
 }
 
 // watch sets what the loop waits for after a turn: writability while
-// output is pending, nothing while complete lines wait for a turn (the
+// output is pending, nothing while complete requests wait for a turn (the
 // connection is on the ready list), else input. False means the
 // connection is broken.
 func (t *fdTransport) watch() bool {
@@ -425,8 +428,8 @@ func (t *fdTransport) setEvents(paused bool) bool {
 // sweepEvery is how often expired connections are looked for: a quarter
 // of the shorter timeout, at most a second.
 func (l *evloop) sweepEvery() time.Duration {
-	t := l.s.cfg.Timeout
-	if lt := l.s.cfg.LineTimeout; lt > 0 && (t <= 0 || lt < t) {
+	t := l.lst.cfg.Timeout
+	if lt := l.lst.cfg.LineTimeout; lt > 0 && (t <= 0 || lt < t) {
 		t = lt
 	}
 	if t /= 4; t > 0 && t < time.Second {
@@ -435,7 +438,7 @@ func (l *evloop) sweepEvery() time.Duration {
 	return time.Second
 }
 
-// sweep closes connections past their deadline (see conn.deadline).
+// sweep closes connections past their deadline (see Conn.deadline).
 func (l *evloop) sweep(now time.Time) {
 	var idle []*fdTransport
 	l.mu.Lock()
@@ -449,12 +452,12 @@ func (l *evloop) sweep(now time.Time) {
 	}
 	l.mu.Unlock()
 	for _, t := range idle {
-		t.c.s.stats.Expired.Add(1)
+		l.lst.cfg.Counters.Expired.Add(1)
 		t.c.finish()
 	}
 }
 
-// close takes the descriptor out of the loop and closes it (conn.finish
+// close takes the descriptor out of the loop and closes it (Conn.finish
 // calls it, on the loop's goroutine).
 func (t *fdTransport) close() {
 	l := t.loop
@@ -481,8 +484,8 @@ func (l *evloop) closeAll() {
 	unix.Close(l.wakefd)
 }
 
-// shutdown makes the loop close its connections and stop; the batch it is
-// running is answered first.
+// shutdown makes the loop close its connections and stop; the turns it
+// is running are answered first.
 func (l *evloop) shutdown() {
 	l.mu.Lock()
 	l.stop = true

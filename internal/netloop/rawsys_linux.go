@@ -1,6 +1,6 @@
 //go:build linux
 
-package hsfront
+package netloop
 
 import (
 	"unsafe"
