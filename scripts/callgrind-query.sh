@@ -33,7 +33,7 @@ for b in "${bins[@]}"; do
   d="$tmp/$(basename "$b")-$port"; mkdir -p "$d"
   GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --instr-atstart=no \
     --callgrind-out-file="$d/cg.out" "$b" --datadir "$d/data" --bind-address 127.0.0.1 --port "$port" \
-    --handlersocket-port -1 --handlersocket-port-wr -1 --admin-address '' --durability os \
+    --handlersocket-port -1 --handlersocket-port-wr -1 --memcached-port -1 --admin-address '' --durability os \
     --log-level warn >"$d/log" 2>&1 &
   pid=$!
   for _ in $(seq 600); do mariadb -h127.0.0.1 -P"$port" -uroot -e 'SELECT 1' >/dev/null 2>&1 && break; sleep 0.5; done

@@ -51,7 +51,7 @@ port=${DJANGO_SUITE_PORT:-}
 if [ -z "$port" ]; then
   go build -o "$tmp/handlerdb" ./cmd/handlerdb
   port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$tmp/handlerdb" --datadir="$tmp/data" --port="$port" --handlersocket-port=-1 \
+  "$tmp/handlerdb" --datadir="$tmp/data" --port="$port" --handlersocket-port=-1 --memcached-port=-1 \
     --handlersocket-port-wr=-1 --admin-address= >"$tmp/server.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do

@@ -40,7 +40,7 @@ if [ -z "$addr" ]; then
   # TLS on, as the suite's TLS tests need (a self-signed certificate).
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
     -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1
-  "$tmp/handlerdb" --datadir="$tmp/data" --bind-address=127.0.0.1 --port="$port" --handlersocket-port=-1 \
+  "$tmp/handlerdb" --datadir="$tmp/data" --bind-address=127.0.0.1 --port="$port" --handlersocket-port=-1 --memcached-port=-1 \
     --handlersocket-port-wr=-1 --admin-address= --log-level=warn \
     --tls-cert="$tmp/cert.pem" --tls-key="$tmp/key.pem" >"$tmp/server.log" 2>&1 &
   pid=$!

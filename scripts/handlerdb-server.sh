@@ -22,7 +22,7 @@ handlerdb_start() {
     bin=$tmp/handlerdb
   fi
   "$bin" --datadir "$tmp/data" --bind-address 127.0.0.1 --port "$PORT" \
-    --handlersocket-port "$hs" --handlersocket-port-wr "$wr" \
+    --handlersocket-port "$hs" --handlersocket-port-wr "$wr" --memcached-port -1 \
     --admin-address '' --durability "$DURABILITY" --log-level warn >"$tmp/server.log" 2>&1 &
   pid=$!
   for _ in $(seq 300); do

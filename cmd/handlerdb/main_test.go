@@ -59,7 +59,7 @@ type proc struct {
 // reading the listener lines from its JSON log.
 func startBinary(t *testing.T, bin string, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--port=0", "--handlersocket-port=0", "--handlersocket-port-wr=0", "--admin-address=127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--port=0", "--handlersocket-port=0", "--handlersocket-port-wr=0", "--memcached-port=-1", "--admin-address=127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

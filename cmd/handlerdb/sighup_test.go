@@ -22,7 +22,7 @@ func TestSIGHUPReloadsLogLevel(t *testing.T) {
 	conf := filepath.Join(dir, "handlerdb.toml")
 	os.WriteFile(conf, []byte("log-level = \"info\"\n"), 0o644)
 	cmd := exec.Command(bin, "--config", conf, "--datadir", filepath.Join(dir, "data"),
-		"--port=-1", "--handlersocket-port=0", "--handlersocket-port-wr=0", "--admin-address=")
+		"--port=-1", "--handlersocket-port=0", "--handlersocket-port-wr=0", "--memcached-port=-1", "--admin-address=")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 	}
 	cfg := config.Default()
 	cfg.DataDir = dir
-	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
+	cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.MemcachedPort = 0, 0, 0, -1
 	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = ""
 	if srv, err = server.Start(cfg, nil); err != nil {

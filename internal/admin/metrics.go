@@ -22,7 +22,7 @@ type FrontSource interface {
 // label them. A negative count is one the front does not keep (not
 // reported).
 type FrontCounters struct {
-	Front                                                          string         // the front label: "handlersocket", "mysql"
+	Front                                                          string         // the front label: "handlersocket", "mysql", "memcached"
 	Requests                                                       []RequestCount // requests answered, where non-zero
 	Conns                                                          []PortCount    // open connections by port
 	AuthFail, Accepted, Refused, RefusedPeer, Expired, AuthBackoff int64
@@ -65,6 +65,7 @@ type Metrics struct {
 	e   *engine.Engine
 	hs  atomic.Pointer[FrontSource]
 	sql atomic.Pointer[FrontSource]
+	mc  atomic.Pointer[FrontSource]
 	rep atomic.Pointer[ReplicaSource]
 
 	descLatency *prometheus.Desc
@@ -170,6 +171,10 @@ func (m *Metrics) AttachReplica(r ReplicaSource) { m.rep.Store(&r) }
 // AttachHS makes the metrics report the HandlerSocket front's counters.
 func (m *Metrics) AttachHS(s FrontSource) { m.hs.Store(&s) }
 
+// AttachMemcached makes the metrics report the memcached front's
+// counters.
+func (m *Metrics) AttachMemcached(s FrontSource) { m.mc.Store(&s) }
+
 var ports = [2]string{"read", "write"}
 
 // ObserveHS records n HandlerSocket requests of class op (an index of
@@ -240,7 +245,7 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 			ch <- m.hsLatency[p][op].metric(m.descLatency, ports[p], name)
 		}
 	}
-	for _, src := range []*atomic.Pointer[FrontSource]{&m.hs, &m.sql} {
+	for _, src := range []*atomic.Pointer[FrontSource]{&m.hs, &m.sql, &m.mc} {
 		if s := src.Load(); s != nil {
 			m.collectFront((*s).FrontCounters(), counter, gauge)
 		}

@@ -46,6 +46,16 @@ type Config struct {
 	// AuthBackoff is the first back-off after MaxAuthFailures; it doubles
 	// with each further failure, up to 64 times itself.
 	AuthBackoff time.Duration
+	// MemcachedPort is the memcached port (0: any free port, -1: off).
+	MemcachedPort int
+	// MemcachedMaxItemSize bounds a memcached value (memcached's -I).
+	MemcachedMaxItemSize int
+	// MemcachedFlushAll allows flush_all (it deletes every row of the
+	// default container's table).
+	MemcachedFlushAll bool
+	// MemcachedMaxConnections bounds the memcached port's connections
+	// (memcached's -c).
+	MemcachedMaxConnections int
 	// HSTimeout closes idle HandlerSocket connections.
 	HSTimeout time.Duration
 	// HSMaxConnections bounds the connections of each HandlerSocket port.
@@ -184,6 +194,9 @@ func Default() Config {
 		Port:                    3306,
 		HSPort:                  9998,
 		HSPortWr:                9999,
+		MemcachedPort:           11211,
+		MemcachedMaxItemSize:    1 << 20,
+		MemcachedMaxConnections: 1024,
 		HSTimeout:               300 * time.Second,
 		HSMaxConnections:        10000,
 		HSMaxConnectionsPerPeer: 5000,
@@ -219,10 +232,16 @@ func (c *Config) Validate() error {
 	for _, p := range []struct {
 		name string
 		v    int
-	}{{"port", c.Port}, {"handlersocket-port", c.HSPort}, {"handlersocket-port-wr", c.HSPortWr}} {
+	}{{"port", c.Port}, {"handlersocket-port", c.HSPort}, {"handlersocket-port-wr", c.HSPortWr}, {"memcached-port", c.MemcachedPort}} {
 		if p.v < -1 || p.v > 65535 {
 			return fmt.Errorf("config: --%s %d is out of range", p.name, p.v)
 		}
+	}
+	if c.MemcachedMaxItemSize < 1024 || c.MemcachedMaxItemSize > 1<<30 {
+		return errors.New("config: --memcached-max-item-size must be between 1024 bytes and 1 GiB")
+	}
+	if c.MemcachedMaxConnections <= 0 {
+		return errors.New("config: --memcached-max-connections must be positive")
 	}
 	if c.HSMaxConnections <= 0 {
 		return errors.New("config: --handlersocket-max-connections must be positive")
@@ -291,6 +310,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Port, "port", c.Port, "MySQL protocol port (0: any free port, -1: off)")
 	fs.IntVar(&c.HSPort, "handlersocket-port", c.HSPort, "HandlerSocket read port (0: any free port, -1: off)")
 	fs.IntVar(&c.HSPortWr, "handlersocket-port-wr", c.HSPortWr, "HandlerSocket write port (0: any free port, -1: off)")
+	fs.IntVar(&c.MemcachedPort, "memcached-port", c.MemcachedPort, "memcached port (0: any free port, -1: off)")
+	fs.IntVar(&c.MemcachedMaxItemSize, "memcached-max-item-size", c.MemcachedMaxItemSize, "largest memcached value in bytes (memcached's -I)")
+	fs.BoolVar(&c.MemcachedFlushAll, "memcached-flush-all", c.MemcachedFlushAll, "allow memcached's flush_all (it deletes every row of the default container's table)")
+	fs.IntVar(&c.MemcachedMaxConnections, "memcached-max-connections", c.MemcachedMaxConnections, "open connections of the memcached port (memcached's -c)")
 	fs.StringVar(&c.HSSecret, "handlersocket-plain-secret", c.HSSecret, "secret required by A on the read port (empty: none)")
 	fs.StringVar(&c.HSSecretWr, "handlersocket-plain-secret-wr", c.HSSecretWr, "secret required by A on the write port (empty: none; no fallback to the read secret)")
 	fs.StringVar(&c.HSSecretFile, "handlersocket-plain-secret-file", c.HSSecretFile, "file holding --handlersocket-plain-secret (kept out of ps)")

@@ -29,9 +29,12 @@ var forbidden = map[string][]string{
 	"internal/mariadb": {"internal/sqlfront", "internal/hsfront", "internal/server", "internal/replica", "internal/admin", "internal/config"},
 	// The connection machinery knows no protocol: fronts plug in.
 	"internal/netloop": {"internal/hsproto", "internal/hsfront", "internal/sqlfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/config", "internal/server", "internal/errtable"},
+	// The memcached codec knows nothing but the protocol.
+	"internal/mcproto": {"internal/engine", "internal/types", "internal/netloop", "internal/hsproto", "internal/mcfront"},
 	// The fronts never import each other.
-	"internal/hsfront":  {"internal/sqlfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/config", "internal/server"},
-	"internal/sqlfront": {"internal/hsfront", "internal/replica", "internal/admin", "internal/config", "internal/server"},
+	"internal/hsfront":  {"internal/sqlfront", "internal/mcfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/config", "internal/server"},
+	"internal/sqlfront": {"internal/hsfront", "internal/mcfront", "internal/replica", "internal/admin", "internal/config", "internal/server"},
+	"internal/mcfront":  {"internal/hsfront", "internal/sqlfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/config", "internal/server", "internal/hsproto"},
 	"internal/replica":  {"internal/hsfront", "internal/sqlfront", "internal/admin", "internal/config", "internal/server"},
 	// Settings sit below the fronts: server builds their options.
 	"internal/config": {"internal/hsfront", "internal/sqlfront", "internal/sqlbackend", "internal/mariadb", "internal/replica", "internal/admin", "internal/server"},

@@ -34,7 +34,7 @@ const (
 func runChild(dir, source string) {
 	cfg := config.Default()
 	cfg.DataDir = dir
-	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
+	cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.MemcachedPort = 0, 0, 0, -1
 	cfg.AdminAddress = ""
 	cfg.ReplicateFrom = source
 	if v := os.Getenv(childStageEnv); v != "" {

@@ -29,7 +29,7 @@ func startReplica(t testing.TB, dir string, mutate func(*config.Config)) *server
 		dir = t.TempDir()
 	}
 	cfg.DataDir = dir
-	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
+	cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.MemcachedPort = 0, 0, 0, -1
 	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = ""
 	if mutate != nil {

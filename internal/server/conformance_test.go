@@ -32,7 +32,7 @@ func startTest(t testing.TB, mutate func(*config.Config)) *Server {
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
-	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
+	cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.MemcachedPort = 0, 0, 0, -1
 	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = "127.0.0.1:0"
 	if mutate != nil {

@@ -22,7 +22,7 @@ func startLogging(t *testing.T, dir string, id uint32) (s *Server, stop func()) 
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = dir
-	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
+	cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.MemcachedPort = 0, 0, 0, -1
 	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = "127.0.0.1:0"
 	cfg.LogBin, cfg.ServerID = true, id

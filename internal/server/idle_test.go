@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 func idleChild(dir string) {
 	cfg := config.Default()
 	cfg.DataDir, cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.Durability = dir, -1, 0, -1, engine.DurabilityNone
-	cfg.AdminAddress = ""
+	cfg.AdminAddress, cfg.MemcachedPort = "", -1
 	cfg.HSMaxConnectionsPerPeer = 0 // 10,000 connections from one host
 	s, err := Start(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {

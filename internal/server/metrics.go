@@ -5,6 +5,8 @@ import (
 
 	"github.com/handlerdb/handlerdb/internal/admin"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/mcfront"
+	"github.com/handlerdb/handlerdb/internal/mcproto"
 	"github.com/handlerdb/handlerdb/internal/replica"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
 )
@@ -82,4 +84,32 @@ func (s replicaSource) ReplicaCounters() admin.ReplicaCounters {
 		Applied: st.Applied, Staged: st.Staged, LastIOErrno: st.LastIOErrno, LastSQLErrno: st.LastSQLErrno,
 		Copying: st.Copying, CopyRows: st.CopyRows, CopyEstimate: st.CopyEstimate, CopyRate: st.CopyRate, CopyETA: st.CopyETA,
 	}
+}
+
+// mcSource is the memcached front as a metrics source: requests by
+// command and result, and the keys retrievals found (op get_key, result
+// hit, miss or expired).
+type mcSource struct{ s *mcfront.Server }
+
+func (m mcSource) FrontCounters() admin.FrontCounters {
+	st := m.s.Stats()
+	c := admin.FrontCounters{Front: "memcached", AuthFail: -1, Accepted: st.Accepted.Load(), Refused: st.Refused.Load(),
+		RefusedPeer: st.RefusedPeer.Load(), Expired: st.Expired.Load(), AuthBackoff: -1,
+		Conns: []admin.PortCount{{Port: "memcached", N: st.Open.Load()}}}
+	for cmd := mcproto.Cmd(1); cmd < mcproto.NumCmds; cmd++ {
+		for r, res := range results {
+			if v := st.Cmds[cmd][r].Load(); v > 0 {
+				c.Requests = append(c.Requests, admin.RequestCount{Port: "memcached", Op: cmd.String(), Result: res, N: v})
+			}
+		}
+	}
+	for _, k := range []struct {
+		res string
+		n   int64
+	}{{"hit", st.GetHits.Load()}, {"miss", st.GetMisses.Load() - st.GetExpired.Load()}, {"expired", st.GetExpired.Load()}} {
+		if k.n > 0 {
+			c.Requests = append(c.Requests, admin.RequestCount{Port: "memcached", Op: "get_key", Result: k.res, N: k.n})
+		}
+	}
+	return c
 }

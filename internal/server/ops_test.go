@@ -142,6 +142,7 @@ func TestMetricsAfterKnownTraffic(t *testing.T) {
 func TestReadyz(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir, cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.Durability, cfg.AdminAddress = t.TempDir(), 0, 0, 0, engine.DurabilityNone, "127.0.0.1:0"
+	cfg.MemcachedPort = -1
 	s, err := Start(cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/handlerdb/handlerdb/internal/config"
 	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/hsfront"
+	"github.com/handlerdb/handlerdb/internal/mcfront"
 	"github.com/handlerdb/handlerdb/internal/netloop"
 	"github.com/handlerdb/handlerdb/internal/replica"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
@@ -48,6 +49,7 @@ type Server struct {
 	log   *slog.Logger
 	e     *engine.Engine
 	hs    *hsfront.Server
+	mc    *mcfront.Server // nil when the memcached port is off
 	sql   sqlFront
 	admin *admin.Server
 	tls   *tls.Config
@@ -143,6 +145,24 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 		s.hs = nil // nothing of it to stop
 		return nil, err
 	}
+	if cfg.MemcachedPort >= 0 {
+		s.mc = mcfront.New(s.e, mcfront.Config{
+			Addr: cfg.Addr(cfg.MemcachedPort), MaxItemSize: cfg.MemcachedMaxItemSize,
+			FlushEnabled: cfg.MemcachedFlushAll, MaxConns: cfg.MemcachedMaxConnections,
+			TLS: s.tls, Logger: log,
+		})
+		if m != nil {
+			m.AttachMemcached(mcSource{s.mc})
+		}
+		if err := s.mc.Start(); err != nil {
+			s.mc = nil
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			s.hs.Shutdown(ctx)
+			cancel()
+			s.hs = nil
+			return nil, fmt.Errorf("memcached: %w", err)
+		}
+	}
 	if a := s.hs.ReadAddr(); a != nil {
 		log.Log(context.Background(), LevelNotice, "listening", "proto", "hs-read", "addr", a.String())
 	}
@@ -151,6 +171,9 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 	}
 	if s.sql != nil {
 		log.Log(context.Background(), LevelNotice, "listening", "proto", "mysql", "addr", s.sql.Addr().String())
+	}
+	if s.mc != nil {
+		log.Log(context.Background(), LevelNotice, "listening", "proto", "memcached", "addr", s.mc.Addr().String())
 	}
 	if s.admin != nil {
 		s.admin.SetReady(true)
@@ -199,6 +222,9 @@ func (s *Server) closeAdmin() {
 // Engine returns the server's engine.
 func (s *Server) Engine() *engine.Engine { return s.e }
 
+// Memcached returns the memcached front (nil when its port is off).
+func (s *Server) Memcached() *mcfront.Server { return s.mc }
+
 // HS returns the HandlerSocket front.
 func (s *Server) HS() *hsfront.Server { return s.hs }
 
@@ -223,6 +249,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	if err := s.hs.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("handlersocket: %w", err))
+	}
+	if s.mc != nil {
+		if err := s.mc.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("memcached: %w", err))
+		}
 	}
 	if err := s.closeSQL(); err != nil {
 		errs = append(errs, fmt.Errorf("mysql: %w", err))

@@ -1,0 +1,626 @@
+package mcfront
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/mcproto"
+	"github.com/handlerdb/handlerdb/internal/netloop"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// session is one connection's netloop.Session: a turn answers its
+// complete requests in order; a request that changes rows ends the
+// turn's step with a writer job (Step false), answered by Resume.
+// Touched only by what serves the connection, and by the writer while
+// that runs the job.
+type session struct {
+	s *Server
+	c *netloop.Conn
+
+	// the turn
+	in       []byte
+	out      *[]byte
+	consumed int
+	closed   bool
+	pending  int // bytes of the request the prepared job answers
+	partial  int // what MaxPartial answers, set by End
+
+	// swallow is how many bytes of a too large data block are still to
+	// be discarded (they may come in later reads).
+	swallow int
+
+	req   mcproto.Request
+	op    op
+	jobFn func(*engine.Job) error
+
+	// container is the connection's container ("get @@name" switches);
+	// "" is the configuration's default.
+	container string
+	cached    *container // resolved container of the last request
+	buf       []byte     // scratch for values read
+}
+
+func newSession(s *Server, c *netloop.Conn) *session {
+	ss := &session{s: s, c: c, partial: mcproto.LineMax}
+	ss.jobFn = ss.apply
+	return ss
+}
+
+// Quit is false: quit is answered in order with the requests before it.
+func (ss *session) Quit([]byte) bool { return false }
+
+// Begin starts a turn over in.
+func (ss *session) Begin(in []byte, out *[]byte) {
+	ss.in, ss.out, ss.consumed, ss.closed = in, out, 0, false
+	ss.s.stats.BytesRead.Add(int64(len(in)))
+}
+
+// Step answers requests until the input holds no complete one (true) or
+// one needs the writer (false).
+func (ss *session) Step() bool {
+	for !ss.closed {
+		if ss.swallow > 0 {
+			n := min(ss.swallow, len(ss.in)-ss.consumed)
+			ss.consumed += n
+			ss.swallow -= n
+			if ss.swallow > 0 {
+				return true
+			}
+		}
+		if len(*ss.out) >= turnOutput {
+			return true // the rest waits for the answers to be written
+		}
+		f, perr, ok := mcproto.Next(ss.in[ss.consumed:], ss.s.cfg.MaxItemSize, &ss.req)
+		if !ok {
+			return true
+		}
+		if perr != mcproto.ErrNone {
+			ss.consumed += f.N
+			ss.swallow = f.Swallow
+			if !ss.req.NoReply || perr == mcproto.ErrUnknown {
+				*ss.out = mcproto.AppendError(*ss.out, perr)
+			}
+			if perr == mcproto.ErrTooLarge {
+				ss.s.stats.StoreTooLarge.Add(1)
+				// memcached drops the item the value would have replaced
+				if ss.prepareUnlink() {
+					return false
+				}
+			}
+			continue
+		}
+		if ss.prepare(f.N) {
+			return false
+		}
+	}
+	return true
+}
+
+// turnOutput bounds a turn's answers: once they reach it, the requests
+// after wait for the next turn (which comes once they are written).
+const turnOutput = 256 << 10
+
+// Job is the prepared request's writer job.
+func (ss *session) Job() func(*engine.Job) error { return ss.jobFn }
+
+// Stalled is false: memcached's writes do not wait for SQL row locks
+// (a row an SQL transaction holds is written by the group that commits
+// after it; see docs/MEMCACHED.md).
+func (ss *session) Stalled() bool { return false }
+
+// Wait is never called (Stalled is false).
+func (ss *session) Wait() bool { return false }
+
+// Resume answers the prepared request.
+func (ss *session) Resume(err error) {
+	ss.consumed += ss.pending
+	ss.pending = 0
+	o := &ss.op
+	if err != nil {
+		o.res = resError
+		o.err = mcproto.ErrStorage
+	}
+	ss.answerWrite()
+}
+
+// End ends the turn.
+func (ss *session) End() (int, bool) {
+	rest := ss.in[ss.consumed:]
+	ss.partial = mcproto.Partial(rest, ss.s.cfg.MaxItemSize, maxLine)
+	if ss.swallow > 0 {
+		ss.partial = len(rest) + ss.swallow
+	}
+	n, closed := ss.consumed, ss.closed
+	ss.s.stats.BytesWritten.Add(int64(len(*ss.out)))
+	ss.in, ss.out = nil, nil
+	return n, closed
+}
+
+// maxLine bounds a retrieval's line (many keys).
+const maxLine = 1 << 20
+
+// Complete reports whether rest holds a whole request (or bytes to
+// swallow).
+func (ss *session) Complete(rest []byte) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	if ss.swallow > 0 {
+		return true
+	}
+	nl := bytes.IndexByte(rest, '\n')
+	if nl < 0 {
+		return false
+	}
+	var r mcproto.Request
+	_, _, ok := mcproto.Next(rest, ss.s.cfg.MaxItemSize, &r)
+	return ok
+}
+
+// MaxPartial is the longest incomplete request the connection may hold.
+func (ss *session) MaxPartial() int { return ss.partial }
+
+// TooLong answers nothing: memcached closes a connection whose line
+// grows past its bound without a word.
+func (ss *session) TooLong(out []byte) []byte { return out }
+
+// Close has nothing to release.
+func (ss *session) Close() {}
+
+// Results of a request.
+type result uint8
+
+const (
+	resStored result = iota
+	resNotStored
+	resExists
+	resNotFound
+	resDeleted
+	resTouched
+	resNumber
+	resValues // gat/gats: the values in op.vals
+	resError  // op.err
+	resNone   // nothing to answer
+	resFlushed
+)
+
+// op is the prepared write and, after the job, its result.
+type op struct {
+	cmd     mcproto.Cmd
+	cont    string // container name ("" default)
+	keys    [][]byte
+	data    []byte
+	flags   uint32
+	exp     int64 // absolute expiry: 0 never, 1 already expired
+	cas     uint64
+	delta   uint64
+	noreply bool
+	unlink  bool // delete without an answer (a value too large)
+
+	res  result
+	err  mcproto.Error
+	num  uint64
+	vals []item // gat/gats hits, in key order (values in vbuf)
+	vbuf []byte
+}
+
+// item is a row as memcached sees it.
+type item struct {
+	key   []byte
+	value []byte
+	flags uint32
+	cas   uint64
+	exp   int64
+}
+
+// expireAt turns memcached's exptime into an absolute Unix time: 0
+// never, relative seconds up to 30 days, else a Unix time; negative (or
+// a time before now) is already expired (1).
+func expireAt(exptime int64, now int64) int64 {
+	switch {
+	case exptime == 0:
+		return 0
+	case exptime < 0:
+		return 1
+	case exptime <= 30*24*3600:
+		return now + exptime
+	case exptime <= now:
+		return 1
+	}
+	return exptime
+}
+
+// live reports whether an item with expiry exp is visible at now.
+func live(exp, now int64) bool { return exp == 0 || exp > now }
+
+// prepare answers a parsed request that needs no writer and reports
+// false, or prepares its job and reports true (n is the request's
+// length).
+func (ss *session) prepare(n int) bool {
+	r := &ss.req
+	st := &ss.s.stats
+	switch r.Cmd {
+	case mcproto.CmdQuit:
+		ss.consumed += n
+		ss.closed = true
+		return false
+	case mcproto.CmdVersion:
+		*ss.out = append(*ss.out, "VERSION "+Version+"\r\n"...)
+	case mcproto.CmdVerbosity:
+		if !r.NoReply {
+			*ss.out = append(*ss.out, mcproto.OK...)
+		}
+	case mcproto.CmdStats:
+		*ss.out = ss.stats(*ss.out, r.Args)
+	case mcproto.CmdGet, mcproto.CmdGets:
+		*ss.out = ss.get(*ss.out, r.Keys, r.Cmd == mcproto.CmdGets)
+	case mcproto.CmdFlushAll:
+		if !ss.s.cfg.FlushEnabled {
+			*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrFlushOff)
+			break
+		}
+		return ss.prepareOp(n)
+	default:
+		return ss.prepareOp(n)
+	}
+	st.Cmds[r.Cmd][0].Add(1)
+	ss.consumed += n
+	return false
+}
+
+// prepareOp copies the request into op for the writer. The
+// configuration is made first when missing, here, outside the writer.
+func (ss *session) prepareOp(n int) bool {
+	r := &ss.req
+	o := &ss.op
+	if _, err := ss.s.conf.get(true); err != nil {
+		ss.consumed += n
+		ss.s.stats.Cmds[r.Cmd][1].Add(1)
+		*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrStorage)
+		return false
+	}
+	o.cmd, o.cont, o.data, o.unlink = r.Cmd, ss.container, r.Data, false
+	o.keys = append(o.keys[:0], r.Keys...)
+	o.flags, o.cas, o.delta, o.noreply = r.Flags, r.Cas, r.Delta, r.NoReply
+	o.exp = expireAt(r.Exptime, time.Now().Unix())
+	if r.Cmd == mcproto.CmdFlushAll && (!r.HasDelay || r.Exptime <= 0) {
+		o.exp = 0 // now
+	}
+	o.res, o.err, o.num, o.vals, o.vbuf = resNone, mcproto.ErrNone, 0, o.vals[:0], o.vbuf[:0]
+	ss.pending = n
+	return true
+}
+
+// prepareUnlink prepares the deletion, answered by nothing, of the key
+// of a request whose value was too large.
+func (ss *session) prepareUnlink() bool {
+	if len(ss.req.Keys) == 0 {
+		return false
+	}
+	if _, err := ss.s.conf.get(true); err != nil {
+		return false
+	}
+	o := &ss.op
+	o.cmd, o.cont, o.data, o.unlink = mcproto.CmdDelete, ss.container, nil, true
+	o.keys = append(o.keys[:0], ss.req.Keys[0])
+	o.res, o.err, o.vals, o.vbuf = resNone, mcproto.ErrNone, o.vals[:0], o.vbuf[:0]
+	ss.pending = 0
+	return true
+}
+
+// answerWrite appends the answer of the job that ran.
+func (ss *session) answerWrite() {
+	o := &ss.op
+	st := &ss.s.stats
+	if o.unlink {
+		o.unlink, o.keys = false, o.keys[:0]
+		return
+	}
+	ok := o.res != resError && o.res != resNotFound && o.res != resNotStored && o.res != resExists
+	res := 0
+	if !ok {
+		res = 1
+	}
+	st.Cmds[o.cmd][res].Add(1)
+	out := *ss.out
+	switch o.res {
+	case resValues:
+		for i := range o.vals {
+			it := &o.vals[i]
+			out = mcproto.AppendValue(out, it.key, it.flags, it.value, it.cas, o.cmd == mcproto.CmdGats)
+		}
+		out = append(out, mcproto.End...)
+	case resError:
+		if !o.noreply {
+			out = mcproto.AppendError(out, o.err)
+		}
+	case resNone:
+	default:
+		if !o.noreply {
+			switch o.res {
+			case resStored:
+				out = append(out, mcproto.Stored...)
+			case resNotStored:
+				out = append(out, mcproto.NotStored...)
+			case resExists:
+				out = append(out, mcproto.Exists...)
+			case resNotFound:
+				out = append(out, mcproto.NotFound...)
+			case resDeleted:
+				out = append(out, mcproto.Deleted...)
+			case resTouched:
+				out = append(out, mcproto.Touched...)
+			case resNumber:
+				out = mcproto.AppendNumber(out, o.num)
+			case resFlushed:
+				out = append(out, mcproto.OK...)
+			}
+		}
+	}
+	*ss.out = out
+	o.data, o.keys = nil, o.keys[:0]
+}
+
+// Version is what version answers.
+const Version = "1.6.18-HandlerDB"
+
+// resolve returns the container named name ("" the default) resolved
+// against cat, from the session's cache when the catalog is the same.
+func (ss *session) resolve(name string, cat *engine.Catalog, onWriter bool) (*container, error) {
+	conf, err := ss.s.conf.get(!onWriter)
+	if err != nil {
+		return nil, err
+	}
+	if c := ss.cached; c != nil && c.cat == cat && c.conf == conf && (name == c.def.name || name == "" && c.isDefault) {
+		return c, nil
+	}
+	d := conf.def
+	if name != "" {
+		if d = conf.defs[name]; d == nil {
+			return nil, errNoContainer
+		}
+	}
+	c, err := resolve(d, cat, conf.separator)
+	if err != nil {
+		return nil, err
+	}
+	c.isDefault, c.conf = d == conf.def, conf
+	ss.cached = c
+	return c, nil
+}
+
+// splitContainer takes "@@name.key" apart; a key without the prefix is
+// the session's container's.
+func splitContainer(key []byte) (name string, k []byte, switchTo bool) {
+	if !bytes.HasPrefix(key, []byte("@@")) {
+		return "", key, false
+	}
+	rest := key[2:]
+	if i := bytes.IndexByte(rest, '.'); i >= 0 {
+		return string(rest[:i]), rest[i+1:], false
+	}
+	return string(rest), nil, true
+}
+
+// keyValue converts key into the key column's type; ok is false when
+// the column cannot hold it exactly (it would name another row).
+func (c *container) keyValue(key []byte, buf []byte) (types.Value, bool) {
+	t := &c.t.Columns[c.key].Type
+	v := types.Convert(t, key, buf)
+	if v.Null {
+		return v, false
+	}
+	if t.Class() == types.ClassBytes && bytes.Equal(v.B, key) {
+		return v, true
+	}
+	return v, bytes.Equal(types.AppendFormat(nil, t, v), key)
+}
+
+// readItem fills it from row r, the value appended to buf.
+func (c *container) readItem(r engine.Row, it *item, buf []byte) []byte {
+	start := len(buf)
+	for i, col := range c.values {
+		if i > 0 {
+			buf = append(buf, c.separator...)
+		}
+		buf = types.AppendFormat(buf, &c.t.Columns[col].Type, r[col])
+	}
+	it.value = buf[start:]
+	it.flags, it.cas, it.exp = 0, 0, 0
+	if c.flags >= 0 && !r[c.flags].Null {
+		it.flags = uint32(r[c.flags].I)
+	}
+	if c.cas >= 0 && !r[c.cas].Null {
+		it.cas = uint64(r[c.cas].I)
+	}
+	if c.exp >= 0 && !r[c.exp].Null {
+		it.exp = r[c.exp].I
+	}
+	return buf
+}
+
+// get answers get and gets outside the writer, on committed data.
+func (ss *session) get(out []byte, keys [][]byte, withCas bool) []byte {
+	st := &ss.s.stats
+	now := time.Now().Unix()
+	cat := ss.s.e.Catalog()
+	for _, key := range keys {
+		name, k, switchTo := splitContainer(key)
+		if switchTo {
+			conf, err := ss.s.conf.get(true)
+			if err != nil || conf.defs[name] == nil {
+				continue
+			}
+			ss.container = name
+			d := conf.defs[name]
+			out = mcproto.AppendValue(out, key, 0, []byte(d.db+"/"+d.table), 0, withCas)
+			continue
+		}
+		if name == "" {
+			name = ss.container
+		}
+		c, err := ss.resolve(name, cat, false)
+		if err != nil {
+			st.GetMisses.Add(1)
+			continue
+		}
+		kv, ok := c.keyValue(k, ss.buf[:0])
+		if !ok {
+			st.GetMisses.Add(1)
+			continue
+		}
+		var it item
+		found := false
+		ss.buf = ss.buf[:0]
+		ferr := ss.s.e.Find(c.t, &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}, func(r engine.Row) bool {
+			ss.buf = c.readItem(r, &it, ss.buf)
+			found = true
+			return false
+		})
+		switch {
+		case ferr != nil || !found:
+			st.GetMisses.Add(1)
+		case !live(it.exp, now):
+			st.GetMisses.Add(1)
+			st.GetExpired.Add(1)
+		default:
+			st.GetHits.Add(1)
+			out = mcproto.AppendValue(out, key, it.flags, it.value, it.cas, withCas)
+		}
+	}
+	return append(out, mcproto.End...)
+}
+
+// stats answers stats and stats settings.
+func (ss *session) stats(out []byte, args [][]byte) []byte {
+	line := func(name string, v any) {
+		out = append(out, "STAT "...)
+		out = append(out, name...)
+		out = append(out, ' ')
+		switch x := v.(type) {
+		case int64:
+			out = strconv.AppendInt(out, x, 10)
+		case int:
+			out = strconv.AppendInt(out, int64(x), 10)
+		case string:
+			out = append(out, x...)
+		}
+		out = append(out, "\r\n"...)
+	}
+	s := ss.s
+	st := &s.stats
+	if len(args) > 0 {
+		switch string(args[0]) {
+		case "settings":
+			line("maxbytes", int64(0))
+			line("maxconns", s.cfg.MaxConns)
+			if a := s.Addr(); a != nil {
+				line("tcpport", int64(portOf(a)))
+			}
+			line("udpport", 0)
+			line("verbosity", 0)
+			line("evictions", "off")
+			line("cas_enabled", "yes")
+			line("item_size_max", s.cfg.MaxItemSize)
+			line("flush_enabled", yesNo(s.cfg.FlushEnabled))
+			line("idle_timeout", int64(max(s.cfg.Timeout, 0)/time.Second))
+			line("binding_protocol", "ascii")
+			return append(out, mcproto.End...)
+		case "items", "slabs", "sizes", "conns":
+			return append(out, mcproto.End...)
+		case "reset":
+			return append(out, "RESET\r\n"...)
+		case "detail":
+			return mcproto.AppendError(out, mcproto.ErrStatsDetail)
+		default:
+			return mcproto.AppendError(out, mcproto.ErrUnknown)
+		}
+	}
+	now := time.Now()
+	cmds := func(c mcproto.Cmd) int64 { return st.Cmds[c][0].Load() + st.Cmds[c][1].Load() }
+	line("pid", os.Getpid())
+	line("uptime", int64(now.Sub(s.started)/time.Second))
+	line("time", now.Unix())
+	line("version", Version)
+	line("pointer_size", 64)
+	line("max_connections", s.cfg.MaxConns)
+	line("curr_connections", st.Open.Load())
+	line("total_connections", st.Accepted.Load())
+	line("rejected_connections", st.Refused.Load())
+	line("cmd_get", st.GetHits.Load()+st.GetMisses.Load())
+	var sets int64
+	for c := mcproto.CmdSet; c <= mcproto.CmdCas; c++ {
+		sets += cmds(c)
+	}
+	line("cmd_set", sets)
+	line("cmd_flush", cmds(mcproto.CmdFlushAll))
+	line("cmd_touch", cmds(mcproto.CmdTouch)+cmds(mcproto.CmdGat)+cmds(mcproto.CmdGats))
+	line("get_hits", st.GetHits.Load())
+	line("get_misses", st.GetMisses.Load())
+	line("get_expired", st.GetExpired.Load())
+	line("delete_misses", st.DeleteMisses.Load())
+	line("delete_hits", st.DeleteHits.Load())
+	line("incr_misses", st.IncrMisses.Load())
+	line("incr_hits", st.IncrHits.Load())
+	line("decr_misses", st.DecrMiss.Load())
+	line("decr_hits", st.DecrHits.Load())
+	line("cas_misses", st.CasMisses.Load())
+	line("cas_hits", st.CasHits.Load())
+	line("cas_badval", st.CasBadval.Load())
+	line("touch_hits", st.TouchHits.Load())
+	line("touch_misses", st.TouchMisses.Load())
+	line("store_too_large", st.StoreTooLarge.Load())
+	line("bytes_read", st.BytesRead.Load())
+	line("bytes_written", st.BytesWritten.Load())
+	line("threads", s.cfg.Loops)
+	items, bytes := ss.itemStats()
+	line("bytes", bytes)
+	line("curr_items", items)
+	line("total_items", st.TotalItems.Load())
+	line("evictions", 0)
+	return append(out, mcproto.End...)
+}
+
+// itemStats counts the default container's rows and their value bytes
+// (a scan of the table: stats is not a hot path).
+func (ss *session) itemStats() (items, size int64) {
+	c, err := ss.resolve("", ss.s.e.Catalog(), false)
+	if err != nil {
+		return 0, 0
+	}
+	now := time.Now().Unix()
+	var it item
+	buf := ss.buf[:0]
+	ss.s.e.Find(c.t, &engine.Query{Index: c.idx}, func(r engine.Row) bool {
+		buf = c.readItem(r, &it, buf[:0])
+		if live(it.exp, now) {
+			items++
+			size += int64(len(it.value))
+		}
+		return true
+	})
+	return items, size
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func portOf(a any) int {
+	type porter interface{ String() string }
+	if p, ok := a.(porter); ok {
+		s := p.String()
+		if i := bytes.LastIndexByte([]byte(s), ':'); i >= 0 {
+			n, _ := strconv.Atoi(s[i+1:])
+			return n
+		}
+	}
+	return 0
+}

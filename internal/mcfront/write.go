@@ -1,0 +1,341 @@
+package mcfront
+
+import (
+	"bytes"
+	"strconv"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/mcproto"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// apply runs the prepared op on the writer (the session's job). A
+// request's failure is its answer, not the job's error: the job's other
+// requests (the group's) commit. A failed change is rolled back to the
+// savepoint taken before it.
+func (ss *session) apply(tx *engine.Job) error {
+	o := &ss.op
+	st := &ss.s.stats
+	c, err := ss.resolve(o.cont, tx.Catalog(), true)
+	if err != nil {
+		o.res, o.err = resError, mcproto.ErrStorage
+		return nil
+	}
+	now := time.Now().Unix()
+	sp := tx.Savepoint()
+	fail := func() {
+		tx.RollbackTo(sp)
+		o.res, o.err = resError, mcproto.ErrStorage
+	}
+	switch o.cmd {
+	case mcproto.CmdGat, mcproto.CmdGats:
+		o.res = resValues
+		for _, key := range o.keys {
+			name, k, switchTo := splitContainer(key)
+			if switchTo {
+				continue
+			}
+			kc := c
+			if name != "" {
+				if kc, err = ss.resolve(name, tx.Catalog(), true); err != nil {
+					continue
+				}
+			}
+			it, found, kv, ok := ss.read(tx, kc, k)
+			if !ok || !found || !live(it.exp, now) {
+				st.TouchMisses.Add(1)
+				st.GetMisses.Add(1)
+				continue
+			}
+			if kc.exp >= 0 {
+				if _, err := kc.modify(tx, kv, []int{kc.exp}, []types.Value{{I: o.exp}}); err != nil {
+					fail()
+					return nil
+				}
+				it.exp = o.exp
+			}
+			st.TouchHits.Add(1)
+			st.GetHits.Add(1)
+			it.key = key
+			o.vals = append(o.vals, it)
+		}
+		return nil
+	case mcproto.CmdFlushAll:
+		return ss.flush(tx, now)
+	}
+	name, key, switchTo := splitContainer(o.keys[0])
+	if switchTo {
+		o.res = resNotStored
+		return nil
+	}
+	if name != "" {
+		if c, err = ss.resolve(name, tx.Catalog(), true); err != nil {
+			o.res, o.err = resError, mcproto.ErrStorage
+			return nil
+		}
+	}
+	it, found, kv, ok := ss.read(tx, c, key)
+	if o.unlink {
+		if ok && found {
+			if _, err := c.delete(tx, kv); err != nil {
+				tx.RollbackTo(sp)
+			}
+		}
+		return nil
+	}
+	if !ok {
+		// the key column cannot hold this key
+		o.res = resNotStored
+		if o.cmd == mcproto.CmdDelete || o.cmd == mcproto.CmdTouch || o.cmd == mcproto.CmdIncr || o.cmd == mcproto.CmdDecr || o.cmd == mcproto.CmdCas {
+			o.res = resNotFound
+		}
+		return nil
+	}
+	exists := found && live(it.exp, now)
+	store := func(value []byte, flags uint32, exp int64) {
+		if err := c.store(tx, kv, found, value, flags, ss.s.nextCas(), exp); err != nil {
+			fail()
+			return
+		}
+		st.TotalItems.Add(1)
+		o.res = resStored
+	}
+	switch o.cmd {
+	case mcproto.CmdSet:
+		store(o.data, o.flags, o.exp)
+	case mcproto.CmdAdd:
+		if exists {
+			o.res = resNotStored
+			break
+		}
+		store(o.data, o.flags, o.exp)
+	case mcproto.CmdReplace:
+		if !exists {
+			o.res = resNotStored
+			break
+		}
+		store(o.data, o.flags, o.exp)
+	case mcproto.CmdAppend, mcproto.CmdPrepend:
+		if !exists {
+			o.res = resNotStored
+			break
+		}
+		v := make([]byte, 0, len(it.value)+len(o.data))
+		if o.cmd == mcproto.CmdAppend {
+			v = append(append(v, it.value...), o.data...)
+		} else {
+			v = append(append(v, o.data...), it.value...)
+		}
+		store(v, it.flags, it.exp)
+	case mcproto.CmdCas:
+		switch {
+		case !exists:
+			st.CasMisses.Add(1)
+			o.res = resNotFound
+		case it.cas != o.cas:
+			st.CasBadval.Add(1)
+			o.res = resExists
+		default:
+			st.CasHits.Add(1)
+			store(o.data, o.flags, o.exp)
+		}
+	case mcproto.CmdDelete:
+		if !found {
+			st.DeleteMisses.Add(1)
+			o.res = resNotFound
+			break
+		}
+		if _, err := c.delete(tx, kv); err != nil {
+			fail()
+			break
+		}
+		if !exists {
+			// an expired row goes now, and counts as not there
+			st.DeleteMisses.Add(1)
+			o.res = resNotFound
+			break
+		}
+		st.DeleteHits.Add(1)
+		o.res = resDeleted
+	case mcproto.CmdTouch:
+		if !exists {
+			st.TouchMisses.Add(1)
+			o.res = resNotFound
+			break
+		}
+		if c.exp >= 0 {
+			if _, err := c.modify(tx, kv, []int{c.exp}, []types.Value{{I: o.exp}}); err != nil {
+				fail()
+				break
+			}
+		}
+		st.TouchHits.Add(1)
+		o.res = resTouched
+	case mcproto.CmdIncr, mcproto.CmdDecr:
+		incr := o.cmd == mcproto.CmdIncr
+		if !exists {
+			if incr {
+				st.IncrMisses.Add(1)
+			} else {
+				st.DecrMiss.Add(1)
+			}
+			o.res = resNotFound
+			break
+		}
+		n, ok := mcproto.ParseUint64(it.value)
+		if !ok || len(it.value) == 0 {
+			o.res, o.err = resError, mcproto.ErrNonNumeric
+			break
+		}
+		if incr {
+			n += o.delta // wraps at 2^64, as memcached
+			st.IncrHits.Add(1)
+		} else {
+			n = sub0(n, o.delta)
+			st.DecrHits.Add(1)
+		}
+		v := strconv.AppendUint(nil, n, 10)
+		if len(v) < len(it.value) {
+			// memcached rewrites the number in place, padded with spaces
+			// (when no other thread holds the item: else it writes a new
+			// item of the number's length, which it does at random)
+			v = append(v, bytes.Repeat([]byte{' '}, len(it.value)-len(v))...)
+		}
+		if err := c.store(tx, kv, true, v, it.flags, ss.s.nextCas(), it.exp); err != nil {
+			fail()
+			break
+		}
+		o.res, o.num = resNumber, n
+	}
+	return nil
+}
+
+func sub0(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
+}
+
+// read finds key's row in c inside the job: ok is false when the key
+// column cannot hold key; the value is copied into the op's buffer.
+func (ss *session) read(tx *engine.Job, c *container, key []byte) (it item, found bool, kv types.Value, ok bool) {
+	o := &ss.op
+	kv, ok = c.keyValue(key, nil)
+	if !ok {
+		return it, false, kv, false
+	}
+	tx.Find(c.t, &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}, func(r engine.Row) bool {
+		start := len(o.vbuf)
+		o.vbuf = c.readItem(r, &it, o.vbuf)
+		it.value = o.vbuf[start:len(o.vbuf):len(o.vbuf)]
+		found = true
+		return false
+	})
+	return it, found, kv, true
+}
+
+// query is the point query of key value kv.
+func (c *container) query(kv types.Value) *engine.Query {
+	return &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}
+}
+
+// modify sets columns of kv's row.
+func (c *container) modify(tx *engine.Job, kv types.Value, cols []int, vals []types.Value) (int, error) {
+	return tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals})
+}
+
+// delete deletes kv's row.
+func (c *container) delete(tx *engine.Job, kv types.Value) (int, error) {
+	return tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModDelete})
+}
+
+// store writes the item: the value split over the value columns (the
+// last takes what is left), flags, cas and expiry where the container
+// has columns for them; an update when the row exists, else an insert
+// with the other columns at their defaults.
+func (c *container) store(tx *engine.Job, kv types.Value, exists bool, value []byte, flags uint32, cas uint64, exp int64) error {
+	cols := make([]int, 0, len(c.values)+3)
+	vals := make([]types.Value, 0, len(c.values)+3)
+	parts := [][]byte{value}
+	if len(c.values) > 1 {
+		parts = bytes.SplitN(value, c.separator, len(c.values))
+	}
+	for i, col := range c.values {
+		t := &c.t.Columns[col].Type
+		var v types.Value
+		if i < len(parts) {
+			v = types.Convert(t, parts[i], nil)
+		} else if c.t.Columns[col].Nullable {
+			v = types.Value{Null: true}
+		} else {
+			v = types.Convert(t, nil, nil)
+		}
+		cols, vals = append(cols, col), append(vals, v)
+	}
+	for _, x := range []struct {
+		col int
+		v   int64
+	}{{c.flags, int64(flags)}, {c.cas, int64(cas)}, {c.exp, exp}} {
+		if x.col >= 0 {
+			cols, vals = append(cols, x.col), append(vals, types.Value{I: x.v})
+		}
+	}
+	if exists {
+		_, err := tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals})
+		return err
+	}
+	row := make(engine.Row, len(c.t.Columns))
+	for i := range c.t.Columns {
+		col := &c.t.Columns[i]
+		switch {
+		case col.Default != nil:
+			row[i] = *col.Default
+		case col.Nullable || col.AutoIncrement:
+			row[i] = types.Value{Null: true}
+		default:
+			row[i] = types.Convert(&col.Type, nil, nil)
+		}
+	}
+	row[c.key] = kv
+	for i, col := range cols {
+		row[col] = vals[i]
+	}
+	_, err := tx.CheckedInsert(c.t, row)
+	return err
+}
+
+// flush deletes every item of the default container's table (flush_all
+// without a delay; with one, the items expire then).
+func (ss *session) flush(tx *engine.Job, now int64) error {
+	o := &ss.op
+	c, err := ss.resolve("", tx.Catalog(), true)
+	if err != nil {
+		o.res, o.err = resError, mcproto.ErrStorage
+		return nil
+	}
+	var keys []types.Value
+	tx.Find(c.t, &engine.Query{Index: c.idx}, func(r engine.Row) bool {
+		if o.exp != 0 && c.exp >= 0 && !r[c.exp].Null && r[c.exp].I != 0 && r[c.exp].I <= o.exp {
+			return true // expires before the flush would
+		}
+		v := r[c.key]
+		v.B = bytes.Clone(v.B)
+		keys = append(keys, v)
+		return true
+	})
+	for _, kv := range keys {
+		var err error
+		if o.exp == 0 || c.exp < 0 {
+			_, err = c.delete(tx, kv)
+		} else {
+			_, err = c.modify(tx, kv, []int{c.exp}, []types.Value{{I: o.exp}})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	o.res = resFlushed
+	return nil
+}

@@ -1,0 +1,213 @@
+package server
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bradfitz/gomemcache/memcache"
+
+	"github.com/handlerdb/handlerdb/internal/config"
+)
+
+// mcDo sends req on a new memcached connection and reads n answer
+// lines (a VALUE's data line counts as one).
+func mcDo(t *testing.T, s *Server, req string, n int) []string {
+	t.Helper()
+	c, err := net.Dial("tcp", s.Memcached().Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, req); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	var out []string
+	for len(out) < n {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%q: %v after %q", req, err, out)
+		}
+		out = append(out, strings.TrimSuffix(line, "\r\n"))
+	}
+	return out
+}
+
+func startMemcachedServer(t *testing.T) *Server {
+	return startTest(t, func(c *config.Config) { c.MemcachedPort = 0 })
+}
+
+// TestMemcachedClient: a Go memcached client (bradfitz/gomemcache) round
+// trip: set, get, multi-get, add, replace, append, cas, incr, decr,
+// touch, delete, with misses and conflicts as memcached answers them.
+func TestMemcachedClient(t *testing.T) {
+	s := startMemcachedServer(t)
+	mc := memcache.New(s.Memcached().Addr().String())
+	mc.Timeout = 10 * time.Second
+	if err := mc.Set(&memcache.Item{Key: "k1", Value: []byte("v1"), Flags: 42}); err != nil {
+		t.Fatal(err)
+	}
+	it, err := mc.Get("k1")
+	if err != nil || string(it.Value) != "v1" || it.Flags != 42 {
+		t.Fatalf("get: %+v %v", it, err)
+	}
+	if _, err := mc.Get("missing"); !errors.Is(err, memcache.ErrCacheMiss) {
+		t.Fatalf("miss: %v", err)
+	}
+	if err := mc.Add(&memcache.Item{Key: "k1", Value: []byte("x")}); !errors.Is(err, memcache.ErrNotStored) {
+		t.Fatalf("add over an item: %v", err)
+	}
+	if err := mc.Replace(&memcache.Item{Key: "k2", Value: []byte("x")}); !errors.Is(err, memcache.ErrNotStored) {
+		t.Fatalf("replace of nothing: %v", err)
+	}
+	if err := mc.Append(&memcache.Item{Key: "k1", Value: []byte("+")}); err != nil {
+		t.Fatal(err)
+	}
+	it, err = mc.Get("k1")
+	if err != nil || string(it.Value) != "v1+" {
+		t.Fatalf("after append: %+v %v", it, err)
+	}
+	it.Value = []byte("swapped")
+	if err := mc.CompareAndSwap(it); err != nil {
+		t.Fatalf("cas: %v", err)
+	}
+	if err := mc.CompareAndSwap(it); !errors.Is(err, memcache.ErrCASConflict) {
+		t.Fatalf("cas with a stale unique: %v", err)
+	}
+	if err := mc.Set(&memcache.Item{Key: "n", Value: []byte("10")}); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := mc.Increment("n", 5); err != nil || v != 15 {
+		t.Fatalf("incr: %d %v", v, err)
+	}
+	if v, err := mc.Decrement("n", 20); err != nil || v != 0 {
+		t.Fatalf("decr below zero: %d %v", v, err)
+	}
+	if err := mc.Touch("n", 3600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mc.GetMulti([]string{"k1", "n", "missing"})
+	if err != nil || len(m) != 2 || string(m["k1"].Value) != "swapped" || strings.TrimSpace(string(m["n"].Value)) != "0" {
+		t.Fatalf("multi-get: %v %v", m, err)
+	}
+	if err := mc.Delete("k1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := mc.Delete("k1"); !errors.Is(err, memcache.ErrCacheMiss) {
+		t.Fatalf("second delete: %v", err)
+	}
+	if err := mc.Ping(); err != nil {
+		t.Fatalf("ping (version): %v", err)
+	}
+	// /metrics counts requests by command and result, and keys by hit
+	resp, err := http.Get("http://" + s.AdminAddr().String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`handlerdb_requests_total{front="memcached",op="set",port="memcached",result="ok"} 2`,
+		`handlerdb_requests_total{front="memcached",op="add",port="memcached",result="error"} 1`,
+		`handlerdb_requests_total{front="memcached",op="cas",port="memcached",result="error"} 1`,
+		`handlerdb_requests_total{front="memcached",op="get_key",port="memcached",result="hit"} 4`,
+		`handlerdb_requests_total{front="memcached",op="get_key",port="memcached",result="miss"} 2`,
+		`handlerdb_connections{front="memcached",port="memcached"}`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestMemcachedSeesSQLAndHS: what memcached writes, SQL and HandlerSocket
+// read at once, and the other way round, in the default container
+// (innodb_memcache.cache, made at the first request).
+func TestMemcachedSeesSQLAndHS(t *testing.T) {
+	s := startMemcachedServer(t)
+	if got := mcDo(t, s, "set m1 7 0 5\r\nhello\r\n", 1); got[0] != "STORED" {
+		t.Fatal(got)
+	}
+	db := sqlDB(t, s, "innodb_memcache")
+	var v string
+	var flags int
+	if err := db.QueryRow("SELECT mc_value, mc_flags FROM cache WHERE mc_key = 'm1'").Scan(&v, &flags); err != nil || v != "hello" || flags != 7 {
+		t.Fatalf("SQL reads %q %d %v", v, flags, err)
+	}
+	sqlExec(t, s, "innodb_memcache", "INSERT INTO cache (mc_key, mc_value, mc_flags) VALUES ('fromsql', 'sqlvalue', 3)",
+		"UPDATE cache SET mc_value = 'changed' WHERE mc_key = 'm1'")
+	if got := mcDo(t, s, "get fromsql m1\r\n", 5); strings.Join(got, "|") != "VALUE fromsql 3 8|sqlvalue|VALUE m1 7 7|changed|END" {
+		t.Fatalf("memcached reads %q", got)
+	}
+	// HandlerSocket: find the memcached row, insert one memcached reads
+	hsAddr := s.HS().WriteAddr()
+	lines := exchange(t, dialFrom(t, "127.0.0.1", hsAddr),
+		"P\t1\tinnodb_memcache\tcache\tPRIMARY\tmc_key,mc_value,mc_flags,mc_cas,mc_expire\n1\t=\t1\tm1\n1\t+\t5\tfromhs\thsvalue\t9\t0\t0\n", 3)
+	for i := range lines {
+		lines[i] = strings.TrimSuffix(lines[i], "\n")
+	}
+	f := strings.Split(lines[1], "\t")
+	if len(f) != 7 || strings.Join(f[:5], "\t") != "0\t5\tm1\tchanged\t7" || f[6] != "0" || lines[2] != "0\t1" {
+		t.Fatalf("HandlerSocket: %q", lines)
+	}
+	if got := mcDo(t, s, "get fromhs\r\n", 3); strings.Join(got, "|") != "VALUE fromhs 9 7|hsvalue|END" {
+		t.Fatalf("memcached reads the HS insert: %q", got)
+	}
+	if got := mcDo(t, s, "delete fromhs\r\n", 1); got[0] != "DELETED" {
+		t.Fatal(got)
+	}
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM cache WHERE mc_key = 'fromhs'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the memcached delete left %d rows (%v)", n, err)
+	}
+}
+
+// TestMemcachedContainers: a container maps keys to a table of the
+// user's, its value joined from several columns with the separator on
+// get and split on set; `get @@name.key` reads it, `get @@name` makes it
+// the connection's.
+func TestMemcachedContainers(t *testing.T) {
+	s := startMemcachedServer(t)
+	mcDo(t, s, "get warmup\r\n", 1) // makes the configuration tables
+	sqlExec(t, s, "shop",
+		"CREATE TABLE item (id VARCHAR(32) PRIMARY KEY, name VARCHAR(50), price INT, note TEXT, fl INT UNSIGNED NOT NULL DEFAULT 0)",
+		"INSERT INTO item VALUES ('a1', 'pen', 3, 'blue', 5)",
+		"INSERT INTO innodb_memcache.containers VALUES ('items', 'shop', 'item', 'id', 'name|price|note', 'fl', NULL, NULL, 'PRIMARY')")
+	var got []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		// the configuration is read again at most once a second
+		if got = mcDo(t, s, "get @@items.a1\r\n", 1); got[0] != "END" {
+			break
+		}
+	}
+	got = append(got, mcDo(t, s, "get @@items.a1\r\n", 3)...)
+	if strings.Join(got[1:], "|") != "VALUE @@items.a1 5 10|pen|3|blue|END" {
+		t.Fatalf("multi-column get: %q", got)
+	}
+	if got := mcDo(t, s, "set @@items.a2 1 0 14\r\nbook|12|a note\r\n", 1); got[0] != "STORED" {
+		t.Fatal(got)
+	}
+	db := sqlDB(t, s, "shop")
+	var name, note string
+	var price, fl int
+	if err := db.QueryRow("SELECT name, price, note, fl FROM item WHERE id = 'a2'").Scan(&name, &price, &note, &fl); err != nil ||
+		name != "book" || price != 12 || note != "a note" || fl != 1 {
+		t.Fatalf("SQL reads the split value: %q %d %q %d %v", name, price, note, fl, err)
+	}
+	// switching the connection's container
+	got = mcDo(t, s, "get @@items\r\nget a2\r\n", 5)
+	if got[0] != "VALUE @@items 0 9" || got[1] != "shop/item" || strings.Join(got[3:], "|") != "VALUE a2 1 14|book|12|a note" {
+		t.Fatalf("switch: %q", got)
+	}
+	// the default container is unchanged for other connections
+	if got := mcDo(t, s, "get a2\r\n", 1); got[0] != "END" {
+		t.Fatalf("default container: %q", got)
+	}
+}
