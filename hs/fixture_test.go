@@ -79,7 +79,7 @@ func run(m *testing.M) int {
 func startServer(dir, rdSecret, wrSecret string, withSQL bool) (*server.Server, error) {
 	cfg := config.Default()
 	cfg.DataDir = dir
-	cfg.Port, cfg.HSPort, cfg.HSPortWr = 0, 0, 0
+	cfg.Port, cfg.HSPort, cfg.HSPortWr, cfg.MemcachedPort = 0, 0, 0, -1
 	cfg.Durability = engine.DurabilityNone
 	cfg.AdminAddress = ""
 	cfg.HSSecret, cfg.HSSecretWr = rdSecret, wrSecret

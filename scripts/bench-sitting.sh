@@ -28,12 +28,22 @@ maria="hs://127.0.0.1:$MARIA_HS?wr_port=$MARIA_WR"
 # (its HandlerSocket writes it does not: MDEV-33967).
 TARGET=${TARGET:-hs}
 MARIA_SQL=${MARIA_SQL:-13306} MARIA_USER=${MARIA_USER:-bench:bench}
+# TARGET=memcached runs them over the memcached text protocol against
+# OURS_MC (HandlerDB's memcached port) and MARIA_MC, which is then
+# Debian's memcached (memcached -t 2, its pid as MARIA_PID), both loaded
+# with hsbench load --target memcached --memcached ADDR --keys 100000.
+OURS_MC=${OURS_MC:-127.0.0.1:11211} MARIA_MC=${MARIA_MC:-127.0.0.1:21211}
+if [ "$TARGET" = memcached ]; then
+  ours=$OURS_MC maria=$MARIA_MC SQL=0
+fi
 run() { # label dsn pid args...
   local label=$1 dsn=$2 pid=$3; shift 3
   local sqldsn="root@tcp(127.0.0.1:$OURS_SQL)/"
   [ "$label" = maria ] && sqldsn="$MARIA_USER@tcp(127.0.0.1:$MARIA_SQL)/"
-  "$HSBENCH" run --target "$TARGET" --hs "$dsn" --mysql "$sqldsn" --duration "$DUR" --warmup 1s --quiet --server-pid "$pid" "$@" 2>&1 |
-    grep -E "^ +(hs|mysql)" | sed "s/^/$label /"
+  local to=(--hs "$dsn")
+  [ "$TARGET" = memcached ] && to=(--memcached "$dsn")
+  "$HSBENCH" run --target "$TARGET" "${to[@]}" --mysql "$sqldsn" --duration "$DUR" --warmup 1s --quiet --server-pid "$pid" "$@" 2>&1 |
+    grep -E "^ +(hs|mysql|memcached)" | sed "s/^/$label /"
 }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
