@@ -26,7 +26,7 @@ type session struct {
 	out      *[]byte
 	consumed int
 	closed   bool
-	pending  int // bytes of the request the prepared job answers
+	pending  int // bytes of the requests the prepared run answers
 	partial  int // what MaxPartial answers, set by End
 
 	// swallow is how many bytes of a too large data block are still to
@@ -34,7 +34,8 @@ type session struct {
 	swallow int
 
 	req   mcproto.Request
-	op    op
+	run   []op // the prepared run: run[:nrun]
+	nrun  int
 	jobFn func(*engine.Job) error
 
 	// container is the connection's container ("get @@name" switches);
@@ -60,7 +61,10 @@ func (ss *session) Begin(in []byte, out *[]byte) {
 }
 
 // Step answers requests until the input holds no complete one (true) or
-// one needs the writer (false).
+// a run of writes is prepared for the writer (false). A run is the
+// requests that change rows one after the other (up to maxRun): one job
+// answers them all, in order; any other request ends it, so that it
+// reads what the run wrote and its answer follows the run's.
 func (ss *session) Step() bool {
 	for !ss.closed {
 		if ss.swallow > 0 {
@@ -71,12 +75,30 @@ func (ss *session) Step() bool {
 				return true
 			}
 		}
-		if len(*ss.out) >= turnOutput {
+		if len(*ss.out) >= turnOutput && ss.nrun == 0 {
 			return true // the rest waits for the answers to be written
 		}
-		f, perr, ok := mcproto.Next(ss.in[ss.consumed:], ss.s.cfg.MaxItemSize, &ss.req)
+		f, perr, ok := mcproto.Next(ss.in[ss.consumed+ss.pending:], ss.s.cfg.MaxItemSize, &ss.req)
 		if !ok {
-			return true
+			break
+		}
+		if perr == mcproto.ErrNone && ss.isWrite() {
+			if ss.nrun == 0 {
+				if _, err := ss.s.conf.get(true); err != nil {
+					ss.consumed += f.N
+					ss.s.stats.Cmds[ss.req.Cmd][1].Add(1)
+					*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrStorage)
+					continue
+				}
+			}
+			ss.prepareOp(f.N)
+			if ss.nrun == maxRun {
+				return false
+			}
+			continue
+		}
+		if ss.nrun > 0 {
+			return false // the run first
 		}
 		if perr != mcproto.ErrNone {
 			ss.consumed += f.N
@@ -93,18 +115,31 @@ func (ss *session) Step() bool {
 			}
 			continue
 		}
-		if ss.prepare(f.N) {
-			return false
-		}
+		ss.prepare(f.N)
 	}
-	return true
+	return ss.nrun == 0
+}
+
+// maxRun bounds the requests of one job.
+const maxRun = 256
+
+// isWrite reports whether the parsed request changes rows.
+func (ss *session) isWrite() bool {
+	switch c := ss.req.Cmd; {
+	case c.IsStorage(), c == mcproto.CmdDelete, c == mcproto.CmdIncr, c == mcproto.CmdDecr,
+		c == mcproto.CmdTouch, c == mcproto.CmdGat, c == mcproto.CmdGats:
+		return true
+	case c == mcproto.CmdFlushAll:
+		return ss.s.cfg.FlushEnabled
+	}
+	return false
 }
 
 // turnOutput bounds a turn's answers: once they reach it, the requests
 // after wait for the next turn (which comes once they are written).
 const turnOutput = 256 << 10
 
-// Job is the prepared request's writer job.
+// Job is the prepared run's writer job.
 func (ss *session) Job() func(*engine.Job) error { return ss.jobFn }
 
 // Stalled is false: memcached's writes do not wait for SQL row locks
@@ -115,16 +150,18 @@ func (ss *session) Stalled() bool { return false }
 // Wait is never called (Stalled is false).
 func (ss *session) Wait() bool { return false }
 
-// Resume answers the prepared request.
+// Resume answers the prepared run.
 func (ss *session) Resume(err error) {
 	ss.consumed += ss.pending
 	ss.pending = 0
-	o := &ss.op
-	if err != nil {
-		o.res = resError
-		o.err = mcproto.ErrStorage
+	for i := range ss.run[:ss.nrun] {
+		o := &ss.run[i]
+		if err != nil {
+			o.res, o.err = resError, mcproto.ErrStorage
+		}
+		ss.answerWrite(o)
 	}
-	ss.answerWrite()
+	ss.nrun = 0
 }
 
 // End ends the turn.
@@ -237,17 +274,16 @@ func expireAt(exptime int64, now int64) int64 {
 // live reports whether an item with expiry exp is visible at now.
 func live(exp, now int64) bool { return exp == 0 || exp > now }
 
-// prepare answers a parsed request that needs no writer and reports
-// false, or prepares its job and reports true (n is the request's
+// prepare answers a parsed request that needs no writer (n is its
 // length).
-func (ss *session) prepare(n int) bool {
+func (ss *session) prepare(n int) {
 	r := &ss.req
 	st := &ss.s.stats
 	switch r.Cmd {
 	case mcproto.CmdQuit:
 		ss.consumed += n
 		ss.closed = true
-		return false
+		return
 	case mcproto.CmdVersion:
 		*ss.out = append(*ss.out, "VERSION "+Version+"\r\n"...)
 	case mcproto.CmdVerbosity:
@@ -258,45 +294,41 @@ func (ss *session) prepare(n int) bool {
 		*ss.out = ss.stats(*ss.out, r.Args)
 	case mcproto.CmdGet, mcproto.CmdGets:
 		*ss.out = ss.get(*ss.out, r.Keys, r.Cmd == mcproto.CmdGets)
-	case mcproto.CmdFlushAll:
-		if !ss.s.cfg.FlushEnabled {
-			*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrFlushOff)
-			break
-		}
-		return ss.prepareOp(n)
-	default:
-		return ss.prepareOp(n)
+	case mcproto.CmdFlushAll: // (off: isWrite)
+		*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrFlushOff)
 	}
 	st.Cmds[r.Cmd][0].Add(1)
 	ss.consumed += n
-	return false
 }
 
-// prepareOp copies the request into op for the writer. The
-// configuration is made first when missing, here, outside the writer.
-func (ss *session) prepareOp(n int) bool {
-	r := &ss.req
-	o := &ss.op
-	if _, err := ss.s.conf.get(true); err != nil {
-		ss.consumed += n
-		ss.s.stats.Cmds[r.Cmd][1].Add(1)
-		*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrStorage)
-		return false
+// nextOp is the run's next op, reset.
+func (ss *session) nextOp() *op {
+	if ss.nrun == len(ss.run) {
+		ss.run = append(ss.run, op{})
 	}
-	o.cmd, o.cont, o.data, o.unlink = r.Cmd, ss.container, r.Data, false
-	o.keys = append(o.keys[:0], r.Keys...)
+	o := &ss.run[ss.nrun]
+	ss.nrun++
+	o.keys, o.vals, o.vbuf = o.keys[:0], o.vals[:0], o.vbuf[:0]
+	o.res, o.err, o.num, o.unlink = resNone, mcproto.ErrNone, 0, false
+	return o
+}
+
+// prepareOp adds the parsed request, n bytes, to the run.
+func (ss *session) prepareOp(n int) {
+	r := &ss.req
+	o := ss.nextOp()
+	o.cmd, o.cont, o.data = r.Cmd, ss.container, r.Data
+	o.keys = append(o.keys, r.Keys...)
 	o.flags, o.cas, o.delta, o.noreply = r.Flags, r.Cas, r.Delta, r.NoReply
 	o.exp = expireAt(r.Exptime, time.Now().Unix())
 	if r.Cmd == mcproto.CmdFlushAll && (!r.HasDelay || r.Exptime <= 0) {
 		o.exp = 0 // now
 	}
-	o.res, o.err, o.num, o.vals, o.vbuf = resNone, mcproto.ErrNone, 0, o.vals[:0], o.vbuf[:0]
-	ss.pending = n
-	return true
+	ss.pending += n
 }
 
-// prepareUnlink prepares the deletion, answered by nothing, of the key
-// of a request whose value was too large.
+// prepareUnlink makes a run of the deletion, answered by nothing, of the
+// key of a request whose value was too large.
 func (ss *session) prepareUnlink() bool {
 	if len(ss.req.Keys) == 0 {
 		return false
@@ -304,20 +336,17 @@ func (ss *session) prepareUnlink() bool {
 	if _, err := ss.s.conf.get(true); err != nil {
 		return false
 	}
-	o := &ss.op
+	o := ss.nextOp()
 	o.cmd, o.cont, o.data, o.unlink = mcproto.CmdDelete, ss.container, nil, true
-	o.keys = append(o.keys[:0], ss.req.Keys[0])
-	o.res, o.err, o.vals, o.vbuf = resNone, mcproto.ErrNone, o.vals[:0], o.vbuf[:0]
-	ss.pending = 0
+	o.keys = append(o.keys, ss.req.Keys[0])
 	return true
 }
 
-// answerWrite appends the answer of the job that ran.
-func (ss *session) answerWrite() {
-	o := &ss.op
+// answerWrite appends the answer of op o of the run that ran.
+func (ss *session) answerWrite(o *op) {
 	st := &ss.s.stats
 	if o.unlink {
-		o.unlink, o.keys = false, o.keys[:0]
+		o.keys = o.keys[:0]
 		return
 	}
 	ok := o.res != resError && o.res != resNotFound && o.res != resNotStored && o.res != resExists

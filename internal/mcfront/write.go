@@ -10,12 +10,21 @@ import (
 	"github.com/handlerdb/handlerdb/internal/types"
 )
 
-// apply runs the prepared op on the writer (the session's job). A
-// request's failure is its answer, not the job's error: the job's other
-// requests (the group's) commit. A failed change is rolled back to the
-// savepoint taken before it.
+// apply runs the prepared run on the writer (the session's job), its
+// requests in order. A request's failure is its answer, not the job's
+// error: the other requests (the run's, the group's) commit. A failed
+// change is rolled back to the savepoint taken before it.
 func (ss *session) apply(tx *engine.Job) error {
-	o := &ss.op
+	for i := range ss.run[:ss.nrun] {
+		if err := ss.applyOp(tx, &ss.run[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyOp runs one request of the run.
+func (ss *session) applyOp(tx *engine.Job, o *op) error {
 	st := &ss.s.stats
 	c, err := ss.resolve(o.cont, tx.Catalog(), true)
 	if err != nil {
@@ -42,7 +51,7 @@ func (ss *session) apply(tx *engine.Job) error {
 					continue
 				}
 			}
-			it, found, kv, ok := ss.read(tx, kc, k)
+			it, found, kv, ok := read(tx, kc, k, o)
 			if !ok || !found || !live(it.exp, now) {
 				st.TouchMisses.Add(1)
 				st.GetMisses.Add(1)
@@ -62,7 +71,7 @@ func (ss *session) apply(tx *engine.Job) error {
 		}
 		return nil
 	case mcproto.CmdFlushAll:
-		return ss.flush(tx, now)
+		return ss.flush(tx, o)
 	}
 	name, key, switchTo := splitContainer(o.keys[0])
 	if switchTo {
@@ -75,7 +84,23 @@ func (ss *session) apply(tx *engine.Job) error {
 			return nil
 		}
 	}
-	it, found, kv, ok := ss.read(tx, c, key)
+	if o.cmd == mcproto.CmdSet && !o.unlink {
+		// set needs nothing of the row there: one update, or an insert
+		kv, ok := c.keyValue(key, nil)
+		if !ok {
+			o.res = resNotStored
+			return nil
+		}
+		if err := c.store(tx, kv, true, o.data, o.flags, ss.s.nextCas(), o.exp); err != nil {
+			tx.RollbackTo(sp)
+			o.res, o.err = resError, mcproto.ErrStorage
+			return nil
+		}
+		st.TotalItems.Add(1)
+		o.res = resStored
+		return nil
+	}
+	it, found, kv, ok := read(tx, c, key, o)
 	if o.unlink {
 		if ok && found {
 			if _, err := c.delete(tx, kv); err != nil {
@@ -219,9 +244,8 @@ func sub0(a, b uint64) uint64 {
 }
 
 // read finds key's row in c inside the job: ok is false when the key
-// column cannot hold key; the value is copied into the op's buffer.
-func (ss *session) read(tx *engine.Job, c *container, key []byte) (it item, found bool, kv types.Value, ok bool) {
-	o := &ss.op
+// column cannot hold key; the value is copied into o's buffer.
+func read(tx *engine.Job, c *container, key []byte, o *op) (it item, found bool, kv types.Value, ok bool) {
 	kv, ok = c.keyValue(key, nil)
 	if !ok {
 		return it, false, kv, false
@@ -283,8 +307,11 @@ func (c *container) store(tx *engine.Job, kv types.Value, exists bool, value []b
 		}
 	}
 	if exists {
-		_, err := tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals})
-		return err
+		n, err := tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals})
+		if err != nil || n > 0 {
+			return err
+		}
+		// (set stores without reading first: no row, an insert)
 	}
 	row := make(engine.Row, len(c.t.Columns))
 	for i := range c.t.Columns {
@@ -308,8 +335,7 @@ func (c *container) store(tx *engine.Job, kv types.Value, exists bool, value []b
 
 // flush deletes every item of the default container's table (flush_all
 // without a delay; with one, the items expire then).
-func (ss *session) flush(tx *engine.Job, now int64) error {
-	o := &ss.op
+func (ss *session) flush(tx *engine.Job, o *op) error {
 	c, err := ss.resolve("", tx.Catalog(), true)
 	if err != nil {
 		o.res, o.err = resError, mcproto.ErrStorage
