@@ -75,7 +75,7 @@ type Stats struct {
 	Open atomic.Int64 // curr_connections
 	// Cmds counts requests by command and result (0 ok or hit, 1 miss
 	// or error).
-	Cmds                                     [mcproto.NumCmds][2]atomic.Int64
+	Cmds                                     [mcproto.NumAllCmds][2]atomic.Int64
 	GetHits, GetMisses, GetExpired           atomic.Int64
 	DeleteHits, DeleteMisses                 atomic.Int64
 	IncrHits, IncrMisses, DecrHits, DecrMiss atomic.Int64

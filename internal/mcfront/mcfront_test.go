@@ -143,9 +143,18 @@ var (
 	paddedValue = regexp.MustCompile(`(?m)^(VALUE \S+ \d+) \d+( CAS)?\r\n(\d+) *\r$`)
 )
 
+var (
+	metaLine = regexp.MustCompile(`(?m)^(VA|HD|EN|NS|EX|NF) .*$`)
+	metaCas  = regexp.MustCompile(` c\d+`)
+)
+
 // normal makes two servers' answers comparable: CAS values differ by
-// design (compared by shape: present or not).
-func normal(s string) string { return valueCas.ReplaceAllString(s, "$1 CAS\r") }
+// design (compared by shape: present or not), in VALUE lines and in a
+// meta answer's c flag.
+func normal(s string) string {
+	s = valueCas.ReplaceAllString(s, "$1 CAS\r")
+	return metaLine.ReplaceAllStringFunc(s, func(l string) string { return metaCas.ReplaceAllString(l, " cC") })
+}
 
 // unpadded is normal with the spaces after a number dropped: memcached
 // writes an incr/decr result that got shorter padded with spaces in
@@ -153,11 +162,21 @@ func normal(s string) string { return valueCas.ReplaceAllString(s, "$1 CAS\r") }
 // (an LRU bump after a get), when it writes a new item of the number's
 // length: which one is a race inside memcached.
 func unpadded(s string) string {
-	return paddedValue.ReplaceAllStringFunc(normal(s), func(m string) string {
+	s = paddedValue.ReplaceAllStringFunc(normal(s), func(m string) string {
 		sub := paddedValue.FindStringSubmatch(m)
 		return fmt.Sprintf("%s %d%s\r\n%s\r", sub[1], len(sub[3]), sub[2], sub[3])
 	})
+	return paddedMeta.ReplaceAllStringFunc(s, func(m string) string {
+		sub := paddedMeta.FindStringSubmatch(m)
+		n := strconv.Itoa(len(sub[2]))
+		return "VA " + n + metaSize.ReplaceAllString(sub[1], " s"+n) + "\r\n" + sub[2] + "\r"
+	})
 }
+
+var (
+	paddedMeta = regexp.MustCompile(`(?m)^VA \d+((?: \S+)*)\r\n(\d+) *\r$`)
+	metaSize   = regexp.MustCompile(` s\d+`)
+)
 
 // TestDifferentialFixed: hand-picked requests, each answered alike by
 // memcached and by the front, byte for byte (CAS by shape, the padding
@@ -207,6 +226,22 @@ func TestDifferentialFixed(t *testing.T) {
 		"delete noreply\r\nincr k noreply\r\ntouch k noreply\r\nset k 0 0 noreply\r\nx\r\nverbosity noreply\r\nflush_all noreply\r\n",
 		"set noreply 0 0 1\r\nx\r\nget noreply\r\ndelete a noreply 0\r\nverbosity foo bar my\r\n",
 		"get a a a b\r\nflush_all 0 noreply\r\nflush_all x\r\nget a b\r\n",
+		// the meta protocol
+		"ms m1 3\r\nabc\r\nmg m1\r\nmg m1 v\r\nmg m1 v k f t s c O123\r\nmg nope v\r\nmg nope v q\r\nmn\r\n",
+		"ms m2 2 T100 F5\r\nhi\r\nmg m2 t f v\r\nms m3 2 c\r\nhi\r\nms m3 2 C1 c\r\nxx\r\n",
+		"ms m4 2 MA\r\nhi\r\nms m1 2 MA\r\nzz\r\nmg m1 v\r\nms m1 2 MP\r\naa\r\nmg m1 v\r\n",
+		"ms m5 2 ME\r\nhi\r\nms m5 2 ME\r\nho\r\nms m6 2 MR\r\nhi\r\nms m7 2 MX\r\nhi\r\n",
+		"md m1\r\nmd m1\r\nmd m1 q\r\nmd m2 q\r\nmn\r\n",
+		"ma cnt\r\nma cnt N0 J10\r\nma cnt\r\nma cnt v\r\nma cnt MD D5 v\r\nma cnt M- D100 v t c\r\n",
+		"mg\r\nms m1\r\nms m1 x\r\nmg m1 zz\r\nmg m1 v v\r\nmg m1 Ofoo Obar v\r\n",
+		"ms m8 2 q\r\nhi\r\nms m8 2 C99 q\r\nxx\r\nmn\r\nmg zz1 v k O5 f\r\nmg zz1 k O5 q\r\nmn\r\n",
+		"ms zz2 2 O7 k c\r\nhi\r\nmg zz2 k O8 s v t\r\nmd zz2 O9 k\r\nmd zz2 O9 k\r\nmd zz2 q O9\r\nmn\r\n",
+		"ma zz3 O1 k\r\nma zz3 N0 J5 O1 k v\r\nma zz3 q\r\nma zz3 v q\r\nma zz4 q\r\nmn\r\n",
+		"ms zz6 2\r\nhi\r\nms zz6 2 C0\r\nhi\r\nms zz7 2 C5\r\nhi\r\nms zz6 2 T-1\r\nhi\r\nmg zz6 v\r\n",
+		"ms zz8 2 F4294967296\r\nhi\r\nmg zz8 f v\r\nmg zz8 T30 t v\r\nmg zz8 t\r\nma zz8\r\nma zz8 MI D2 v\r\n",
+		"ms zz9 0\r\n\r\nmg zz9 v s\r\nms zz10 2 b\r\nhi\r\nms !!! 2 b\r\nhi\r\nmg zz8 s f c\r\nmd zz8 C1\r\nmd zz8 C0 q\r\nmn\r\n",
+		"ma zz12 N0 J18446744073709551615\r\nma zz12 v\r\nmg bTE= v k b\r\nms bTE= 1 b\r\nx\r\nmg bTE= b k v\r\n",
+		"mg m2 O99999999999999999999999999999999999999 v\r\nmg " + strings.Repeat("k", 251) + " v\r\nset t 0 0 2\r\n10\r\nma t MD v\r\nmg t v\r\n",
 	} {
 		want := unpadded(dialMC(t, mcAddr).do(req))
 		got := unpadded(dialMC(t, s.Addr().String()).do(req))
@@ -264,7 +299,7 @@ func TestDifferentialRandom(t *testing.T) {
 		var batch strings.Builder
 		for n := 1 + rng.IntN(4); n > 0; n-- {
 			k := keys[rng.IntN(len(keys))]
-			switch rng.IntN(16) {
+			switch rng.IntN(17) {
 			case 0, 1, 2:
 				cmd := []string{"set", "add", "replace", "append", "prepend"}[rng.IntN(5)]
 				if (cmd == "append" || cmd == "prepend") && k[0] == 'n' {
@@ -300,9 +335,21 @@ func TestDifferentialRandom(t *testing.T) {
 				fmt.Fprintf(&batch, "touch %s %s%s\r\n", k, exptime(), noreply())
 			case 12:
 				fmt.Fprintf(&batch, "%s %s %s\r\n", []string{"gat", "gats"}[rng.IntN(2)], exptime(), k)
+			case 15:
+				// the meta protocol
+				v := value()
+				batch.WriteString([]string{
+					fmt.Sprintf("mg %s v f t s k O%d%s\r\n", k, rng.IntN(100), []string{"", " q"}[rng.IntN(2)]),
+					fmt.Sprintf("ms %s %d F%d T%s M%c%s\r\n%s\r\n", k, len(v), rng.IntN(9), exptime(), "SEARP"[rng.IntN(5)], []string{"", " q", " c"}[rng.IntN(3)], v),
+					fmt.Sprintf("md %s%s\r\n", k, []string{"", " q", " k O1"}[rng.IntN(3)]),
+					fmt.Sprintf("mn\r\nmg %s\r\n", k),
+				}[rng.IntN(4)])
 			case 13:
 				batch.WriteString([]string{"bogus\r\n", "set " + k + " x 0 1\r\nx\r\n", "incr " + k + " -3\r\n",
 					"set " + k + " 0 0 2\r\nxyz\r\n", "delete " + k + " 7\r\n", "get\r\n", "touch " + k + "\r\n"}[rng.IntN(7)])
+			case 16:
+				k = []string{"n0", "n1"}[rng.IntN(2)]
+				fmt.Fprintf(&batch, "ma %s D%d M%c v t%s\r\n", k, rng.IntN(1000), "I+D-"[rng.IntN(4)], []string{"", " N0 J7", " q"}[rng.IntN(3)])
 			default:
 				fmt.Fprintf(&batch, "set %s %d 0 %d\r\n%d\r\n", k, rng.IntN(5), len(strconv.Itoa(step)), step)
 			}

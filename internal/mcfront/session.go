@@ -131,6 +131,10 @@ func (ss *session) isWrite() bool {
 		return true
 	case c == mcproto.CmdFlushAll:
 		return ss.s.cfg.FlushEnabled
+	case c == mcproto.CmdMs, c == mcproto.CmdMd, c == mcproto.CmdMa:
+		return true
+	case c == mcproto.CmdMg:
+		return ss.req.Meta.Flag('T') // a touch
 	}
 	return false
 }
@@ -237,6 +241,10 @@ type op struct {
 	delta   uint64
 	noreply bool
 	unlink  bool // delete without an answer (a value too large)
+	meta    mcproto.MetaFlags
+
+	mcode string           // a meta answer's code
+	mitem mcproto.MetaItem // and its item (mcode VA or HD)
 
 	res  result
 	err  mcproto.Error
@@ -296,6 +304,12 @@ func (ss *session) prepare(n int) {
 		*ss.out = ss.get(*ss.out, r.Keys, r.Cmd == mcproto.CmdGets)
 	case mcproto.CmdFlushAll: // (off: isWrite)
 		*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrFlushOff)
+	case mcproto.CmdMn:
+		*ss.out = append(*ss.out, "MN\r\n"...)
+	case mcproto.CmdMg:
+		*ss.out = ss.metaGet(*ss.out)
+	case mcproto.CmdMe:
+		*ss.out = ss.metaDebug(*ss.out)
 	}
 	st.Cmds[r.Cmd][0].Add(1)
 	ss.consumed += n
@@ -319,6 +333,12 @@ func (ss *session) prepareOp(n int) {
 	o := ss.nextOp()
 	o.cmd, o.cont, o.data = r.Cmd, ss.container, r.Data
 	o.keys = append(o.keys, r.Keys...)
+	if r.Cmd.IsMeta() {
+		order := append(o.meta.Order[:0], r.Meta.Order...)
+		o.meta = r.Meta
+		o.meta.Order = order
+		o.mcode, o.mitem = "", mcproto.MetaItem{}
+	}
 	o.flags, o.cas, o.delta, o.noreply = r.Flags, r.Cas, r.Delta, r.NoReply
 	o.exp = expireAt(r.Exptime, time.Now().Unix())
 	if r.Cmd == mcproto.CmdFlushAll && (!r.HasDelay || r.Exptime <= 0) {
@@ -356,6 +376,10 @@ func (ss *session) answerWrite(o *op) {
 	}
 	st.Cmds[o.cmd][res].Add(1)
 	out := *ss.out
+	if o.cmd.IsMeta() && o.res != resError {
+		*ss.out = appendMetaAnswer(out, o.cmd, o.mcode, &o.meta, &o.mitem)
+		return
+	}
 	switch o.res {
 	case resValues:
 		for i := range o.vals {

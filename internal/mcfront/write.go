@@ -84,6 +84,10 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			return nil
 		}
 	}
+	if o.cmd.IsMeta() {
+		ss.applyMeta(tx, o, c, key, now)
+		return nil
+	}
 	if o.cmd == mcproto.CmdSet && !o.unlink {
 		// set needs nothing of the row there: one update, or an insert
 		kv, ok := c.keyValue(key, nil)

@@ -43,7 +43,12 @@ const (
 var cmdNames = [NumCmds]string{"none", "get", "gets", "gat", "gats", "set", "add", "replace", "append",
 	"prepend", "cas", "delete", "incr", "decr", "touch", "flush_all", "version", "verbosity", "stats", "quit"}
 
-func (c Cmd) String() string { return cmdNames[c] }
+func (c Cmd) String() string {
+	if c >= NumCmds {
+		return metaNames[c-NumCmds]
+	}
+	return cmdNames[c]
+}
 
 // IsStorage reports whether c is followed by a data block.
 func (c Cmd) IsStorage() bool { return c >= CmdSet && c <= CmdCas }
@@ -91,7 +96,12 @@ var errLines = [numErrors]string{"", "ERROR\r\n", "CLIENT_ERROR bad command line
 	"CLIENT_ERROR authentication failure\r\n", "SERVER_ERROR out of memory storing object\r\n"}
 
 // AppendError appends e's answer line.
-func AppendError(out []byte, e Error) []byte { return append(out, errLines[e]...) }
+func AppendError(out []byte, e Error) []byte {
+	if e >= numErrors {
+		return append(out, metaErrLines[e-numErrors]...)
+	}
+	return append(out, errLines[e]...)
+}
 
 // Request is one parsed command. Slices alias the input.
 type Request struct {
@@ -116,12 +126,18 @@ type Request struct {
 	// Args are the words after stats.
 	Args [][]byte
 	Data []byte // the data block, without its CRLF
+	// Meta holds a meta command's flags.
+	Meta MetaFlags
+	// hasData says an ms line gave its data length: an error in the rest
+	// of the line swallows the data block (memcached reads past it).
+	hasData bool
 }
 
 // Reset empties r for the next Parse, keeping its buffers.
 func (r *Request) Reset() {
-	keys, args := r.Keys[:0], r.Args[:0]
+	keys, args, order := r.Keys[:0], r.Args[:0], r.Meta.Order[:0]
 	*r = Request{Keys: keys, Args: args}
+	r.Meta.Order = order
 }
 
 // itemOverhead is what memcached 1.6 adds to a value and its key in an
@@ -158,7 +174,12 @@ func Next(in []byte, maxItem int, r *Request) (f Frame, err Error, ok bool) {
 	}
 	f.N = nl + 1
 	err = parseLine(line, r)
-	if err != ErrNone || !r.Cmd.IsStorage() {
+	if err != ErrNone && r.hasData {
+		r.Cmd = CmdNone
+		f.Swallow = r.Bytes + 2
+		return f, err, true
+	}
+	if err != ErrNone || !(r.Cmd.IsStorage() || r.Cmd == CmdMs) {
 		return f, err, true
 	}
 	if r.Bytes+len(r.Keys[0])+itemOverhead > maxItem {
@@ -217,7 +238,7 @@ func tokens(line []byte, dst [][]byte) [][]byte {
 var cmdWords = map[string]Cmd{}
 
 func init() {
-	for c := CmdGet; c < NumCmds; c++ {
+	for c := CmdGet; c < NumAllCmds; c++ {
 		cmdWords[c.String()] = c
 	}
 }
@@ -234,6 +255,9 @@ func parseLine(line []byte, r *Request) Error {
 		return ErrUnknown
 	}
 	args := tok[1:]
+	if cmd.IsMeta() {
+		return parseMeta(cmd, args, r)
+	}
 	switch {
 	case cmd == CmdGet || cmd == CmdGets:
 		if len(args) == 0 {

@@ -55,6 +55,15 @@ func TestNext(t *testing.T) {
 		{in: "verbosity x\r\n", ok: true, n: 13, err: ErrFormat},
 		{in: "stats settings\r\n", ok: true, n: 16, cmd: CmdStats, want: "args=[settings]"},
 		{in: "quit\r\n", ok: true, n: 6, cmd: CmdQuit},
+		{in: "mg a v k O12\r\n", ok: true, n: 14, cmd: CmdMg, want: "keys=[a]"},
+		{in: "ms a 2 T9 F3\r\nhi\r\n", ok: true, n: 18, cmd: CmdMs, want: "keys=[a] data=hi"},
+		{in: "ms a 2 MX\r\nhi\r\n", ok: true, n: 11, err: ErrMsMode},
+		{in: "mg a v v\r\n", ok: true, n: 10, err: ErrDuplicateFlag},
+		{in: "mg a E5\r\n", ok: true, n: 9, err: ErrInvalidFlag},
+		{in: "mg bTE= b v\r\n", ok: true, n: 13, cmd: CmdMg, want: "keys=[m1]"},
+		{in: "mg !!! b v\r\n", ok: true, n: 12, err: ErrKeyDecode},
+		{in: "mg\r\n", ok: true, n: 4, err: ErrUnknown},
+		{in: "mn\r\n", ok: true, n: 4, cmd: CmdMn},
 	} {
 		var r Request
 		f, err, ok := Next([]byte(c.in), max, &r)
@@ -139,7 +148,8 @@ func TestParseUint64(t *testing.T) {
 func FuzzNext(f *testing.F) {
 	for _, s := range []string{"get a b\r\n", "set a 0 0 3\r\nabc\r\n", "cas a 1 2 3 4 noreply\r\nxyz\r\n",
 		"incr a 18446744073709551615\r\n", "delete a 0 noreply\r\n", "gat -1 a\r\n", "set a 0 0 -1\r\n",
-		"touch a 9\n", "flush_all 0 noreply\r\n", "stats settings\r\n", "\r\n", "set a 0 0 3\r\nabcd\r\n"} {
+		"touch a 9\n", "flush_all 0 noreply\r\n", "stats settings\r\n", "\r\n", "set a 0 0 3\r\nabcd\r\n",
+		"mg a v k f t s c O1 q\r\n", "ms bTE= 2 b T10 F3 MA c\r\nhi\r\n", "ma n N0 J5 D2 M- v\r\n", "md a C5 q\r\n", "mn\r\n", "ms a 1 MX\r\nx\r\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -151,7 +161,7 @@ func FuzzNext(f *testing.F) {
 		if fr.N <= 0 || fr.N > len(in) {
 			t.Fatalf("frame %d of %d bytes", fr.N, len(in))
 		}
-		if err == ErrNone && r.Cmd.IsStorage() {
+		if err == ErrNone && (r.Cmd.IsStorage() || r.Cmd == CmdMs) {
 			if len(r.Data) != r.Bytes || !bytes.Contains(in[:fr.N], r.Data) {
 				t.Fatalf("data %q not in the frame", r.Data)
 			}

@@ -96,7 +96,7 @@ func (m mcSource) FrontCounters() admin.FrontCounters {
 	c := admin.FrontCounters{Front: "memcached", AuthFail: -1, Accepted: st.Accepted.Load(), Refused: st.Refused.Load(),
 		RefusedPeer: st.RefusedPeer.Load(), Expired: st.Expired.Load(), AuthBackoff: -1,
 		Conns: []admin.PortCount{{Port: "memcached", N: st.Open.Load()}}}
-	for cmd := mcproto.Cmd(1); cmd < mcproto.NumCmds; cmd++ {
+	for cmd := mcproto.Cmd(1); cmd < mcproto.NumAllCmds; cmd++ {
 		for r, res := range results {
 			if v := st.Cmds[cmd][r].Load(); v > 0 {
 				c.Requests = append(c.Requests, admin.RequestCount{Port: "memcached", Op: cmd.String(), Result: res, N: v})

@@ -1,0 +1,281 @@
+package mcfront
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/handlerdb/handlerdb/internal/engine"
+	"github.com/handlerdb/handlerdb/internal/mcproto"
+	"github.com/handlerdb/handlerdb/internal/types"
+)
+
+// The meta protocol's commands over the containers: mg reads on the
+// connection's side (with T it touches: a writer job), ms, md and ma are
+// writer jobs like the text protocol's storage commands.
+
+// appendMetaAnswer appends a meta answer, or nothing where q (noreply
+// semantics) drops it: mg's EN, ms's and md's HD, ma's HD and VA.
+func appendMetaAnswer(out []byte, cmd mcproto.Cmd, code string, f *mcproto.MetaFlags, it *mcproto.MetaItem) []byte {
+	if f.Flag('q') {
+		switch {
+		case cmd == mcproto.CmdMg && code == "EN",
+			(cmd == mcproto.CmdMs || cmd == mcproto.CmdMd) && code == "HD",
+			cmd == mcproto.CmdMa && (code == "HD" || code == "VA"):
+			return out
+		}
+	}
+	if code == "VA" || code == "HD" || (cmd == mcproto.CmdMs && f.Flag('c')) {
+		return mcproto.AppendMeta(out, code, f, it)
+	}
+	return mcproto.AppendMeta(out, code, f, nil)
+}
+
+// ttlLeft is what t answers: seconds left, -1 for none.
+func ttlLeft(exp, now int64) int64 {
+	if exp == 0 {
+		return -1
+	}
+	return max(exp-now, 0)
+}
+
+// metaGet answers mg without T, on committed data.
+func (ss *session) metaGet(out []byte) []byte {
+	r := &ss.req
+	f := &r.Meta
+	st := &ss.s.stats
+	now := time.Now().Unix()
+	name, k, switchTo := splitContainer(r.Keys[0])
+	if name == "" {
+		name = ss.container
+	}
+	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
+	if err != nil || switchTo {
+		st.GetMisses.Add(1)
+		return appendMetaAnswer(out, r.Cmd, "EN", f, nil)
+	}
+	var it item
+	found := false
+	if kv, ok := c.keyValue(k, nil); ok {
+		ss.buf = ss.buf[:0]
+		ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {
+			ss.buf = c.readItem(row, &it, ss.buf)
+			found = true
+			return false
+		})
+	}
+	if !found || !live(it.exp, now) {
+		st.GetMisses.Add(1)
+		if found {
+			st.GetExpired.Add(1)
+		}
+		return appendMetaAnswer(out, r.Cmd, "EN", f, nil)
+	}
+	st.GetHits.Add(1)
+	mi := mcproto.MetaItem{Value: it.value, Flags: it.flags, Cas: it.cas, TTL: ttlLeft(it.exp, now)}
+	code := "HD"
+	if f.Flag('v') {
+		code = "VA"
+	}
+	return appendMetaAnswer(out, r.Cmd, code, f, &mi)
+}
+
+// metaDebug answers me with what the row holds: its expiry, CAS and
+// size (memcached's last access, fetch state and slab class are not
+// kept: la=0, fetch=no, cls=1).
+func (ss *session) metaDebug(out []byte) []byte {
+	r := &ss.req
+	now := time.Now().Unix()
+	name, k, _ := splitContainer(r.Keys[0])
+	if name == "" {
+		name = ss.container
+	}
+	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
+	var it item
+	found := false
+	if err == nil {
+		if kv, ok := c.keyValue(k, nil); ok {
+			ss.buf = ss.buf[:0]
+			ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {
+				ss.buf = c.readItem(row, &it, ss.buf)
+				found = true
+				return false
+			})
+		}
+	}
+	if !found || !live(it.exp, now) {
+		return append(out, "EN\r\n"...)
+	}
+	out = append(out, "ME "...)
+	out = append(out, r.Meta.RawKey...)
+	out = append(out, " exp="...)
+	out = strconv.AppendInt(out, ttlLeft(it.exp, now), 10)
+	out = append(out, " la=0 cas="...)
+	out = strconv.AppendUint(out, it.cas, 10)
+	out = append(out, " fetch=no cls=1 size="...)
+	out = strconv.AppendInt(out, int64(len(k)+len(it.value)+59), 10)
+	return append(out, "\r\n"...)
+}
+
+// applyMeta runs a meta request of the run on the writer.
+func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, now int64) {
+	f := &o.meta
+	st := &ss.s.stats
+	it, found, kv, ok := read(tx, c, key, o)
+	exists := ok && found && live(it.exp, now)
+	sp := tx.Savepoint()
+	fail := func() {
+		tx.RollbackTo(sp)
+		o.res, o.err = resError, mcproto.ErrStorage
+	}
+	item := func(code string, v []byte, flags uint32, cas uint64, exp int64) {
+		o.mcode = code
+		o.mitem = mcproto.MetaItem{Value: v, Flags: flags, Cas: cas, TTL: ttlLeft(exp, now)}
+	}
+	if !ok {
+		o.mcode = map[mcproto.Cmd]string{mcproto.CmdMg: "EN", mcproto.CmdMs: "NS", mcproto.CmdMd: "NF", mcproto.CmdMa: "NF"}[o.cmd]
+		return
+	}
+	switch o.cmd {
+	case mcproto.CmdMg: // with T: a touch
+		if !exists {
+			st.GetMisses.Add(1)
+			o.mcode = "EN"
+			return
+		}
+		exp := expireAt(f.TTL, now)
+		if c.exp >= 0 {
+			if _, err := c.modify(tx, kv, []int{c.exp}, []types.Value{{I: exp}}); err != nil {
+				fail()
+				return
+			}
+		}
+		st.GetHits.Add(1)
+		st.TouchHits.Add(1)
+		code := "HD"
+		if f.Flag('v') {
+			code = "VA"
+		}
+		item(code, it.value, it.flags, it.cas, exp)
+	case mcproto.CmdMs:
+		exp := int64(0)
+		if f.Flag('T') {
+			exp = expireAt(f.TTL, now)
+		}
+		flags := f.ClientFlags
+		value := o.data
+		switch {
+		case f.Flag('C') && !exists:
+			o.mcode = "NF"
+			return
+		case f.Flag('C') && it.cas != f.CompareCas:
+			st.CasBadval.Add(1)
+			o.mcode = "EX"
+			return
+		}
+		switch f.Mode {
+		case 'E', 'e':
+			if exists {
+				o.mcode = "NS"
+				return
+			}
+		case 'R', 'r':
+			if !exists {
+				o.mcode = "NS"
+				return
+			}
+		case 'A', 'a', 'P', 'p':
+			if !exists {
+				o.mcode = "NS"
+				return
+			}
+			v := make([]byte, 0, len(it.value)+len(value))
+			if f.Mode == 'A' || f.Mode == 'a' {
+				v = append(append(v, it.value...), value...)
+			} else {
+				v = append(append(v, value...), it.value...)
+			}
+			value, flags, exp = v, it.flags, it.exp
+		}
+		cas := ss.s.nextCas()
+		if err := c.store(tx, kv, found, value, flags, cas, exp); err != nil {
+			fail()
+			return
+		}
+		st.TotalItems.Add(1)
+		o.mcode = "HD"
+		o.mitem = mcproto.MetaItem{Cas: cas}
+	case mcproto.CmdMd:
+		switch {
+		case !exists:
+			st.DeleteMisses.Add(1)
+			o.mcode = "NF"
+		case f.Flag('C') && it.cas != f.CompareCas:
+			o.mcode = "EX"
+		default:
+			if _, err := c.delete(tx, kv); err != nil {
+				fail()
+				return
+			}
+			st.DeleteHits.Add(1)
+			o.mcode = "HD"
+		}
+	case mcproto.CmdMa:
+		incr := f.Mode == 0 || f.Mode == 'I' || f.Mode == 'i' || f.Mode == '+'
+		if !exists {
+			if !f.Flag('N') {
+				o.mcode = "NF"
+				return
+			}
+			// autovivify: the initial value, not incremented
+			v := strconv.AppendUint(nil, f.Initial, 10)
+			exp := expireAt(f.NewTTL, now)
+			cas := ss.s.nextCas()
+			if err := c.store(tx, kv, found, v, 0, cas, exp); err != nil {
+				fail()
+				return
+			}
+			o.mcode = "HD"
+			if f.Flag('v') {
+				o.mcode = "VA"
+			}
+			item(o.mcode, v, 0, cas, exp)
+			return
+		}
+		if f.Flag('C') && it.cas != f.CompareCas {
+			o.mcode = "EX"
+			return
+		}
+		n, numeric := mcproto.ParseUint64(it.value)
+		if !numeric || len(it.value) == 0 {
+			o.res, o.err = resError, mcproto.ErrNonNumeric
+			return
+		}
+		if incr {
+			n += f.Delta
+		} else {
+			n = sub0(n, f.Delta)
+		}
+		v := strconv.AppendUint(nil, n, 10)
+		if len(v) < len(it.value) {
+			v = append(v, make([]byte, len(it.value)-len(v))...)
+			for i := len(strconv.AppendUint(nil, n, 10)); i < len(v); i++ {
+				v[i] = ' '
+			}
+		}
+		exp := it.exp
+		if f.Flag('T') {
+			exp = expireAt(f.TTL, now)
+		}
+		cas := ss.s.nextCas()
+		if err := c.store(tx, kv, true, v, it.flags, cas, exp); err != nil {
+			fail()
+			return
+		}
+		code := "HD"
+		if f.Flag('v') {
+			code = "VA"
+		}
+		// (the value answered is the number, as memcached's ma answers it)
+		item(code, strconv.AppendUint(nil, n, 10), it.flags, cas, exp)
+	}
+}
