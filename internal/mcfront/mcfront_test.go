@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -458,7 +459,8 @@ func TestPersistence(t *testing.T) {
 
 // TestMemccapable runs libmemcached's protocol checker (Debian's
 // libmemcached-tools; .ci/run installs it) against the front: every
-// text-protocol test passes. (It flushes the server: flush_all is on.)
+// test of the text and the binary protocol passes. (It flushes the
+// server: flush_all is on.)
 func TestMemccapable(t *testing.T) {
 	bin, err := exec.LookPath("memccapable")
 	if err != nil {
@@ -469,11 +471,105 @@ func TestMemccapable(t *testing.T) {
 	}
 	_, s := startFront(t, Config{FlushEnabled: true})
 	port := strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
-	out, err := exec.Command(bin, "-h", "127.0.0.1", "-p", port, "-a", "-t", "10").CombinedOutput()
+	out, err := exec.Command(bin, "-h", "127.0.0.1", "-p", port, "-t", "10").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "All tests passed") {
-		t.Fatalf("memccapable -a: %v\n%s", err, out)
+		t.Fatalf("memccapable: %v\n%s", err, out)
 	}
-	if n := strings.Count(string(out), "[pass]"); n < 27 {
-		t.Fatalf("memccapable ran %d tests, want the 27 of the text protocol:\n%s", n, out)
+	if n := strings.Count(string(out), "[pass]"); n < 54 {
+		t.Fatalf("memccapable ran %d tests, want the 27 of each protocol:\n%s", n, out)
+	}
+}
+
+// binReq is a binary request: opcode, key, extras, value, cas.
+func binReq(opcode byte, key, extras, value string, cas uint64) string {
+	var b []byte
+	b = append(b, 0x80, opcode)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(key)))
+	b = append(b, byte(len(extras)), 0, 0, 0)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(extras)+len(key)+len(value)))
+	b = binary.BigEndian.AppendUint32(b, 0xdeadbeef)
+	b = binary.BigEndian.AppendUint64(b, cas)
+	return string(b) + extras + key + value
+}
+
+func u32s(v ...uint32) string {
+	var b []byte
+	for _, x := range v {
+		b = binary.BigEndian.AppendUint32(b, x)
+	}
+	return string(b)
+}
+
+func u64s(v ...uint64) string {
+	var b []byte
+	for _, x := range v {
+		b = binary.BigEndian.AppendUint64(b, x)
+	}
+	return string(b)
+}
+
+// binExchange sends reqs and a final noop on a new connection and
+// returns the responses before the noop's, each with its CAS zeroed
+// (compared by shape: zero or not).
+func binExchange(t *testing.T, addr string, reqs string) []string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, reqs+binReq(0x0a, "", "", "", 0)); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	var out []string
+	for {
+		h := make([]byte, 24)
+		if _, err := io.ReadFull(r, h); err != nil {
+			if err == io.EOF {
+				return append(out, "<closed>")
+			}
+			t.Fatalf("reading: %v after %q", err, out)
+		}
+		body := make([]byte, binary.BigEndian.Uint32(h[8:12]))
+		if _, err := io.ReadFull(r, body); err != nil {
+			t.Fatal(err)
+		}
+		if h[1] == 0x0a {
+			return out
+		}
+		if binary.BigEndian.Uint64(h[16:24]) != 0 {
+			binary.BigEndian.PutUint64(h[16:24], 1)
+		}
+		out = append(out, fmt.Sprintf("%x|%q", h, body))
+	}
+}
+
+// TestDifferentialBinary: binary requests answered alike by memcached
+// and by the front, byte for byte (CAS by shape): the storage commands
+// and their quiet forms, CAS, incr/decr with initial values, touch and
+// GAT, the gets, errors, version.
+func TestDifferentialBinary(t *testing.T) {
+	mcAddr := startMemcached(t)
+	_, s := startFront(t, Config{FlushEnabled: true})
+	set := func(op byte, k, v string, flags, exp uint32) string { return binReq(op, k, u32s(flags, exp), v, 0) }
+	for _, reqs := range []string{
+		set(0x01, "b1", "v1", 7, 0) + binReq(0x00, "b1", "", "", 0) + binReq(0x0c, "b1", "", "", 0) + binReq(0x00, "nope", "", "", 0) + binReq(0x0c, "nope", "", "", 0),
+		binReq(0x09, "nope", "", "", 0) + binReq(0x0d, "b1", "", "", 0),
+		set(0x02, "b1", "x", 0, 0) + set(0x03, "nope", "x", 0, 0) + set(0x12, "b1", "x", 0, 0) + set(0x11, "b2", "q", 0, 0) + binReq(0x00, "b2", "", "", 0),
+		binReq(0x0e, "b1", "", "+a", 0) + binReq(0x0f, "b1", "", "p+", 0) + binReq(0x00, "b1", "", "", 0) + binReq(0x0e, "nope", "", "x", 0),
+		binReq(0x01, "b1", u32s(0, 0), "cas", 12345) + binReq(0x04, "b1", "", "", 99) + binReq(0x04, "nope", "", "", 0) + binReq(0x04, "b2", "", "", 0),
+		binReq(0x05, "n", u64s(5, 10)+u32s(0), "", 0) + binReq(0x05, "n", u64s(5, 10)+u32s(0), "", 0) + binReq(0x06, "n", u64s(100, 0)+u32s(0), "", 0) + binReq(0x05, "m", u64s(1, 0)+u32s(0xffffffff), "", 0),
+		set(0x01, "t", "abc", 1, 0) + binReq(0x06, "t", u64s(1, 0)+u32s(0), "", 0) + binReq(0x1c, "t", u32s(100), "", 0) + binReq(0x1c, "nope", u32s(100), "", 0),
+		binReq(0x1d, "t", u32s(100), "", 0) + binReq(0x23, "t", u32s(100), "", 0) + binReq(0x1d, "nope", u32s(100), "", 0) + binReq(0x1e, "nope", u32s(100), "", 0),
+		binReq(0x01, "bad", "", "x", 0) + binReq(0x0b, "", "", "", 0)[:0] + binReq(0x3f, "", "", "", 0) + binReq(0x07, "", "", "", 0)[:0],
+		set(0x01, "e", "x", 0, 0xffffffff) + binReq(0x00, "e", "", "", 0) + binReq(0x08, "", "", "", 0) + binReq(0x00, "t", "", "", 0),
+	} {
+		want := binExchange(t, mcAddr, reqs)
+		got := binExchange(t, s.Addr().String(), reqs)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%x:\n got %q\nwant %q", reqs, got, want)
+		}
 	}
 }

@@ -33,7 +33,9 @@ type session struct {
 	// be discarded (they may come in later reads).
 	swallow int
 
+	mode  uint8 // modeUnknown until the first byte: text or binary
 	req   mcproto.Request
+	breq  mcproto.BinRequest
 	run   []op // the prepared run: run[:nrun]
 	nrun  int
 	jobFn func(*engine.Job) error
@@ -66,6 +68,15 @@ func (ss *session) Begin(in []byte, out *[]byte) {
 // answers them all, in order; any other request ends it, so that it
 // reads what the run wrote and its answer follows the run's.
 func (ss *session) Step() bool {
+	if ss.mode == modeUnknown && len(ss.in) > ss.consumed {
+		ss.mode = modeText
+		if ss.in[ss.consumed] == mcproto.BinaryMagic {
+			ss.mode = modeBinary
+		}
+	}
+	if ss.mode == modeBinary {
+		return ss.binStep()
+	}
 	for !ss.closed {
 		if ss.swallow > 0 {
 			n := min(ss.swallow, len(ss.in)-ss.consumed)
@@ -120,6 +131,13 @@ func (ss *session) Step() bool {
 	return ss.nrun == 0
 }
 
+// Protocols of a connection (its first byte decides, as memcached's).
+const (
+	modeUnknown = iota
+	modeText
+	modeBinary
+)
+
 // maxRun bounds the requests of one job.
 const maxRun = 256
 
@@ -172,6 +190,9 @@ func (ss *session) Resume(err error) {
 func (ss *session) End() (int, bool) {
 	rest := ss.in[ss.consumed:]
 	ss.partial = mcproto.Partial(rest, ss.s.cfg.MaxItemSize, maxLine)
+	if ss.mode == modeBinary {
+		ss.partial = mcproto.BinaryHeader + ss.s.cfg.MaxItemSize + 1024
+	}
 	if ss.swallow > 0 {
 		ss.partial = len(rest) + ss.swallow
 	}
@@ -192,6 +213,9 @@ func (ss *session) Complete(rest []byte) bool {
 	}
 	if ss.swallow > 0 {
 		return true
+	}
+	if ss.mode == modeBinary {
+		return len(rest) >= mcproto.BinaryHeader && len(rest) >= mcproto.BinaryHeader+mcproto.BinaryBodyLen(rest)
 	}
 	nl := bytes.IndexByte(rest, '\n')
 	if nl < 0 {
@@ -242,6 +266,17 @@ type op struct {
 	noreply bool
 	unlink  bool // delete without an answer (a value too large)
 	meta    mcproto.MetaFlags
+
+	// the binary protocol's request (bin): its opcode, opaque, whether
+	// it is quiet and answers with the key, incr's initial value and
+	// expiry (0xffffffff: no create)
+	bin            bool
+	opcode         byte
+	opaque         uint32
+	quiet, withKey bool
+	initial        uint64
+	binExp         uint32
+	newCas         uint64 // the CAS of what the op stored
 
 	mcode string           // a meta answer's code
 	mitem mcproto.MetaItem // and its item (mcode VA or HD)
@@ -323,7 +358,7 @@ func (ss *session) nextOp() *op {
 	o := &ss.run[ss.nrun]
 	ss.nrun++
 	o.keys, o.vals, o.vbuf = o.keys[:0], o.vals[:0], o.vbuf[:0]
-	o.res, o.err, o.num, o.unlink = resNone, mcproto.ErrNone, 0, false
+	o.res, o.err, o.num, o.unlink, o.bin, o.newCas = resNone, mcproto.ErrNone, 0, false, false, 0
 	return o
 }
 
@@ -376,6 +411,11 @@ func (ss *session) answerWrite(o *op) {
 	}
 	st.Cmds[o.cmd][res].Add(1)
 	out := *ss.out
+	if o.bin {
+		*ss.out = ss.binAnswer(out, o)
+		o.data, o.keys = nil, o.keys[:0]
+		return
+	}
 	if o.cmd.IsMeta() && o.res != resError {
 		*ss.out = appendMetaAnswer(out, o.cmd, o.mcode, &o.meta, &o.mitem)
 		return

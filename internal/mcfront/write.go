@@ -95,7 +95,8 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			o.res = resNotStored
 			return nil
 		}
-		if err := c.store(tx, kv, true, o.data, o.flags, ss.s.nextCas(), o.exp); err != nil {
+		o.newCas = ss.s.nextCas()
+		if err := c.store(tx, kv, true, o.data, o.flags, o.newCas, o.exp); err != nil {
 			tx.RollbackTo(sp)
 			o.res, o.err = resError, mcproto.ErrStorage
 			return nil
@@ -122,8 +123,13 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 		return nil
 	}
 	exists := found && live(it.exp, now)
+	if o.bin && o.cas != 0 && o.cmd != mcproto.CmdCas && exists && it.cas != o.cas {
+		o.res = resExists // a binary request's CAS must match
+		return nil
+	}
 	store := func(value []byte, flags uint32, exp int64) {
-		if err := c.store(tx, kv, found, value, flags, ss.s.nextCas(), exp); err != nil {
+		o.newCas = ss.s.nextCas()
+		if err := c.store(tx, kv, found, value, flags, o.newCas, exp); err != nil {
 			fail()
 			return
 		}
@@ -200,9 +206,20 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			}
 		}
 		st.TouchHits.Add(1)
-		o.res = resTouched
+		o.res, o.newCas, o.flags = resTouched, it.cas, it.flags
 	case mcproto.CmdIncr, mcproto.CmdDecr:
 		incr := o.cmd == mcproto.CmdIncr
+		if !exists && o.bin && o.binExp != 0xffffffff {
+			// binary incr/decr of a missing item stores the initial value
+			v := strconv.AppendUint(nil, o.initial, 10)
+			o.newCas = ss.s.nextCas()
+			if err := c.store(tx, kv, found, v, 0, o.newCas, expireAt(int64(o.binExp), now)); err != nil {
+				fail()
+				break
+			}
+			o.res, o.num = resNumber, o.initial
+			break
+		}
 		if !exists {
 			if incr {
 				st.IncrMisses.Add(1)
@@ -231,7 +248,8 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			// item of the number's length, which it does at random)
 			v = append(v, bytes.Repeat([]byte{' '}, len(it.value)-len(v))...)
 		}
-		if err := c.store(tx, kv, true, v, it.flags, ss.s.nextCas(), it.exp); err != nil {
+		o.newCas = ss.s.nextCas()
+		if err := c.store(tx, kv, true, v, it.flags, o.newCas, it.exp); err != nil {
 			fail()
 			break
 		}

@@ -176,3 +176,20 @@ func FuzzNext(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNextBinary: a binary frame never reaches past its input, and its
+// parts add up to it.
+func FuzzNextBinary(f *testing.F) {
+	f.Add([]byte("\x80\x01\x00\x01\x08\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00kv"))
+	f.Add([]byte("\x80\x0a\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var r BinRequest
+		n, ok, bad := NextBinary(in, &r)
+		if !ok || bad {
+			return
+		}
+		if n > len(in) || n < BinaryHeader || BinaryHeader+len(r.Extras)+len(r.Key)+len(r.Value) != n {
+			t.Fatalf("frame %d of %d bytes: extras %d key %d value %d", n, len(in), len(r.Extras), len(r.Key), len(r.Value))
+		}
+	})
+}
