@@ -56,6 +56,10 @@ type Config struct {
 	// MemcachedMaxConnections bounds the memcached port's connections
 	// (memcached's -c).
 	MemcachedMaxConnections int
+	// MemcachedAuth makes memcached clients log in as SQL accounts (the
+	// text protocol's ASCII authentication, SASL PLAIN on the binary
+	// one); their grants decide each container's reads and writes.
+	MemcachedAuth bool
 	// HSTimeout closes idle HandlerSocket connections.
 	HSTimeout time.Duration
 	// HSMaxConnections bounds the connections of each HandlerSocket port.
@@ -314,6 +318,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.MemcachedMaxItemSize, "memcached-max-item-size", c.MemcachedMaxItemSize, "largest memcached value in bytes (memcached's -I)")
 	fs.BoolVar(&c.MemcachedFlushAll, "memcached-flush-all", c.MemcachedFlushAll, "allow memcached's flush_all (it deletes every row of the default container's table)")
 	fs.IntVar(&c.MemcachedMaxConnections, "memcached-max-connections", c.MemcachedMaxConnections, "open connections of the memcached port (memcached's -c)")
+	fs.BoolVar(&c.MemcachedAuth, "memcached-auth", c.MemcachedAuth, "memcached clients log in as SQL accounts (ASCII authentication, SASL PLAIN); their grants decide each container's reads and writes")
 	fs.StringVar(&c.HSSecret, "handlersocket-plain-secret", c.HSSecret, "secret required by A on the read port (empty: none)")
 	fs.StringVar(&c.HSSecretWr, "handlersocket-plain-secret-wr", c.HSSecretWr, "secret required by A on the write port (empty: none; no fallback to the read secret)")
 	fs.StringVar(&c.HSSecretFile, "handlersocket-plain-secret-file", c.HSSecretFile, "file holding --handlersocket-plain-secret (kept out of ps)")

@@ -367,6 +367,7 @@ func (c *Config) Print(w io.Writer) error {
 		"memcached-max-item-size":                   c.MemcachedMaxItemSize,
 		"memcached-flush-all":                       c.MemcachedFlushAll,
 		"memcached-max-connections":                 c.MemcachedMaxConnections,
+		"memcached-auth":                            c.MemcachedAuth,
 		"handlersocket-plain-secret":                c.HSSecret,
 		"handlersocket-plain-secret-wr":             c.HSSecretWr,
 		"handlersocket-plain-secret-file":           c.HSSecretFile,

@@ -1,6 +1,7 @@
 package mcfront
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"strconv"
@@ -78,6 +79,14 @@ func (ss *session) binStep() bool {
 			break
 		}
 		r := &ss.breq
+		if ss.s.cfg.Authorize != nil && (r.Opcode == mcproto.BinSASLList || r.Opcode == mcproto.BinSASLAuth || r.Opcode == mcproto.BinSASLStep || !ss.authed) {
+			if ss.nrun > 0 {
+				return false
+			}
+			ss.consumed += n
+			ss.binLogin(r)
+			continue
+		}
 		if cmd, isWrite := binText[r.Opcode]; isWrite && (cmd != mcproto.CmdFlushAll || ss.s.cfg.FlushEnabled) {
 			if ss.nrun == 0 {
 				if _, err := ss.s.conf.get(true); err != nil {
@@ -264,7 +273,7 @@ func (ss *session) lookup(key []byte) (item, bool) {
 		return it, false
 	}
 	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
-	if err != nil {
+	if err != nil || !ss.allowed(c, false) {
 		return it, false
 	}
 	kv, ok := c.keyValue(k, nil)
@@ -302,9 +311,13 @@ func (ss *session) binAnswer(out []byte, o *op) []byte {
 	case resNotFound:
 		status = mcproto.BinNotFound
 	case resError:
-		status = mcproto.BinNoMemory
-		if o.err == mcproto.ErrNonNumeric {
+		switch o.err {
+		case mcproto.ErrNonNumeric:
 			status = mcproto.BinNonNumeric
+		case mcproto.ErrDenied:
+			status = mcproto.BinAuthError
+		default:
+			status = mcproto.BinNoMemory
 		}
 	}
 	if o.cmd == mcproto.CmdGat && o.res == resValues {
@@ -338,4 +351,25 @@ func (ss *session) binAnswer(out []byte, o *op) []byte {
 		return mcproto.AppendBinary(out, o.opcode, mcproto.BinOK, o.opaque, 0, nil, nil, nil)
 	}
 	return mcproto.AppendBinary(out, o.opcode, mcproto.BinOK, o.opaque, o.newCas, nil, nil, nil)
+}
+
+// binLogin answers SASL (PLAIN only: "\x00user\x00password", the
+// authorization identity ignored) on a connection that must log in; any
+// other request before it is refused with an authentication error.
+func (ss *session) binLogin(r *mcproto.BinRequest) {
+	out := *ss.out
+	switch r.Opcode {
+	case mcproto.BinSASLList:
+		out = mcproto.AppendBinary(out, r.Opcode, mcproto.BinOK, r.Opaque, 0, nil, nil, []byte("PLAIN"))
+	case mcproto.BinSASLAuth, mcproto.BinSASLStep:
+		parts := bytes.SplitN(r.Value, []byte{0}, 3)
+		if string(r.Key) == "PLAIN" && len(parts) == 3 && ss.login(parts[1], parts[2]) {
+			out = mcproto.AppendBinary(out, r.Opcode, mcproto.BinOK, r.Opaque, 0, nil, nil, []byte("Authenticated"))
+		} else {
+			out = mcproto.AppendBinaryError(out, r.Opcode, mcproto.BinAuthError, r.Opaque)
+		}
+	default:
+		out = mcproto.AppendBinaryError(out, r.Opcode, mcproto.BinAuthError, r.Opaque)
+	}
+	*ss.out = out
 }

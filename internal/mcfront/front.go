@@ -48,6 +48,23 @@ type Config struct {
 	TLS   *tls.Config
 	// Logger receives errors.
 	Logger *slog.Logger
+	// Authorize, when set, makes every connection authenticate first:
+	// the text protocol with memcached's ASCII authentication (`set` of a
+	// value "user password", as memcached -Y), the binary protocol with
+	// SASL PLAIN. It checks the password of the SQL account user@host,
+	// host being the peer's IP address, and returns its grants, which
+	// decide each container's reads and writes. Safe for concurrent use.
+	Authorize func(host, user, password string) (Grants, error)
+	// Backoff, when set, refuses the logins of a peer that failed too
+	// often (netloop.Backoff).
+	Backoff *netloop.Backoff
+}
+
+// Grants says which tables an authenticated account may use.
+type Grants interface {
+	// Allowed reports whether the account may read (write=false) or
+	// write db.table.
+	Allowed(db, table string, write bool) bool
 }
 
 func (c *Config) ensureDefaults() {
@@ -82,6 +99,7 @@ type Stats struct {
 	CasHits, CasMisses, CasBadval            atomic.Int64
 	TouchHits, TouchMisses                   atomic.Int64
 	TotalItems                               atomic.Int64 // items stored
+	AuthCmds, AuthErrors                     atomic.Int64
 	BytesRead, BytesWritten                  atomic.Int64
 	StoreTooLarge                            atomic.Int64
 }

@@ -49,7 +49,7 @@ func (ss *session) metaGet(out []byte) []byte {
 		name = ss.container
 	}
 	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
-	if err != nil || switchTo {
+	if err != nil || switchTo || !ss.allowed(c, false) {
 		st.GetMisses.Add(1)
 		return appendMetaAnswer(out, r.Cmd, "EN", f, nil)
 	}
@@ -92,7 +92,7 @@ func (ss *session) metaDebug(out []byte) []byte {
 	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
 	var it item
 	found := false
-	if err == nil {
+	if err == nil && ss.allowed(c, false) {
 		if kv, ok := c.keyValue(k, nil); ok {
 			ss.buf = ss.buf[:0]
 			ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {

@@ -45,6 +45,55 @@ type session struct {
 	container string
 	cached    *container // resolved container of the last request
 	buf       []byte     // scratch for values read
+
+	// authed says the connection has logged in (Config.Authorize);
+	// grants are its account's (nil: no authentication configured).
+	authed bool
+	grants Grants
+}
+
+// allowed reports whether the connection may read (or write) c's table.
+func (ss *session) allowed(c *container, write bool) bool {
+	return ss.grants == nil || ss.grants.Allowed(c.def.db, c.def.table, write)
+}
+
+// login checks user and password (Config.Authorize, after the
+// back-off) and reports whether they are right.
+func (ss *session) login(user, password []byte) bool {
+	s := ss.s
+	s.stats.AuthCmds.Add(1)
+	host := ss.c.PeerIP()
+	if !s.cfg.Backoff.Blocked(host) {
+		if g, err := s.cfg.Authorize(host, string(user), string(password)); err == nil {
+			ss.authed, ss.grants = true, g
+			return true
+		}
+		s.cfg.Backoff.Failed(host)
+	}
+	s.stats.AuthErrors.Add(1)
+	return false
+}
+
+// textLogin answers the request of a connection that must log in first:
+// memcached -Y's ASCII authentication, a set whose value is "user
+// password" (STORED); anything else, or a wrong password, is answered
+// "CLIENT_ERROR unauthenticated" and the connection closed.
+func (ss *session) textLogin(n int, perr mcproto.Error) {
+	ss.consumed += n
+	ss.closed = true
+	if perr == mcproto.ErrNone && ss.req.Cmd == mcproto.CmdSet {
+		user, password, ok := bytes.Cut(ss.req.Data, []byte(" "))
+		if !ok {
+			*ss.out = append(*ss.out, "CLIENT_ERROR bad authentication token format\r\n"...)
+			return
+		}
+		if ss.login(user, password) {
+			ss.closed = false
+			*ss.out = append(*ss.out, mcproto.Stored...)
+			return
+		}
+	}
+	*ss.out = mcproto.AppendError(*ss.out, mcproto.ErrAuth)
 }
 
 func newSession(s *Server, c *netloop.Conn) *session {
@@ -92,6 +141,10 @@ func (ss *session) Step() bool {
 		f, perr, ok := mcproto.Next(ss.in[ss.consumed+ss.pending:], ss.s.cfg.MaxItemSize, &ss.req)
 		if !ok {
 			break
+		}
+		if !ss.authed && ss.s.cfg.Authorize != nil {
+			ss.textLogin(f.N, perr)
+			continue
 		}
 		if perr == mcproto.ErrNone && ss.isWrite() {
 			if ss.nrun == 0 {
@@ -557,7 +610,7 @@ func (ss *session) get(out []byte, keys [][]byte, withCas bool) []byte {
 			name = ss.container
 		}
 		c, err := ss.resolve(name, cat, false)
-		if err != nil {
+		if err != nil || !ss.allowed(c, false) {
 			st.GetMisses.Add(1)
 			continue
 		}

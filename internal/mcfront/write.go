@@ -32,6 +32,10 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 		return nil
 	}
 	now := time.Now().Unix()
+	if !ss.allowed(c, true) {
+		o.res, o.err = resError, mcproto.ErrDenied
+		return nil
+	}
 	sp := tx.Savepoint()
 	fail := func() {
 		tx.RollbackTo(sp)
@@ -47,7 +51,7 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			}
 			kc := c
 			if name != "" {
-				if kc, err = ss.resolve(name, tx.Catalog(), true); err != nil {
+				if kc, err = ss.resolve(name, tx.Catalog(), true); err != nil || !ss.allowed(kc, true) {
 					continue
 				}
 			}
@@ -81,6 +85,10 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 	if name != "" {
 		if c, err = ss.resolve(name, tx.Catalog(), true); err != nil {
 			o.res, o.err = resError, mcproto.ErrStorage
+			return nil
+		}
+		if !ss.allowed(c, true) {
+			o.res, o.err = resError, mcproto.ErrDenied
 			return nil
 		}
 	}

@@ -81,6 +81,7 @@ const (
 	ErrFlushOff          // CLIENT_ERROR flush_all not allowed
 	ErrStatsDetail       // CLIENT_ERROR usage: stats detail on|off|dump
 	ErrAuth              // CLIENT_ERROR unauthenticated
+	ErrDenied            // CLIENT_ERROR access denied (the account's grants)
 	ErrAuthFailed        // CLIENT_ERROR authentication failure
 	ErrStorage           // SERVER_ERROR out of memory storing object (a failed commit)
 	numErrors
@@ -92,7 +93,7 @@ var errLines = [numErrors]string{"", "ERROR\r\n", "CLIENT_ERROR bad command line
 	"CLIENT_ERROR invalid numeric delta argument\r\n",
 	"CLIENT_ERROR cannot increment or decrement non-numeric value\r\n",
 	"CLIENT_ERROR invalid exptime argument\r\n", "CLIENT_ERROR flush_all not allowed\r\n",
-	"CLIENT_ERROR usage: stats detail on|off|dump\r\n", "CLIENT_ERROR unauthenticated\r\n",
+	"CLIENT_ERROR usage: stats detail on|off|dump\r\n", "CLIENT_ERROR unauthenticated\r\n", "CLIENT_ERROR access denied\r\n",
 	"CLIENT_ERROR authentication failure\r\n", "SERVER_ERROR out of memory storing object\r\n"}
 
 // AppendError appends e's answer line.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"github.com/handlerdb/handlerdb/internal/mcfront"
 
 	"github.com/handlerdb/handlerdb/internal/hsfront"
 	"github.com/handlerdb/handlerdb/internal/sqlfront"
@@ -56,6 +57,25 @@ var (
 	errSQLUsersOff   = errors.New("server: SQL users may not authenticate over HandlerSocket (--handlersocket-sql-users)")
 	errEmptyPassword = errors.New("server: an account without a password may not authenticate over HandlerSocket")
 )
+
+// authorizeMemcached checks a memcached login (SASL PLAIN or the ASCII
+// protocol's `set` of "user password") against the SQL accounts, as a
+// MySQL login from host would be: the account's grants then decide
+// which containers' tables it may read and write. An empty password
+// always fails.
+func (s *Server) authorizeMemcached(host, user, password string) (mcfront.Grants, error) {
+	if password == "" {
+		return nil, errEmptyPassword
+	}
+	a, ok := s.sql.(sqlAuthorizer)
+	if !ok {
+		return nil, errNoUsers
+	}
+	if _, err := a.Privileges(host, user, password, "", ""); err != nil {
+		return nil, err
+	}
+	return &userGrants{a: a, host: host, user: user, password: password}, nil
+}
 
 // authorizeHS checks `A\t1\tuser:password` from a peer at host against
 // the SQL accounts, as a MySQL login from host would be checked: a wrong

@@ -211,3 +211,71 @@ func TestMemcachedContainers(t *testing.T) {
 		t.Fatalf("default container: %q", got)
 	}
 }
+
+// TestMemcachedAuth: with --memcached-auth a text connection logs in
+// with memcached's ASCII authentication and a binary one with SASL PLAIN,
+// as SQL accounts; before that every request is refused (the text
+// connection closed, as memcached -Y does); the account's grants decide
+// reads and writes.
+func TestMemcachedAuth(t *testing.T) {
+	s := startTest(t, func(c *config.Config) { c.MemcachedPort, c.MemcachedAuth = 0, true })
+	sqlExec(t, s, "mysql",
+		"CREATE USER 'rw'@'%' IDENTIFIED BY 'rwpw'", "GRANT ALL ON innodb_memcache.* TO 'rw'@'%'",
+		"CREATE USER 'ro'@'%' IDENTIFIED BY 'ropw'", "GRANT SELECT ON innodb_memcache.* TO 'ro'@'%'")
+	for _, c := range []struct {
+		req  string
+		want []string
+	}{
+		{"get a\r\n", []string{"CLIENT_ERROR unauthenticated"}},
+		{"set x 0 0 8\r\nrw wrong\r\n", []string{"CLIENT_ERROR unauthenticated"}},
+		{"set x 0 0 2\r\nrw\r\n", []string{"CLIENT_ERROR bad authentication token format"}},
+		{"set x 0 0 7\r\nrw rwpw\r\nset k 0 0 1\r\nv\r\nget k\r\n", []string{"STORED", "STORED", "VALUE k 0 1", "v", "END"}},
+		{"set x 0 0 7\r\nro ropw\r\nget k\r\nset k 0 0 1\r\nw\r\ndelete k\r\n", []string{"STORED", "VALUE k 0 1", "v", "END", "CLIENT_ERROR access denied", "CLIENT_ERROR access denied"}},
+	} {
+		if got := mcDo(t, s, c.req, len(c.want)); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: got %q, want %q", c.req, got, c.want)
+		}
+	}
+	// binary: SASL PLAIN as the read-only account
+	conn, err := net.Dial("tcp", s.Memcached().Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	bin := func(op byte, key, extras, value string) []byte {
+		b := []byte{0x80, op, byte(len(key) >> 8), byte(len(key)), byte(len(extras)), 0, 0, 0}
+		n := len(extras) + len(key) + len(value)
+		b = append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+		return append(b, extras+key+value...)
+	}
+	r := bufio.NewReader(conn)
+	answer := func(req []byte) (status int, body string) {
+		if _, err := conn.Write(req); err != nil {
+			t.Fatal(err)
+		}
+		h := make([]byte, 24)
+		if _, err := io.ReadFull(r, h); err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, int(h[8])<<24|int(h[9])<<16|int(h[10])<<8|int(h[11]))
+		io.ReadFull(r, b)
+		return int(h[6])<<8 | int(h[7]), string(b[int(h[4])+int(h[2])<<8|int(h[3]):])
+	}
+	for _, c := range []struct {
+		req    []byte
+		status int
+		body   string
+	}{
+		{bin(0x00, "k", "", ""), 0x20, "Auth failure."},
+		{bin(0x20, "", "", ""), 0, "PLAIN"},
+		{bin(0x21, "PLAIN", "", "\x00ro\x00bad"), 0x20, "Auth failure."},
+		{bin(0x21, "PLAIN", "", "\x00ro\x00ropw"), 0, "Authenticated"},
+		{bin(0x00, "k", "", ""), 0, "v"},
+		{bin(0x01, "k", "\x00\x00\x00\x00\x00\x00\x00\x00", "w"), 0x20, "Auth failure."},
+	} {
+		if st, body := answer(c.req); st != c.status || body != c.body {
+			t.Errorf("binary %x: status %#x %q, want %#x %q", c.req[1], st, body, c.status, c.body)
+		}
+	}
+}

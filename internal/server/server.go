@@ -146,11 +146,15 @@ func Start(cfg config.Config, log *slog.Logger) (_ *Server, err error) {
 		return nil, err
 	}
 	if cfg.MemcachedPort >= 0 {
-		s.mc = mcfront.New(s.e, mcfront.Config{
+		mcfg := mcfront.Config{
 			Addr: cfg.Addr(cfg.MemcachedPort), MaxItemSize: cfg.MemcachedMaxItemSize,
 			FlushEnabled: cfg.MemcachedFlushAll, MaxConns: cfg.MemcachedMaxConnections,
 			TLS: s.tls, Logger: log,
-		})
+		}
+		if cfg.MemcachedAuth {
+			mcfg.Authorize, mcfg.Backoff = s.authorizeMemcached, hcfg.Backoff
+		}
+		s.mc = mcfront.New(s.e, mcfg)
 		if m != nil {
 			m.AttachMemcached(mcSource{s.mc})
 		}
