@@ -58,6 +58,9 @@ type Config struct {
 	// Backoff, when set, refuses the logins of a peer that failed too
 	// often (netloop.Backoff).
 	Backoff *netloop.Backoff
+	// SweepEvery is how often expired items are removed (sweep.go;
+	// default a minute; negative: never).
+	SweepEvery time.Duration
 }
 
 // Grants says which tables an authenticated account may use.
@@ -83,6 +86,9 @@ func (c *Config) ensureDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	if c.SweepEvery == 0 {
+		c.SweepEvery = time.Minute
+	}
 }
 
 // Stats are the front's counters, safe to read at any time (memcached's
@@ -100,6 +106,7 @@ type Stats struct {
 	TouchHits, TouchMisses                   atomic.Int64
 	TotalItems                               atomic.Int64 // items stored
 	AuthCmds, AuthErrors                     atomic.Int64
+	Reclaimed                                atomic.Int64 // expired items the sweep removed
 	BytesRead, BytesWritten                  atomic.Int64
 	StoreTooLarge                            atomic.Int64
 }
@@ -119,6 +126,7 @@ type Server struct {
 
 	jobCtx     context.Context
 	cancelJobs context.CancelFunc
+	sweepDone  chan struct{} // closed when the sweep has stopped (nil: none)
 }
 
 // New returns the front; Start opens the port. The configuration
@@ -149,6 +157,10 @@ func (s *Server) Start() error {
 		return err
 	}
 	s.ln = l
+	if s.cfg.SweepEvery > 0 {
+		s.sweepDone = make(chan struct{})
+		go s.sweepLoop(s.cfg.SweepEvery)
+	}
 	return nil
 }
 
@@ -169,6 +181,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.ln.Stop()
 	err := s.ln.Wait(ctx)
 	s.cancelJobs()
+	if s.sweepDone != nil {
+		<-s.sweepDone
+	}
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

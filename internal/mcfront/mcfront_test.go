@@ -573,3 +573,37 @@ func TestDifferentialBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestExpirySweep: expired items nobody asks for are removed by the
+// sweep; live ones stay.
+func TestExpirySweep(t *testing.T) {
+	e, s := startFront(t, Config{SweepEvery: 50 * time.Millisecond})
+	c := dialMC(t, s.Addr().String())
+	if got := c.do("set short1 0 1 1\r\nx\r\nset short2 0 -1 1\r\nx\r\nset kept 0 0 1\r\ny\r\nset later 0 1000 1\r\nz\r\n"); got != strings.Repeat("STORED\r\n", 4) {
+		t.Fatal(got)
+	}
+	rows := func() []string {
+		tb, err := e.Catalog().Table(ConfigDB, defaultTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		e.Find(tb, &engine.Query{Index: tb.Primary}, func(r engine.Row) bool {
+			keys = append(keys, string(r[0].B))
+			return true
+		})
+		return keys
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got := strings.Join(rows(), ",")
+		if got == "kept,later" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rows after the sweep: %s, want kept,later", got)
+		}
+	}
+	if n := s.Stats().Reclaimed.Load(); n != 2 {
+		t.Fatalf("reclaimed %d, want 2", n)
+	}
+}

@@ -728,6 +728,7 @@ func (ss *session) stats(out []byte, args [][]byte) []byte {
 	line("curr_items", items)
 	line("total_items", st.TotalItems.Load())
 	line("evictions", 0)
+	line("reclaimed", st.Reclaimed.Load())
 	return append(out, mcproto.End...)
 }
 
