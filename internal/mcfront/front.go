@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"hash/maphash"
 	"log/slog"
 	"net"
 	"runtime"
@@ -123,6 +124,10 @@ type Server struct {
 	// the start time in microseconds, so that values after a restart
 	// follow those stored before (at under a million changes a second).
 	casNext atomic.Uint64
+	// tokens are the meta protocol's recache tokens and stale marks,
+	// and, once a client asked for them (mg h or l), items' accesses.
+	tokens   tokens
+	tracking atomic.Bool
 
 	jobCtx     context.Context
 	cancelJobs context.CancelFunc
@@ -135,6 +140,7 @@ func New(e *engine.Engine, cfg Config) *Server {
 	cfg.ensureDefaults()
 	s := &Server{e: e, cfg: cfg, started: time.Now()}
 	s.conf.e = e
+	s.tokens.seed = maphash.MakeSeed()
 	s.casNext.Store(uint64(time.Now().UnixMicro()))
 	s.jobCtx, s.cancelJobs = context.WithCancel(context.Background())
 	return s

@@ -243,6 +243,12 @@ func TestDifferentialFixed(t *testing.T) {
 		"ms zz9 0\r\n\r\nmg zz9 v s\r\nms zz10 2 b\r\nhi\r\nms !!! 2 b\r\nhi\r\nmg zz8 s f c\r\nmd zz8 C1\r\nmd zz8 C0 q\r\nmn\r\n",
 		"ma zz12 N0 J18446744073709551615\r\nma zz12 v\r\nmg bTE= v k b\r\nms bTE= 1 b\r\nx\r\nmg bTE= b k v\r\n",
 		"mg m2 O99999999999999999999999999999999999999 v\r\nmg " + strings.Repeat("k", 251) + " v\r\nset t 0 0 2\r\n10\r\nma t MD v\r\nmg t v\r\n",
+		// recache tokens, stale items, access history
+		"mg w1 N30 v c t\r\nmg w1 N30 v c t\r\nms w1 3\r\nabc\r\nmg w1 N30 v t\r\nmg w2 N30 s\r\nmg w2 s\r\nmg w2 N30 q\r\nmn\r\n",
+		"ms w3 2 T100\r\nhi\r\nmg w3 R200 v t\r\nmg w3 R200 v t\r\nmg w3 R50 v t\r\n",
+		"ms w4 2\r\nhi\r\nmd w4 I\r\nmg w4 v c\r\nmg w4 v c\r\nms w4 2\r\nho\r\nmg w4 v\r\nms w5 2\r\nhi\r\nmd w5 I T30\r\nmg w5 t v\r\n",
+		"ms w8 2 I C1\r\nhi\r\nmg w8 v c\r\nms w9 2\r\nhi\r\nms w9 2 I C1\r\nho\r\nmg w9 v c\r\nmg w9 v c\r\nmd w10 I\r\nmg w12 N0 v\r\nmg w12 v\r\n",
+		"ms w13 2\r\nhi\r\nmg w13 h l v\r\nmg w13 h l\r\nget w13\r\nmg w13 h\r\nmg nope h l\r\n",
 	} {
 		want := unpadded(dialMC(t, mcAddr).do(req))
 		got := unpadded(dialMC(t, s.Addr().String()).do(req))

@@ -72,6 +72,15 @@ func (ss *session) metaGet(out []byte) []byte {
 	}
 	st.GetHits.Add(1)
 	mi := mcproto.MetaItem{Value: it.value, Flags: it.flags, Cas: it.cas, TTL: ttlLeft(it.exp, now)}
+	win := f.Flag('R') && mi.TTL >= 0 && mi.TTL < f.RecacheWithin
+	tk := tokenKey(c, k)
+	mi.Tokens = ss.s.tokens.flags(tk, it.cas, win)
+	if f.Flag('h') || f.Flag('l') {
+		ss.s.tracking.Store(true)
+	}
+	if ss.s.tracking.Load() {
+		mi.Hit, mi.Idle = ss.s.tokens.access(tk, it.cas, now)
+	}
 	code := "HD"
 	if f.Flag('v') {
 		code = "VA"
@@ -136,26 +145,44 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 		return
 	}
 	switch o.cmd {
-	case mcproto.CmdMg: // with T: a touch
-		if !exists {
-			st.GetMisses.Add(1)
-			o.mcode = "EN"
-			return
-		}
-		exp := expireAt(f.TTL, now)
-		if c.exp >= 0 {
-			if _, err := c.modify(tx, kv, []int{c.exp}, []types.Value{{I: exp}}); err != nil {
-				fail()
-				return
-			}
-		}
-		st.GetHits.Add(1)
-		st.TouchHits.Add(1)
+	case mcproto.CmdMg: // with T (a touch) or N (an item made on a miss)
 		code := "HD"
 		if f.Flag('v') {
 			code = "VA"
 		}
+		if !exists {
+			st.GetMisses.Add(1)
+			if !f.Flag('N') {
+				o.mcode = "EN"
+				return
+			}
+			// N: an empty item with that TTL; this client wins the
+			// token to fill it
+			exp := expireAt(f.NewTTL, now)
+			cas := ss.s.nextCas()
+			if err := c.store(tx, kv, found, nil, 0, cas, exp); err != nil {
+				fail()
+				return
+			}
+			item(code, nil, 0, cas, exp)
+			o.mitem.Tokens = ss.s.tokens.flags(tokenKey(c, key), cas, true)
+			return
+		}
+		exp := it.exp
+		if f.Flag('T') {
+			exp = expireAt(f.TTL, now)
+			if c.exp >= 0 {
+				if _, err := c.modify(tx, kv, []int{c.exp}, []types.Value{{I: exp}}); err != nil {
+					fail()
+					return
+				}
+			}
+			st.TouchHits.Add(1)
+		}
+		st.GetHits.Add(1)
 		item(code, it.value, it.flags, it.cas, exp)
+		win := f.Flag('R') && o.mitem.TTL >= 0 && o.mitem.TTL < f.RecacheWithin
+		o.mitem.Tokens = ss.s.tokens.flags(tokenKey(c, key), it.cas, win)
 	case mcproto.CmdMs:
 		exp := int64(0)
 		if f.Flag('T') {
@@ -163,10 +190,14 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 		}
 		flags := f.ClientFlags
 		value := o.data
+		stale := false
 		switch {
 		case f.Flag('C') && !exists:
 			o.mcode = "NF"
 			return
+		case f.Flag('I') && f.Flag('C') && f.CompareCas < it.cas:
+			// I: a CAS older than the item's stores it, marked stale
+			stale = true
 		case f.Flag('C') && it.cas != f.CompareCas:
 			st.CasBadval.Add(1)
 			o.mcode = "EX"
@@ -201,6 +232,9 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			fail()
 			return
 		}
+		if stale {
+			ss.s.tokens.set(tokenKey(c, key), tokenState{cas: cas, stale: true})
+		}
 		st.TotalItems.Add(1)
 		o.mcode = "HD"
 		o.mitem = mcproto.MetaItem{Cas: cas}
@@ -211,6 +245,28 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			o.mcode = "NF"
 		case f.Flag('C') && it.cas != f.CompareCas:
 			o.mcode = "EX"
+		case f.Flag('I'):
+			// invalidate: the item stays, stale, under a new CAS (and
+			// the TTL T gives)
+			cas := ss.s.nextCas()
+			cols, vals := []int{}, []types.Value{}
+			if c.cas >= 0 {
+				cols, vals = append(cols, c.cas), append(vals, types.Value{I: int64(cas)})
+			}
+			if f.Flag('T') && c.exp >= 0 {
+				cols, vals = append(cols, c.exp), append(vals, types.Value{I: expireAt(f.TTL, now)})
+			}
+			if len(cols) > 0 {
+				if _, err := c.modify(tx, kv, cols, vals); err != nil {
+					fail()
+					return
+				}
+			}
+			if c.cas < 0 {
+				cas = it.cas
+			}
+			ss.s.tokens.set(tokenKey(c, key), tokenState{cas: cas, stale: true})
+			o.mcode = "HD"
 		default:
 			if _, err := c.delete(tx, kv); err != nil {
 				fail()

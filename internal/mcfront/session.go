@@ -205,7 +205,7 @@ func (ss *session) isWrite() bool {
 	case c == mcproto.CmdMs, c == mcproto.CmdMd, c == mcproto.CmdMa:
 		return true
 	case c == mcproto.CmdMg:
-		return ss.req.Meta.Flag('T') // a touch
+		return ss.req.Meta.Flag('T') || ss.req.Meta.Flag('N') // a touch, an item made on a miss
 	}
 	return false
 }
@@ -636,6 +636,9 @@ func (ss *session) get(out []byte, keys [][]byte, withCas bool) []byte {
 		default:
 			st.GetHits.Add(1)
 			out = mcproto.AppendValue(out, key, it.flags, it.value, it.cas, withCas)
+			if ss.s.tracking.Load() {
+				ss.s.tokens.access(tokenKey(c, k), it.cas, now)
+			}
 		}
 	}
 	return append(out, mcproto.End...)

@@ -66,18 +66,15 @@ type MetaFlags struct {
 // Flag reports whether flag c was given.
 func (f *MetaFlags) Flag(c byte) bool { return c >= 'A' && c <= 'z' && f.Has&(1<<(c-'A')) != 0 }
 
-// metaValid are the flags each meta command takes here: memcached
-// 1.6's but mg's h, l, N, R and E, ms's I and E, md's I, T, x and E
-// (the access history, stale items and win tokens: not kept yet), which
-// are refused as invalid.
+// metaValid are the flags each meta command takes, memcached 1.6.18's.
 func metaValid(cmd Cmd) string {
 	switch cmd {
 	case CmdMg:
-		return "bcfkOqstuvT"
+		return "bcfhklOqstuvNRT"
 	case CmdMs:
-		return "bcCFkOqTM"
+		return "bcCFIkOqTM"
 	case CmdMd:
-		return "bCkOq"
+		return "bCIkOqT"
 	case CmdMa:
 		return "bCNJDTMOqtcvk"
 	case CmdMe:
@@ -215,6 +212,13 @@ type MetaItem struct {
 	Flags uint32
 	Cas   uint64
 	TTL   int64 // seconds left, -1 none
+	// Tokens are mg's recache flags, " Z", " X", " W" as they apply,
+	// written after the return flags.
+	Tokens string
+	// Hit and Idle are what h and l answer: fetched before, seconds
+	// since the last access.
+	Hit  bool
+	Idle int64
 }
 
 // AppendMeta appends a meta answer: code (VA, HD, EN, NS, EX, NF), then
@@ -258,7 +262,19 @@ func AppendMeta(out []byte, code string, f *MetaFlags, it *MetaItem) []byte {
 		case 'c':
 			out = append(out, " c"...)
 			out = strconv.AppendUint(out, it.Cas, 10)
+		case 'h':
+			if it.Hit {
+				out = append(out, " h1"...)
+			} else {
+				out = append(out, " h0"...)
+			}
+		case 'l':
+			out = append(out, " l"...)
+			out = strconv.AppendInt(out, it.Idle, 10)
 		}
+	}
+	if it != nil {
+		out = append(out, it.Tokens...)
 	}
 	out = append(out, "\r\n"...)
 	if code == "VA" {
