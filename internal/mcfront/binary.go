@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/mcproto"
-	"github.com/handlerdb/handlerdb/internal/types"
 )
 
 // The binary protocol over the same commands: each request is mapped to
@@ -45,15 +43,7 @@ func binQuiet(op byte) bool {
 // binStep is Step for a binary connection.
 func (ss *session) binStep() bool {
 	for !ss.closed {
-		if ss.swallow > 0 {
-			n := min(ss.swallow, len(ss.in)-ss.consumed)
-			ss.consumed += n
-			ss.swallow -= n
-			if ss.swallow > 0 {
-				return true
-			}
-		}
-		if len(*ss.out) >= turnOutput && ss.nrun == 0 {
+		if ss.swallowing() || (len(*ss.out) >= turnOutput && ss.nrun == 0) {
 			return true
 		}
 		in := ss.in[ss.consumed+ss.pending:]
@@ -262,35 +252,10 @@ func (ss *session) binRead(r *mcproto.BinRequest) {
 	*ss.out = out
 }
 
-// lookup reads key (in its container) on committed data.
+// lookup reads key (in its container) on committed data: the live item.
 func (ss *session) lookup(key []byte) (item, bool) {
-	name, k, switchTo := splitContainer(key)
-	if name == "" {
-		name = ss.container
-	}
-	var it item
-	if switchTo {
-		return it, false
-	}
-	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
-	if err != nil || !ss.allowed(c, false) {
-		return it, false
-	}
-	kv, ok := c.keyValue(k, nil)
-	if !ok {
-		return it, false
-	}
-	found := false
-	ss.buf = ss.buf[:0]
-	ss.s.e.Find(c.t, &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}, func(r engine.Row) bool {
-		ss.buf = c.readItem(r, &it, ss.buf)
-		found = true
-		return false
-	})
-	if !found || !live(it.exp, time.Now().Unix()) {
-		return it, false
-	}
-	return it, true
+	_, _, it, found := ss.fetch(key)
+	return it, found && live(it.exp, time.Now().Unix())
 }
 
 // binAnswer appends the binary answer of op o.

@@ -13,6 +13,30 @@ import (
 // connection's side (with T it touches: a writer job), ms, md and ma are
 // writer jobs like the text protocol's storage commands.
 
+// fetch reads key (in its container, "@@name.key" naming another) on
+// committed data: the container (nil when there is none, or the account
+// may not read it), the key within it, and the row's item when found
+// (expired or not: the caller decides).
+func (ss *session) fetch(key []byte) (c *container, k []byte, it item, found bool) {
+	name, k, switchTo := splitContainer(key)
+	if name == "" {
+		name = ss.container
+	}
+	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
+	if err != nil || switchTo || !ss.allowed(c, false) {
+		return nil, k, it, false
+	}
+	if kv, ok := c.keyValue(k, nil); ok {
+		ss.buf = ss.buf[:0]
+		ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {
+			ss.buf = c.readItem(row, &it, ss.buf)
+			found = true
+			return false
+		})
+	}
+	return c, k, it, found
+}
+
 // appendMetaAnswer appends a meta answer, or nothing where q (noreply
 // semantics) drops it: mg's EN, ms's and md's HD, ma's HD and VA.
 func appendMetaAnswer(out []byte, cmd mcproto.Cmd, code string, f *mcproto.MetaFlags, it *mcproto.MetaItem) []byte {
@@ -44,26 +68,8 @@ func (ss *session) metaGet(out []byte) []byte {
 	f := &r.Meta
 	st := &ss.s.stats
 	now := time.Now().Unix()
-	name, k, switchTo := splitContainer(r.Keys[0])
-	if name == "" {
-		name = ss.container
-	}
-	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
-	if err != nil || switchTo || !ss.allowed(c, false) {
-		st.GetMisses.Add(1)
-		return appendMetaAnswer(out, r.Cmd, "EN", f, nil)
-	}
-	var it item
-	found := false
-	if kv, ok := c.keyValue(k, nil); ok {
-		ss.buf = ss.buf[:0]
-		ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {
-			ss.buf = c.readItem(row, &it, ss.buf)
-			found = true
-			return false
-		})
-	}
-	if !found || !live(it.exp, now) {
+	c, k, it, found := ss.fetch(r.Keys[0])
+	if c == nil || !found || !live(it.exp, now) {
 		st.GetMisses.Add(1)
 		if found {
 			st.GetExpired.Add(1)
@@ -94,23 +100,7 @@ func (ss *session) metaGet(out []byte) []byte {
 func (ss *session) metaDebug(out []byte) []byte {
 	r := &ss.req
 	now := time.Now().Unix()
-	name, k, _ := splitContainer(r.Keys[0])
-	if name == "" {
-		name = ss.container
-	}
-	c, err := ss.resolve(name, ss.s.e.Catalog(), false)
-	var it item
-	found := false
-	if err == nil && ss.allowed(c, false) {
-		if kv, ok := c.keyValue(k, nil); ok {
-			ss.buf = ss.buf[:0]
-			ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {
-				ss.buf = c.readItem(row, &it, ss.buf)
-				found = true
-				return false
-			})
-		}
-	}
+	_, k, it, found := ss.fetch(r.Keys[0])
 	if !found || !live(it.exp, now) {
 		return append(out, "EN\r\n"...)
 	}

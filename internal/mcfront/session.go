@@ -127,16 +127,8 @@ func (ss *session) Step() bool {
 		return ss.binStep()
 	}
 	for !ss.closed {
-		if ss.swallow > 0 {
-			n := min(ss.swallow, len(ss.in)-ss.consumed)
-			ss.consumed += n
-			ss.swallow -= n
-			if ss.swallow > 0 {
-				return true
-			}
-		}
-		if len(*ss.out) >= turnOutput && ss.nrun == 0 {
-			return true // the rest waits for the answers to be written
+		if ss.swallowing() || (len(*ss.out) >= turnOutput && ss.nrun == 0) {
+			return true // (the rest waits for the answers to be written)
 		}
 		f, perr, ok := mcproto.Next(ss.in[ss.consumed+ss.pending:], ss.s.cfg.MaxItemSize, &ss.req)
 		if !ok {
@@ -190,6 +182,18 @@ const (
 	modeText
 	modeBinary
 )
+
+// swallowing discards what the input holds of a data block being read
+// past and reports whether more of it is still to come.
+func (ss *session) swallowing() bool {
+	if ss.swallow == 0 {
+		return false
+	}
+	n := min(ss.swallow, len(ss.in)-ss.consumed)
+	ss.consumed += n
+	ss.swallow -= n
+	return ss.swallow > 0
+}
 
 // maxRun bounds the requests of one job.
 const maxRun = 256

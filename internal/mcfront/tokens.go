@@ -48,10 +48,23 @@ func (t *tokens) set(key string, s tokenState) {
 	sh := t.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
+	sh.put(key, s)
+}
+
+// put stores s under mu, forgetting the shard's items when it is full.
+func (sh *tokenShard) put(key string, s tokenState) {
 	if sh.m == nil || len(sh.m) >= tokenShardMax {
 		sh.m = map[string]tokenState{}
 	}
 	sh.m[key] = s
+}
+
+// state returns key's state at cas under mu (fresh when none or older).
+func (sh *tokenShard) state(key string, cas uint64) tokenState {
+	if s, ok := sh.m[key]; ok && s.cas == cas {
+		return s
+	}
+	return tokenState{cas: cas}
 }
 
 // access records a fetch of the item at cas at now and returns whether
@@ -61,19 +74,13 @@ func (t *tokens) access(key string, cas uint64, now int64) (hit bool, idle int64
 	sh := t.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	s, ok := sh.m[key]
-	if !ok || s.cas != cas {
-		s = tokenState{cas: cas}
-	}
+	s := sh.state(key, cas)
 	hit = s.fetched
 	if s.lastAccess != 0 {
 		idle = max(now-s.lastAccess, 0)
 	}
 	s.fetched, s.lastAccess = true, now
-	if sh.m == nil || len(sh.m) >= tokenShardMax {
-		sh.m = map[string]tokenState{}
-	}
-	sh.m[key] = s
+	sh.put(key, s)
 	return hit, idle
 }
 
@@ -85,10 +92,7 @@ func (t *tokens) flags(key string, cas uint64, win bool) string {
 	sh := t.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	s, ok := sh.m[key]
-	if !ok || s.cas != cas {
-		s = tokenState{cas: cas}
-	}
+	s := sh.state(key, cas)
 	if !s.tokenSent && !s.stale && !win {
 		return ""
 	}
@@ -105,10 +109,7 @@ func (t *tokens) flags(key string, cas uint64, win bool) string {
 	if win && !s.tokenSent {
 		out += " W"
 		s.tokenSent = true
-		if sh.m == nil || len(sh.m) >= tokenShardMax {
-			sh.m = map[string]tokenState{}
-		}
-		sh.m[key] = s
+		sh.put(key, s)
 	}
 	return out
 }

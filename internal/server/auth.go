@@ -59,34 +59,35 @@ var (
 )
 
 // authorizeMemcached checks a memcached login (SASL PLAIN or the ASCII
-// protocol's `set` of "user password") against the SQL accounts, as a
-// MySQL login from host would be: the account's grants then decide
-// which containers' tables it may read and write. An empty password
-// always fails.
+// protocol's `set` of "user password"): sqlLogin; the account's grants
+// then decide which containers' tables it may read and write.
 func (s *Server) authorizeMemcached(host, user, password string) (mcfront.Grants, error) {
-	if password == "" {
-		return nil, errEmptyPassword
+	g, err := s.sqlLogin(host, user, password)
+	if err != nil {
+		return nil, err // (not a nil *userGrants in a non-nil interface)
 	}
-	a, ok := s.sql.(sqlAuthorizer)
-	if !ok {
-		return nil, errNoUsers
-	}
-	if _, err := a.Privileges(host, user, password, "", ""); err != nil {
-		return nil, err
-	}
-	return &userGrants{a: a, host: host, user: user, password: password}, nil
+	return g, nil
 }
 
-// authorizeHS checks `A\t1\tuser:password` from a peer at host against
-// the SQL accounts, as a MySQL login from host would be checked: a wrong
-// user, host or password fails; so does any account while
-// --handlersocket-sql-users is off, and an empty password always. A
-// right one succeeds whatever the grants (the grants decide each
+// authorizeHS checks `A\t1\tuser:password` from a peer at host:
+// sqlLogin, and any account fails while --handlersocket-sql-users is
+// off. A right one succeeds whatever the grants (the grants decide each
 // open_index and request).
 func (s *Server) authorizeHS(host, user, password string) (hsfront.Grants, error) {
 	if !s.cfg.HSSQLUsers {
 		return nil, errSQLUsersOff
 	}
+	g, err := s.sqlLogin(host, user, password)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// sqlLogin checks a password from a peer at host against the SQL
+// accounts, as a MySQL login from host would be checked: a wrong user,
+// host or password fails, and an empty password always.
+func (s *Server) sqlLogin(host, user, password string) (*userGrants, error) {
 	if password == "" {
 		return nil, errEmptyPassword
 	}

@@ -96,7 +96,11 @@ func (pl *processList) RemoveConnection(id uint32) {
 		return
 	}
 	sql.StatusVariables.IncrementGlobal("Threads_connected", -1)
-	e := v.(*process)
+	v.(*process).cancel()
+}
+
+// cancel cancels and forgets what the connection runs.
+func (e *process) cancel() {
 	e.mu.Lock()
 	kill := e.p.Kill
 	e.p.Kill = nil
@@ -201,16 +205,8 @@ func (pl *processList) EndOperation(ctx *sql.Context) {
 	if ctx.IsInterpreted() {
 		return
 	}
-	e := pl.entry(ctx.Session.ID())
-	if e == nil {
-		return
-	}
-	e.mu.Lock()
-	kill := e.p.Kill
-	e.p.Kill = nil
-	e.mu.Unlock()
-	if kill != nil {
-		kill()
+	if e := pl.entry(ctx.Session.ID()); e != nil {
+		e.cancel()
 	}
 }
 
