@@ -44,7 +44,12 @@ type Config struct {
 	// -c); MaxConnsPerPeer those of one peer (default MaxConns/2).
 	MaxConns, MaxConnsPerPeer int
 	// Loops is the number of event loops (Linux, no TLS; default
-	// GOMAXPROCS; negative: a goroutine per connection).
+	// GOMAXPROCS, but none over an engine in DurabilitySync; negative: a
+	// goroutine per connection). A loop waits for the commit of its
+	// round's writes, and one port serves reads and writes here: where a
+	// commit waits for an fsync, a goroutine per connection keeps a get
+	// from waiting behind another connection's fsync (HandlerSocket's
+	// write port makes the same choice).
 	Loops int
 	TLS   *tls.Config
 	// Logger receives errors.
@@ -137,6 +142,9 @@ type Server struct {
 // New returns the front; Start opens the port. The configuration
 // tables are made when the first request needs them (configCache.get).
 func New(e *engine.Engine, cfg Config) *Server {
+	if cfg.Loops == 0 && e.Options().Durability == engine.DurabilitySync {
+		cfg.Loops = -1 // see Config.Loops
+	}
 	cfg.ensureDefaults()
 	s := &Server{e: e, cfg: cfg, started: time.Now()}
 	s.conf.e = e

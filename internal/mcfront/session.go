@@ -2,6 +2,7 @@ package mcfront
 
 import (
 	"bytes"
+	"runtime"
 	"os"
 	"strconv"
 	"time"
@@ -729,7 +730,7 @@ func (ss *session) stats(out []byte, args [][]byte) []byte {
 	line("store_too_large", st.StoreTooLarge.Load())
 	line("bytes_read", st.BytesRead.Load())
 	line("bytes_written", st.BytesWritten.Load())
-	line("threads", s.cfg.Loops)
+	line("threads", runtime.GOMAXPROCS(0))
 	items, bytes := ss.itemStats()
 	line("bytes", bytes)
 	line("curr_items", items)
