@@ -2,8 +2,8 @@ package mcfront
 
 import (
 	"bytes"
-	"runtime"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 
