@@ -613,3 +613,45 @@ func TestExpirySweep(t *testing.T) {
 		t.Fatalf("reclaimed %d, want 2", n)
 	}
 }
+
+// TestGetAllocs: a get through the session allocates nothing once its
+// buffers have grown (the point read's query, key and callback are the
+// session's, made once); mg allocates the name of its item's token state.
+func TestGetAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items, so allocations are not counted under it")
+	}
+	_, s := startFront(t, Config{})
+	ss := newSession(s, nil)
+	out := make([]byte, 0, 4096)
+	in := make([]byte, 0, 64)
+	run := func(req string) {
+		out, in = out[:0], append(in[:0], req...)
+		ss.Begin(in, &out)
+		for !ss.Step() {
+			ss.Resume(s.e.Update(context.Background(), ss.Job()))
+		}
+		ss.End()
+	}
+	run("set k 0 0 1\r\nv\r\n")
+	if string(out) != "STORED\r\n" {
+		t.Fatalf("%q", out)
+	}
+	for _, c := range []struct {
+		req  string
+		max  float64
+		want string
+	}{
+		{"get k\r\n", 0, "VALUE k 0 1\r\nv\r\nEND\r\n"},
+		{"get k nope\r\n", 0, "VALUE k 0 1\r\nv\r\nEND\r\n"},
+		{"mg k v f t\r\n", 1, "VA 1 f0 t-1\r\nv\r\n"},
+	} {
+		run(c.req)
+		if string(out) != c.want {
+			t.Fatalf("%q: %q, want %q", c.req, out, c.want)
+		}
+		if allocs := testing.AllocsPerRun(1000, func() { run(c.req) }); allocs > c.max {
+			t.Errorf("%q: %.1f allocations, want at most %.0f", c.req, allocs, c.max)
+		}
+	}
+}

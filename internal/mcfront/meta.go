@@ -26,14 +26,7 @@ func (ss *session) fetch(key []byte) (c *container, k []byte, it item, found boo
 	if err != nil || switchTo || !ss.allowed(c, false) {
 		return nil, k, it, false
 	}
-	if kv, ok := c.keyValue(k, nil); ok {
-		ss.buf = ss.buf[:0]
-		ss.s.e.Find(c.t, c.query(kv), func(row engine.Row) bool {
-			ss.buf = c.readItem(row, &it, ss.buf)
-			found = true
-			return false
-		})
-	}
+	it, found = ss.readKey(c, k)
 	return c, k, it, found
 }
 

@@ -47,6 +47,15 @@ type session struct {
 	cached    *container // resolved container of the last request
 	buf       []byte     // scratch for values read
 
+	// A point read's state, made once (readKey): no allocation per get.
+	q      engine.Query
+	qkey   [1]types.Value
+	kbuf   []byte
+	findFn func(engine.Row) bool
+	findC  *container
+	findIt item
+	found  bool
+
 	// authed says the connection has logged in (Config.Authorize);
 	// grants are its account's (nil: no authentication configured).
 	authed bool
@@ -100,7 +109,37 @@ func (ss *session) textLogin(n int, perr mcproto.Error) {
 func newSession(s *Server, c *netloop.Conn) *session {
 	ss := &session{s: s, c: c, partial: mcproto.LineMax}
 	ss.jobFn = ss.apply
+	ss.findFn = ss.onRow
 	return ss
+}
+
+// readKey reads key k of container c on committed data: the item, its
+// value in ss.buf (valid until the next read), and whether it was found
+// (expired or not).
+func (ss *session) readKey(c *container, k []byte) (item, bool) {
+	kv, ok := c.keyValue(k, ss.kbuf[:0])
+	if !ok {
+		return item{}, false
+	}
+	if c.t.Columns[c.key].Type.Class() == types.ClassBytes {
+		ss.kbuf = kv.B[:0] // (the converted key's buffer, kept)
+	}
+	ss.qkey[0] = kv
+	ss.q = engine.Query{Index: c.idx, Key: ss.qkey[:], Limit: 1}
+	ss.findC, ss.found = c, false
+	ss.buf = ss.buf[:0]
+	if err := ss.s.e.Find(c.t, &ss.q, ss.findFn); err != nil {
+		ss.found = false
+	}
+	ss.findC, ss.qkey[0] = nil, types.Value{}
+	return ss.findIt, ss.found
+}
+
+// onRow is readKey's find callback.
+func (ss *session) onRow(r engine.Row) bool {
+	ss.buf = ss.findC.readItem(r, &ss.findIt, ss.buf)
+	ss.found = true
+	return false
 }
 
 // Quit is false: quit is answered in order with the requests before it.
@@ -619,21 +658,9 @@ func (ss *session) get(out []byte, keys [][]byte, withCas bool) []byte {
 			st.GetMisses.Add(1)
 			continue
 		}
-		kv, ok := c.keyValue(k, ss.buf[:0])
-		if !ok {
-			st.GetMisses.Add(1)
-			continue
-		}
-		var it item
-		found := false
-		ss.buf = ss.buf[:0]
-		ferr := ss.s.e.Find(c.t, &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}, func(r engine.Row) bool {
-			ss.buf = c.readItem(r, &it, ss.buf)
-			found = true
-			return false
-		})
+		it, found := ss.readKey(c, k)
 		switch {
-		case ferr != nil || !found:
+		case !found:
 			st.GetMisses.Add(1)
 		case !live(it.exp, now):
 			st.GetMisses.Add(1)

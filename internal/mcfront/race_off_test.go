@@ -1,0 +1,5 @@
+//go:build !race
+
+package mcfront
+
+const raceEnabled = false
