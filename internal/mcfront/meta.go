@@ -112,7 +112,7 @@ func (ss *session) metaDebug(out []byte) []byte {
 func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, now int64) {
 	f := &o.meta
 	st := &ss.s.stats
-	it, found, kv, ok := read(tx, c, key, o)
+	it, found, kv, ok := ss.w.read(tx, c, key, o)
 	exists := ok && found && live(it.exp, now)
 	sp := tx.Savepoint()
 	fail := func() {
@@ -143,7 +143,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			// token to fill it
 			exp := expireAt(f.NewTTL, now)
 			cas := ss.s.nextCas()
-			if err := c.store(tx, kv, found, nil, 0, cas, exp); err != nil {
+			if err := ss.w.store(tx, c, kv, found, nil, 0, cas, exp); err != nil {
 				fail()
 				return
 			}
@@ -155,7 +155,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 		if f.Flag('T') {
 			exp = expireAt(f.TTL, now)
 			if c.exp >= 0 {
-				if _, err := c.modify(tx, kv, []int{c.exp}, []types.Value{{I: exp}}); err != nil {
+				if _, err := ss.w.modify(tx, c, kv, []int{c.exp}, []types.Value{{I: exp}}); err != nil {
 					fail()
 					return
 				}
@@ -211,7 +211,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			value, flags, exp = v, it.flags, it.exp
 		}
 		cas := ss.s.nextCas()
-		if err := c.store(tx, kv, found, value, flags, cas, exp); err != nil {
+		if err := ss.w.store(tx, c, kv, found, value, flags, cas, exp); err != nil {
 			fail()
 			return
 		}
@@ -240,7 +240,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 				cols, vals = append(cols, c.exp), append(vals, types.Value{I: expireAt(f.TTL, now)})
 			}
 			if len(cols) > 0 {
-				if _, err := c.modify(tx, kv, cols, vals); err != nil {
+				if _, err := ss.w.modify(tx, c, kv, cols, vals); err != nil {
 					fail()
 					return
 				}
@@ -251,7 +251,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			ss.s.tokens.set(tokenKey(c, key), tokenState{cas: cas, stale: true})
 			o.mcode = "HD"
 		default:
-			if _, err := c.delete(tx, kv); err != nil {
+			if _, err := ss.w.delete(tx, c, kv); err != nil {
 				fail()
 				return
 			}
@@ -269,7 +269,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			v := strconv.AppendUint(nil, f.Initial, 10)
 			exp := expireAt(f.NewTTL, now)
 			cas := ss.s.nextCas()
-			if err := c.store(tx, kv, found, v, 0, cas, exp); err != nil {
+			if err := ss.w.store(tx, c, kv, found, v, 0, cas, exp); err != nil {
 				fail()
 				return
 			}
@@ -306,7 +306,7 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			exp = expireAt(f.TTL, now)
 		}
 		cas := ss.s.nextCas()
-		if err := c.store(tx, kv, true, v, it.flags, cas, exp); err != nil {
+		if err := ss.w.store(tx, c, kv, true, v, it.flags, cas, exp); err != nil {
 			fail()
 			return
 		}

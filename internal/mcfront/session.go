@@ -37,7 +37,8 @@ type session struct {
 	mode  uint8 // modeUnknown until the first byte: text or binary
 	req   mcproto.Request
 	breq  mcproto.BinRequest
-	run   []op // the prepared run: run[:nrun]
+	run   []op     // the prepared run: run[:nrun]
+	w     writeBuf // the run's point changes (on the writer)
 	nrun  int
 	jobFn func(*engine.Job) error
 

@@ -25,6 +25,7 @@ const (
 // sweeper is the sweep's state, touched only by its goroutine.
 type sweeper struct {
 	s     *Server
+	w     writeBuf
 	after map[string][]byte // per container: the last key examined
 }
 
@@ -93,14 +94,14 @@ func (sw *sweeper) sweepContainer(name string, c *container) int {
 			for _, kv := range batch {
 				var exp types.Value
 				found := false
-				tx.Find(c.t, c.query(kv), func(r engine.Row) bool {
+				tx.Find(c.t, sw.w.query(c, kv), func(r engine.Row) bool {
 					exp, found = r[c.exp], true
 					return false
 				})
 				if !found || exp.Null || exp.I == 0 || exp.I > now {
 					continue // stored anew meanwhile
 				}
-				if _, err := c.delete(tx, kv); err != nil {
+				if _, err := sw.w.delete(tx, c, kv); err != nil {
 					return err
 				}
 				removed++

@@ -55,14 +55,14 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 					continue
 				}
 			}
-			it, found, kv, ok := read(tx, kc, k, o)
+			it, found, kv, ok := ss.w.read(tx, kc, k, o)
 			if !ok || !found || !live(it.exp, now) {
 				st.TouchMisses.Add(1)
 				st.GetMisses.Add(1)
 				continue
 			}
 			if kc.exp >= 0 {
-				if _, err := kc.modify(tx, kv, []int{kc.exp}, []types.Value{{I: o.exp}}); err != nil {
+				if _, err := ss.w.modify(tx, kc, kv, []int{kc.exp}, []types.Value{{I: o.exp}}); err != nil {
 					fail()
 					return nil
 				}
@@ -98,13 +98,14 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 	}
 	if o.cmd == mcproto.CmdSet && !o.unlink {
 		// set needs nothing of the row there: one update, or an insert
-		kv, ok := c.keyValue(key, nil)
+		kv, ok := c.keyValue(key, ss.w.kbuf[:0])
+		ss.w.keepKey(c, kv)
 		if !ok {
 			o.res = resNotStored
 			return nil
 		}
 		o.newCas = ss.s.nextCas()
-		if err := c.store(tx, kv, true, o.data, o.flags, o.newCas, o.exp); err != nil {
+		if err := ss.w.store(tx, c, kv, true, o.data, o.flags, o.newCas, o.exp); err != nil {
 			tx.RollbackTo(sp)
 			o.res, o.err = resError, mcproto.ErrStorage
 			return nil
@@ -113,10 +114,10 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 		o.res = resStored
 		return nil
 	}
-	it, found, kv, ok := read(tx, c, key, o)
+	it, found, kv, ok := ss.w.read(tx, c, key, o)
 	if o.unlink {
 		if ok && found {
-			if _, err := c.delete(tx, kv); err != nil {
+			if _, err := ss.w.delete(tx, c, kv); err != nil {
 				tx.RollbackTo(sp)
 			}
 		}
@@ -137,7 +138,7 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 	}
 	store := func(value []byte, flags uint32, exp int64) {
 		o.newCas = ss.s.nextCas()
-		if err := c.store(tx, kv, found, value, flags, o.newCas, exp); err != nil {
+		if err := ss.w.store(tx, c, kv, found, value, flags, o.newCas, exp); err != nil {
 			fail()
 			return
 		}
@@ -189,7 +190,7 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			o.res = resNotFound
 			break
 		}
-		if _, err := c.delete(tx, kv); err != nil {
+		if _, err := ss.w.delete(tx, c, kv); err != nil {
 			fail()
 			break
 		}
@@ -208,7 +209,7 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			break
 		}
 		if c.exp >= 0 {
-			if _, err := c.modify(tx, kv, []int{c.exp}, []types.Value{{I: o.exp}}); err != nil {
+			if _, err := ss.w.modify(tx, c, kv, []int{c.exp}, []types.Value{{I: o.exp}}); err != nil {
 				fail()
 				break
 			}
@@ -221,7 +222,7 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			// binary incr/decr of a missing item stores the initial value
 			v := strconv.AppendUint(nil, o.initial, 10)
 			o.newCas = ss.s.nextCas()
-			if err := c.store(tx, kv, found, v, 0, o.newCas, expireAt(int64(o.binExp), now)); err != nil {
+			if err := ss.w.store(tx, c, kv, found, v, 0, o.newCas, expireAt(int64(o.binExp), now)); err != nil {
 				fail()
 				break
 			}
@@ -257,7 +258,7 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			v = append(v, bytes.Repeat([]byte{' '}, len(it.value)-len(v))...)
 		}
 		o.newCas = ss.s.nextCas()
-		if err := c.store(tx, kv, true, v, it.flags, o.newCas, it.exp); err != nil {
+		if err := ss.w.store(tx, c, kv, true, v, it.flags, o.newCas, it.exp); err != nil {
 			fail()
 			break
 		}
@@ -275,12 +276,13 @@ func sub0(a, b uint64) uint64 {
 
 // read finds key's row in c inside the job: ok is false when the key
 // column cannot hold key; the value is copied into o's buffer.
-func read(tx *engine.Job, c *container, key []byte, o *op) (it item, found bool, kv types.Value, ok bool) {
-	kv, ok = c.keyValue(key, nil)
+func (w *writeBuf) read(tx *engine.Job, c *container, key []byte, o *op) (it item, found bool, kv types.Value, ok bool) {
+	kv, ok = c.keyValue(key, w.kbuf[:0])
 	if !ok {
 		return it, false, kv, false
 	}
-	tx.Find(c.t, &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}, func(r engine.Row) bool {
+	w.keepKey(c, kv)
+	tx.Find(c.t, w.query(c, kv), func(r engine.Row) bool {
 		start := len(o.vbuf)
 		o.vbuf = c.readItem(r, &it, o.vbuf)
 		it.value = o.vbuf[start:len(o.vbuf):len(o.vbuf)]
@@ -290,29 +292,55 @@ func read(tx *engine.Job, c *container, key []byte, o *op) (it item, found bool,
 	return it, found, kv, true
 }
 
-// query is the point query of key value kv.
-func (c *container) query(kv types.Value) *engine.Query {
-	return &engine.Query{Index: c.idx, Key: []types.Value{kv}, Limit: 1}
+// writeBuf is the writer-side scratch of point changes: the query, the
+// modify, the columns and values a store writes, reused from change to
+// change (a set used to allocate each of them). A session's belongs to
+// its job, the sweep's to its goroutine; the engine keeps none of them
+// past the call.
+type writeBuf struct {
+	q     engine.Query
+	qkey  [1]types.Value
+	mod   engine.Modify
+	cols  []int
+	vals  []types.Value
+	parts [][]byte
+	kbuf  []byte
+}
+
+// keepKey keeps the buffer of a key converted into kbuf (a binary key
+// is its bytes) for the next conversion.
+func (w *writeBuf) keepKey(c *container, kv types.Value) {
+	if c.t.Columns[c.key].Type.Class() == types.ClassBytes && cap(kv.B) > cap(w.kbuf) {
+		w.kbuf = kv.B[:0]
+	}
+}
+
+// query is the point query of key value kv in c.
+func (w *writeBuf) query(c *container, kv types.Value) *engine.Query {
+	w.qkey[0] = kv
+	w.q = engine.Query{Index: c.idx, Key: w.qkey[:], Limit: 1}
+	return &w.q
 }
 
 // modify sets columns of kv's row.
-func (c *container) modify(tx *engine.Job, kv types.Value, cols []int, vals []types.Value) (int, error) {
-	return tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals})
+func (w *writeBuf) modify(tx *engine.Job, c *container, kv types.Value, cols []int, vals []types.Value) (int, error) {
+	w.mod = engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals}
+	return tx.FindModify(c.t, w.query(c, kv), &w.mod)
 }
 
 // delete deletes kv's row.
-func (c *container) delete(tx *engine.Job, kv types.Value) (int, error) {
-	return tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModDelete})
+func (w *writeBuf) delete(tx *engine.Job, c *container, kv types.Value) (int, error) {
+	w.mod = engine.Modify{Op: engine.ModDelete}
+	return tx.FindModify(c.t, w.query(c, kv), &w.mod)
 }
 
 // store writes the item: the value split over the value columns (the
 // last takes what is left), flags, cas and expiry where the container
 // has columns for them; an update when the row exists, else an insert
 // with the other columns at their defaults.
-func (c *container) store(tx *engine.Job, kv types.Value, exists bool, value []byte, flags uint32, cas uint64, exp int64) error {
-	cols := make([]int, 0, len(c.values)+3)
-	vals := make([]types.Value, 0, len(c.values)+3)
-	parts := [][]byte{value}
+func (w *writeBuf) store(tx *engine.Job, c *container, kv types.Value, exists bool, value []byte, flags uint32, cas uint64, exp int64) error {
+	cols, vals := w.cols[:0], w.vals[:0]
+	parts := append(w.parts[:0], value)
 	if len(c.values) > 1 {
 		parts = bytes.SplitN(value, c.separator, len(c.values))
 	}
@@ -328,7 +356,7 @@ func (c *container) store(tx *engine.Job, kv types.Value, exists bool, value []b
 		}
 		cols, vals = append(cols, col), append(vals, v)
 	}
-	for _, x := range []struct {
+	for _, x := range [...]struct {
 		col int
 		v   int64
 	}{{c.flags, int64(flags)}, {c.cas, int64(cas)}, {c.exp, exp}} {
@@ -336,8 +364,9 @@ func (c *container) store(tx *engine.Job, kv types.Value, exists bool, value []b
 			cols, vals = append(cols, x.col), append(vals, types.Value{I: x.v})
 		}
 	}
+	w.cols, w.vals, w.parts = cols, vals, parts[:0]
 	if exists {
-		n, err := tx.FindModify(c.t, c.query(kv), &engine.Modify{Op: engine.ModUpdate, Columns: cols, Values: vals})
+		n, err := w.modify(tx, c, kv, cols, vals)
 		if err != nil || n > 0 {
 			return err
 		}
@@ -384,9 +413,9 @@ func (ss *session) flush(tx *engine.Job, o *op) error {
 	for _, kv := range keys {
 		var err error
 		if o.exp == 0 || c.exp < 0 {
-			_, err = c.delete(tx, kv)
+			_, err = ss.w.delete(tx, c, kv)
 		} else {
-			_, err = c.modify(tx, kv, []int{c.exp}, []types.Value{{I: o.exp}})
+			_, err = ss.w.modify(tx, c, kv, []int{c.exp}, []types.Value{{I: o.exp}})
 		}
 		if err != nil {
 			return err

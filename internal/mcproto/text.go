@@ -298,28 +298,18 @@ func parseLine(line []byte, r *Request) Error {
 			return ErrDeleteUsage
 		}
 	case CmdIncr, CmdDecr:
-		if len(args) < 2 || len(args) > 3 {
-			return ErrUnknown
+		if err := keyAndArg(args, r); err != ErrNone {
+			return err
 		}
-		r.NoReply = isNoReply(args[len(args)-1])
-		if len(args[0]) > KeyMax {
-			return ErrFormat
-		}
-		r.Keys = append(r.Keys, args[0])
 		d, ok := ParseUint64(args[1])
 		if !ok {
 			return ErrDelta
 		}
 		r.Delta = d
 	case CmdTouch:
-		if len(args) < 2 || len(args) > 3 {
-			return ErrUnknown
+		if err := keyAndArg(args, r); err != ErrNone {
+			return err
 		}
-		r.NoReply = isNoReply(args[len(args)-1])
-		if len(args[0]) > KeyMax {
-			return ErrFormat
-		}
-		r.Keys = append(r.Keys, args[0])
 		exp, ok := parseInt(args[1])
 		if !ok {
 			return ErrExptime
@@ -351,6 +341,20 @@ func parseLine(line []byte, r *Request) Error {
 		r.Args = append(r.Args, args...)
 	case CmdVersion, CmdQuit:
 	}
+	return ErrNone
+}
+
+// keyAndArg takes the `<key> <arg> [noreply]` of incr, decr and touch
+// (the argument is the caller's).
+func keyAndArg(args [][]byte, r *Request) Error {
+	if len(args) < 2 || len(args) > 3 {
+		return ErrUnknown
+	}
+	r.NoReply = isNoReply(args[len(args)-1])
+	if len(args[0]) > KeyMax {
+		return ErrFormat
+	}
+	r.Keys = append(r.Keys, args[0])
 	return ErrNone
 }
 
