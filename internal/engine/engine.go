@@ -27,10 +27,11 @@ import (
 
 // Engine is an open store.
 type Engine struct {
-	opts Options
-	db   *pebble.DB
-	cat  atomic.Pointer[Catalog]
-	w    writer
+	opts      Options
+	db        *pebble.DB
+	cat       atomic.Pointer[Catalog]
+	w         writer
+	gateState // the global read lock's (readlock.go)
 	// blobGen grows after every committed group that wrote a system
 	// record; blobs caches records read under a generation (Blob).
 	blobGen atomic.Uint64

@@ -152,6 +152,10 @@ var (
 	// read-only (SetReadOnly: the server is a replica), unless the job's
 	// context is Privileged.
 	ErrReadOnly = newKind("read-only", HaErrTableReadonly)
+	// ErrReadLocked is returned by the jobs of the holder of the global
+	// read lock while it holds it (readlock.go: HoldingReadLock); other
+	// jobs wait for its release instead.
+	ErrReadLocked = newKind("global read lock held", 0)
 	// ErrNoReferencedRow, ErrRowIsReferenced and ErrFKDepthExceeded are
 	// the foreign key conditions a RowChecker reports (rowchecker.go): a
 	// child row without its parent, a parent row with children under

@@ -204,6 +204,10 @@ func (e *Engine) Update(ctx context.Context, fn func(tx *Job) error) error {
 
 // update is Update, for a prompt job or not (job.prompt).
 func (e *Engine) update(ctx context.Context, fn func(tx *Job) error, prompt bool) error {
+	if err := e.enterGate(ctx); err != nil { // readlock.go
+		return err
+	}
+	defer e.exitGate()
 	e.mu.RLock()
 	if e.closed {
 		e.mu.RUnlock()
@@ -234,6 +238,13 @@ func (e *Engine) UpdateAll(ctx context.Context, fns []func(tx *Job) error, errs 
 	if len(fns) == 0 {
 		return
 	}
+	if err := e.enterGate(ctx); err != nil { // readlock.go
+		for i := range errs {
+			errs[i] = err
+		}
+		return
+	}
+	defer e.exitGate()
 	e.mu.RLock()
 	if e.closed {
 		e.mu.RUnlock()

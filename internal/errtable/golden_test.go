@@ -189,6 +189,29 @@ var goldens = []golden{
 		hs: "1\t1\t1\n", hsOpen: "P\t6\tg\tro\tPRIMARY\tk\n", hsReq: "6\t+\t1\t4\n",
 		num: 1290, state: "HY000", msg: "The MariaDB server is running with the --read-only option so it cannot execute this statement",
 		sql: []string{"other: INSERT INTO ro VALUES (5)"}},
+	{kind: engine.ErrReadLocked,
+		engineErr: func(g *fixture) error {
+			// FLUSH TABLES WITH READ LOCK: its holder's writes fail (the
+			// others' wait; HandlerSocket never holds it). The SQL
+			// statements below leave it held: the case ends with UNLOCK.
+			g.t.Cleanup(func() {
+				if _, err := g.sql.Exec("UNLOCK TABLES"); err != nil {
+					g.t.Error(err)
+				}
+			})
+			l, err := g.e.LockWrites(context.Background())
+			if err != nil {
+				return err
+			}
+			defer l.Release()
+			return g.e.Update(engine.HoldingReadLock(context.Background()), func(tx *engine.Job) error {
+				_, err := tx.Insert(g.table("ro"), engine.Row{{I: 6}})
+				return err
+			})
+		},
+		hs:  "1\t1\t1\n",
+		num: 1223, state: "HY000", msg: "Can't execute the query because you have a conflicting read lock",
+		sql: []string{"FLUSH TABLES WITH READ LOCK", "INSERT INTO ro VALUES (7)"}},
 	{kind: engine.ErrNoReferencedRow,
 		engineErr: func(g *fixture) error {
 			return g.ddl(func(tx *engine.Job) error {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -277,5 +278,73 @@ func TestMemcachedAuth(t *testing.T) {
 		if st, body := answer(c.req); st != c.status || body != c.body {
 			t.Errorf("binary %x: status %#x %q, want %#x %q", c.req[1], st, body, c.status, c.body)
 		}
+	}
+}
+
+// TestReadLockHoldsEveryFront: while an SQL connection holds FLUSH
+// TABLES WITH READ LOCK, a HandlerSocket insert and a memcached set wait
+// (as HandlerSocket's writes wait in MariaDB), reads go on, and UNLOCK
+// TABLES lets both finish.
+func TestReadLockHoldsEveryFront(t *testing.T) {
+	s := startMemcachedServer(t)
+	if got := mcDo(t, s, "set before 0 0 1\r\nb\r\n", 1); got[0] != "STORED" {
+		t.Fatal(got)
+	}
+	sqlExec(t, s, "rl", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))")
+	holder, err := sqlDB(t, s, "rl").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if _, err := holder.ExecContext(context.Background(), "FLUSH TABLES WITH READ LOCK"); err != nil {
+		t.Fatal(err)
+	}
+	hc := dialFrom(t, "127.0.0.1", s.HS().WriteAddr())
+	defer hc.Close()
+	mc, err := net.Dial("tcp", s.Memcached().Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	hr, mr := bufio.NewReader(hc), bufio.NewReader(mc)
+	io.WriteString(hc, "P\t1\trl\tt\tPRIMARY\tid,v\n")
+	hc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if line, err := hr.ReadString('\n'); line != "0\t1\n" {
+		t.Fatalf("HS open: %q %v", line, err)
+	}
+	// The insert and the set wait.
+	for _, w := range []struct {
+		c   net.Conn
+		req string
+	}{{hc, "1\t+\t2\t1\ths\n"}, {mc, "set during 0 0 1\r\nd\r\n"}} {
+		if _, err := io.WriteString(w.c, w.req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hc.SetReadDeadline(time.Now().Add(150 * time.Millisecond))
+	mc.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+	if line, err := hr.ReadString('\n'); err == nil {
+		t.Fatalf("an HS insert answered under the read lock: %q", line)
+	}
+	if line, err := mr.ReadString('\n'); err == nil {
+		t.Fatalf("a memcached set answered under the read lock: %q", line)
+	}
+	if got := mcDo(t, s, "get before\r\n", 3); got[1] != "b" {
+		t.Fatalf("a memcached get under the read lock: %q", got)
+	}
+	if _, err := holder.ExecContext(context.Background(), "UNLOCK TABLES"); err != nil {
+		t.Fatal(err)
+	}
+	hc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	mc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if line, err := hr.ReadString('\n'); line != "0\t1\n" {
+		t.Fatalf("HS insert after UNLOCK TABLES: %q %v", line, err)
+	}
+	if line, err := mr.ReadString('\n'); line != "STORED\r\n" {
+		t.Fatalf("memcached set after UNLOCK TABLES: %q %v", line, err)
+	}
+	var v string
+	if err := sqlDB(t, s, "rl").QueryRow("SELECT v FROM t WHERE id = 1").Scan(&v); err != nil || v != "hs" {
+		t.Fatalf("the HS row: %q %v", v, err)
 	}
 }

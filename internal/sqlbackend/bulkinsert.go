@@ -96,6 +96,9 @@ func (n *BulkInsertNode) write(ctx *sql.Context) error {
 	if auto && !ctx.GetIgnoreAutoCommit() && !sess.HasEngineTxn() {
 		return n.writeJob(ctx)
 	}
+	if err := n.p.e.WaitWrites(ctx); err != nil { // (FLUSH TABLES WITH READ LOCK)
+		return MapError(err)
+	}
 	x, err := sess.writeTxn()
 	if err != nil {
 		return sql.NewWrappedInsertError(nil, err)

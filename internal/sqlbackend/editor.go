@@ -43,9 +43,12 @@ func (ed *editor) txn() (*engine.Txn, error) {
 
 // writeTxn is txn for a row change: it first reports an error an earlier
 // step of the statement left behind.
-func (ed *editor) writeTxn() (*engine.Txn, error) {
+func (ed *editor) writeTxn(ctx *sql.Context) (*engine.Txn, error) {
 	if ed.err != nil {
 		return nil, ed.err
+	}
+	if err := ed.t.db.p.e.WaitWrites(ctx); err != nil { // (FLUSH TABLES WITH READ LOCK)
+		return nil, MapError(err)
 	}
 	return ed.txn()
 }
@@ -110,7 +113,7 @@ func (ed *editor) Close(ctx *sql.Context) error {
 // Insert inserts a row. A generated AUTO_INCREMENT id is written back into
 // row, where go-mysql-server reads LAST_INSERT_ID() from.
 func (ed *editor) Insert(ctx *sql.Context, row sql.Row) error {
-	x, err := ed.writeTxn()
+	x, err := ed.writeTxn(ctx)
 	if err != nil {
 		return err
 	}
@@ -168,7 +171,7 @@ func (ed *editor) keepZero(ctx *sql.Context, row engine.Row) bool {
 
 // Update replaces the row with old's primary key by row.
 func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
-	x, err := ed.writeTxn()
+	x, err := ed.writeTxn(ctx)
 	if err != nil {
 		return err
 	}
@@ -198,7 +201,7 @@ func (ed *editor) Update(ctx *sql.Context, old, row sql.Row) error {
 
 // Delete deletes the row with row's primary key.
 func (ed *editor) Delete(ctx *sql.Context, row sql.Row) error {
-	x, err := ed.writeTxn()
+	x, err := ed.writeTxn(ctx)
 	if err != nil {
 		return err
 	}

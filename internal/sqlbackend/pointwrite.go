@@ -53,10 +53,10 @@ func (s *Session) idle() bool {
 // autocommit statement of a session that holds a transaction's state, a
 // statement running or iterators open on the transaction, a deadlock's
 // rollback pending, a READ ONLY transaction (whose error go-mysql-server
-// reports).
+// reports), the global read lock held (the general path waits for it).
 func (s *Session) pointTxn(ctx *sql.Context) (x *engine.Txn, multi, ok bool) {
 	multi = inMultiStatementTxn(ctx)
-	if s.victim || s.stmtRefs > 0 || s.openIters > 0 || s.pendingRB != nil || !multi && !s.idle() {
+	if s.victim || s.stmtRefs > 0 || s.openIters > 0 || s.pendingRB != nil || !multi && !s.idle() || s.p.e.ReadLocked() {
 		return nil, multi, false
 	}
 	x, err := s.writeTxn()

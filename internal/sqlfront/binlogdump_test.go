@@ -286,17 +286,21 @@ func TestMariaDBDumpMasterData(t *testing.T) {
 		t.Fatal(err)
 	}
 	host, port, _ := net.SplitHostPort(ts.s.Addr().String())
-	out, err := exec.Command(tool, "--host="+host, "--port="+port, "--user=root", "--single-transaction", "--master-data=2", "--gtid", "md").CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", tool, err, out)
-	}
-	for _, line := range []string{
-		fmt.Sprintf("CHANGE MASTER TO MASTER_LOG_FILE='%s', MASTER_LOG_POS=%s;", file, pos),
-		fmt.Sprintf("SET GLOBAL gtid_slave_pos='%s';", want),
-		"INSERT INTO `t` VALUES",
-	} {
-		if !strings.Contains(string(out), line) {
-			t.Errorf("mariadb-dump's output lacks %q:\n%s", line, out)
+	// With a consistent snapshot, and the way without one: FLUSH LOCAL
+	// TABLES, FLUSH TABLES WITH READ LOCK, SHOW MASTER STATUS (readlock.go).
+	for _, lock := range []string{"--single-transaction", "--lock-all-tables"} {
+		out, err := exec.Command(tool, "--host="+host, "--port="+port, "--user=root", lock, "--master-data=2", "--gtid", "md").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", tool, lock, err, out)
+		}
+		for _, line := range []string{
+			fmt.Sprintf("CHANGE MASTER TO MASTER_LOG_FILE='%s', MASTER_LOG_POS=%s;", file, pos),
+			fmt.Sprintf("SET GLOBAL gtid_slave_pos='%s';", want),
+			"INSERT INTO `t` VALUES",
+		} {
+			if !strings.Contains(string(out), line) {
+				t.Errorf("mariadb-dump %s: the output lacks %q:\n%s", lock, line, out)
+			}
 		}
 	}
 }

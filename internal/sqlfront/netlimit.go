@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/netutil"
 
+	"github.com/handlerdb/handlerdb/internal/engine"
 	"github.com/handlerdb/handlerdb/internal/errtable"
 	"github.com/handlerdb/handlerdb/internal/sqlbackend"
 )
@@ -90,6 +91,9 @@ func watchStatement(ctx context.Context, c *mysql.Conn) (context.Context, func()
 	}
 	lc.running.Store(true)
 	if ctx.Done() == nil {
+		if engine.HoldsReadLock(ctx) { // (readlock.go: the mark stays)
+			return engine.HoldingReadLock(lc.ctx), lc.endWatch
+		}
 		return lc.ctx, lc.endWatch
 	}
 	sctx, cancel := context.WithCancel(ctx)

@@ -38,6 +38,9 @@ type mariaHandler struct {
 	mdb    *mysql_db.MySQLDb
 	points pointSelects // prepared point selects (fastpath.go)
 	noFast atomic.Bool  // send every statement to go-mysql-server
+	// readLocks are the connections holding FLUSH TABLES WITH READ LOCK
+	// (readlock.go).
+	readLocks readLocks
 	// noBulk turns the bulk insert and bulk load paths off
 	// (bulkload.go, loaddata.go); bulkRows and loadRows count the rows
 	// they converted.
@@ -67,6 +70,11 @@ func (h *mariaHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	}
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
+	ctx = h.readLocks.holding(ctx, c.ConnectionID)
+	if done, _, err := h.readLockStatement(ctx, c, query, false, callback); done { // readlock.go
+		h.stats.count(query, err)
+		return h.wireError(c, query, err)
+	}
 	if isFlushHosts(query) {
 		err := h.flushHosts(c)
 		h.stats.count(query, err)
@@ -229,6 +237,7 @@ func (h *mariaHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *mariaHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	authenticated(c)
 	h.connectionStart(ctx, c)
+	ctx = h.readLocks.holding(ctx, c.ConnectionID)
 	if sl := logStatement(c, "Execute", "", prepare); sl != nil {
 		defer sl.done(c)
 		next := callback
@@ -424,6 +433,7 @@ func (h *mariaHandler) ConnectionClosed(c *mysql.Conn) {
 		h.guard.takeRefused(c.ConnectionID)
 	}
 	h.plans.forget(c.ConnectionID)
+	h.readLocks.release(c.ConnectionID)
 	h.stats.Connections.Add(-1)
 	h.Handler.ConnectionClosed(c)
 }
@@ -459,6 +469,13 @@ func (h *mariaHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 func (h *mariaHandler) comMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
 	ctx, stop := watchStatement(ctx, c)
 	defer stop()
+	ctx = h.readLocks.holding(ctx, c.ConnectionID)
+	if done, rest, err := h.readLockStatement(ctx, c, query, true, callback); done { // readlock.go
+		if err != nil {
+			rest = ""
+		}
+		return rest, h.wireError(c, query, err)
+	}
 	if done, err := h.explain(ctx, c, query, h.withStatus(c, query, callback)); done {
 		return "", h.wireError(c, query, h.overrun(c, err))
 	}
