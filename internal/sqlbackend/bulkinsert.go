@@ -275,6 +275,18 @@ func (cv *bulkConverter) convert(c int, v *BulkValue) (types.Value, bool) {
 			return ev, true
 		}
 	}
+	if v.Kind == BulkInt {
+		if l, ok := intLimitTable[intLimitKey{col.Type.Kind, col.Type.Unsigned}]; ok {
+			// An integer in its column's range: the number itself, what
+			// intLiteral, storeInt and the column type's conversion
+			// come to without a warning.
+			if i, err := strconv.ParseInt(v.Text, 10, 64); err == nil { // (Text has the sign)
+				if i >= l.loInt && i <= l.hiInt {
+					return types.Value{I: i}, true
+				}
+			}
+		}
+	}
 	lit, ok := literalValue(cv.ctx, v)
 	if !ok {
 		return types.Value{}, false
@@ -325,20 +337,24 @@ func exactDecimal(t *types.Type, v *BulkValue) (types.Value, bool) {
 	if t.Length == 0 || t.Length > 65 || t.Scale > 30 || uint32(t.Scale) > t.Length {
 		return types.Value{}, false
 	}
-	whole, frac, _ := strings.Cut(v.Text, ".")
+	digits, neg := v.Text, v.Neg
+	if v.Kind == BulkInt && strings.HasPrefix(digits, "-") {
+		digits, neg = digits[1:], true // (an integer's text carries its sign)
+	}
+	whole, frac, _ := strings.Cut(digits, ".")
 	whole = strings.TrimLeft(whole, "0")
 	if len(frac) > int(t.Scale) || len(whole) > int(t.Length)-int(t.Scale) {
 		return types.Value{}, false
 	}
 	var buf [100]byte
 	text := buf[:0]
-	if v.Neg {
+	if neg {
 		if t.Unsigned || whole == "" && strings.Trim(frac, "0") == "" {
 			return types.Value{}, false
 		}
 		text = append(text, '-')
 	}
-	return types.Convert(t, append(text, v.Text...), nil), true
+	return types.Convert(t, append(text, digits...), nil), true
 }
 
 // literalValue is the value go-mysql-server's planner gives a literal

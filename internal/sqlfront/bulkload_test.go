@@ -448,12 +448,15 @@ func TestBulkInsertDecimals(t *testing.T) {
 				if st%2 == 0 {
 					// (a statement of literals the column holds: the
 					// bulk path takes it whole)
-					lit := digits(r.IntN(sh.p-sh.s+1)) + "." + digits(r.IntN(sh.s+1))
-					if lit[0] == '.' {
+					lit := digits(r.IntN(sh.p - sh.s + 1))
+					if r.IntN(3) > 0 {
+						lit += "." + digits(r.IntN(sh.s+1))
+					}
+					if lit == "" || lit[0] == '.' {
 						lit = "0" + lit
 					}
-					if r.IntN(4) == 0 && !strings.Contains(sh.def, "UNSIGNED") {
-						lit = "-" + lit
+					if r.IntN(4) == 0 && (!strings.Contains(sh.def, "UNSIGNED") || strings.Trim(lit, "0.") == "") {
+						lit = "-" + lit // (-0 in an UNSIGNED column too)
 					}
 					rows = append(rows, fmt.Sprintf("(%d,%s)", k, lit))
 					k++
@@ -479,6 +482,14 @@ func TestBulkInsertDecimals(t *testing.T) {
 				k++
 			}
 			bp.both("INSERT INTO " + name + " VALUES " + strings.Join(rows, ","))
+		}
+		// Edges, a statement each (a warning of one row sends the whole
+		// statement to the ordinary path, which would hide another's).
+		whole, frac := strings.Repeat("9", sh.p-sh.s), strings.Repeat("9", sh.s)
+		for _, lit := range []string{"-5", "-0", "-0.0", "0", "-1", "00012", "-00012.50", "1.", whole, "-" + whole, whole + "." + frac,
+			"9" + whole, "0." + frac + "9", whole + "." + frac + "0", "-" + whole + "." + frac + "5"} {
+			bp.both(fmt.Sprintf("INSERT INTO %s VALUES (%d,%s)", name, k, lit))
+			k++
 		}
 	}
 	bp.sameTables("bd", names...)
