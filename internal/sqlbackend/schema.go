@@ -424,6 +424,13 @@ func columnFromSQL(ctx *sql.Context, c *sql.Column) (types.Column, columnMeta, e
 		}
 		t.Length, t.Scale = uint32(m), uint8(d)
 	}
+	if dt := declaredType(ctx, c.Name); dt != nil && bool(dt.Unsigned || dt.Zerofill) && (t.Kind == types.Decimal || t.Kind == types.Float || t.Kind == types.Double) {
+		// DECIMAL, FLOAT and DOUBLE UNSIGNED (ZEROFILL implies it),
+		// which go-mysql-server's types drop: the engine keeps it, so a
+		// negative value stores as 0 with 1264 and SHOW CREATE TABLE
+		// prints it, as in MariaDB.
+		t.Unsigned = true
+	}
 	if t.IsInteger() && t.Kind != types.Year {
 		if dt := declaredType(ctx, c.Name); dt != nil {
 			w := 0

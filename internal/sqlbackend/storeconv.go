@@ -58,7 +58,13 @@ func storeConvert(ctx *sql.Context, t *types.Type, v interface{}, mode storeMode
 		if s, ok := BytesOf(v); ok {
 			n := ScanNumber(s)
 			out := ValueToSQL(t, types.Convert(t, s, nil))
+			if t.Unsigned && strings.HasPrefix(n.Num, "-") && strings.Trim(n.Num, "-0.") != "" {
+				return out, storeCond{code: mysql.ERWarnDataOutOfRange} // (stored as 0)
+			}
 			return out, n.textCond("double")
+		}
+		if d, ok := ToDecimal(v); ok && t.Unsigned && d.IsNegative() {
+			return ValueToSQL(t, types.Value{}), storeCond{code: mysql.ERWarnDataOutOfRange}
 		}
 	case t.Kind == types.Enum:
 		return storeEnum(t, v)

@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -47,4 +48,34 @@ func TestDDLAttributesAcrossRestart(t *testing.T) {
 			t.Errorf("%s: %v, want error %s", q, err, num)
 		}
 	}
+}
+
+// TestUnsignedDecimalAndFloat: DECIMAL, FLOAT and DOUBLE UNSIGNED (and
+// ZEROFILL, which implies it) keep UNSIGNED, which go-mysql-server's
+// types drop: SHOW CREATE TABLE prints it and a negative value stores as
+// 0 with 1264 (an error in strict mode), as MariaDB 10.11 answered the
+// same statements. (ZEROFILL's display padding is not kept.)
+func TestUnsignedDecimalAndFloat(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE ud", "USE ud",
+		"CREATE TABLE f (k INT PRIMARY KEY, a FLOAT UNSIGNED, b DOUBLE(8,2) UNSIGNED, c DECIMAL(5,2) UNSIGNED, e DECIMAL(6,1) ZEROFILL)")
+	expectRows(t, c, "SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'ud' ORDER BY ORDINAL_POSITION",
+		"k|int(11)", "a|float unsigned", "b|double(8,2) unsigned", "c|decimal(5,2) unsigned", "e|decimal(6,1) unsigned")
+	mustExec(t, c, "SET sql_mode = ''", "INSERT INTO f VALUES (1, -1.5, -2.5, -3, 5)")
+	expectRows(t, c, "SHOW WARNINGS",
+		"Warning|1264|Out of range value for column 'a' at row 1",
+		"Warning|1264|Out of range value for column 'b' at row 1",
+		"Warning|1264|Out of range value for column 'c' at row 1")
+	mustExec(t, c, "INSERT INTO f VALUES (2, '-1.5', '-0', '-3', -0.0)")
+	expectRows(t, c, "SHOW WARNINGS",
+		"Warning|1264|Out of range value for column 'a' at row 1",
+		"Warning|1264|Out of range value for column 'c' at row 1")
+	mustExec(t, c, "INSERT INTO f VALUES (3, 1, 1, 1, 1), (4, 2, 2, 2, 2)", "UPDATE f SET a = a - 4 WHERE k = 3")
+	expectRows(t, c, "SHOW WARNINGS", "Warning|1264|Out of range value for column 'a' at row 1")
+	mustExec(t, c, "SET sql_mode = 'STRICT_ALL_TABLES'")
+	if _, err := c.ExecContext(context.Background(), "INSERT INTO f VALUES (5, 1, 1, -1, 1)"); sqlErrno(err) != 1264 {
+		t.Errorf("strict: %v, want 1264", err)
+	}
+	expectRows(t, c, "SELECT k, a, b, c, e FROM f ORDER BY k", "1|0|0|0.00|5.0", "2|0|0|0.00|0.0", "3|0|1|1.00|1.0", "4|2|2|2.00|2.0")
 }
