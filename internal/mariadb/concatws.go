@@ -52,7 +52,6 @@ func (f *concatWS) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	if err != nil || sv == nil {
 		return nil, err
 	}
-	var scratch [64]byte
 	sep, ok := sv.(string)
 	if !ok || !utf8.ValidString(sep) {
 		b, err := gtypes.ConvertToBytes(ctx, sv, gtypes.LongText, nil)
@@ -65,8 +64,23 @@ func (f *concatWS) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 	buf := stack[:0]
 	first := true
 	for _, a := range args[1:] {
-		v, err := a.Eval(ctx, row)
-		if err != nil {
+		var v interface{}
+		if tt, ok := a.(*temporalText); ok {
+			// A date or time written straight into buf (no string).
+			at := len(buf)
+			if !first {
+				buf = append(buf, sep...)
+			}
+			var done bool
+			if buf, v, done, err = tt.appendEval(ctx, row, buf); err != nil {
+				return nil, err
+			}
+			if done {
+				first = false
+				continue
+			}
+			buf = buf[:at] // (NULL or another value: as any other below)
+		} else if v, err = a.Eval(ctx, row); err != nil {
 			return nil, err
 		}
 		if v == nil {
@@ -83,6 +97,7 @@ func (f *concatWS) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) {
 		} else if n, ok := integerText(buf, v); ok {
 			buf = n
 		} else {
+			var scratch [64]byte
 			b, err := gtypes.ConvertToBytes(ctx, v, gtypes.LongText, scratch[:0])
 			if err != nil {
 				return nil, err

@@ -811,19 +811,38 @@ func (t *temporalText) Eval(ctx *sql.Context, row sql.Row) (interface{}, error) 
 	if err != nil || v == nil {
 		return v, err
 	}
+	return t.text(v), nil
+}
+
+// text is Eval's answer for the child's value v (not nil).
+func (t *temporalText) text(v interface{}) interface{} {
 	if o, ok := v.(sqlbackend.OddDate); ok { // a zero month or day (oddate.go)
 		o.Date = t.typ.Type() == sqltypes.Date
 		if !o.Date {
 			o.Scale = uint8(t.typ.Precision())
 		}
-		return o.String(), nil
+		return o.String()
 	}
 	tm, ok := v.(time.Time)
 	if !ok {
-		return v, nil
+		return v
 	}
 	var buf [32]byte
-	return string(appendTemporal(buf[:0], tm, t.typ)), nil
+	return string(appendTemporal(buf[:0], tm, t.typ))
+}
+
+// appendEval appends the text Eval gives to b when the child's value is
+// a time.Time (no string made: done); otherwise it returns Eval's answer
+// in v (nil for NULL) and b as it was.
+func (t *temporalText) appendEval(ctx *sql.Context, row sql.Row, b []byte) (out []byte, v interface{}, done bool, err error) {
+	v, err = t.child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return b, nil, false, err
+	}
+	if tm, ok := v.(time.Time); ok {
+		return appendTemporal(b, tm, t.typ), nil, true, nil
+	}
+	return b, t.text(v), false, nil
 }
 
 // appendTemporal appends tm as MariaDB prints a value of type typ: the

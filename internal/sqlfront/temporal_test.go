@@ -102,3 +102,19 @@ func TestTemporalDecimalsMultiStatement(t *testing.T) {
 		t.Errorf("second result: %q", got)
 	}
 }
+
+// TestConcatWSTemporal: CONCAT_WS writes dates and times into its buffer
+// (concatWS, temporalText.appendEval), skips NULLs, and prints zero and
+// odd dates and a negative TIME as MariaDB 10.11 answered the same
+// statements.
+func TestConcatWSTemporal(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "SET sql_mode = ''", "CREATE DATABASE cw",
+		"CREATE TABLE cw.t (id INT PRIMARY KEY, d DATE, dt DATETIME(3), ts TIMESTAMP NULL, tm TIME)",
+		"INSERT INTO cw.t VALUES (1, '2024-02-29', '2024-01-02 03:04:05.678', '2024-05-06 07:08:09', '10:11:12'), (2, NULL, NULL, NULL, NULL), (3, '2024-00-00', '0000-00-00 00:00:00', NULL, '-01:00:00')")
+	expectRows(t, c, "SELECT id, CONCAT_WS('#', id, d, dt, ts, tm, d + INTERVAL 1 DAY), CRC32(CONCAT_WS('#', d, NULL, dt)) FROM cw.t ORDER BY id",
+		"1|1#2024-02-29#2024-01-02 03:04:05.678#2024-05-06 07:08:09#10:11:12#2024-03-01|235439869",
+		"2|2|0",
+		"3|3#2024-00-00#0000-00-00 00:00:00.000#-01:00:00|545359870")
+}
