@@ -187,6 +187,10 @@ type configCache struct {
 	mu       sync.Mutex // one reader refreshes at a time
 	bootOnce sync.Once
 	bootErr  error
+	// booting is set once a bootstrap began in this process: a reader
+	// that meets its half-made configuration (the containers table
+	// without its default row) waits for it instead of failing.
+	booting atomic.Bool
 }
 
 type cachedConfig struct {
@@ -205,10 +209,12 @@ const configTTL = time.Second
 // use.
 func (cc *configCache) get(bootstrap bool) (*config, error) {
 	conf, err := cc.read()
-	if !errors.Is(err, errNoConfig) || !bootstrap {
+	if !bootstrap || !errors.Is(err, errNoConfig) && !(errors.Is(err, errNoContainer) && cc.booting.Load()) {
 		return conf, err
 	}
-	cc.bootOnce.Do(func() { cc.bootErr = Bootstrap(cc.e) })
+	// (Do returns only once the first call's bootstrap has: a caller
+	// that came during it waits here)
+	cc.bootOnce.Do(func() { cc.booting.Store(true); cc.bootErr = Bootstrap(cc.e) })
 	if cc.bootErr != nil {
 		return nil, cc.bootErr
 	}

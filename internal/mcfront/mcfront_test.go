@@ -659,3 +659,43 @@ func TestGetAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstRequestsTogether: on a fresh store, the first requests of
+// several connections at once all wait for the one bootstrap of the
+// configuration (none sees its tables half made: a containers table
+// without its default row answered SERVER_ERROR), in both the event
+// loops and the goroutine-per-connection mode.
+func TestFirstRequestsTogether(t *testing.T) {
+	for _, loops := range []int{0, -1} { // (-1: a goroutine per connection)
+		for round := range 10 {
+			_, s := startFront(t, Config{Loops: loops})
+			const conns = 8
+			answers := make(chan string, conns)
+			start := make(chan struct{})
+			for g := range conns {
+				go func() {
+					c, err := net.Dial("tcp", s.Addr().String())
+					if err != nil {
+						answers <- err.Error()
+						return
+					}
+					defer c.Close()
+					<-start
+					fmt.Fprintf(c, "set k%d 0 0 1\r\nv\r\n", g)
+					c.SetReadDeadline(time.Now().Add(10 * time.Second))
+					line, err := bufio.NewReader(c).ReadString('\n')
+					if err != nil {
+						line = err.Error()
+					}
+					answers <- line
+				}()
+			}
+			close(start)
+			for range conns {
+				if a := <-answers; a != "STORED\r\n" {
+					t.Fatalf("loops %d, round %d: a first set answered %q", loops, round, a)
+				}
+			}
+		}
+	}
+}
