@@ -39,6 +39,12 @@ type Session struct {
 	ddlLogged     uint64
 	ddlLoggedText string
 
+	// userVars counts the session's user variable assignments (SET,
+	// :=, INTO, a routine's SET): a kept plan that read one (go-mysql-
+	// server folds a variable in a filter into a literal) is good only
+	// while it is unchanged (sqlfront's plan cache).
+	userVars uint64
+
 	txn        *engine.Txn
 	savepoints []namedSavepoint
 	gen        uint64               // counts the transactions begun
@@ -761,3 +767,13 @@ func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}
 	}
 	return s.BaseSession.GetSessionVariable(ctx, name)
 }
+
+// SetUserVariable counts the assignment (UserVars) and makes it.
+func (s *Session) SetUserVariable(ctx *sql.Context, name string, value interface{}, typ sql.Type) error {
+	s.userVars++
+	return s.BaseSession.SetUserVariable(ctx, name, value, typ)
+}
+
+// UserVars counts the session's user variable assignments so far. On
+// the session's goroutine only.
+func (s *Session) UserVars() uint64 { return s.userVars }

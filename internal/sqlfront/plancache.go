@@ -30,8 +30,8 @@ import (
 //     the analysis reads, privileges, and the row counts the join planner
 //     costs with).
 //
-// Only texts planCacheable admits are considered (no user variables, no
-// time or random functions, no locking reads, no system schemas), only
+// Only texts planCacheable admits are considered (no system variables,
+// no time or random functions, no locking reads, no system schemas), only
 // analyses that raised no warning are kept, and only plans
 // sqlbackend.ReusablePlan passes (no node or expression keeping state
 // between executions). Sessions with temporary tables bypass it.
@@ -66,6 +66,7 @@ type planKey struct {
 	db       string
 	cat, obj uint64
 	gen      uint64
+	vars     uint64 // the session's user variable assignments (Session.UserVars)
 }
 
 type cachedPlan struct {
@@ -120,10 +121,13 @@ func firstWord(query string) string {
 
 // planUncacheable holds words whose presence keeps a text out of the
 // cache: what the analysis may fold to a value of the moment (time,
-// randomness, session information, user and system variables), locking
-// and INTO clauses, and reads of the system schemas.
+// randomness, session information, system variables), locking and INTO
+// clauses, and reads of the system schemas. A user variable (@name) may
+// be cached: the plan's key holds the session's count of assignments,
+// so a plan that folded a variable's value into a literal is made again
+// once any variable changes; a text that assigns one (:=) runs once.
 var planUncacheable = newWordSet(
-	"@", "into", "for update", "share", "found_rows", "row_count", "last_insert_id",
+	"@@", ":=", "into", "for update", "share", "found_rows", "row_count", "last_insert_id",
 	"rand", "uuid", "now", "cur", "sysdate", "timestamp", "utc_", "unix_",
 	"information_schema", "performance_schema", "mysql", "sys.", "match", "sleep", "lock",
 	"connection_id", "database", "schema", "user", "version", "benchmark", "nextval", "sql_",
@@ -304,7 +308,11 @@ func (h *mariaHandler) planSession(ctx context.Context, c *mysql.Conn, query str
 // planKey is the key of a plan made now in sctx's database, under the
 // cache generation gen.
 func (s *Server) planKey(sctx *sql.Context, gen uint64) planKey {
-	return planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: gen}
+	k := planKey{db: sctx.GetCurrentDatabase(), cat: s.e.Catalog().Version, obj: s.p.ObjectsGen(), gen: gen}
+	if sess := sqlbackend.SessionOf(sctx); sess != nil {
+		k.vars = sess.UserVars()
+	}
+	return k
 }
 
 // runPlan runs a kept plan n (its state cleared by reset) as the

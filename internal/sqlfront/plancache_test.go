@@ -196,3 +196,46 @@ func TestWordSetMatchesSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCacheUserVariables: a SELECT reading a user variable is kept
+// (go-mysql-server folds a variable in a filter into a literal, so the
+// plan's key holds the session's count of assignments): it answers from
+// the cache while no variable changes, and with the new value after any
+// assignment — SET, :=, SELECT ... INTO, a stored function's SET, on the
+// session; another session's variables are its own.
+func TestPlanCacheUserVariables(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE uv", "USE uv", "CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1),(2),(3),(4)",
+		"CREATE FUNCTION setv(x INT) RETURNS INT DETERMINISTIC BEGIN SET @v = x; RETURN x; END",
+		"SET @v = 1")
+	pc := &ts.s.mh.plans
+	const q = "SELECT id FROM t WHERE id > @v ORDER BY id"
+	expectRows(t, c, q, "2", "3", "4")
+	hits := pc.Hits.Load()
+	expectRows(t, c, q, "2", "3", "4")
+	expectRows(t, c, "SELECT @v", "1")
+	expectRows(t, c, "SELECT @v", "1")
+	if got := pc.Hits.Load() - hits; got < 2 {
+		t.Fatalf("%d cache hits for repeated reads of a variable, want 2 or more", got)
+	}
+	for _, step := range []struct{ assign, want string }{
+		{"SELECT @v := 2", "3|4"},
+		{"SELECT id INTO @v FROM t WHERE id = 3", "4"},
+		{"SELECT setv(0)", "1|2|3|4"},
+		{"SET @v = 2", "3|4"},
+		{"DO @v := 3", "4"},
+	} {
+		mustExec(t, c, step.assign)
+		if got := strings.Join(queryRows(t, c, q), "|"); got != step.want {
+			t.Fatalf("after %s: %q, want %q", step.assign, got, step.want)
+		}
+		if got := strings.Join(queryRows(t, c, q), "|"); got != step.want {
+			t.Fatalf("after %s, again: %q, want %q", step.assign, got, step.want)
+		}
+	}
+	other := ts.conn("uv")
+	mustExec(t, other, "SET @v = 0")
+	expectRows(t, other, q, "1", "2", "3", "4")
+	expectRows(t, c, q, "4")
+}

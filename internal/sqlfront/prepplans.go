@@ -122,12 +122,14 @@ func (h *mariaHandler) templated(ctx context.Context, c *mysql.Conn, prepare *my
 func templateAdmits(query string) (com string) {
 	switch w := firstWord(query); w {
 	case "update", "delete", "insert":
-		if uncacheableFree(query, "into") {
+		if uncacheableFree(query, "into") && !strings.Contains(query, "@") {
 			return "Com_" + w
 		}
 		return ""
 	}
-	if planCacheable(query) {
+	if planCacheable(query) && !strings.Contains(query, "@") {
+		// (a template's plans are not keyed by the session's user
+		// variables: a text reading one is not templated)
 		return "Com_select"
 	}
 	return ""
