@@ -22,9 +22,10 @@ import (
 // position under the lock would read one its snapshot does not match.
 // While a connection holds it, every other writer — SQL, HandlerSocket,
 // memcached, a replica's applier — waits; the holder's own writes fail
-// with 1223 (ER_CANT_UPDATE_WITH_READLOCK), as in MariaDB. UNLOCK TABLES
-// or the connection's end releases it; START TRANSACTION and COMMIT do
-// not. The form naming tables (FLUSH TABLES t1, t2 WITH READ LOCK) takes
+// with 1223 (ER_CANT_UPDATE_WITH_READLOCK), as in MariaDB. Taking it
+// commits the connection's open transaction (an implicit commit, as
+// MariaDB's FLUSH). UNLOCK TABLES or the connection's end releases it;
+// START TRANSACTION and COMMIT do not. The form naming tables (FLUSH TABLES t1, t2 WITH READ LOCK) takes
 // the global lock too: a stronger lock than MariaDB's, never a weaker one.
 // FLUSH [LOCAL | NO_WRITE_TO_BINLOG] TABLES [names] without the lock has
 // nothing to do (there is no table cache to empty) and answers OK.
@@ -132,6 +133,11 @@ func (h *mariaHandler) readLockStatement(ctx context.Context, c *mysql.Conn, que
 	_, held := r.by[c.ConnectionID]
 	r.mu.Unlock()
 	if !held {
+		// The statement ends the connection's transaction first, as
+		// MariaDB's FLUSH does (an implicit commit).
+		if err := h.Handler.ComQuery(ctx, c, "COMMIT", func(*sqltypes.Result, bool) error { return nil }); err != nil {
+			return true, rest, err
+		}
 		l, err := s.e.LockWrites(ctx)
 		if err != nil {
 			return true, rest, err

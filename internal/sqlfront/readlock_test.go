@@ -92,6 +92,14 @@ func TestFlushTablesWithReadLock(t *testing.T) {
 		t.Fatal("the write still waits after the holder's connection ended")
 	}
 
+	// Taking it commits the connection's open transaction, as MariaDB's
+	// FLUSH does.
+	tc := ts.conn("rl")
+	mustExec(t, tc, "BEGIN", "INSERT INTO t VALUES (100, 100)", "FLUSH TABLES WITH READ LOCK")
+	mustExec(t, tc, "ROLLBACK", "UNLOCK TABLES") // (nothing left to roll back)
+	expectRows(t, other, "SELECT v FROM t WHERE id = 100", "100")
+	mustExec(t, other, "DELETE FROM t WHERE id = 100")
+
 	// RELOAD is needed.
 	plain, err := gosql.Open("mysql", ts.dsn("plain", "", "rl"))
 	if err != nil {
