@@ -321,6 +321,7 @@ var mysqlErrors = map[int]MySQLError{
 	1223: {"ER_CANT_UPDATE_WITH_READLOCK", "HY000", "Can't execute the query because you have a conflicting read lock"},
 	1227: {"ER_SPECIFIC_ACCESS_DENIED_ERROR", "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"},
 	1231: {"ER_WRONG_VALUE_FOR_VAR", "42000", "Variable '%s' can't be set to the value of '%s'"},
+	1238: {"ER_INCORRECT_GLOBAL_LOCAL_VAR", "HY000", "Variable '%s' is a %s variable"},
 	1235: {"ER_NOT_SUPPORTED_YET", "42000", "This version of MariaDB doesn't yet support '%s'"},
 	1239: {"ER_WRONG_FK_DEF", "42000", "Incorrect foreign key definition for '%.192s': %s"},
 	1242: {"ER_SUBQUERY_NO_1_ROW", "21000", "Subquery returns more than 1 row"},

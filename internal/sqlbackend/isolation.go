@@ -89,6 +89,15 @@ func installSysVars() {
 	sysVarsOnce.Do(func() {
 		sql.SystemVariables = aliasRegistry{sql.SystemVariables}
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+			// MariaDB's @@in_transaction: 1 while the session is in a
+			// transaction (Session.GetSessionVariable answers it from
+			// StatusFlags); read-only.
+			Name:    "in_transaction",
+			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Session),
+			Dynamic: false,
+			Type:    gmstypes.NewSystemIntType("in_transaction", 0, 1, false),
+			Default: int64(0),
+		}, &sql.MysqlSystemVariable{
 			Name:    "innodb_lock_wait_timeout",
 			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
 			Dynamic: true,

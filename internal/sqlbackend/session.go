@@ -751,9 +751,17 @@ func (s *Session) SetCurrentRole(role string) { s.currentRole = role }
 // binary log's variables, global only and computed (@@gtid_binlog_pos,
 // @@gtid_current_pos, @@gtid_executed, @@gtid_purged), are the server's
 // log's (Provider.LogVariable), else read from the global, which
-// computes them (the session's copy was made when it began).
+// computes them (the session's copy was made when it began);
+// @@in_transaction is the session's StatusFlags' InTrans bit.
 func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (interface{}, error) {
 	switch len(name) {
+	case len("in_transaction"):
+		if strings.EqualFold(name, "in_transaction") {
+			if s.StatusFlags()&StatusInTrans != 0 {
+				return int64(1), nil
+			}
+			return int64(0), nil
+		}
 	case len("gtid_binlog_pos"), len("gtid_current_pos"), len("gtid_executed"), len("gtid_purged"):
 		switch lower := strings.ToLower(name); lower {
 		case "gtid_binlog_pos", "gtid_current_pos", "gtid_executed", "gtid_purged":

@@ -335,6 +335,9 @@ var kindWordings = append(fkWordings, []kindWording{
 	onKind(sql.ErrMultiplePrimaryKeysDefined, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(mysql.ERMultiplePriKey)
 	}),
+	onKind(sql.ErrSystemVariableReadOnly, func(x *errContext, a []string) *mysql.SQLError {
+		return sqlError(mysql.ERIncorrectGlobalLocalVar, a[0], "read only")
+	}),
 	onKind(sql.ErrReadOnlyTransaction, func(x *errContext, a []string) *mysql.SQLError {
 		return sqlError(errtable.ERCantExecuteInReadOnlyTransaction)
 	}),

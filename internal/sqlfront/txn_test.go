@@ -472,3 +472,32 @@ func runWorkers(t *testing.T, tg txnTarget, n int, work func(c *gosql.Conn) erro
 		t.Fatal(err)
 	}
 }
+
+// TestInTransaction: @@in_transaction follows the session's transaction
+// (BEGIN, COMMIT, autocommit off after a read, ROLLBACK), SHOW VARIABLES
+// lists it as a number, and setting it, like any read-only variable, is
+// 1238, as MariaDB 10.11 answered the same statements.
+func TestInTransaction(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE it", "USE it", "CREATE TABLE c (a INT PRIMARY KEY)", "INSERT INTO c VALUES (1)")
+	expectRows(t, c, "SELECT @@in_transaction", "0")
+	mustExec(t, c, "BEGIN")
+	expectRows(t, c, "SELECT @@in_transaction, @@session.in_transaction", "1|1")
+	mustExec(t, c, "COMMIT")
+	expectRows(t, c, "SELECT @@in_transaction", "0")
+	mustExec(t, c, "SET autocommit = 0")
+	expectRows(t, c, "SELECT @@in_transaction", "0")
+	expectRows(t, c, "SELECT a FROM c", "1")
+	expectRows(t, c, "SELECT @@in_transaction", "1")
+	mustExec(t, c, "ROLLBACK")
+	expectRows(t, c, "SELECT @@in_transaction", "0")
+	expectRows(t, c, "SHOW VARIABLES LIKE 'in_transaction'", "in_transaction|0")
+	for _, q := range []string{"SET in_transaction = 1", "SET @@session.version = 'x'"} {
+		_, err := c.ExecContext(context.Background(), q)
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1238 || !strings.HasSuffix(me.Message, "is a read only variable") {
+			t.Errorf("%s: %v, want 1238 ... is a read only variable", q, err)
+		}
+	}
+}
