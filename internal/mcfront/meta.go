@@ -284,22 +284,10 @@ func (ss *session) applyMeta(tx *engine.Job, o *op, c *container, key []byte, no
 			o.mcode = "EX"
 			return
 		}
-		n, numeric := mcproto.ParseUint64(it.value)
-		if !numeric || len(it.value) == 0 {
+		n, v, numeric := arith(it.value, f.Delta, incr)
+		if !numeric {
 			o.res, o.err = resError, mcproto.ErrNonNumeric
 			return
-		}
-		if incr {
-			n += f.Delta
-		} else {
-			n = sub0(n, f.Delta)
-		}
-		v := strconv.AppendUint(nil, n, 10)
-		if len(v) < len(it.value) {
-			v = append(v, make([]byte, len(it.value)-len(v))...)
-			for i := len(strconv.AppendUint(nil, n, 10)); i < len(v); i++ {
-				v[i] = ' '
-			}
 		}
 		exp := it.exp
 		if f.Flag('T') {

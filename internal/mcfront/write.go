@@ -238,24 +238,15 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 			o.res = resNotFound
 			break
 		}
-		n, ok := mcproto.ParseUint64(it.value)
-		if !ok || len(it.value) == 0 {
+		n, v, ok := arith(it.value, o.delta, incr)
+		if !ok {
 			o.res, o.err = resError, mcproto.ErrNonNumeric
 			break
 		}
 		if incr {
-			n += o.delta // wraps at 2^64, as memcached
 			st.IncrHits.Add(1)
 		} else {
-			n = sub0(n, o.delta)
 			st.DecrHits.Add(1)
-		}
-		v := strconv.AppendUint(nil, n, 10)
-		if len(v) < len(it.value) {
-			// memcached rewrites the number in place, padded with spaces
-			// (when no other thread holds the item: else it writes a new
-			// item of the number's length, which it does at random)
-			v = append(v, bytes.Repeat([]byte{' '}, len(it.value)-len(v))...)
 		}
 		o.newCas = ss.s.nextCas()
 		if err := ss.w.store(tx, c, kv, true, v, it.flags, o.newCas, it.exp); err != nil {
@@ -267,11 +258,30 @@ func (ss *session) applyOp(tx *engine.Job, o *op) error {
 	return nil
 }
 
-func sub0(a, b uint64) uint64 {
-	if b > a {
-		return 0
+// arith is incr (or decr) of the number old by delta, as memcached
+// computes it: incr wraps at 2^64, decr stops at 0; v is the new value
+// to store, padded with spaces to old's length when shorter (memcached
+// rewrites the number in place when no other thread holds the item: else
+// it writes a new item of the number's length, which it does at random).
+// ok is false when old is no number.
+func arith(old []byte, delta uint64, incr bool) (n uint64, v []byte, ok bool) {
+	n, ok = mcproto.ParseUint64(old)
+	if !ok || len(old) == 0 {
+		return 0, nil, false
 	}
-	return a - b
+	switch {
+	case incr:
+		n += delta
+	case delta > n:
+		n = 0
+	default:
+		n -= delta
+	}
+	v = strconv.AppendUint(make([]byte, 0, max(len(old), 20)), n, 10)
+	for len(v) < len(old) {
+		v = append(v, ' ')
+	}
+	return n, v, true
 }
 
 // read finds key's row in c inside the job: ok is false when the key
