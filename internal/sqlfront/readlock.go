@@ -87,16 +87,15 @@ func (h *mariaHandler) readLockStatement(ctx context.Context, c *mysql.Conn, que
 	for len(q) > 0 && isBlank(q[0]) {
 		q = q[1:]
 	}
-	if len(q) < 6 {
-		return false, "", nil
-	}
-	switch q[0] | 0x20 {
-	case 'u':
+	// (the first word decides before any pattern runs: UPDATE and the
+	// other statements pass here on every text query)
+	switch {
+	case len(q) > 6 && strings.EqualFold(q[:6], "unlock"):
 		if unlockTablesRe.MatchString(q) {
 			h.readLocks.release(c.ConnectionID)
 		}
 		return false, "", nil
-	case 'f':
+	case len(q) > 5 && strings.EqualFold(q[:5], "flush"):
 		// (mariadb-dump sends FLUSH /*!40101 LOCAL */ TABLES first)
 		q, _ = mariadb.ExecutableComments(q)
 		m := flushReadLockRe.FindStringIndex(q)
@@ -111,10 +110,10 @@ func (h *mariaHandler) readLockStatement(ctx context.Context, c *mysql.Conn, que
 		if rest = q[m[1]:]; !multi && strings.TrimSpace(rest) != "" {
 			return false, "", nil
 		}
+		if !h.hasPrivilege(c, sql.PrivilegeType_Reload) {
+			return true, rest, sqlError(mysql.ERSpecifiedAccessDenied, "RELOAD")
+		}
 		if !lock {
-			if !h.hasPrivilege(c, sql.PrivilegeType_Reload) {
-				return true, rest, sqlError(mysql.ERSpecifiedAccessDenied, "RELOAD")
-			}
 			setStatusFlags(c)
 			return true, rest, cb(&sqltypes.Result{}, strings.TrimSpace(rest) != "")
 		}
@@ -124,9 +123,6 @@ func (h *mariaHandler) readLockStatement(ctx context.Context, c *mysql.Conn, que
 	s := h.srv.Load()
 	if s == nil {
 		return false, "", nil
-	}
-	if !h.hasPrivilege(c, sql.PrivilegeType_Reload) {
-		return true, rest, sqlError(mysql.ERSpecifiedAccessDenied, "RELOAD")
 	}
 	r := &h.readLocks
 	r.mu.Lock()
