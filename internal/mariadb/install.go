@@ -72,7 +72,8 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleOrderedGroup, Apply: orderedGroupRule},               // orderedgroup.go
 			analyzer.Rule{Id: ruleKeyedSort, Apply: keyedSortRule},                     // keyedsort.go
 			analyzer.Rule{Id: ruleKeyedGroup, Apply: keyedGroupRule},                   // keyedgroup.go
-			analyzer.Rule{Id: ruleMergeNulls, Apply: mergeNullsRule})                   // mergenulls.go
+			analyzer.Rule{Id: ruleMergeNulls, Apply: mergeNullsRule},                   // mergenulls.go
+			analyzer.Rule{Id: ruleScanFilter, Apply: sqlbackend.ScanFilterRule})        // scanfilter.go: last
 	})
 	hp, _ := p.(*sqlbackend.Provider) // nil for another provider
 	a := withAssign(withSpatial(sqlbackend.WithMatch(withTruncate(analyzer.NewBuilder(p).

@@ -86,4 +86,5 @@ const (
 	ruleCastTime
 	ruleClock
 	ruleReadOnly
+	ruleScanFilter
 )

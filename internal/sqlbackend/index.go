@@ -294,6 +294,9 @@ type rangeIter struct {
 	recycle bool
 	bound   [2]types.Value // the backing of a rangeRead's bounds
 	boxes   boxes          // the slabs its rows are made from (boxes.go)
+	// filter are a scanFilter's checks (scanfilter.go): a row read
+	// without a lock that fails one is skipped before it is converted.
+	filter []rowCheck
 }
 
 var _ sql.RowIter = (*rangeIter)(nil)
@@ -358,6 +361,9 @@ func (it *rangeIter) Next(ctx *sql.Context) (sql.Row, error) {
 		}
 		if err != nil {
 			return nil, MapError(err)
+		}
+		if it.filter != nil && it.lock == lockNone && !passAll(it.filter, r) {
+			continue
 		}
 		if r, err = it.accept(ctx, r, it.curGen, it.curRg, it.check, it.anyOf, it.lock); err != nil {
 			return nil, err

@@ -64,6 +64,7 @@ func ReusableNode(n sql.Node, resets *[]func()) bool {
 		*plan.GroupBy, *plan.Having, *plan.Window, *plan.Distinct, *plan.OrderedDistinct,
 		*plan.JoinNode, *plan.TableAlias, *plan.SubqueryAlias, *plan.SetOp,
 		*plan.StripRowNode, *plan.EmptyTable:
+	case *scanFilter: // scanfilter.go: its checks are made per execution
 	case *plan.Update:
 		// a prepared UPDATE's template (sqlfront's prepplans.go): one
 		// table, no RETURNING; the updater is made per execution

@@ -124,6 +124,9 @@ func explainRows(ctx *sql.Context, n sql.Node) []*explainRow {
 	var walk func(n sql.Node, alias string, where bool)
 	sorted := false
 	walk = func(n sql.Node, alias string, where bool) {
+		if f, ok := sqlbackend.ScanFilterOf(n); ok {
+			n = f
+		}
 		if name, key, ok := sqlbackend.RangeChecked(n); ok {
 			r := &explainRow{table: name, typ: "range", key: key, rows: -1, where: where, perRecord: true}
 			if alias != "" {
