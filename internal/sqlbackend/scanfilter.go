@@ -281,60 +281,47 @@ func (n *scanFilter) checks(ctx *sql.Context) ([]rowCheck, error) {
 	for _, cj := range cs {
 		typ := &n.t.t.Columns[cj.col].Type
 		ck := rowCheck{op: cj.op, rg: colRange{col: cj.col, typ: typ, lo: bound{unbounded: true}, hi: bound{unbounded: true}}}
-		if cj.op == checkRange {
-			if textKind(typ) {
-				v, err := cj.lit.Eval(ctx, nil)
-				if err != nil {
-					return nil, err
-				}
-				s, ok := v.(string)
-				switch {
-				case v == nil:
-					ck.op = checkNever
-				case !ok || !ascii(s):
-					continue // (other bytes may differ in the column's charset)
-				default:
-					b := bound{v: types.Value{B: []byte(s)}, incl: true}
-					ck.rg.lo, ck.rg.hi = b, b
-				}
-			} else if typ.Kind == types.Enum {
-				v, err := cj.lit.Eval(ctx, nil)
-				if err != nil {
-					return nil, err
-				}
-				s, ok := v.(string)
-				switch {
-				case v == nil:
-					ck.op = checkNever
-				case !ok:
+		if cj.op == checkRange && (textKind(typ) || typ.Kind == types.Enum) {
+			// One value equal to the literal's text.
+			v, err := cj.lit.Eval(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			s, ok := v.(string)
+			var eq types.Value
+			switch {
+			case v == nil:
+				ck.op = checkNever
+			case !ok || !ascii(s):
+				continue // (other bytes may differ in the column's charset)
+			case typ.Kind == types.Enum:
+				m, ok := enumMember(typ, s)
+				if !ok {
 					continue
-				default:
-					m, ok := enumMember(typ, s)
-					if !ok {
-						continue
-					}
-					b := bound{v: types.Value{I: m}, incl: true}
-					ck.rg.lo, ck.rg.hi = b, b
 				}
-			} else {
-				for _, side := range [...]struct {
-					on    bool
-					upper bool
-					b     *bound
-				}{{cj.lo, false, &ck.rg.lo}, {cj.hi, true, &ck.rg.hi}} {
-					if !side.on {
-						continue
-					}
-					v, kind, err := rangeBound(ctx, cj.lit, nil, typ, side.upper)
-					if err != nil {
-						return nil, err
-					}
-					switch kind {
-					case boundNone:
-						ck.op = checkNever
-					case boundValue:
-						*side.b = bound{v: v, incl: true}
-					}
+				eq = types.Value{I: m}
+			default:
+				eq = types.Value{B: []byte(s)}
+			}
+			ck.rg.lo, ck.rg.hi = bound{v: eq, incl: true}, bound{v: eq, incl: true}
+		} else if cj.op == checkRange {
+			for _, side := range [...]struct {
+				on    bool
+				upper bool
+				b     *bound
+			}{{cj.lo, false, &ck.rg.lo}, {cj.hi, true, &ck.rg.hi}} {
+				if !side.on {
+					continue
+				}
+				v, kind, err := rangeBound(ctx, cj.lit, nil, typ, side.upper)
+				if err != nil {
+					return nil, err
+				}
+				switch kind {
+				case boundNone:
+					ck.op = checkNever
+				case boundValue:
+					*side.b = bound{v: v, incl: true}
 				}
 			}
 		}
@@ -346,9 +333,9 @@ func (n *scanFilter) checks(ctx *sql.Context) ([]rowCheck, error) {
 // enumMember returns the number of the one member of ENUM typ whose name
 // equals s under the column's collation, as MariaDB compares an ENUM with
 // a string; ok is false when no member or more than one does, and for a
-// text that is empty, not ASCII, or may be read as a member's number.
+// text that is empty or may be read as a member's number.
 func enumMember(typ *types.Type, s string) (int64, bool) {
-	if s == "" || !ascii(s) || s[0] <= ' ' || s[0] == '+' || s[0] == '-' || s[0] == '.' || s[0] >= '0' && s[0] <= '9' {
+	if s == "" || s[0] <= ' ' || s[0] == '+' || s[0] == '-' || s[0] == '.' || s[0] >= '0' && s[0] <= '9' {
 		return 0, false
 	}
 	var m int64
