@@ -227,7 +227,7 @@ func BenchmarkInsertSync(b *testing.B) {
 // reports the process CPU per updated row, which is what the end-to-end
 // comparison with MariaDB counts.
 func BenchmarkUpdate16x16(b *testing.B) {
-	for _, mt := range []int64{1 << 20, 4 << 20, 16 << 20, 64 << 20} {
+	for _, mt := range []int64{1 << 20, 4 << 20, 8 << 20, 16 << 20, 64 << 20} {
 		b.Run(fmt.Sprintf("memtable=%dMiB", mt>>20), func(b *testing.B) { benchUpdate16x16(b, mt) })
 	}
 }
