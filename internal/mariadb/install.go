@@ -49,6 +49,10 @@ func InstallPrinting() {
 func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 	installAfterAllRules.Do(func() {
 		installSessionVars() // sessionvars.go
+		// (after go-mysql-server's simplifyFilters, which folds variables
+		// and constant arithmetic into literals, before the lookups are
+		// planned)
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: ruleIntRange, Apply: intRangeRule}) // intrange.go
 		// (before go-mysql-server's index assignment, which garbles the
 		// RETURNING list of an INSERT into a table with checks)
 		analyzer.OnceAfterAll = append([]analyzer.Rule{{Id: ruleReturning, Apply: returningRule}}, analyzer.OnceAfterAll...) // returning.go

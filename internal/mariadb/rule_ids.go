@@ -87,4 +87,5 @@ const (
 	ruleClock
 	ruleReadOnly
 	ruleScanFilter
+	ruleIntRange
 )
