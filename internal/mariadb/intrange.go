@@ -31,9 +31,15 @@ import (
 // every expression of the plan, not only to conditions.
 
 // intRangeRule rewrites the comparisons of integer columns with numbers
-// beyond their type (see above).
+// beyond their type (see above), and of ENUM columns with strings
+// (enumcmp.go).
 func intRangeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return everyExprDeep(n, intRangeExpr)
+	return everyExprDeep(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		if ne, same, err := intRangeExpr(e); err != nil || same == transform.NewTree {
+			return ne, same, err
+		}
+		return enumCmpExpr(e) // enumcmp.go
+	})
 }
 
 // intLimits returns the range of an integer column's type.

@@ -24,7 +24,7 @@ import (
 // compare a column with a literal in a way the engine's values answer
 // (IS NULL, IS NOT NULL, integer and date comparisons cut as a range
 // read's bounds are, equality of text under the column's collation and
-// of an ENUM with one member's name) are
+// of an ENUM with one member's name or number) are
 // checked on the engine's row first (rowCheck), and a row that fails one
 // is never converted. Every row that passes still goes through the whole
 // condition, so a check only has to keep every row the condition keeps;
@@ -289,9 +289,17 @@ func (n *scanFilter) checks(ctx *sql.Context) ([]rowCheck, error) {
 			}
 			s, ok := v.(string)
 			var eq types.Value
+			n, isNum := v.(int64)
 			switch {
 			case v == nil:
 				ck.op = checkNever
+			case isNum && typ.Kind == types.Enum:
+				// (a member's number: the dialect's rewrite of a
+				// comparison with a name, mariadb/enumcmp.go)
+				if n < 0 || n > int64(len(typ.Elems)) {
+					continue
+				}
+				eq = types.Value{I: n}
 			case !ok || !ascii(s):
 				continue // (other bytes may differ in the column's charset)
 			case typ.Kind == types.Enum:
