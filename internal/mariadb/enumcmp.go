@@ -110,17 +110,9 @@ func enumCmpExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, erro
 		}
 		return memberIn(gf, et, ms), transform.NewTree, nil
 	}
-	switch e.(type) {
-	case *expression.Equals, *expression.NullSafeEquals, *expression.GreaterThan, *expression.GreaterThanOrEqual,
-		*expression.LessThan, *expression.LessThanOrEqual:
-	default:
+	left, right, flipped, ok := comparedWithLiteral(e) // intrange.go
+	if !ok {
 		return e, transform.SameTree, nil
-	}
-	ch := e.Children()
-	left, right := ch[0], ch[1]
-	flipped := false
-	if _, ok := stringLit(left); ok {
-		left, right, flipped = right, left, true
 	}
 	gf, et, coll, ok := enumColumn(left)
 	s, isText := stringLit(right)

@@ -137,6 +137,24 @@ func limitOf(v *big.Int) sql.Expression {
 	return expression.NewLiteral(v.Uint64(), gtypes.Uint64)
 }
 
+// comparedWithLiteral returns the sides of a comparison (=, <=>, <, <=,
+// >, >=) with a literal on the right: flipped when the literal was on
+// the left (the comparison then asks the opposite of the right side).
+func comparedWithLiteral(e sql.Expression) (left, right sql.Expression, flipped, ok bool) {
+	switch e.(type) {
+	case *expression.Equals, *expression.NullSafeEquals, *expression.GreaterThan, *expression.GreaterThanOrEqual,
+		*expression.LessThan, *expression.LessThanOrEqual:
+	default:
+		return nil, nil, false, false
+	}
+	ch := e.Children()
+	left, right = ch[0], ch[1]
+	if _, isLit := left.(*expression.Literal); isLit {
+		return right, left, true, true
+	}
+	return left, right, false, true
+}
+
 // intRangeExpr rewrites e if it compares an integer column with a number
 // beyond the column's type.
 func intRangeExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
@@ -165,16 +183,10 @@ func intRangeExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, err
 			return expression.NewGreaterThan(gf, limitOf(hi)), transform.NewTree, nil
 		}
 		return expression.NewInTuple(gf, kept), transform.NewTree, nil
-	case *expression.Equals, *expression.NullSafeEquals, *expression.GreaterThan, *expression.GreaterThanOrEqual,
-		*expression.LessThan, *expression.LessThanOrEqual:
-	default:
-		return e, transform.SameTree, nil
 	}
-	ch := e.Children()
-	left, right := ch[0], ch[1]
-	flipped := false
-	if _, ok := left.(*expression.Literal); ok {
-		left, right, flipped = right, left, true
+	left, right, flipped, ok := comparedWithLiteral(e)
+	if !ok {
+		return e, transform.SameTree, nil
 	}
 	gf, ok := left.(*expression.GetField)
 	lit, isLit := right.(*expression.Literal)
