@@ -26,7 +26,9 @@ import (
 // true, false or NULL for exactly the same values of the column (a NULL
 // column stays NULL): i > -9000000000 is i >= -128, i = 300 is i > 127
 // (no value), u > -1 is u >= 0. An IN list loses its members beyond the
-// type (none left: no value); a NULL-safe equality with one is 0. The
+// type (none left: no value); a NULL-safe equality with one is 0. A
+// string that holds an integer within the type becomes that integer
+// (integerString). The
 // rewrite is an identity over the column's values, so it applies to
 // every expression of the plan, not only to conditions.
 
@@ -129,6 +131,28 @@ func beyond(v interface{}, lo, hi *big.Int) int {
 	return 0
 }
 
+// integerString returns the integer literal of v if v is a string that
+// holds exactly an integer (spaces around it aside): MariaDB compares an
+// integer column with it as that integer, where go-mysql-server compares
+// them as DOUBLEs, which tell BIGINTs past 2^53 apart no more
+// (id > '1234567890123456788' found neither ...789 nor ...790).
+func integerString(v interface{}) (sql.Expression, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, false
+	}
+	n, ok := new(big.Int).SetString(strings.TrimSpace(s), 10)
+	switch {
+	case !ok:
+		return nil, false
+	case n.IsInt64():
+		return expression.NewLiteral(n.Int64(), gtypes.Int64), true
+	case n.IsUint64():
+		return expression.NewLiteral(n.Uint64(), gtypes.Uint64), true
+	}
+	return nil, false
+}
+
 // limitOf is the literal of a limit of a column type.
 func limitOf(v *big.Int) sql.Expression {
 	if v.Sign() < 0 || v.IsInt64() {
@@ -170,14 +194,20 @@ func intRangeExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, err
 			return e, transform.SameTree, nil
 		}
 		var kept expression.Tuple
+		changed := false
 		for _, m := range tup {
-			if lit, isLit := m.(*expression.Literal); isLit && beyond(lit.Value(), lo, hi) != 0 {
-				continue
+			if lit, isLit := m.(*expression.Literal); isLit {
+				if beyond(lit.Value(), lo, hi) != 0 {
+					continue
+				}
+				if n, ok := integerString(lit.Value()); ok {
+					m, changed = n, true
+				}
 			}
 			kept = append(kept, m)
 		}
 		switch {
-		case len(kept) == len(tup):
+		case len(kept) == len(tup) && !changed:
 			return e, transform.SameTree, nil
 		case len(kept) == 0:
 			return expression.NewGreaterThan(gf, limitOf(hi)), transform.NewTree, nil
@@ -199,7 +229,16 @@ func intRangeExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, err
 	}
 	side := beyond(lit.Value(), lo, hi)
 	if side == 0 {
-		return e, transform.SameTree, nil
+		n, ok := integerString(lit.Value())
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		if flipped {
+			ne, err := e.WithChildren(n, left)
+			return ne, transform.NewTree, err
+		}
+		ne, err := e.WithChildren(left, n)
+		return ne, transform.NewTree, err
 	}
 	// What the comparison asks of the column (the literal on the right).
 	var above bool // col > / >= the literal

@@ -139,3 +139,59 @@ func firstArg(args []any) any {
 	}
 	return args[0]
 }
+
+// TestIntegerStrings compares BIGINT columns (the primary key, an
+// indexed one, a plain one) holding neighbours past 2^53 with strings of
+// those integers, as MariaDB does: as integers, where DOUBLEs would find
+// all the neighbours equal (id > '1234567890123456788' found none).
+func TestIntegerStrings(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	base := int64(1234567890123456780)
+	mustExec(t, c, "CREATE DATABASE ist", "CREATE TABLE ist.t (id BIGINT PRIMARY KEY, b BIGINT, p BIGINT UNSIGNED, KEY ib (b))")
+	var rows []string
+	for i := int64(0); i < 20; i++ {
+		rows = append(rows, fmt.Sprintf("(%d,%d,%d)", base+i, base+i, uint64(base+i)<<3))
+	}
+	mustExec(t, c, "INSERT INTO ist.t VALUES "+strings.Join(rows, ","))
+	ops := map[string]func(a, b *big.Int) bool{
+		"=": func(a, b *big.Int) bool { return a.Cmp(b) == 0 }, "<": func(a, b *big.Int) bool { return a.Cmp(b) < 0 },
+		">=": func(a, b *big.Int) bool { return a.Cmp(b) >= 0 }, "<>": func(a, b *big.Int) bool { return a.Cmp(b) != 0 },
+	}
+	for _, col := range []string{"id", "b", "p"} {
+		for _, k := range []int64{0, 7, 8, 19} {
+			lit := new(big.Int).SetInt64(base + k)
+			if col == "p" {
+				lit.Lsh(lit, 3)
+			}
+			for op, holds := range ops {
+				var want []string
+				for i := int64(0); i < 20; i++ {
+					v := new(big.Int).SetInt64(base + i)
+					if col == "p" {
+						v.Lsh(v, 3)
+					}
+					if holds(v, lit) {
+						want = append(want, fmt.Sprint(base+i))
+					}
+				}
+				for _, q := range []string{
+					fmt.Sprintf("SELECT id FROM ist.t WHERE %s %s '%s'", col, op, lit),
+					fmt.Sprintf("SELECT id FROM ist.t WHERE %s %s ' %s '", col, op, lit),
+				} {
+					got := queryRows(t, c, q)
+					slices.Sort(got)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: %v, want %v", q, got, want)
+					}
+					got = queryRows(t, c, strings.Replace(q, "WHERE ", "WHERE id IN (SELECT id FROM ist.t) AND ", 1))
+					slices.Sort(got)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s (with a join): %v, want %v", q, got, want)
+					}
+				}
+			}
+		}
+	}
+	expectRows(t, c, fmt.Sprintf("SELECT id IN ('%d', '%d') FROM ist.t WHERE id <= %d ORDER BY id", base+1, base+3, base+3), "0", "1", "0", "1")
+}
