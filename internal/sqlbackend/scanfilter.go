@@ -24,7 +24,8 @@ import (
 // compare a column with a literal in a way the engine's values answer
 // (IS NULL, IS NOT NULL, integer and date comparisons cut as a range
 // read's bounds are, equality of text under the column's collation and
-// of an ENUM with one member's name or number) are
+// of an ENUM with one member's name or number, IN lists of such
+// literals) are
 // checked on the engine's row first (rowCheck), and a row that fails one
 // is never converted. Every row that passes still goes through the whole
 // condition, so a check only has to keep every row the condition keeps;
@@ -117,13 +118,15 @@ const (
 	checkNotNull                // not NULL
 	checkRange                  // not NULL and within rg
 	checkNever                  // nothing passes (a comparison with NULL)
+	checkIn                     // not NULL and equal to one of in
 )
 
 // rowCheck is one conjunct of a scanFilter's condition as a test of an
 // engine row's value.
 type rowCheck struct {
 	op checkOp
-	rg colRange // rg.col is the column (every op)
+	rg colRange      // rg.col is the column (every op)
+	in []types.Value // checkIn: the values
 }
 
 // pass reports whether r may pass the condition.
@@ -143,6 +146,15 @@ func (c *rowCheck) pass(r engine.Row) bool {
 		return !v.Null
 	case checkRange:
 		return !v.Null && c.rg.contains(v)
+	case checkIn:
+		if v.Null {
+			return false
+		}
+		for _, x := range c.in {
+			if types.Compare(c.rg.typ, v, x) == 0 {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -192,8 +204,9 @@ func (n *scanFilter) column(e sql.Expression) int {
 type conjunct struct {
 	col    int
 	op     checkOp
-	lit    sql.Expression // checkRange: the literal
-	lo, hi bool           // checkRange: the literal bounds the column from below, from above
+	lit    sql.Expression   // checkRange: the literal
+	lo, hi bool             // checkRange: the literal bounds the column from below, from above
+	lits   []sql.Expression // checkIn: the list's literals
 }
 
 // conjuncts returns the conjuncts of n's condition a rowCheck can stand
@@ -217,6 +230,28 @@ func (n *scanFilter) conjuncts(dst []conjunct) []conjunct {
 				if c := n.column(in.Child); c >= 0 {
 					dst = append(dst, conjunct{col: c, op: checkNotNull})
 				}
+			}
+		case *expression.InTuple, *expression.HashInTuple:
+			// (go-mysql-server makes a list of literals a HashInTuple)
+			in := e.(interface {
+				Left() sql.Expression
+				Right() sql.Expression
+			})
+			tup, ok := in.Right().(expression.Tuple)
+			c := n.column(in.Left())
+			if !ok || c < 0 || !equalityKind(&n.t.t.Columns[c].Type) {
+				continue
+			}
+			lits := make([]sql.Expression, 0, len(tup))
+			for _, m := range tup {
+				if _, isLit := m.(*expression.Literal); !isLit {
+					lits = nil
+					break
+				}
+				lits = append(lits, m)
+			}
+			if lits != nil {
+				dst = append(dst, conjunct{col: c, op: checkIn, lits: lits})
 			}
 		case *expression.Equals:
 			dst = n.comparison(dst, e.Left(), e.Right(), true, true)
@@ -251,11 +286,17 @@ func (n *scanFilter) comparison(dst []conjunct, left, right sql.Expression, lo, 
 	typ := &n.t.t.Columns[c].Type
 	switch {
 	case rangeKind(typ.Kind):
-	case (textKind(typ) || typ.Kind == types.Enum && typ.Collation != nil) && lo && hi:
+	case equalityKind(typ) && lo && hi:
 	default:
 		return dst
 	}
 	return append(dst, conjunct{col: c, op: checkRange, lit: right, lo: lo, hi: hi})
+}
+
+// equalityKind reports a column whose equality with a literal a check
+// can answer: one a range read bounds, text, or an ENUM.
+func equalityKind(typ *types.Type) bool {
+	return rangeKind(typ.Kind) || textKind(typ) || typ.Kind == types.Enum && typ.Collation != nil
 }
 
 // textKind reports a CHAR, VARCHAR or TEXT column with a collation.
@@ -281,38 +322,42 @@ func (n *scanFilter) checks(ctx *sql.Context) ([]rowCheck, error) {
 	for _, cj := range cs {
 		typ := &n.t.t.Columns[cj.col].Type
 		ck := rowCheck{op: cj.op, rg: colRange{col: cj.col, typ: typ, lo: bound{unbounded: true}, hi: bound{unbounded: true}}}
-		if cj.op == checkRange && (textKind(typ) || typ.Kind == types.Enum) {
-			// One value equal to the literal's text.
-			v, err := cj.lit.Eval(ctx, nil)
+		switch {
+		case cj.op == checkIn:
+			// The values equal to the members (a NULL member or one
+			// beyond the type makes no row TRUE).
+			unknown := false
+			for _, lit := range cj.lits {
+				v, kind, err := equalValue(ctx, typ, lit)
+				if err != nil {
+					return nil, err
+				}
+				unknown = unknown || kind == eqUnknown
+				if kind == eqValue {
+					ck.in = append(ck.in, v)
+				}
+			}
+			if unknown {
+				continue
+			}
+			if len(ck.in) == 0 {
+				ck.op = checkNever
+			}
+		case cj.op == checkRange && !rangeKind(typ.Kind):
+			// One value equal to the literal.
+			v, kind, err := equalValue(ctx, typ, cj.lit)
 			if err != nil {
 				return nil, err
 			}
-			s, ok := v.(string)
-			var eq types.Value
-			n, isNum := v.(int64)
-			switch {
-			case v == nil:
+			switch kind {
+			case eqUnknown:
+				continue
+			case eqNone:
 				ck.op = checkNever
-			case isNum && typ.Kind == types.Enum:
-				// (a member's number: the dialect's rewrite of a
-				// comparison with a name, mariadb/enumcmp.go)
-				if n < 0 || n > int64(len(typ.Elems)) {
-					continue
-				}
-				eq = types.Value{I: n}
-			case !ok || !ascii(s):
-				continue // (other bytes may differ in the column's charset)
-			case typ.Kind == types.Enum:
-				m, ok := enumMember(typ, s)
-				if !ok {
-					continue
-				}
-				eq = types.Value{I: m}
 			default:
-				eq = types.Value{B: []byte(s)}
+				ck.rg.lo, ck.rg.hi = bound{v: v, incl: true}, bound{v: v, incl: true}
 			}
-			ck.rg.lo, ck.rg.hi = bound{v: eq, incl: true}, bound{v: eq, incl: true}
-		} else if cj.op == checkRange {
+		case cj.op == checkRange:
 			for _, side := range [...]struct {
 				on    bool
 				upper bool
@@ -336,6 +381,65 @@ func (n *scanFilter) checks(ctx *sql.Context) ([]rowCheck, error) {
 		checks = append(checks, ck)
 	}
 	return checks, nil
+}
+
+// eqKind says what equalValue found.
+type eqKind uint8
+
+const (
+	eqValue   eqKind = iota // the one value equal to the literal
+	eqNone                  // no value (NULL, or beyond the column's type)
+	eqUnknown               // not known here: no check
+)
+
+// equalValue returns the value a column of typ holds when it equals the
+// literal lit: as a range read's point for integers and dates, the text
+// of an ASCII string for text (compared under the column's collation),
+// the member for an ENUM (a number, or one member's name).
+func equalValue(ctx *sql.Context, typ *types.Type, lit sql.Expression) (types.Value, eqKind, error) {
+	if rangeKind(typ.Kind) {
+		lo, lk, err := rangeBound(ctx, lit, nil, typ, false)
+		if err != nil {
+			return types.Value{}, eqUnknown, err
+		}
+		hi, hk, err := rangeBound(ctx, lit, nil, typ, true)
+		if err != nil {
+			return types.Value{}, eqUnknown, err
+		}
+		switch {
+		case lk == boundNone || hk == boundNone:
+			return types.Value{}, eqNone, nil
+		case lk == boundValue && hk == boundValue && types.Compare(typ, lo, hi) == 0:
+			return lo, eqValue, nil
+		}
+		return types.Value{}, eqUnknown, nil
+	}
+	v, err := lit.Eval(ctx, nil)
+	if err != nil {
+		return types.Value{}, eqUnknown, err
+	}
+	s, isText := v.(string)
+	n, isNum := v.(int64)
+	switch {
+	case v == nil:
+		return types.Value{}, eqNone, nil
+	case isNum && typ.Kind == types.Enum:
+		// (a member's number: the dialect's rewrite of a comparison
+		// with a name, mariadb/enumcmp.go)
+		if n < 0 || n > int64(len(typ.Elems)) {
+			return types.Value{}, eqNone, nil
+		}
+		return types.Value{I: n}, eqValue, nil
+	case !isText || !ascii(s):
+		return types.Value{}, eqUnknown, nil // (other bytes may differ in the column's charset)
+	case typ.Kind == types.Enum:
+		m, ok := enumMember(typ, s)
+		if !ok {
+			return types.Value{}, eqUnknown, nil
+		}
+		return types.Value{I: m}, eqValue, nil
+	}
+	return types.Value{B: []byte(s)}, eqValue, nil
 }
 
 // enumMember returns the number of the one member of ENUM typ whose name
