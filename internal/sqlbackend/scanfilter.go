@@ -25,9 +25,8 @@ import (
 // (IS NULL, IS NOT NULL, integer and date comparisons cut as a range
 // read's bounds are, equality of text under the column's collation and
 // of an ENUM with one member's name or number, IN lists of such
-// literals) are
-// checked on the engine's row first (rowCheck), and a row that fails one
-// is never converted. Every row that passes still goes through the whole
+// literals) are checked on the engine's row first (rowCheck), and a row
+// that fails one is never converted. Every row that passes still goes through the whole
 // condition, so a check only has to keep every row the condition keeps;
 // it may keep more: an integer < 5 is checked as <= 5, and IS NULL on a
 // date column keeps the zero and invalid dates, which MariaDB's IS NULL
