@@ -88,4 +88,5 @@ const (
 	ruleReadOnly
 	ruleScanFilter
 	ruleIntRange
+	ruleWindowKeys
 )
