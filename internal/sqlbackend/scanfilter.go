@@ -24,7 +24,7 @@ import (
 // compare a column with a literal in a way the engine's values answer
 // (IS NULL, IS NOT NULL, integer and date comparisons cut as a range
 // read's bounds are, equality of text under the column's collation and
-// of an ENUM with one member's name or number, IN lists of such
+// of an ENUM with a member's number, IN lists of such
 // literals) are checked on the engine's row first (rowCheck), and a row
 // that fails one is never converted. Every row that passes still goes through the whole
 // condition, so a check only has to keep every row the condition keeps;
@@ -295,7 +295,7 @@ func (n *scanFilter) comparison(dst []conjunct, left, right sql.Expression, lo, 
 // equalityKind reports a column whose equality with a literal a check
 // can answer: one a range read bounds, text, or an ENUM.
 func equalityKind(typ *types.Type) bool {
-	return rangeKind(typ.Kind) || textKind(typ) || typ.Kind == types.Enum && typ.Collation != nil
+	return rangeKind(typ.Kind) || textKind(typ) || typ.Kind == types.Enum
 }
 
 // textKind reports a CHAR, VARCHAR or TEXT column with a collation.
@@ -394,7 +394,7 @@ const (
 // equalValue returns the value a column of typ holds when it equals the
 // literal lit: as a range read's point for integers and dates, the text
 // of an ASCII string for text (compared under the column's collation),
-// the member for an ENUM (a number, or one member's name).
+// the member's number for an ENUM.
 func equalValue(ctx *sql.Context, typ *types.Type, lit sql.Expression) (types.Value, eqKind, error) {
 	if rangeKind(typ.Kind) {
 		lo, lk, err := rangeBound(ctx, lit, nil, typ, false)
@@ -422,43 +422,21 @@ func equalValue(ctx *sql.Context, typ *types.Type, lit sql.Expression) (types.Va
 	switch {
 	case v == nil:
 		return types.Value{}, eqNone, nil
-	case isNum && typ.Kind == types.Enum:
-		// (a member's number: the dialect's rewrite of a comparison
-		// with a name, mariadb/enumcmp.go)
-		if n < 0 || n > int64(len(typ.Elems)) {
+	case typ.Kind == types.Enum:
+		// A member's number: the dialect turns a comparison with a
+		// member's name into one (mariadb/enumcmp.go); a name it left
+		// is not checked here.
+		switch {
+		case !isNum:
+			return types.Value{}, eqUnknown, nil
+		case n < 0 || n > int64(len(typ.Elems)):
 			return types.Value{}, eqNone, nil
 		}
 		return types.Value{I: n}, eqValue, nil
 	case !isText || !ascii(s):
 		return types.Value{}, eqUnknown, nil // (other bytes may differ in the column's charset)
-	case typ.Kind == types.Enum:
-		m, ok := enumMember(typ, s)
-		if !ok {
-			return types.Value{}, eqUnknown, nil
-		}
-		return types.Value{I: m}, eqValue, nil
 	}
 	return types.Value{B: []byte(s)}, eqValue, nil
-}
-
-// enumMember returns the number of the one member of ENUM typ whose name
-// equals s under the column's collation, as MariaDB compares an ENUM with
-// a string; ok is false when no member or more than one does, and for a
-// text that is empty or may be read as a member's number.
-func enumMember(typ *types.Type, s string) (int64, bool) {
-	if s == "" || s[0] <= ' ' || s[0] == '+' || s[0] == '-' || s[0] == '.' || s[0] >= '0' && s[0] <= '9' {
-		return 0, false
-	}
-	var m int64
-	for i, e := range typ.Elems {
-		if typ.Collation.Compare([]byte(e), []byte(s)) == 0 {
-			if m != 0 {
-				return 0, false
-			}
-			m = int64(i + 1)
-		}
-	}
-	return m, m != 0
 }
 
 // scanFilterReads counts the reads of scanFilters (ScanFilterReads).
