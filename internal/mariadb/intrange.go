@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	gtypes "github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/shopspring/decimal"
 )
 
@@ -44,40 +45,29 @@ func intRangeRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *pla
 	})
 }
 
+// intWidths are the integer column types: their bits, and whether
+// unsigned.
+var intWidths = map[query.Type]struct {
+	bits     uint
+	unsigned bool
+}{
+	sqltypes.Int8: {8, false}, sqltypes.Uint8: {8, true}, sqltypes.Int16: {16, false}, sqltypes.Uint16: {16, true},
+	sqltypes.Int24: {24, false}, sqltypes.Uint24: {24, true}, sqltypes.Int32: {32, false}, sqltypes.Uint32: {32, true},
+	sqltypes.Int64: {64, false}, sqltypes.Uint64: {64, true},
+}
+
 // intLimits returns the range of an integer column's type.
 func intLimits(t sql.Type) (lo, hi *big.Int, ok bool) {
-	var bits uint
-	unsigned := false
-	switch t.Type() {
-	case sqltypes.Int8:
-		bits = 8
-	case sqltypes.Uint8:
-		bits, unsigned = 8, true
-	case sqltypes.Int16:
-		bits = 16
-	case sqltypes.Uint16:
-		bits, unsigned = 16, true
-	case sqltypes.Int24:
-		bits = 24
-	case sqltypes.Uint24:
-		bits, unsigned = 24, true
-	case sqltypes.Int32:
-		bits = 32
-	case sqltypes.Uint32:
-		bits, unsigned = 32, true
-	case sqltypes.Int64:
-		bits = 64
-	case sqltypes.Uint64:
-		bits, unsigned = 64, true
-	default:
+	w, ok := intWidths[t.Type()]
+	if !ok {
 		return nil, nil, false
 	}
 	one := big.NewInt(1)
-	if unsigned {
-		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, bits), one), true
+	if w.unsigned {
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, w.bits), one), true
 	}
-	hi = new(big.Int).Sub(new(big.Int).Lsh(one, bits-1), one)
-	return new(big.Int).Neg(new(big.Int).Lsh(one, bits-1)), hi, true
+	hi = new(big.Int).Sub(new(big.Int).Lsh(one, w.bits-1), one)
+	return new(big.Int).Neg(new(big.Int).Lsh(one, w.bits-1)), hi, true
 }
 
 // beyond reports whether the number v lies below lo (-1) or above hi
