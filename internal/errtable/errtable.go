@@ -103,6 +103,7 @@ const (
 	ERGeneratedColumnValue       = 1906
 	ERReplicaChannelDoesNotExist = 3074 // ER_REPLICA_CHANNEL_DOES_NOT_EXIST
 	ERConstraintFailed           = 4025 // ER_CONSTRAINT_FAILED: a CHECK constraint is false
+	ERWrongTypeForRangeFrame     = 4021 // ER_WRONG_TYPE_FOR_RANGE_FRAME: a RANGE offset over a key that is no number
 	EREventAlreadyExists         = 1537 // ER_EVENT_ALREADY_EXISTS
 	ERUnsupportedPS              = 1295 // ER_UNSUPPORTED_PS: a statement EXECUTE IMMEDIATE cannot run
 	ERInvalidRole                = 1959 // ER_INVALID_ROLE: a role not granted to the account
@@ -369,6 +370,7 @@ var mysqlErrors = map[int]MySQLError{
 	1916: {"ER_DATA_OVERFLOW", "22003", "Got overflow when converting '%s' to %s. Value truncated"},
 	1959: {"ER_INVALID_ROLE", "OP000", "User %s has not been granted role %s"},
 	1960: {"ER_INVALID_CURRENT_USER", "0L000", "The current user is invalid"},
+	4021: {"ER_WRONG_TYPE_FOR_RANGE_FRAME", "HY000", "Numeric datatype is required for RANGE-type frame"},
 	4025: {"ER_CONSTRAINT_FAILED", "23000", "CONSTRAINT `%s` failed for `%s`.`%s`"},
 	// FULLTEXT and SPATIAL (sqlbackend/fulltext.go, spatial.go, match.go).
 	1191: {"ER_FT_MATCHING_KEY_NOT_FOUND", "HY000", "Can't find FULLTEXT index matching the column list"},

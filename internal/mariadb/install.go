@@ -78,6 +78,7 @@ func NewAnalyzer(p sql.DatabaseProvider) *analyzer.Analyzer {
 			analyzer.Rule{Id: ruleKeyedGroup, Apply: keyedGroupRule},                   // keyedgroup.go
 			analyzer.Rule{Id: ruleMergeNulls, Apply: mergeNullsRule},                   // mergenulls.go
 			analyzer.Rule{Id: ruleWindowKeys, Apply: windowKeysRule},                   // windowkeys.go
+			analyzer.Rule{Id: ruleRangeFrames, Apply: rangeFramesRule},                 // rangeframe.go
 			analyzer.Rule{Id: ruleScanFilter, Apply: sqlbackend.ScanFilterRule})        // scanfilter.go: last
 	})
 	hp, _ := p.(*sqlbackend.Provider) // nil for another provider

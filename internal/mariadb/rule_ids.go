@@ -89,4 +89,5 @@ const (
 	ruleScanFilter
 	ruleIntRange
 	ruleWindowKeys
+	ruleRangeFrames
 )
