@@ -25,6 +25,11 @@ import (
 //     expressions without windows, and the columns and aggregates the
 //     windows and the ORDER BY use; the outer SELECT keeps the names,
 //     DISTINCT, ORDER BY and LIMIT.
+//   - Named windows (WINDOW w AS (...)) are written into the OVER
+//     clauses that use them (inlineWindows): go-mysql-server's planner
+//     gave a plain OVER w the frame of an empty OVER (), the whole
+//     partition, when w has an ORDER BY and another OVER (w ...) of the
+//     statement has a frame of its own.
 //   - GROUP BY ... WITH ROLLUP, which the vitess grammar lacks: the
 //     parser's retry (dialectBlank) replaces `WITH ROLLUP` by the marker
 //     column `,__rollup__` (as long), and the SELECT becomes a UNION ALL
@@ -79,6 +84,12 @@ func ReportRewrite(text string, st ast.Statement) error {
 			return err
 		}
 		windowsOverGroups(sels[i])
+		if len(sels[i].Window) > 0 {
+			// go-mysql-server's planner gave a plain OVER w the frame
+			// of an empty OVER () (the whole partition) when w has an
+			// ORDER BY: written into each OVER clause, w is MariaDB's.
+			inlineWindows(sels[i])
+		}
 	}
 	return nil
 }

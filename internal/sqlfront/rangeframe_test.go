@@ -20,7 +20,8 @@ import (
 // partition's end under DESC, or once a NULL key was in the partition.
 // An offset over a DATE or VARCHAR key is MariaDB's error 4021 (it
 // counted nothing); MySQL's INTERVAL offsets over a DATE key (MariaDB's
-// grammar has none) follow the same rules.
+// grammar has none) follow the same rules. A named window used plainly
+// (OVER w) beside a use with a frame of its own keeps its default frame.
 func TestRangeFrames(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	c := ts.conn("")
@@ -62,6 +63,7 @@ func TestRangeFrames(t *testing.T) {
 	// A named window, and two frames of one window in one statement.
 	queries = append(queries,
 		"SELECT id, SUM(id) OVER w, COUNT(*) OVER w FROM t WINDOW w AS (PARTITION BY g ORDER BY i DESC RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING) ORDER BY id",
+		"SELECT id, SUM(id) OVER w, COUNT(*) OVER (w RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING), MIN(id) OVER (w RANGE BETWEEN CURRENT ROW AND 2 FOLLOWING) FROM t WINDOW w AS (ORDER BY i DESC) ORDER BY id",
 		"SELECT id, SUM(id) OVER (ORDER BY i RANGE BETWEEN 2 PRECEDING AND CURRENT ROW), SUM(id) OVER (ORDER BY i DESC RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t WHERE g = 1 ORDER BY id")
 
 	var answers strings.Builder
