@@ -25,7 +25,11 @@ import (
 //   - CREATE TRIGGER IF NOT EXISTS, whose IF NOT EXISTS goes (the backend
 //     reads it from the statement's text);
 //   - an index hint naming PRIMARY (`FORCE INDEX (PRIMARY)`), which goes:
-//     go-mysql-server's planner takes no index hint.
+//     go-mysql-server's planner takes no index hint;
+//   - a comparison at the top of a generated column's expression
+//     (`g INT AS (i > 1)`), whose parentheses are doubled
+//     (generatedParensRewrite), and the query of CREATE TABLE t
+//     [AS] (SELECT ...) in parentheses, which go (createSelectParens).
 //
 // When a statement fails to parse, guardedParser retries it once with
 // those forms blanked out (replaced by as many spaces, so that offsets
@@ -58,6 +62,12 @@ func DialectRewrite(q string) (string, bool) {
 		return rw, true
 	}
 	out, blanked := dialectBlank(q)
+	if rw, ok := createSelectParens(out); ok {
+		out, blanked = rw, true
+	}
+	if rw, ok := generatedParensRewrite(out); ok {
+		out, blanked = rw, true
+	}
 	if rw, ok := AssignRewrite(out); ok {
 		return rw, true
 	}
@@ -71,6 +81,110 @@ func DialectRewrite(q string) (string, bool) {
 		return rw, true
 	}
 	return out, blanked
+}
+
+// createSelectParens blanks the parentheses around the query of CREATE
+// TABLE t (SELECT ...) and CREATE TABLE t AS (SELECT ...), which MariaDB
+// takes and the grammar takes without them.
+func createSelectParens(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) < 5 || !isTableDDL(toks) || !strings.EqualFold(toks[0].text, "CREATE") {
+		return q, false
+	}
+	last := len(toks) - 1
+	if toks[last].text == ";" {
+		last--
+	}
+	depth := 0
+	for i, t := range toks[:last] {
+		switch t.text {
+		case "(":
+			if depth == 0 && strings.EqualFold(toks[i+1].text, "SELECT") && toks[last].text == ")" {
+				// the query's parentheses, if the last one closes this one
+				d := 0
+				for j := i; j <= last; j++ {
+					switch toks[j].text {
+					case "(":
+						d++
+					case ")":
+						d--
+					}
+					if d == 0 && j < last {
+						return q, false
+					}
+				}
+				b := []byte(q)
+				b[t.start], b[toks[last].start] = ' ', ' '
+				return string(b), true
+			}
+			depth++
+		case ")":
+			depth--
+		}
+	}
+	return q, false
+}
+
+// isTableDDL reports whether toks are those of CREATE or ALTER
+// [TEMPORARY|...] TABLE.
+func isTableDDL(toks []codeWord) bool {
+	if !(strings.EqualFold(toks[0].text, "CREATE") || strings.EqualFold(toks[0].text, "ALTER")) {
+		return false
+	}
+	for _, t := range toks[1:min(len(toks), 4)] {
+		if t.word && strings.EqualFold(t.text, "TABLE") {
+			return true
+		}
+	}
+	return false
+}
+
+// generatedParensRewrite doubles the parentheses of a generated
+// column's expression in CREATE TABLE and ALTER TABLE (`g INT AS (i > 1)`
+// becomes `g INT AS ((i > 1))`): the grammar takes no comparison at the
+// top level of that expression, which MariaDB and MySQL take, and the
+// column keeps the same expression (SHOW CREATE TABLE prints it as
+// MariaDB does). An AS followed by a query (CREATE TABLE ... AS (SELECT
+// ...)) is left alone.
+func generatedParensRewrite(q string) (string, bool) {
+	toks := codeWords(q)
+	if len(toks) < 3 || !isTableDDL(toks) {
+		return q, false
+	}
+	var b strings.Builder
+	last := 0
+	for i, t := range toks {
+		if !t.word || !strings.EqualFold(t.text, "AS") || i == 0 || i+2 >= len(toks) || toks[i+1].text != "(" {
+			continue
+		}
+		if next := strings.ToUpper(toks[i+2].text); next == "SELECT" || next == "WITH" || next == "VALUES" || next == "TABLE" || next == "(" {
+			continue
+		}
+		depth, end := 0, -1
+		for j := i + 1; j < len(toks) && end < 0; j++ {
+			switch toks[j].text {
+			case "(":
+				depth++
+			case ")":
+				if depth--; depth == 0 {
+					end = j
+				}
+			}
+		}
+		if end < 0 {
+			return q, false
+		}
+		b.WriteString(q[last:toks[i+1].end])
+		b.WriteString("(")
+		b.WriteString(q[toks[i+1].end:toks[end].start])
+		b.WriteString(")")
+		last = toks[end].start
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
 }
 
 // charsetValueRewrite quotes the word binary given to a character set

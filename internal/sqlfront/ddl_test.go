@@ -79,3 +79,27 @@ func TestUnsignedDecimalAndFloat(t *testing.T) {
 	}
 	expectRows(t, c, "SELECT k, a, b, c, e FROM f ORDER BY k", "1|0|0|0.00|5.0", "2|0|0|0.00|0.0", "3|0|1|1.00|1.0", "4|2|2|2.00|2.0")
 }
+
+// TestGeneratedComparisons: generated columns whose expression is a
+// comparison at its top level (`g INT AS (i > 1)`), which the grammar
+// refused with 1064, and CREATE TABLE t [AS] (SELECT ...), load and
+// answer as MariaDB 10.11 did on the anchor (values, an index on such a
+// column, the expressions in information_schema).
+func TestGeneratedComparisons(t *testing.T) {
+	ts := startTestServer(t, "", Config{})
+	c := ts.conn("")
+	mustExec(t, c, "CREATE DATABASE gc", "USE gc",
+		"CREATE TABLE g1 (i INT, s VARCHAR(5), g INT AS (i > 1) VIRTUAL, h TINYINT GENERATED ALWAYS AS (s = 'a' AND i > 1) STORED, k INT AS (i + 1), KEY (h))",
+		"ALTER TABLE g1 ADD COLUMN m INT AS (-1 < i) VIRTUAL",
+		"ALTER TABLE g1 ADD COLUMN n INT AS (i <=> NULL) PERSISTENT",
+		"INSERT INTO g1 (i, s) VALUES (0, 'a'), (2, 'a'), (3, 'b'), (NULL, 'a')",
+		"CREATE TABLE g2 AS (SELECT i, i > 1 AS big FROM g1)",
+		"CREATE TABLE g3 (SELECT i FROM g1 WHERE i > 1)")
+	expectRows(t, c, "SELECT * FROM g1 ORDER BY i",
+		"NULL|a|NULL|NULL|NULL|NULL|1", "0|a|0|0|1|1|0", "2|a|1|1|3|1|0", "3|b|1|0|4|1|0")
+	expectRows(t, c, "SELECT i FROM g1 WHERE h = 1", "2")
+	expectRows(t, c, "SELECT COLUMN_NAME, GENERATION_EXPRESSION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'gc' AND TABLE_NAME = 'g1' AND COLUMN_NAME IN ('g', 'm', 'n') ORDER BY 1",
+		"g|`i` > 1", "m|-1 < `i`", "n|`i` <=> NULL")
+	expectRows(t, c, "SELECT * FROM g2 ORDER BY i", "NULL|NULL", "0|0", "2|1", "3|1")
+	expectRows(t, c, "SELECT * FROM g3 ORDER BY i", "2", "3")
+}

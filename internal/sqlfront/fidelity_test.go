@@ -199,6 +199,15 @@ func TestDialectRewrite(t *testing.T) {
 		{"SELECT d + INTERVAL '1:30' HOUR_MINUTE, DATE_ADD(d, INTERVAL (a + 1) day_hour), EXTRACT(HOUR_MINUTE FROM d) FROM t",
 			"SELECT d + INTERVAL '1:30' `HOUR_MINUTE`, DATE_ADD(d, INTERVAL (a + 1) `day_hour`), EXTRACT(HOUR_MINUTE FROM d) FROM t"},
 		{"SELECT hour_minute FROM t", ""},
+		// A generated column's expression gets a second pair of
+		// parentheses; a query's parentheses in CREATE TABLE go.
+		{"CREATE TABLE t (i INT, g INT AS (i > 1) VIRTUAL, h INT GENERATED ALWAYS AS (f(i) = 'a') STORED, c INT CHECK (i > 1))",
+			"CREATE TABLE t (i INT, g INT AS ((i > 1)) VIRTUAL, h INT GENERATED ALWAYS AS ((f(i) = 'a')) STORED, c INT CHECK (i > 1))"},
+		{"ALTER TABLE t ADD COLUMN m INT AS (-1 < i) PERSISTENT", "ALTER TABLE t ADD COLUMN m INT AS ((-1 < i)) STORED    "},
+		{"CREATE TABLE t2 AS (SELECT i, i > 1 AS big FROM t);", "CREATE TABLE t2 AS  SELECT i, i > 1 AS big FROM t ;"},
+		{"CREATE TABLE t2 (SELECT (1) AS x)", "CREATE TABLE t2  SELECT (1) AS x "},
+		{"CREATE TABLE t2 (SELECT 1) UNION (SELECT 2)", ""},
+		{"CREATE VIEW v AS (SELECT 1 AS x)", ""},
 	} {
 		got, ok := mariadb.DialectRewrite(c.in)
 		if c.want == "" {
