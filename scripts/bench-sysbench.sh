@@ -10,7 +10,10 @@
 #                          innodb_flush_log_at_trx_commit=2), by default
 # PREPARE=1 (the default) drops and creates the sbtest tables on both
 # first. SCRIPTS, ROUNDS (3), TIME (10 s), THREADS (8), TABLES (4) and
-# SIZE (20000) set the sitting.
+# SIZE (20000) set the sitting. SB_NICE (default 0) runs sysbench at that
+# nice level: on a machine where the load generator shares the servers'
+# cores, SB_NICE=10 keeps its threads from taking the CPU from either
+# server (docs/BENCHMARKS.md, session 30).
 set -euo pipefail
 OURS_PORT=${OURS_PORT:-3306} OURS_PID=${OURS_PID:?pid of the handlerdb process}
 MARIA_PORT=${MARIA_PORT:-13306}
@@ -22,7 +25,7 @@ USER=${SB_USER:-root}
 
 sb() { # port script command [args]
   local port=$1 script=$2 cmd=$3; shift 3
-  sysbench "$script" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" \
+  nice -n "${SB_NICE:-0}" sysbench "$script" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" \
     --mysql-user="$USER" --mysql-db=sbtest --tables="$TABLES" --table-size="$SIZE" \
     --threads="$THREADS" "$@" "$cmd"
 }
