@@ -7,9 +7,11 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/handlerdb/handlerdb/internal/errtable"
@@ -33,7 +35,9 @@ import (
 //
 // A frame whose window does not have exactly one ORDER BY key keeps
 // go-mysql-server's framer (which refuses the offsets, or treats every
-// row as a peer). The rule runs in every scope: it moves no column.
+// row as a peer). JSON_ARRAYAGG over a window, which go-mysql-server ran
+// as a running aggregate whatever the frame, is MariaDB's 1235. The rule
+// runs in every scope: it moves no column.
 func rangeFramesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		w, ok := n.(*plan.Window)
@@ -50,7 +54,15 @@ func rangeFramesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 				inner = alias.Child
 			}
 			wa, ok := inner.(sql.WindowAdaptableExpression)
-			if !ok || wa.Window() == nil || !isRangeFrame(wa.Window().Frame) {
+			if !ok || wa.Window() == nil {
+				continue
+			}
+			if isJSONArrayAgg(wa) {
+				// go-mysql-server ran it as a running aggregate whatever
+				// the frame; MariaDB refuses it.
+				return nil, transform.SameTree, errtable.SQLError(mysql.ERNotSupportedYet, "JSON_ARRAYAGG() aggregate as window function")
+			}
+			if !isRangeFrame(wa.Window().Frame) {
 				continue
 			}
 			def := *wa.Window()
@@ -76,6 +88,18 @@ func rangeFramesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		}
 		return nw, transform.NewTree, nil
 	})
+}
+
+// isJSONArrayAgg reports whether e is JSON_ARRAYAGG (go-mysql-server's,
+// or bounded by jsonagg.go).
+func isJSONArrayAgg(e sql.Expression) bool {
+	switch x := e.(type) {
+	case *aggregation.JsonArray:
+		return true
+	case *boundedJSONAgg:
+		return x.name == "json_arrayagg"
+	}
+	return false
 }
 
 // isRangeFrame reports whether f is one of go-mysql-server's RANGE frames.

@@ -22,6 +22,7 @@ import (
 // counted nothing); MySQL's INTERVAL offsets over a DATE key (MariaDB's
 // grammar has none) follow the same rules. A named window used plainly
 // (OVER w) beside a use with a frame of its own keeps its default frame.
+// JSON_ARRAYAGG over a window is refused (1235), as MariaDB does.
 func TestRangeFrames(t *testing.T) {
 	ts := startTestServer(t, "", Config{})
 	c := ts.conn("")
@@ -95,6 +96,10 @@ func TestRangeFrames(t *testing.T) {
 	} {
 		wantSQLError(t, c, q, 4021, "Numeric datatype is required for RANGE-type frame")
 	}
+	// MariaDB's refusal (go-mysql-server ran it as a running aggregate);
+	// grouped, it stays.
+	wantSQLError(t, c, "SELECT id, JSON_ARRAYAGG(id) OVER (PARTITION BY d) FROM dt", 1235, "JSON_ARRAYAGG() aggregate as window function")
+	expectRows(t, c, "SELECT JSON_ARRAYAGG(id) FROM dt WHERE id < 3", "[1, 2]")
 	expectRows(t, c, "SELECT id, COUNT(*) OVER (ORDER BY d DESC RANGE BETWEEN INTERVAL 1 DAY PRECEDING AND CURRENT ROW) FROM dt ORDER BY id",
 		"1|2", "2|1", "3|1", "4|1")
 	expectRows(t, c, "SELECT id, COUNT(*) OVER (ORDER BY d RANGE BETWEEN CURRENT ROW AND INTERVAL 2 DAY FOLLOWING) FROM dt ORDER BY id",
