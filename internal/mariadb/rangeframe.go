@@ -44,40 +44,29 @@ func rangeFramesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		exprs := make([]sql.Expression, len(w.SelectExprs))
-		changed := false
-		for i, se := range w.SelectExprs {
-			exprs[i] = se
-			inner := se
-			alias, isAlias := se.(*expression.Alias)
-			if isAlias {
-				inner = alias.Child
+		for _, se := range w.SelectExprs {
+			if a, ok := se.(*expression.Alias); ok {
+				se = a.Child
 			}
-			wa, ok := inner.(sql.WindowAdaptableExpression)
-			if !ok || wa.Window() == nil {
-				continue
-			}
-			if isJSONArrayAgg(wa) {
+			if wa, ok := se.(sql.WindowAdaptableExpression); ok && wa.Window() != nil && isJSONArrayAgg(wa) {
 				// go-mysql-server ran it as a running aggregate whatever
 				// the frame; MariaDB refuses it.
 				return nil, transform.SameTree, errtable.SQLError(mysql.ERNotSupportedYet, "JSON_ARRAYAGG() aggregate as window function")
 			}
-			if !isRangeFrame(wa.Window().Frame) {
-				continue
+		}
+		exprs, changed, err := windowFuncs(w, func(d *sql.WindowDefinition) (*sql.WindowDefinition, error) {
+			if !isRangeFrame(d.Frame) {
+				return nil, nil
 			}
-			def := *wa.Window()
+			def := *d
 			if err := checkRangeOffsets(&def); err != nil {
-				return nil, transform.SameTree, err
+				return nil, err
 			}
 			def.Frame = &rangeFrame{WindowFrame: def.Frame}
-			var ne sql.Expression = wa.WithWindow(&def)
-			if isAlias {
-				var err error
-				if ne, err = alias.WithChildren(ne); err != nil {
-					return nil, transform.SameTree, err
-				}
-			}
-			exprs[i], changed = ne, true
+			return &def, nil
+		})
+		if err != nil {
+			return nil, transform.SameTree, err
 		}
 		if !changed {
 			return n, transform.SameTree, nil

@@ -76,35 +76,16 @@ func windowKeys(w *plan.Window) (sql.Node, bool, error) {
 		}
 		return expression.NewGetField(p, e.Type(), fmt.Sprintf("window key %d", p-base), e.IsNullable())
 	}
-	exprs := make([]sql.Expression, len(w.SelectExprs))
-	for i, se := range w.SelectExprs {
-		exprs[i] = se
-		inner := se
-		alias, isAlias := se.(*expression.Alias)
-		if isAlias {
-			inner = alias.Child
-		}
-		wa, ok := inner.(sql.WindowAdaptableExpression)
-		if !ok || wa.Window() == nil {
-			continue
-		}
-		def := wa.Window()
+	exprs, _, err := windowFuncs(w, func(def *sql.WindowDefinition) (*sql.WindowDefinition, error) {
 		old := def.ToExpressions()
 		mapped := make([]sql.Expression, len(old))
 		for j, e := range old {
 			mapped[j] = key(e)
 		}
-		nd, err := def.FromExpressions(mapped)
-		if err != nil {
-			return nil, false, err
-		}
-		var ne sql.Expression = wa.WithWindow(nd)
-		if isAlias {
-			if ne, err = alias.WithChildren(ne); err != nil {
-				return nil, false, err
-			}
-		}
-		exprs[i] = ne
+		return def.FromExpressions(mapped)
+	})
+	if err != nil {
+		return nil, false, err
 	}
 	if len(keys) == 0 {
 		return nil, false, nil
@@ -123,4 +104,41 @@ func windowKeys(w *plan.Window) (sql.Node, bool, error) {
 		return nil, false, err
 	}
 	return nw, true, nil
+}
+
+// windowFuncs gives each window function of w's select list (aliased or
+// not) the definition fn makes of its own; fn returns the definition it
+// was given, or nil, to leave a function as it is. It returns the select
+// list (w's own expressions when nothing changed) and whether anything
+// did.
+func windowFuncs(w *plan.Window, fn func(*sql.WindowDefinition) (*sql.WindowDefinition, error)) ([]sql.Expression, bool, error) {
+	exprs := make([]sql.Expression, len(w.SelectExprs))
+	changed := false
+	for i, se := range w.SelectExprs {
+		exprs[i] = se
+		inner := se
+		alias, isAlias := se.(*expression.Alias)
+		if isAlias {
+			inner = alias.Child
+		}
+		wa, ok := inner.(sql.WindowAdaptableExpression)
+		if !ok || wa.Window() == nil {
+			continue
+		}
+		nd, err := fn(wa.Window())
+		if err != nil {
+			return nil, false, err
+		}
+		if nd == nil || nd == wa.Window() {
+			continue
+		}
+		var ne sql.Expression = wa.WithWindow(nd)
+		if isAlias {
+			if ne, err = alias.WithChildren(ne); err != nil {
+				return nil, false, err
+			}
+		}
+		exprs[i], changed = ne, true
+	}
+	return exprs, changed, nil
 }

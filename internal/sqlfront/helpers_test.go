@@ -228,6 +228,23 @@ func anchorFromEnv(name string) (user, password, addr string, ok bool) {
 	return user, password, addr, true
 }
 
+// anchorDB opens the MariaDB that anchorFromEnv(name) names, with one
+// connection (so that USE holds), closed when the test ends; nil when
+// name is not set.
+func anchorDB(tb testing.TB, name string) *gosql.DB {
+	user, pw, addr, ok := anchorFromEnv(name)
+	if !ok {
+		return nil
+	}
+	m, err := gosql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/", user, pw, addr))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { m.Close() })
+	m.SetMaxOpenConns(1)
+	return m
+}
+
 // writeGolden records out as the golden file path.
 func writeGolden(tb testing.TB, path, out string) {
 	tb.Helper()

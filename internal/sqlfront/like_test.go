@@ -67,13 +67,7 @@ func TestLikeFiltersExact(t *testing.T) {
 	// golden file (HANDLERDB_LIKE_RECORD=root:@127.0.0.1:13306 records it
 	// from the anchor).
 	const golden = "testdata/like/answers.txt"
-	if user, pw, addr, ok := anchorFromEnv("HANDLERDB_LIKE_RECORD"); ok {
-		m, err := gosql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/", user, pw, addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		m.SetMaxOpenConns(1) // one session: USE holds
+	if m := anchorDB(t, "HANDLERDB_LIKE_RECORD"); m != nil {
 		mustExec(t, m, "DROP DATABASE IF EXISTS lk_record", "CREATE DATABASE lk_record", "USE lk_record",
 			"CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), x TEXT, KEY s (s)) CHARSET utf8mb4 COLLATE utf8mb4_general_ci",
 			"INSERT INTO t VALUES "+strings.Join(vals, ", "))

@@ -1,7 +1,6 @@
 package sqlfront
 
 import (
-	gosql "database/sql"
 	"fmt"
 	"math/rand"
 	"os"
@@ -72,13 +71,7 @@ func TestRangeFrames(t *testing.T) {
 		fmt.Fprintf(&answers, "%s\n%s\n", q, strings.Join(queryRows(t, c, q), ","))
 	}
 	const golden = "testdata/rangeframes/answers.txt"
-	if user, pw, addr, ok := anchorFromEnv("HANDLERDB_RANGEFRAME_RECORD"); ok {
-		m, err := gosql.Open("mysql", fmt.Sprintf("%s:%s@tcp(%s)/", user, pw, addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		m.SetMaxOpenConns(1) // one session: USE holds
+	if m := anchorDB(t, "HANDLERDB_RANGEFRAME_RECORD"); m != nil {
 		mustExec(t, m, "DROP DATABASE IF EXISTS rf_record", "CREATE DATABASE rf_record", "USE rf_record", table,
 			"INSERT INTO t VALUES "+strings.Join(vals, ", "))
 		var rec strings.Builder
