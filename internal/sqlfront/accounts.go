@@ -74,7 +74,7 @@ func cutWords(q string, words ...string) (string, bool) {
 // leadingWord returns the first word of q (after blanks and comments;
 // MariaDB's executable comments count as blanks here), a slice of q.
 func leadingWord(q string) string {
-	q = strings.TrimLeft(q, " \t\r\n")
+	q = trimBlanks(q, false)
 	for strings.HasPrefix(q, "/*!") || strings.HasPrefix(q, "/*M!") {
 		q = strings.TrimLeft(q[strings.IndexByte(q, '!')+1:], "0123456789 \t\r\n")
 	}
@@ -104,9 +104,20 @@ func wordIn(w string, words ...string) bool {
 }
 
 // skipBlanks returns q without its leading blanks and comments.
+// trimBlanks returns q without its leading spaces, tabs, CRs and LFs,
+// and with parens, its leading '(' too (strings.TrimLeft builds its
+// cutset's table at every call, several times per statement).
+func trimBlanks(q string, parens bool) string {
+	i := 0
+	for i < len(q) && (q[i] == ' ' || q[i] == '\t' || q[i] == '\r' || q[i] == '\n' || (parens && q[i] == '(')) {
+		i++
+	}
+	return q[i:]
+}
+
 func skipBlanks(q string) string {
 	for {
-		q = strings.TrimLeft(q, " \t\r\n")
+		q = trimBlanks(q, false)
 		switch {
 		case strings.HasPrefix(q, "/*"):
 			end := strings.Index(q[2:], "*/")

@@ -68,7 +68,7 @@ func parseRegistration(p []byte) *replicaHost {
 // binlogStatement answers the statements above; done is false for any
 // other.
 func (h *mariaHandler) binlogStatement(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (done bool, err error) {
-	q := strings.TrimLeft(query, " \t\r\n")
+	q := trimBlanks(query, false)
 	if len(q) < 5 || !(strings.EqualFold(q[:5], "show ") || strings.EqualFold(q[:5], "purge")) {
 		return false, nil
 	}

@@ -108,7 +108,7 @@ func (pc *planCache) ran(query string) {
 
 // firstWord returns the statement's first keyword in lower case.
 func firstWord(query string) string {
-	q := strings.TrimLeft(query, " \t\r\n(")
+	q := trimBlanks(query, true)
 	end := strings.IndexAny(q, " \t\r\n(;")
 	if end < 0 {
 		end = len(q)

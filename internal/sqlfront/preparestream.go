@@ -36,7 +36,7 @@ const doMark = "/*hdb:DO*/SELECT"
 // markDo turns DO expr[, ...] into doMark expr[, ...]; ok is false for
 // any other statement.
 func markDo(q string) (string, bool) {
-	t := strings.TrimLeft(q, " \t\r\n")
+	t := trimBlanks(q, false)
 	if len(t) < 3 || !strings.EqualFold(t[:2], "DO") || !isBlank(t[2]) && t[2] != '(' {
 		return q, false
 	}

@@ -43,7 +43,7 @@ type Stats struct {
 
 // classify names a statement's class from its first keyword.
 func classify(query string) int {
-	q := strings.TrimLeft(query, " \t\r\n(")
+	q := trimBlanks(query, true)
 	end := strings.IndexAny(q, " \t\r\n(;")
 	if end < 0 {
 		end = len(q)

@@ -409,7 +409,7 @@ func isDropDatabase(query string) bool {
 	if firstWord(query) != "drop" {
 		return false
 	}
-	rest := strings.TrimLeft(strings.TrimLeft(query, " \t\r\n(")[4:], " \t\r\n")
+	rest := trimBlanks(trimBlanks(query, true)[4:], false)
 	return len(rest) > 6 && (strings.EqualFold(rest[:6], "schema") || len(rest) > 8 && strings.EqualFold(rest[:8], "database"))
 }
 
@@ -1035,7 +1035,7 @@ func reformatValue(f *querypb.Field, v sqltypes.Value, real *types.Type) sqltype
 // nothing returned), which go-mysql-server's parser does not know, and
 // the text after that statement; ok is false for anything else.
 func doStatement(query string) (sel, rest string, ok bool) {
-	q := strings.TrimLeft(query, " \t\r\n")
+	q := trimBlanks(query, false)
 	if len(q) < 4 || !strings.EqualFold(q[:2], "DO") || !isBlank(q[2]) {
 		return "", "", false
 	}

@@ -50,6 +50,10 @@ func TestExplainStatement(t *testing.T) {
 		{"explain format = json select 1", explainJSON, true, "select 1"},
 		{"EXPLAIN FORMAT=XML SELECT 1", 0, false, ""},
 		{"EXPLAIN SELECT 1; SELECT 2", 0, false, ""},
+		{" \n\tAnalyze select 1", analyzeTraditional, true, "select 1"},
+		{"\tdesc\nselect 2", explainTraditional, true, "select 2"},
+		{"INSERT INTO t VALUES ('EXPLAIN SELECT 1')", 0, false, ""},
+		{"EXPLAI", 0, false, ""},
 	} {
 		form, stmt, ok := explainStatement(c.q)
 		if form != c.form || ok != c.ok || stmt != c.stmt {
