@@ -85,7 +85,8 @@ func DialectRewrite(q string) (string, bool) {
 
 // createSelectParens blanks the parentheses around the query of CREATE
 // TABLE t (SELECT ...) and CREATE TABLE t AS (SELECT ...), which MariaDB
-// takes and the grammar takes without them.
+// takes and the grammar takes without them: the first top-level '('
+// before SELECT, when the statement's last token closes it.
 func createSelectParens(q string) (string, bool) {
 	toks := codeWords(q)
 	if len(toks) < 5 || !isTableDDL(toks) || !strings.EqualFold(toks[0].text, "CREATE") {
@@ -99,19 +100,9 @@ func createSelectParens(q string) (string, bool) {
 	for i, t := range toks[:last] {
 		switch t.text {
 		case "(":
-			if depth == 0 && strings.EqualFold(toks[i+1].text, "SELECT") && toks[last].text == ")" {
-				// the query's parentheses, if the last one closes this one
-				d := 0
-				for j := i; j <= last; j++ {
-					switch toks[j].text {
-					case "(":
-						d++
-					case ")":
-						d--
-					}
-					if d == 0 && j < last {
-						return q, false
-					}
+			if depth == 0 && strings.EqualFold(toks[i+1].text, "SELECT") {
+				if closingParen(toks, i) != last {
+					return q, false
 				}
 				b := []byte(q)
 				b[t.start], b[toks[last].start] = ' ', ' '
@@ -123,6 +114,23 @@ func createSelectParens(q string) (string, bool) {
 		}
 	}
 	return q, false
+}
+
+// closingParen returns the index of the ')' that closes the '(' at
+// toks[open], or -1.
+func closingParen(toks []codeWord, open int) int {
+	depth := 0
+	for j := open; j < len(toks); j++ {
+		switch toks[j].text {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // isTableDDL reports whether toks are those of CREATE or ALTER
@@ -154,23 +162,13 @@ func generatedParensRewrite(q string) (string, bool) {
 	var b strings.Builder
 	last := 0
 	for i, t := range toks {
-		if !t.word || !strings.EqualFold(t.text, "AS") || i == 0 || i+2 >= len(toks) || toks[i+1].text != "(" {
+		if !t.word || !strings.EqualFold(t.text, "AS") || i+2 >= len(toks) || toks[i+1].text != "(" {
 			continue
 		}
 		if next := strings.ToUpper(toks[i+2].text); next == "SELECT" || next == "WITH" || next == "VALUES" || next == "TABLE" || next == "(" {
 			continue
 		}
-		depth, end := 0, -1
-		for j := i + 1; j < len(toks) && end < 0; j++ {
-			switch toks[j].text {
-			case "(":
-				depth++
-			case ")":
-				if depth--; depth == 0 {
-					end = j
-				}
-			}
-		}
+		end := closingParen(toks, i+1)
 		if end < 0 {
 			return q, false
 		}

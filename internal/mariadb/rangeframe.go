@@ -44,21 +44,16 @@ func rangeFramesRule(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		for _, se := range w.SelectExprs {
-			if a, ok := se.(*expression.Alias); ok {
-				se = a.Child
-			}
-			if wa, ok := se.(sql.WindowAdaptableExpression); ok && wa.Window() != nil && isJSONArrayAgg(wa) {
+		exprs, changed, err := windowFuncs(w, func(wa sql.WindowAdaptableExpression) (*sql.WindowDefinition, error) {
+			if isJSONArrayAgg(wa) {
 				// go-mysql-server ran it as a running aggregate whatever
 				// the frame; MariaDB refuses it.
-				return nil, transform.SameTree, errtable.SQLError(mysql.ERNotSupportedYet, "JSON_ARRAYAGG() aggregate as window function")
+				return nil, errtable.SQLError(mysql.ERNotSupportedYet, "JSON_ARRAYAGG() aggregate as window function")
 			}
-		}
-		exprs, changed, err := windowFuncs(w, func(d *sql.WindowDefinition) (*sql.WindowDefinition, error) {
-			if !isRangeFrame(d.Frame) {
+			if !isRangeFrame(wa.Window().Frame) {
 				return nil, nil
 			}
-			def := *d
+			def := *wa.Window()
 			if err := checkRangeOffsets(&def); err != nil {
 				return nil, err
 			}

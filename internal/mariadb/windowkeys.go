@@ -76,7 +76,8 @@ func windowKeys(w *plan.Window) (sql.Node, bool, error) {
 		}
 		return expression.NewGetField(p, e.Type(), fmt.Sprintf("window key %d", p-base), e.IsNullable())
 	}
-	exprs, _, err := windowFuncs(w, func(def *sql.WindowDefinition) (*sql.WindowDefinition, error) {
+	exprs, _, err := windowFuncs(w, func(wa sql.WindowAdaptableExpression) (*sql.WindowDefinition, error) {
+		def := wa.Window()
 		old := def.ToExpressions()
 		mapped := make([]sql.Expression, len(old))
 		for j, e := range old {
@@ -107,11 +108,10 @@ func windowKeys(w *plan.Window) (sql.Node, bool, error) {
 }
 
 // windowFuncs gives each window function of w's select list (aliased or
-// not) the definition fn makes of its own; fn returns the definition it
-// was given, or nil, to leave a function as it is. It returns the select
-// list (w's own expressions when nothing changed) and whether anything
-// did.
-func windowFuncs(w *plan.Window, fn func(*sql.WindowDefinition) (*sql.WindowDefinition, error)) ([]sql.Expression, bool, error) {
+// not) the definition fn makes for it; fn returns the function's own
+// definition, or nil, to leave it as it is. It returns the select list
+// (w's own expressions when nothing changed) and whether anything did.
+func windowFuncs(w *plan.Window, fn func(sql.WindowAdaptableExpression) (*sql.WindowDefinition, error)) ([]sql.Expression, bool, error) {
 	exprs := make([]sql.Expression, len(w.SelectExprs))
 	changed := false
 	for i, se := range w.SelectExprs {
@@ -125,7 +125,7 @@ func windowFuncs(w *plan.Window, fn func(*sql.WindowDefinition) (*sql.WindowDefi
 		if !ok || wa.Window() == nil {
 			continue
 		}
-		nd, err := fn(wa.Window())
+		nd, err := fn(wa)
 		if err != nil {
 			return nil, false, err
 		}

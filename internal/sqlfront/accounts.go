@@ -103,7 +103,6 @@ func wordIn(w string, words ...string) bool {
 	return false
 }
 
-// skipBlanks returns q without its leading blanks and comments.
 // trimBlanks returns q without its leading spaces, tabs, CRs and LFs,
 // and with parens, its leading '(' too (strings.TrimLeft builds its
 // cutset's table at every call, several times per statement).
@@ -115,6 +114,7 @@ func trimBlanks(q string, parens bool) string {
 	return q[i:]
 }
 
+// skipBlanks returns q without its leading blanks and comments.
 func skipBlanks(q string) string {
 	for {
 		q = trimBlanks(q, false)

@@ -45,13 +45,9 @@ var analyzeRe = regexp.MustCompile(`(?is)^\s*ANALYZE\s+(?:(FORMAT\s*=\s*\w+)\s*)
 // and the statement explained; ok is false for anything else.
 func explainStatement(q string) (form explainForm, stmt string, ok bool) {
 	// The regular expressions cost a statement's length each (their
-	// matcher clears a table that long): a statement whose first word
-	// starts none of the four words is none.
-	w := q
-	for len(w) > 0 && (w[0] == ' ' || w[0] == '\t' || w[0] == '\n' || w[0] == '\f' || w[0] == '\r') {
-		w = w[1:]
-	}
-	if !startsFold(w, "explain") && !startsFold(w, "desc") && !startsFold(w, "analyze") {
+	// matcher clears a table that long): a statement whose first word is
+	// none of the four is none.
+	if !startsWithAny(q, "EXPLAIN", "DESCRIBE", "DESC", "ANALYZE") {
 		return 0, "", false
 	}
 	if m := analyzeRe.FindStringSubmatch(q); m != nil && !strings.Contains(m[2], ";") {
@@ -364,9 +360,4 @@ func lookupType(ctx *sql.Context, n *plan.IndexedTableAccess) (typ string) {
 		return "ref"
 	}
 	return "range"
-}
-
-// startsFold reports whether s starts with word, ignoring ASCII case.
-func startsFold(s, word string) bool {
-	return len(s) >= len(word) && strings.EqualFold(s[:len(word)], word)
 }
